@@ -1,0 +1,216 @@
+"""Django settings for the floor service.
+
+The embedded default (no environment set) keeps the read models in
+``var/floor.sqlite3``, the event store in ``var/events.sqlite3`` and the Celery
+broker in ``var/broker/``. ``DATABASE_URL`` (or ``POSTGRES_DB``) moves both the
+read models and the event store to PostgreSQL; ``CELERY_BROKER_URL`` moves the
+broker to Redis or RabbitMQ. See README.md.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from pathlib import Path
+
+from django.utils.translation import gettext_lazy as _
+
+from config.env import flag, postgres_from_env
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+VAR_DIR = Path(os.environ.get("FLOOR_VAR_DIR", BASE_DIR / "var")).resolve()
+VAR_DIR.mkdir(parents=True, exist_ok=True)
+
+
+def _secret_key() -> str:
+    """The key from the environment, or one made once and kept under var/."""
+    if os.environ.get("DJANGO_SECRET_KEY"):
+        return os.environ["DJANGO_SECRET_KEY"]
+    key_file = VAR_DIR / "secret_key"
+    if not key_file.exists():
+        key_file.write_text(secrets.token_urlsafe(50))
+        key_file.chmod(0o600)
+    return key_file.read_text().strip()
+
+
+SECRET_KEY = _secret_key()
+DEBUG = flag("DJANGO_DEBUG", False)
+ALLOWED_HOSTS = [
+    h.strip()
+    for h in os.environ.get("DJANGO_ALLOWED_HOSTS", "127.0.0.1,localhost,[::1]").split(",")
+    if h.strip()
+]
+
+INSTALLED_APPS = [
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "django.contrib.staticfiles",
+    "rest_framework",
+    "rest_framework.authtoken",
+    "drf_spectacular",
+    "drf_spectacular_sidecar",
+    "floor",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.locale.LocaleMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+]
+
+ROOT_URLCONF = "config.urls"
+WSGI_APPLICATION = "config.wsgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.template.context_processors.i18n",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+# --- Databases: the read models, the projector's position, users and sessions.
+POSTGRES = postgres_from_env()
+if POSTGRES:
+    DATABASES = {
+        "default": {
+            "ENGINE": "django.db.backends.postgresql",
+            "NAME": POSTGRES.name,
+            "USER": POSTGRES.user,
+            "PASSWORD": POSTGRES.password,
+            "HOST": POSTGRES.host,
+            "PORT": POSTGRES.port,
+            "CONN_MAX_AGE": 60,
+            "CONN_HEALTH_CHECKS": True,
+        }
+    }
+else:
+    DATABASES = {
+        "default": {
+            "ENGINE": "django.db.backends.sqlite3",
+            "NAME": os.environ.get("FLOOR_SQLITE_PATH", str(VAR_DIR / "floor.sqlite3")),
+            "OPTIONS": {
+                # Take the write lock when a transaction starts, and wait for it,
+                # so that web, worker and beat processes queue instead of failing.
+                "transaction_mode": "IMMEDIATE",
+                "timeout": 20,
+                "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+            },
+            "TEST": {
+                # A file, not memory, so that a Celery worker or a projector
+                # started by a test in another process sees the same data.
+                "NAME": os.environ.get(
+                    "FLOOR_SQLITE_TEST_PATH", str(VAR_DIR / "test_floor.sqlite3")
+                ),
+            },
+        }
+    }
+
+# --- Event store: where the eventsourcing library keeps the log.
+# "sqlite": a file under var/; "postgres": the same database as the read models;
+# "popo": in memory (unit tests only).
+EVENT_STORE_BACKEND = os.environ.get("FLOOR_EVENT_STORE", "postgres" if POSTGRES else "sqlite")
+EVENT_STORE_SQLITE_PATH = os.environ.get("FLOOR_EVENT_STORE_PATH", str(VAR_DIR / "events.sqlite3"))
+
+# --- The casino this deployment serves.
+FLOOR_CASINO_NAME = os.environ.get("FLOOR_CASINO_NAME", "Casino de demostración")
+FLOOR_RULE_PROFILE = os.environ.get("FLOOR_RULE_PROFILE", "CM")
+
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+]
+LOGIN_URL = "login"
+LOGIN_REDIRECT_URL = "floor:home"
+LOGOUT_REDIRECT_URL = "login"
+
+# --- Language: Spanish by default; Galician, Portuguese and English on request.
+LANGUAGE_CODE = "es"
+LANGUAGES = [
+    ("es", _("Spanish")),
+    ("gl", _("Galician")),
+    ("pt", _("Portuguese")),
+    ("en", _("English")),
+]
+LOCALE_PATHS = [BASE_DIR / "locale"]
+TIME_ZONE = os.environ.get("FLOOR_TIME_ZONE", "Europe/Madrid")
+USE_I18N = True
+USE_TZ = True
+
+STATIC_URL = "static/"
+STATIC_ROOT = VAR_DIR / "static"
+# Served by WhiteNoise from the app directories too, so `collectstatic` is optional.
+WHITENOISE_USE_FINDERS = True
+
+# --- REST API.
+REST_FRAMEWORK = {
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        "rest_framework.authentication.TokenAuthentication",
+        "rest_framework.authentication.SessionAuthentication",
+    ],
+    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "EXCEPTION_HANDLER": "floor.api.errors.exception_handler",
+    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
+}
+SPECTACULAR_SETTINGS = {
+    "TITLE": "Floor service API",
+    "DESCRIPTION": (
+        "Poker floor of a casino: sectors, tables, seats and the money around "
+        "them. Every mutating request carries a command_id; a repeat returns "
+        "the first outcome and records nothing new."
+    ),
+    "VERSION": "0.1.0",
+    "SERVE_INCLUDE_SCHEMA": False,
+    # Swagger UI served from our own static files: no CDN on a casino network.
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+}
+
+# --- Celery: the embedded default is a filesystem broker under var/broker.
+CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", "filesystem://")
+BROKER_DIR = VAR_DIR / "broker"
+CELERY_BROKER_TRANSPORT_OPTIONS: dict[str, object] = {}
+if CELERY_BROKER_URL.startswith("filesystem://"):
+    for sub in ("queue", "processed"):
+        (BROKER_DIR / sub).mkdir(parents=True, exist_ok=True)
+    CELERY_BROKER_TRANSPORT_OPTIONS = {
+        "data_folder_in": str(BROKER_DIR / "queue"),
+        "data_folder_out": str(BROKER_DIR / "queue"),
+        "processed_folder": str(BROKER_DIR / "processed"),
+        "store_processed": False,
+    }
+CELERY_TASK_IGNORE_RESULT = True
+CELERY_TIMEZONE = "UTC"
+CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
+# The sweeper runs every FLOOR_SWEEP_SECONDS: it proves beat is alive, catches the
+# read models up with the log, and (from the clocks issue on) fires overdue timers.
+FLOOR_SWEEP_SECONDS = float(os.environ.get("FLOOR_SWEEP_SECONDS", "2"))
+CELERY_BEAT_SCHEDULE = {
+    "sweep": {"task": "floor.tasks.sweep", "schedule": FLOOR_SWEEP_SECONDS},
+}
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "root": {"handlers": ["console"], "level": os.environ.get("FLOOR_LOG_LEVEL", "INFO")},
+}

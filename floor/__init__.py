@@ -1,0 +1,1 @@
+"""The poker floor: sectors, tables, seats, draws, clocks and hands."""

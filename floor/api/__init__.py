@@ -1,0 +1,1 @@
+"""The floor's REST API (DRF)."""

@@ -1,0 +1,121 @@
+"""Floor API endpoints: list and read sectors and tables, open them."""
+
+from __future__ import annotations
+
+from uuid import UUID
+
+from django.shortcuts import get_object_or_404
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework import status
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from floor.api.serializers import (
+    ErrorSerializer,
+    MeSerializer,
+    OpenSectorSerializer,
+    OpenTableSerializer,
+    SectorSerializer,
+    TableSerializer,
+)
+from floor.gateway import perform, roles_of
+from floor.models import SectorView, TableView
+
+REFUSALS = {
+    400: OpenApiResponse(ErrorSerializer, description="Bad input"),
+    403: OpenApiResponse(ErrorSerializer, description="Role not allowed"),
+    404: OpenApiResponse(ErrorSerializer, description="Not found"),
+    409: OpenApiResponse(ErrorSerializer, description="Refused by the floor's state"),
+}
+
+
+def command_response(outcome, body: dict) -> Response:
+    """201 for a new command; 200 and a header for a repeat of one."""
+    if outcome.replayed:
+        return Response(body, status=status.HTTP_200_OK, headers={"Idempotent-Replayed": "true"})
+    return Response(body, status=status.HTTP_201_CREATED)
+
+
+def sectors():
+    return SectorView.objects.prefetch_related("tables")
+
+
+class SectorListView(APIView):
+    @extend_schema(responses=SectorSerializer(many=True), operation_id="sectors_list")
+    def get(self, request: Request) -> Response:
+        return Response(SectorSerializer(sectors(), many=True).data)
+
+    @extend_schema(
+        request=OpenSectorSerializer,
+        responses={201: SectorSerializer, 200: SectorSerializer, **REFUSALS},
+        summary="Open a sector (director)",
+    )
+    def post(self, request: Request) -> Response:
+        command = OpenSectorSerializer(data=request.data)
+        command.is_valid(raise_exception=True)
+        outcome = perform(
+            "open_sector",
+            request.user,
+            command.validated_data["command_id"],
+            name=command.validated_data["name"],
+        )
+        sector = get_object_or_404(sectors(), id=outcome.result["sector_id"])
+        return command_response(outcome, SectorSerializer(sector).data)
+
+
+class SectorDetailView(APIView):
+    @extend_schema(responses={200: SectorSerializer, 404: ErrorSerializer})
+    def get(self, request: Request, sector_id: UUID) -> Response:
+        return Response(SectorSerializer(get_object_or_404(sectors(), id=sector_id)).data)
+
+
+class SectorTablesView(APIView):
+    @extend_schema(responses=TableSerializer(many=True), operation_id="sector_tables_list")
+    def get(self, request: Request, sector_id: UUID) -> Response:
+        sector = get_object_or_404(SectorView, id=sector_id)
+        tables = TableView.objects.filter(sector=sector).select_related("sector")
+        return Response(TableSerializer(tables, many=True).data)
+
+    @extend_schema(
+        request=OpenTableSerializer,
+        responses={201: TableSerializer, 200: TableSerializer, **REFUSALS},
+        summary="Open a table in a sector (jefe de sector); at most four per sector",
+    )
+    def post(self, request: Request, sector_id: UUID) -> Response:
+        command = OpenTableSerializer(data=request.data)
+        command.is_valid(raise_exception=True)
+        data = dict(command.validated_data)
+        outcome = perform(
+            "open_table",
+            request.user,
+            data.pop("command_id"),
+            sector_id=sector_id,
+            **data,
+        )
+        table = get_object_or_404(
+            TableView.objects.select_related("sector"), id=outcome.result["table_id"]
+        )
+        return command_response(outcome, TableSerializer(table).data)
+
+
+class TableListView(APIView):
+    @extend_schema(responses=TableSerializer(many=True), operation_id="tables_list")
+    def get(self, request: Request) -> Response:
+        tables = TableView.objects.select_related("sector")
+        return Response(TableSerializer(tables, many=True).data)
+
+
+class TableDetailView(APIView):
+    @extend_schema(responses={200: TableSerializer, 404: ErrorSerializer})
+    def get(self, request: Request, table_id: UUID) -> Response:
+        table = get_object_or_404(TableView.objects.select_related("sector"), id=table_id)
+        return Response(TableSerializer(table).data)
+
+
+class MeView(APIView):
+    @extend_schema(responses=MeSerializer)
+    def get(self, request: Request) -> Response:
+        return Response(
+            {"username": request.user.get_username(), "roles": sorted(roles_of(request.user))}
+        )

@@ -1,0 +1,1 @@
+"""Commands: load aggregates, let them decide, save all they changed at once."""

@@ -1,0 +1,73 @@
+"""The floor's commands: open sectors and tables (more with each issue)."""
+
+from __future__ import annotations
+
+from uuid import UUID, uuid4
+
+from floor.application.service import CommandService, Decision, Outcome
+from floor.domain.errors import conflict
+from floor.domain.roles import Actor
+from floor.domain.sector import Sector
+from floor.domain.table import Table, TableSpec
+
+
+class FloorApplication(CommandService):
+    snapshotting_intervals = {Sector: 50, Table: 50}
+
+    def open_sector(self, actor: Actor, command_id: str, *, name: str) -> Outcome:
+        """The director opens a sector of the room (GA art. 4, 11)."""
+
+        def decide() -> Decision:
+            sector = Sector.open(name)
+            if self.find(Sector, sector.id) is not None:
+                raise conflict(
+                    "sector_exists",
+                    f"There is already a sector called {sector.name}.",
+                    sector=sector.name,
+                )
+            return [sector], {"sector_id": str(sector.id), "name": sector.name}
+
+        return self.execute("open_sector", actor, command_id, {"name": name}, decide)
+
+    def open_table(
+        self,
+        actor: Actor,
+        command_id: str,
+        *,
+        sector_id: UUID | str,
+        variant: str,
+        limit: str,
+        minimum_cents: int,
+        maximum_cents: int,
+        seats: int,
+    ) -> Outcome:
+        """The jefe de sector opens a table; a sector holds four (GA art. 19)."""
+        payload = {
+            "sector_id": str(sector_id),
+            "variant": variant,
+            "limit": limit,
+            "minimum_cents": minimum_cents,
+            "maximum_cents": maximum_cents,
+            "seats": seats,
+        }
+
+        def decide() -> Decision:
+            sector = self.load(Sector, sector_id, "sector")
+            spec = TableSpec.check(
+                variant=variant,
+                limit=limit,
+                minimum_cents=minimum_cents,
+                maximum_cents=maximum_cents,
+                seats=seats,
+                profile=self.profile,
+            )
+            table_id = uuid4()
+            number = sector.add_table(table_id, self.profile.max_tables_per_sector)
+            table = Table.open(table_id=table_id, sector_id=sector.id, number=number, spec=spec)
+            return [sector, table], {
+                "table_id": str(table.id),
+                "sector_id": str(sector.id),
+                "number": number,
+            }
+
+        return self.execute("open_table", actor, command_id, payload, decide)

@@ -1,0 +1,1 @@
+"""Floor aggregates and the rules they keep. No Django here: see DESIGN.md."""

@@ -1,0 +1,52 @@
+"""Who may do what on the floor.
+
+The roles are the casino's jobs. Which role may issue which command is a rule of
+the floor (the director opens sectors, the jefe de sector runs the tables
+[GA art. 19.1]), so it lives here and not in a view.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+from floor.domain.errors import forbidden
+
+
+class Role(StrEnum):
+    JEFE_SECTOR = "jefe_sector"
+    CAJERO = "cajero"
+    CRUPIER = "crupier"
+    DIRECTOR = "director"
+    INSPECTOR = "inspector"
+
+
+# Command name -> the roles that may issue it, in order of preference.
+COMMAND_ROLES: dict[str, tuple[Role, ...]] = {
+    "open_sector": (Role.DIRECTOR,),
+    "open_table": (Role.JEFE_SECTOR,),
+}
+
+
+@dataclass(frozen=True)
+class Actor:
+    """A person issuing a command, with every floor role they hold."""
+
+    username: str
+    roles: frozenset[Role]
+
+    def role_for(self, command: str) -> Role:
+        """The role under which this actor may issue ``command``, or refuse."""
+        allowed = COMMAND_ROLES.get(command)
+        if allowed is None:
+            raise LookupError(f"no roles are declared for command {command!r}")
+        for role in allowed:
+            if role in self.roles:
+                return role
+        raise forbidden(
+            "role_not_allowed",
+            f"{self.username} may not {command.replace('_', ' ')}: it needs the "
+            f"role {' or '.join(allowed)}.",
+            command=command,
+            roles=", ".join(allowed),
+        )

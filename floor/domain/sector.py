@@ -1,0 +1,63 @@
+"""A sector: up to four tables run by one jefe de sector [GA art. 4, 11, 19]."""
+
+from __future__ import annotations
+
+from uuid import UUID
+
+from eventsourcing.domain import event
+
+from floor.domain.aggregate import AuditedAggregate
+from floor.domain.errors import conflict, invalid
+from floor.domain.identity import name_based_id
+
+MAX_SECTOR_NAME_LENGTH = 60
+
+
+class Sector(AuditedAggregate):
+    @staticmethod
+    def create_id(name: str) -> UUID:
+        """Sector names are unique in a casino, whatever their case or spacing."""
+        return name_based_id("sector", " ".join(name.split()).casefold())
+
+    @staticmethod
+    def clean_name(name: str) -> str:
+        cleaned = " ".join(str(name).split())
+        if not cleaned:
+            raise invalid("sector_name_required", "A sector needs a name.")
+        if len(cleaned) > MAX_SECTOR_NAME_LENGTH:
+            raise invalid(
+                "sector_name_too_long",
+                f"A sector name has at most {MAX_SECTOR_NAME_LENGTH} characters.",
+                max_length=MAX_SECTOR_NAME_LENGTH,
+            )
+        return cleaned
+
+    @classmethod
+    def open(cls, name: str) -> Sector:
+        cleaned = cls.clean_name(name)
+        return cls(name=cleaned)
+
+    @event("Opened")
+    def __init__(self, name: str) -> None:
+        self.name = name
+        # Table id (hex) -> its number in the sector, 1 to the profile's maximum.
+        self.tables: dict[str, int] = {}
+
+    def add_table(self, table_id: UUID, max_tables: int) -> int:
+        """Gives the table the lowest free number, or refuses a fifth table."""
+        if len(self.tables) >= max_tables:
+            raise conflict(
+                "sector_full",
+                f"{self.name} already has {len(self.tables)} tables; a "
+                f"sector holds at most {max_tables} (GA art. 19).",
+                sector=self.name,
+                max_tables=max_tables,
+            )
+        taken = set(self.tables.values())
+        number = next(n for n in range(1, max_tables + 1) if n not in taken)
+        self._table_added(table_id=table_id, number=number)
+        return number
+
+    @event("TableAdded")
+    def _table_added(self, table_id: UUID, number: int) -> None:
+        self.tables[table_id.hex] = number

@@ -1,0 +1,70 @@
+"""Console forms: parse what the jefe types (euros, choices) into command arguments."""
+
+from __future__ import annotations
+
+import uuid
+from decimal import Decimal
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from games.limits import BettingLimit
+from games.variants import Variant
+
+VARIANT_LABELS = {
+    Variant.TEXAS_HOLDEM: _("Texas Hold'em"),
+    Variant.OMAHA: _("Omaha"),
+    Variant.SINTETICO: _("Synthetic poker (sintético)"),
+    Variant.SEVEN_STUD: _("Seven-card stud"),
+    Variant.FIVE_STUD: _("Five-card stud"),
+    Variant.FIVE_CARD_DRAW: _("Five-card draw"),
+    Variant.SEN_DESCARTE: _("Banked: no-draw poker (sen descarte)"),
+    Variant.TRIJOKER: _("Banked: Trijoker"),
+    Variant.PAI_GOW: _("Banked: Pai Gow"),
+}
+
+LIMIT_LABELS = {
+    BettingLimit.NO_LIMIT: _("No limit"),
+    BettingLimit.POT_LIMIT: _("Pot limit"),
+    BettingLimit.SPLIT_LIMIT: _("Split limit"),
+}
+
+
+class CommandForm(forms.Form):
+    """Carries a command id made when the form is shown, so a double submit is
+    one command."""
+
+    command_id = forms.CharField(widget=forms.HiddenInput, max_length=100)
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        if not self.is_bound:
+            self.initial.setdefault("command_id", str(uuid.uuid4()))
+
+
+class EuroField(forms.DecimalField):
+    """An amount in euros, with cents, returned as integer cents."""
+
+    def __init__(self, **kwargs):
+        super().__init__(min_value=Decimal("0.01"), max_digits=10, decimal_places=2, **kwargs)
+
+    def clean(self, value):
+        amount = super().clean(value)
+        return None if amount is None else int(amount * 100)
+
+
+class OpenSectorForm(CommandForm):
+    name = forms.CharField(label=_("Sector name"), max_length=60)
+
+
+class OpenTableForm(CommandForm):
+    variant = forms.ChoiceField(
+        label=_("Game"), choices=[(v.value, label) for v, label in VARIANT_LABELS.items()]
+    )
+    limit = forms.ChoiceField(
+        label=_("Betting limit"),
+        choices=[(b.value, label) for b, label in LIMIT_LABELS.items()],
+    )
+    minimum_cents = EuroField(label=_("Table minimum (big blind), EUR"))
+    maximum_cents = EuroField(label=_("Table maximum, EUR"))
+    seats = forms.IntegerField(label=_("Seats"), min_value=1, max_value=20, initial=10)

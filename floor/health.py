@@ -1,0 +1,67 @@
+"""/healthz: is the event store up, how far behind are the read models, is the
+broker reachable, when did the scheduler last sweep."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.http import HttpRequest, JsonResponse
+from django.utils import timezone
+from django.views.decorators.http import require_GET
+
+from floor.models import SchedulerHeartbeat
+from floor.runtime import floor_app, floor_projector
+
+
+def event_store_state() -> dict[str, object]:
+    try:
+        last = floor_app().last_position()
+    except Exception as error:  # noqa: BLE001 - report any failure, never raise
+        return {"ok": False, "backend": settings.EVENT_STORE_BACKEND, "error": str(error)}
+    return {"ok": True, "backend": settings.EVENT_STORE_BACKEND, "last_position": last}
+
+
+def projection_state(last_position: int | None) -> dict[str, object]:
+    try:
+        position = floor_projector().position()
+    except Exception as error:  # noqa: BLE001
+        return {"ok": False, "error": str(error)}
+    lag = None if last_position is None else max(0, last_position - position)
+    return {"ok": True, "floor": {"position": position, "lag": lag}}
+
+
+def broker_state() -> dict[str, object]:
+    from config.celery import app
+
+    url = app.conf.broker_url or ""
+    shown = url.split("@")[-1] if "@" in url else url  # never show a password
+    try:
+        with app.connection_for_write() as connection:
+            connection.ensure_connection(max_retries=1, timeout=2)
+    except Exception as error:  # noqa: BLE001
+        return {"ok": False, "url": shown, "error": str(error)}
+    return {"ok": True, "url": shown}
+
+
+def scheduler_state() -> dict[str, object]:
+    beat = SchedulerHeartbeat.objects.filter(name="sweep").first()
+    if beat is None:
+        return {"last_sweep_at": None, "seconds_ago": None}
+    ago = (timezone.now() - beat.last_run_at).total_seconds()
+    return {"last_sweep_at": beat.last_run_at.isoformat(), "seconds_ago": round(ago, 1)}
+
+
+@require_GET
+def healthz(request: HttpRequest) -> JsonResponse:
+    """200 while the event store and read models answer; 503 when they do not."""
+    store = event_store_state()
+    projections = projection_state(store.get("last_position"))
+    broker = broker_state()
+    healthy = bool(store["ok"] and projections["ok"])
+    body = {
+        "status": ("ok" if broker["ok"] else "degraded") if healthy else "down",
+        "event_store": store,
+        "projections": projections,
+        "broker": broker,
+        "scheduler": scheduler_state(),
+    }
+    return JsonResponse(body, status=200 if healthy else 503)

@@ -1,0 +1,86 @@
+"""Starts the web server, the Celery worker and beat together; Ctrl-C stops all.
+
+What ``make run`` ends with. If any of the three dies, the others are stopped
+too, so a half-running floor never looks healthy.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+
+from django.conf import settings
+from django.core.management.base import BaseCommand
+
+
+class Command(BaseCommand):
+    help = "Runs web (gunicorn), Celery worker and Celery beat until Ctrl-C."
+
+    def add_arguments(self, parser) -> None:
+        parser.add_argument("--host", default=os.environ.get("FLOOR_HOST", "127.0.0.1"))
+        parser.add_argument("--port", type=int, default=int(os.environ.get("FLOOR_PORT", "8000")))
+        parser.add_argument("--web-workers", type=int, default=2)
+
+    def handle(self, *args, host: str, port: int, web_workers: int, **options) -> None:
+        bin_dir = os.path.dirname(sys.executable)
+        celery = os.path.join(bin_dir, "celery")
+        processes = {
+            "web": [
+                os.path.join(bin_dir, "gunicorn"),
+                "config.wsgi",
+                "--bind",
+                f"{host}:{port}",
+                "--workers",
+                str(web_workers),
+                "--access-logfile",
+                "-",
+            ],
+            "worker": [celery, "-A", "config", "worker", "-l", "info", "--concurrency", "2"],
+            "beat": [
+                celery,
+                "-A",
+                "config",
+                "beat",
+                "-l",
+                "info",
+                "--schedule",
+                settings.CELERY_BEAT_SCHEDULE_FILENAME,
+            ],
+        }
+        children = {name: subprocess.Popen(cmd) for name, cmd in processes.items()}
+        stopping = False
+
+        def stop(*_: object) -> None:
+            nonlocal stopping
+            stopping = True
+
+        signal.signal(signal.SIGINT, stop)
+        signal.signal(signal.SIGTERM, stop)
+        self.stdout.write(
+            self.style.SUCCESS(
+                f"\nFloor service running at http://{host}:{port}/ "
+                "(web, worker and beat). Press Ctrl-C to stop.\n"
+            )
+        )
+        exit_code = 0
+        while not stopping:
+            for name, child in children.items():
+                if child.poll() is not None:
+                    self.stderr.write(f"{name} exited with {child.returncode}; stopping.")
+                    exit_code = 1
+                    stopping = True
+            time.sleep(0.3)
+        for child in children.values():
+            if child.poll() is None:
+                child.send_signal(signal.SIGTERM)
+        deadline = time.monotonic() + 10
+        for child in children.values():
+            try:
+                child.wait(timeout=max(0.1, deadline - time.monotonic()))
+            except subprocess.TimeoutExpired:
+                child.kill()
+        self.stdout.write("Floor service stopped.")
+        sys.exit(exit_code)

@@ -1,0 +1,17 @@
+"""The floor's roles as Django auth groups."""
+
+from django.db import migrations
+
+ROLES = ["jefe_sector", "cajero", "crupier", "director", "inspector"]
+
+
+def create_groups(apps, schema_editor):
+    Group = apps.get_model("auth", "Group")
+    for name in ROLES:
+        Group.objects.get_or_create(name=name)
+
+
+class Migration(migrations.Migration):
+    dependencies = [("floor", "0001_initial"), ("auth", "0012_alter_user_first_name_max_length")]
+
+    operations = [migrations.RunPython(create_groups, migrations.RunPython.noop)]

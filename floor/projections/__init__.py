@@ -1,0 +1,1 @@
+"""Projections: apply the event log to the Django read models, exactly once."""

@@ -1,0 +1,86 @@
+"""The process-wide floor application and projector, built lazily.
+
+Never at import time and once per process: a gunicorn or Celery prefork child
+builds its own after the fork (the pid tells), so no database connection is
+shared across processes. Tests install their own application (POPO or a scratch
+store) with ``install()``.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+
+from django.conf import settings
+from django.db import connections
+
+from floor.application.floor_app import FloorApplication
+from floor.domain.clock import Clock
+from floor.projections.floor_views import FloorProjection
+from floor.projections.runner import CatchUpProjector
+from games.profiles import get_profile
+
+_lock = threading.Lock()
+_built: dict[str, object] = {}
+
+
+def event_store_env() -> dict[str, str]:
+    """The eventsourcing library's environment, from Django settings."""
+    backend = settings.EVENT_STORE_BACKEND
+    if backend == "popo":
+        return {"PERSISTENCE_MODULE": "eventsourcing.popo"}
+    if backend == "sqlite":
+        return {
+            "PERSISTENCE_MODULE": "eventsourcing.sqlite",
+            "SQLITE_DBNAME": settings.EVENT_STORE_SQLITE_PATH,
+            "SQLITE_LOCK_TIMEOUT": "20",
+        }
+    if backend == "postgres":
+        # The same database as the read models (its test copy, under tests).
+        db = connections["default"].settings_dict
+        return {
+            "PERSISTENCE_MODULE": "eventsourcing.postgres",
+            "POSTGRES_DBNAME": db["NAME"],
+            "POSTGRES_HOST": str(db.get("HOST") or "127.0.0.1"),
+            "POSTGRES_PORT": str(db.get("PORT") or 5432),
+            "POSTGRES_USER": db.get("USER") or "postgres",
+            "POSTGRES_PASSWORD": db.get("PASSWORD") or "",
+            "POSTGRES_POOL_SIZE": "4",
+            "POSTGRES_MAX_OVERFLOW": "4",
+            "POSTGRES_CONNECT_TIMEOUT": "5",
+            "POSTGRES_LOCK_TIMEOUT": "10",
+        }
+    raise ValueError(f"Unknown FLOOR_EVENT_STORE {backend!r}: sqlite, postgres or popo")
+
+
+def build_floor_app(clock: Clock | None = None) -> FloorApplication:
+    """A floor application on the configured store and rule profile."""
+    return FloorApplication(
+        env=event_store_env(),
+        profile=get_profile(settings.FLOOR_RULE_PROFILE),
+        clock=clock,
+    )
+
+
+def floor_app() -> FloorApplication:
+    """This process's floor application."""
+    with _lock:
+        if _built.get("pid") != os.getpid() or "app" not in _built:
+            _built.clear()
+            _built["pid"] = os.getpid()
+            _built["app"] = build_floor_app()
+        return _built["app"]  # type: ignore[return-value]
+
+
+def floor_projector() -> CatchUpProjector:
+    """The projector of the floor's read models (cheap: no connection of its own)."""
+    return CatchUpProjector(FloorProjection(), floor_app)
+
+
+def install(app: FloorApplication | None) -> None:
+    """Makes ``app`` this process's floor application (None: build on demand)."""
+    with _lock:
+        _built.clear()
+        if app is not None:
+            _built["pid"] = os.getpid()
+            _built["app"] = app

@@ -1,0 +1,18 @@
+"""Money as people read it: integer cents shown as euros."""
+
+from django import template
+from django.utils.formats import number_format
+
+register = template.Library()
+
+
+@register.filter
+def euros(cents: int) -> str:
+    """1250 -> "12,50 €" (in the active language's number format)."""
+    return f"{number_format(cents / 100, decimal_pos=2)} €"
+
+
+@register.filter
+def half_cents(cents: int) -> int:
+    """The small blind: half the table minimum."""
+    return cents // 2

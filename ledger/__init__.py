@@ -1,0 +1,1 @@
+"""The cage and the double-entry ledger (built in the ledger issue)."""
