@@ -156,6 +156,7 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATIC_ROOT = VAR_DIR / "static"
+STATIC_ROOT.mkdir(exist_ok=True)
 # Served by WhiteNoise from the app directories too, so `collectstatic` is optional.
 WHITENOISE_USE_FINDERS = True
 

@@ -1,0 +1,48 @@
+# The two commands of the README: `make run` and `make test` (plus `make bench`).
+# Each installs what it needs into .venv first; nothing else is assumed.
+
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+
+.PHONY: run test bench lint format services clean
+
+$(VENV)/.runtime-installed: requirements.txt
+	@$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "Python 3.11+ is needed, found " + sys.version' 
+	@test -x $(PY) || $(PYTHON) -m venv $(VENV) || { echo "python3 -m venv failed: install the python3-venv package"; exit 1; }
+	$(PY) -m pip install -q --disable-pip-version-check -r requirements.txt
+	@touch $@
+
+$(VENV)/.dev-installed: $(VENV)/.runtime-installed requirements-dev.txt
+	$(PY) -m pip install -q --disable-pip-version-check -r requirements-dev.txt
+	@touch $@
+
+## make run: migrate, load the demo floor, start web + worker + beat (Ctrl-C stops them)
+run: $(VENV)/.runtime-installed
+	$(PY) manage.py migrate --noinput
+	$(PY) manage.py load_demo_floor
+	$(PY) manage.py runfloor
+
+## make test: lint, layer contracts, then the suite on the embedded default and on PostgreSQL + Redis
+test: $(VENV)/.dev-installed
+	bash .ci/test
+
+## make bench: benchmarks in bench/ (ratios against a baseline run side by side)
+bench: $(VENV)/.dev-installed
+	bash .ci/services postgres
+	$(PY) bench/commands.py
+
+lint: $(VENV)/.dev-installed
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/lint-imports
+
+format: $(VENV)/.dev-installed
+	$(VENV)/bin/ruff check --fix .
+	$(VENV)/bin/ruff format .
+
+services:
+	bash .ci/services all
+
+clean:
+	rm -rf var .pytest_cache

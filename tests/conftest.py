@@ -1,0 +1,116 @@
+"""Fixtures shared by the whole suite.
+
+Each test gets a fresh event store on the backend the run is configured for
+(SQLite file on the embedded default, the test database on PostgreSQL) and a
+manual clock. Under CI=true nothing may be skipped: a skip is a failure.
+"""
+
+from __future__ import annotations
+
+import os
+from datetime import UTC, datetime
+
+import pytest
+from django.conf import settings
+
+from floor import runtime
+from floor.application.floor_app import FloorApplication
+from floor.domain.clock import ManualClock
+from games.profiles import get_profile
+
+IN_CI = os.environ.get("CI", "").lower() == "true"
+
+EVENT_TABLES = ("floorapplication_events", "floorapplication_snapshots")
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    """Under CI a skipped test fails: a missing browser or database is a failure."""
+    outcome = yield
+    report = outcome.get_result()
+    if IN_CI and report.skipped and not hasattr(report, "wasxfail"):
+        report.outcome = "failed"
+        report.longrepr = f"skipped under CI, which is a failure: {report.longrepr}"
+
+
+@pytest.fixture
+def clock() -> ManualClock:
+    return ManualClock(datetime(2026, 11, 22, 20, 0, tzinfo=UTC))
+
+
+def scratch_event_store_env(tmp_path) -> dict[str, str]:
+    """An empty event store on the configured backend."""
+    env = runtime.event_store_env()
+    if settings.EVENT_STORE_BACKEND == "sqlite":
+        env["SQLITE_DBNAME"] = str(tmp_path / "events.sqlite3")
+    return env
+
+
+def empty_postgres_store(app: FloorApplication) -> None:
+    """Truncates the shared PostgreSQL event tables (ids restart at 1)."""
+    with app.recorder.datastore.transaction(commit=True) as cursor:
+        cursor.execute(f"TRUNCATE {', '.join(EVENT_TABLES)} RESTART IDENTITY")
+
+
+@pytest.fixture
+def make_app(tmp_path, clock, django_db_setup, django_db_blocker):
+    """Builds floor applications on one scratch store (several may share it)."""
+    env = None
+    built: list[FloorApplication] = []
+
+    def make(profile: str | None = None) -> FloorApplication:
+        nonlocal env
+        with django_db_blocker.unblock():
+            if env is None:
+                env = scratch_event_store_env(tmp_path)
+            app = FloorApplication(
+                env=env,
+                profile=get_profile(profile or settings.FLOOR_RULE_PROFILE),
+                clock=clock,
+            )
+            if not built and settings.EVENT_STORE_BACKEND == "postgres":
+                empty_postgres_store(app)
+        built.append(app)
+        return app
+
+    yield make
+    for app in built:
+        app.close()
+
+
+@pytest.fixture
+def floor_app(make_app):
+    """This test's floor application, installed as the process's own."""
+    app = make_app()
+    runtime.install(app)
+    yield app
+    runtime.install(None)
+
+
+@pytest.fixture
+def make_user(db):
+    """Creates a user holding the given floor roles (groups)."""
+    from django.contrib.auth.models import Group, User
+
+    def make(username: str, *roles: str, password: str = "s3cret-pass") -> User:
+        user = User.objects.create_user(username=username, password=password)
+        # get_or_create: a transactional test flushes the groups the migration made.
+        user.groups.set([Group.objects.get_or_create(name=role)[0] for role in roles])
+        return user
+
+    return make
+
+
+@pytest.fixture
+def api_as(make_user):
+    """An API client authenticated by token as a new user of the given roles."""
+    from rest_framework.authtoken.models import Token
+    from rest_framework.test import APIClient
+
+    def client_for(username: str, *roles: str) -> APIClient:
+        user = make_user(username, *roles)
+        client = APIClient()
+        client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=user).key}")
+        return client
+
+    return client_for

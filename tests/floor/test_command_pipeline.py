@@ -1,0 +1,130 @@
+"""The command pipeline: idempotency by command id, audit metadata, retries."""
+
+import threading
+import uuid
+from datetime import timedelta
+
+import pytest
+from eventsourcing.persistence import IntegrityError
+
+from floor.application.service import ConcurrentUpdateError
+from floor.domain.errors import DomainError
+from tests.support.floor import DIRECTOR, HOLDEM, JEFE, new_id, open_sector, open_tables
+
+pytestmark = pytest.mark.django_db
+
+
+def all_events(app):
+    return [app.mapper.to_domain_event(n) for n in app.recorder.select_notifications(1, 10_000)]
+
+
+def test_a_repeated_command_returns_the_first_outcome_and_records_nothing(floor_app):
+    sector_id = open_sector(floor_app)
+    command_id = new_id()
+    first = floor_app.open_table(JEFE, command_id, sector_id=sector_id, **HOLDEM)
+    length = floor_app.last_position()
+    again = floor_app.open_table(JEFE, command_id, sector_id=sector_id, **HOLDEM)
+    assert again.result == first.result
+    assert (first.replayed, again.replayed) == (False, True)
+    assert floor_app.last_position() == length
+
+
+def test_a_command_id_reused_for_another_command_is_refused(floor_app):
+    sector_id = open_sector(floor_app)
+    command_id = new_id()
+    floor_app.open_table(JEFE, command_id, sector_id=sector_id, **HOLDEM)
+    with pytest.raises(DomainError) as refused:
+        floor_app.open_table(
+            JEFE, command_id, sector_id=sector_id, **{**HOLDEM, "minimum_cents": 400}
+        )
+    assert refused.value.code == "command_id_reused"
+
+
+def test_a_refused_command_leaves_its_id_free_for_the_corrected_one(floor_app):
+    sector_id = open_sector(floor_app)
+    command_id = new_id()
+    with pytest.raises(DomainError):
+        floor_app.open_table(JEFE, command_id, sector_id=sector_id, **{**HOLDEM, "seats": 2})
+    outcome = floor_app.open_table(JEFE, command_id, sector_id=sector_id, **HOLDEM)
+    assert outcome.replayed is False
+
+
+@pytest.mark.parametrize("command_id", ["", "   ", None, "x" * 101])
+def test_a_command_needs_a_usable_command_id(floor_app, command_id):
+    with pytest.raises(DomainError) as refused:
+        floor_app.open_sector(DIRECTOR, command_id, name="Sector A")
+    assert refused.value.code in {"command_id_required", "command_id_too_long"}
+    assert floor_app.last_position() == 0
+
+
+def test_every_event_names_actor_role_command_profile_and_the_clock_time(floor_app, clock):
+    sector_command = new_id()
+    sector_id = floor_app.open_sector(DIRECTOR, sector_command, name="Sector A").result["sector_id"]
+    clock.advance(timedelta(minutes=7))
+    table_command = new_id()
+    floor_app.open_table(JEFE, table_command, sector_id=sector_id, **HOLDEM)
+    events = all_events(floor_app)
+    assert len(events) == 5  # sector + record, then table added + table + record
+    expected = [
+        ("dora", "director", sector_command),
+        ("dora", "director", sector_command),
+        ("jaime", "jefe_sector", table_command),
+        ("jaime", "jefe_sector", table_command),
+        ("jaime", "jefe_sector", table_command),
+    ]
+    assert [(e.actor, e.actor_role, e.command_id) for e in events] == expected
+    assert {e.rule_profile for e in events} == {floor_app.profile.code}
+    start = clock.now() - timedelta(minutes=7)
+    assert [e.timestamp for e in events] == [start, start] + [clock.now()] * 3
+
+
+def test_a_version_conflict_is_decided_again_on_fresh_state(make_app):
+    """Two processes open the fourth and fifth table at once: one wins, the
+    other sees four tables on its retry and is refused, nothing lost."""
+    first, second = make_app(), make_app()
+    sector_id = open_sector(first)
+    open_tables(first, sector_id, 3)
+    barrier = threading.Barrier(2)
+    results: list[object] = []
+    original_save = type(first).save
+
+    def racing_save(app):
+        def save(*objs, **kwargs):
+            if not getattr(app, "_raced", False):
+                app._raced = True
+                barrier.wait(timeout=10)  # both decided on three tables
+            return original_save(app, *objs, **kwargs)
+
+        return save
+
+    for app in (first, second):
+        app.save = racing_save(app)
+
+    def attempt(app):
+        try:
+            results.append(app.open_table(JEFE, new_id(), sector_id=sector_id, **HOLDEM))
+        except DomainError as refused:
+            results.append(refused.code)
+
+    threads = [threading.Thread(target=attempt, args=(app,)) for app in (first, second)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=30)
+    codes = sorted(r if isinstance(r, str) else "opened" for r in results)
+    assert codes == ["opened", "sector_full"]
+    assert sorted(first.repository.get(uuid.UUID(sector_id)).tables.values()) == [1, 2, 3, 4]
+
+
+def test_endless_conflicts_end_in_a_409_kind_error_with_nothing_recorded(floor_app, monkeypatch):
+    sector_id = open_sector(floor_app)
+    length = floor_app.last_position()
+
+    def always_conflicts(*objs, **kwargs):
+        raise IntegrityError("simulated concurrent writer")
+
+    monkeypatch.setattr(floor_app, "save", always_conflicts)
+    with pytest.raises(ConcurrentUpdateError) as refused:
+        floor_app.open_table(JEFE, new_id(), sector_id=sector_id, **HOLDEM)
+    assert refused.value.code == "concurrent_update"
+    assert floor_app.last_position() == length

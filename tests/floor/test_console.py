@@ -1,0 +1,108 @@
+"""The jefe de sector's console: login, sectors, opening tables with inline errors."""
+
+import re
+
+import pytest
+from django.test import Client
+
+from floor import runtime
+from floor.models import SectorView, TableView
+from tests.support.floor import DIRECTOR, HOLDEM, new_id
+
+pytestmark = pytest.mark.django_db
+
+TABLE_FORM = {
+    "variant": "texas_holdem",
+    "limit": "no_limit",
+    "minimum_cents": "2",
+    "maximum_cents": "10",
+    "seats": "10",
+}
+
+
+def logged_in(make_user, username, *roles) -> Client:
+    make_user(username, *roles, password="pa55-word-ok")
+    client = Client()
+    assert client.login(username=username, password="pa55-word-ok")
+    return client
+
+
+def command_id_in(page: bytes) -> str:
+    return re.search(rb'name="command_id" value="([^"]+)"', page).group(1).decode()
+
+
+def test_the_console_asks_for_a_login_in_spanish(floor_app):
+    response = Client().get("/", follow=True)
+    assert response.redirect_chain[-1][0].startswith("/accounts/login/")
+    assert "Iniciar sesión".encode() in response.content
+    assert b'lang="es"' in response.content
+
+
+def test_the_director_opens_a_sector_from_the_console(make_user, floor_app):
+    client = logged_in(make_user, "dora", "director")
+    page = client.get("/")
+    response = client.post(
+        "/", {"command_id": command_id_in(page.content), "name": "Sector Sur"}, follow=True
+    )
+    sector = SectorView.objects.get()
+    assert response.redirect_chain[-1][0] == f"/sectors/{sector.id}/"
+    assert b"Sector Sur" in response.content
+
+
+def test_the_jefe_opens_tables_and_sees_sector_full_inline(make_user, floor_app):
+    director = logged_in(make_user, "dora", "director")
+    director.post("/", {"command_id": new_id(), "name": "Sector A"})
+    sector = SectorView.objects.get()
+    jefe = logged_in(make_user, "jaime", "jefe_sector")
+    url = f"/sectors/{sector.id}/"
+    for _ in range(4):
+        form = command_id_in(jefe.get(url).content)
+        assert jefe.post(url, {"command_id": form, **TABLE_FORM}).status_code == 302
+    assert list(TableView.objects.values_list("minimum_cents", flat=True)) == [200] * 4
+    refused = jefe.post(url, {"command_id": new_id(), **TABLE_FORM})
+    assert refused.status_code == 409
+    error = re.search(rb'data-testid="form-error">(.*?)</div>', refused.content, re.S).group(1)
+    assert b"GA art. 19" in error and b"Sector A" in error
+    assert TableView.objects.count() == 4
+
+
+def test_a_double_submitted_form_opens_one_table(make_user, floor_app):
+    floor_app.open_sector(DIRECTOR, new_id(), name="Sector A")
+    runtime.floor_projector().catch_up()
+    sector = SectorView.objects.get()
+    jefe = logged_in(make_user, "jaime", "jefe_sector")
+    url = f"/sectors/{sector.id}/"
+    form = {"command_id": command_id_in(jefe.get(url).content), **TABLE_FORM}
+    assert jefe.post(url, form).status_code == 302
+    assert jefe.post(url, form).status_code == 302
+    assert TableView.objects.count() == 1
+
+
+def test_bad_form_input_is_an_inline_message_not_a_500(make_user, floor_app):
+    director = logged_in(make_user, "dora", "director")
+    director.post("/", {"command_id": new_id(), "name": "Sector A"})
+    sector = SectorView.objects.get()
+    jefe = logged_in(make_user, "jaime", "jefe_sector")
+    url = f"/sectors/{sector.id}/"
+    for bad in (
+        {"minimum_cents": "abc"},
+        {"seats": "3"},
+        {"variant": "bingo"},
+        {"minimum_cents": "1"},
+    ):
+        response = jefe.post(url, {"command_id": new_id(), **TABLE_FORM, **bad})
+        assert response.status_code == 400, bad
+        assert b'class="errors"' in response.content
+    assert TableView.objects.count() == 0
+    assert jefe.get("/sectors/8b2f7f0e-0000-4000-8000-000000000000/").status_code == 404
+
+
+def test_the_jefe_sees_no_sector_form_and_the_director_no_table_form(make_user, floor_app):
+    director = logged_in(make_user, "dora", "director")
+    director.post("/", {"command_id": new_id(), "name": "Sector A"})
+    sector = SectorView.objects.get()
+    jefe = logged_in(make_user, "jaime", "jefe_sector")
+    assert b'name="name"' not in jefe.get("/").content
+    assert b'name="variant"' not in director.get(f"/sectors/{sector.id}/").content
+    assert b'name="variant"' in jefe.get(f"/sectors/{sector.id}/").content
+    assert HOLDEM["variant"].encode() in jefe.get(f"/sectors/{sector.id}/").content

@@ -1,0 +1,59 @@
+"""/healthz: the event store, the read models' lag, the broker, the scheduler."""
+
+import pytest
+from django.test import Client
+from django.utils import timezone
+
+from floor import runtime
+from floor.models import SchedulerHeartbeat
+from tests.support.floor import open_sector, open_tables
+
+pytestmark = pytest.mark.django_db
+
+
+def test_healthz_reports_store_lag_broker_and_scheduler(floor_app):
+    open_tables(floor_app, open_sector(floor_app), 2)
+    body = Client().get("/healthz").json()
+    total = floor_app.last_position()
+    assert body["event_store"] == {
+        "ok": True,
+        "backend": body["event_store"]["backend"],
+        "last_position": total,
+    }
+    assert body["projections"]["floor"] == {"position": 0, "lag": total}
+    assert body["broker"]["ok"] is True and body["status"] == "ok"
+    assert body["scheduler"]["last_sweep_at"] is None
+
+    runtime.floor_projector().catch_up()
+    SchedulerHeartbeat.objects.create(name="sweep", last_run_at=timezone.now())
+    body = Client().get("/healthz").json()
+    assert body["projections"]["floor"]["lag"] == 0
+    assert body["scheduler"]["seconds_ago"] < 60
+
+
+def test_healthz_answers_503_when_the_event_store_is_down(floor_app, monkeypatch):
+    def broken():
+        raise OSError("disk gone")
+
+    monkeypatch.setattr(floor_app, "last_position", broken)
+    response = Client().get("/healthz")
+    assert response.status_code == 503
+    assert response.json()["event_store"] == {
+        "ok": False,
+        "backend": response.json()["event_store"]["backend"],
+        "error": "disk gone",
+    }
+
+
+def test_the_broker_password_is_never_shown(floor_app, settings):
+    from config.celery import app
+
+    monkey_url = "redis://:hunter2@127.0.0.1:1/0"
+    original = app.conf.broker_url
+    app.conf.broker_url = monkey_url
+    try:
+        body = Client().get("/healthz").json()
+    finally:
+        app.conf.broker_url = original
+    assert "hunter2" not in str(body)
+    assert body["broker"]["ok"] is False and body["status"] == "degraded"

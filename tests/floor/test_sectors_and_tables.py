@@ -1,0 +1,99 @@
+"""Opening sectors and tables: the four-table sector, stakes, seats, roles."""
+
+import uuid
+
+import pytest
+
+from floor.domain.errors import DomainError, ErrorKind
+from floor.domain.sector import Sector
+from tests.support.floor import CRUPIER, DIRECTOR, HOLDEM, JEFE, new_id, open_sector, open_tables
+
+pytestmark = pytest.mark.django_db
+
+
+def log_length(app) -> int:
+    return app.last_position()
+
+
+def test_a_sector_takes_four_tables_numbered_one_to_four(floor_app):
+    sector_id = open_sector(floor_app)
+    opened = open_tables(floor_app, sector_id, 4)
+    assert [t["number"] for t in opened] == [1, 2, 3, 4]
+    sector = floor_app.repository.get(uuid.UUID(sector_id))
+    assert sorted(sector.tables.values()) == [1, 2, 3, 4]
+
+
+def test_a_fifth_table_is_refused_as_sector_full_and_records_nothing(floor_app):
+    sector_id = open_sector(floor_app)
+    open_tables(floor_app, sector_id, 4)
+    before = log_length(floor_app)
+    with pytest.raises(DomainError) as refused:
+        floor_app.open_table(JEFE, new_id(), sector_id=sector_id, **HOLDEM)
+    assert refused.value.code == "sector_full"
+    assert refused.value.kind is ErrorKind.CONFLICT
+    assert refused.value.params == {"sector": "Sector A", "max_tables": 4}
+    assert log_length(floor_app) == before
+
+
+def test_sector_names_are_unique_whatever_their_case_and_spacing(floor_app):
+    open_sector(floor_app, "Sector Norte")
+    with pytest.raises(DomainError) as refused:
+        floor_app.open_sector(DIRECTOR, new_id(), name="  sector   NORTE ")
+    assert refused.value.code == "sector_exists"
+
+
+@pytest.mark.parametrize(
+    ("change", "code"),
+    [
+        ({"variant": "canasta"}, "unknown_variant"),
+        ({"limit": "table_stakes"}, "unknown_limit"),
+        ({"minimum_cents": 100}, "stakes_out_of_band"),
+        ({"minimum_cents": 0}, "stakes_invalid"),
+        ({"seats": 3}, "seats_out_of_range"),  # fewer than four can never play
+        ({"seats": 11}, "seats_out_of_range"),  # Hold'em has ten seats
+        ({"seats": "ten"}, "not_an_integer"),
+    ],
+)
+def test_bad_tables_are_refused_before_anything_is_recorded(floor_app, change, code):
+    sector_id = open_sector(floor_app)
+    before = log_length(floor_app)
+    with pytest.raises(DomainError) as refused:
+        floor_app.open_table(JEFE, new_id(), sector_id=sector_id, **{**HOLDEM, **change})
+    assert refused.value.code == code
+    assert refused.value.kind is ErrorKind.INVALID
+    assert log_length(floor_app) == before
+    assert floor_app.repository.get(uuid.UUID(sector_id)).tables == {}
+
+
+def test_sintetico_tables_have_eleven_seats(floor_app):
+    sector_id = open_sector(floor_app)
+    table = floor_app.open_table(
+        JEFE, new_id(), sector_id=sector_id, **{**HOLDEM, "variant": "sintetico", "seats": 11}
+    ).result
+    assert floor_app.repository.get(uuid.UUID(table["table_id"])).seats == 11
+
+
+def test_only_the_jefe_opens_tables_and_only_the_director_opens_sectors(floor_app):
+    sector_id = open_sector(floor_app)
+    with pytest.raises(DomainError) as refused:
+        floor_app.open_table(CRUPIER, new_id(), sector_id=sector_id, **HOLDEM)
+    assert (refused.value.code, refused.value.kind) == ("role_not_allowed", ErrorKind.FORBIDDEN)
+    with pytest.raises(DomainError) as refused:
+        floor_app.open_sector(JEFE, new_id(), name="Sector B")
+    assert refused.value.code == "role_not_allowed"
+
+
+@pytest.mark.parametrize("sector_id", [str(uuid.uuid4()), "not-a-uuid"])
+def test_a_table_in_an_unknown_sector_is_not_found(floor_app, sector_id):
+    with pytest.raises(DomainError) as refused:
+        floor_app.open_table(JEFE, new_id(), sector_id=sector_id, **HOLDEM)
+    assert (refused.value.code, refused.value.kind) == ("sector_not_found", ErrorKind.NOT_FOUND)
+
+
+def test_the_profile_in_force_sets_the_sector_size(make_app):
+    app = make_app("PT")
+    sector_id = open_sector(app)
+    open_tables(app, sector_id, 4)
+    with pytest.raises(DomainError):
+        open_tables(app, sector_id, 1)
+    assert Sector.clean_name("  Sala   privada ") == "Sala privada"
