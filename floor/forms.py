@@ -7,7 +7,9 @@ from decimal import Decimal
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
+from floor.domain.table import TableStatus
 from games.limits import BettingLimit
 from games.variants import Variant
 
@@ -27,6 +29,11 @@ LIMIT_LABELS = {
     BettingLimit.NO_LIMIT: _("No limit"),
     BettingLimit.POT_LIMIT: _("Pot limit"),
     BettingLimit.SPLIT_LIMIT: _("Split limit"),
+}
+
+
+STATUS_LABELS = {
+    TableStatus.OPEN: pgettext_lazy("table status", "open"),
 }
 
 

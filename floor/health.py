@@ -7,6 +7,7 @@ from django.conf import settings
 from django.http import HttpRequest, JsonResponse
 from django.utils import timezone
 from django.views.decorators.http import require_GET
+from kombu.utils.url import maybe_sanitize_url
 
 from floor.models import SchedulerHeartbeat
 from floor.runtime import floor_app, floor_projector
@@ -29,13 +30,14 @@ def projection_state(last_position: int | None) -> dict[str, object]:
     return {"ok": True, "floor": {"position": position, "lag": lag}}
 
 
-def broker_state() -> dict[str, object]:
+def broker_state(url: str | None = None) -> dict[str, object]:
+    """Whether the broker (the configured one, or ``url``) takes a connection."""
     from config.celery import app
 
-    url = app.conf.broker_url or ""
-    shown = url.split("@")[-1] if "@" in url else url  # never show a password
+    url = url or app.conf.broker_url or ""
+    shown = maybe_sanitize_url(url)  # never show a password
     try:
-        with app.connection_for_write() as connection:
+        with app.connection_for_write(url) as connection:
             connection.ensure_connection(max_retries=1, timeout=2)
     except Exception as error:  # noqa: BLE001
         return {"ok": False, "url": shown, "error": str(error)}

@@ -13,10 +13,17 @@ from django.utils.translation import gettext as _
 from floor.api.errors import STATUS_BY_KIND
 from floor.domain.errors import DomainError
 from floor.domain.roles import Role
-from floor.forms import LIMIT_LABELS, VARIANT_LABELS, OpenSectorForm, OpenTableForm
+from floor.forms import (
+    LIMIT_LABELS,
+    STATUS_LABELS,
+    VARIANT_LABELS,
+    OpenSectorForm,
+    OpenTableForm,
+)
 from floor.gateway import perform, roles_of
 from floor.messages import describe
 from floor.models import SectorView, TableView
+from floor.runtime import floor_app
 
 
 @login_required
@@ -45,7 +52,12 @@ def home(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "floor/home.html",
-        {"sectors": sectors, "form": form, "can_open_sector": Role.DIRECTOR in roles},
+        {
+            "sectors": sectors,
+            "form": form,
+            "can_open_sector": Role.DIRECTOR in roles,
+            "max_tables": floor_app().profile.max_tables_per_sector,
+        },
         status=status,
     )
 
@@ -83,6 +95,7 @@ def sector(request: HttpRequest, sector_id: UUID) -> HttpResponse:
                     "view": t,
                     "variant_label": VARIANT_LABELS.get(t.variant, t.variant),
                     "limit_label": LIMIT_LABELS.get(t.limit, t.limit),
+                    "status_label": STATUS_LABELS.get(t.status, t.status),
                 }
                 for t in tables
             ],

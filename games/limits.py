@@ -45,14 +45,18 @@ def check_stakes(stakes: TableStakes, minimum_share_band: tuple[Fraction, Fracti
     maximum; the band is a profile setting.
     """
     if stakes.minimum_cents <= 0:
-        raise RuleViolation("stakes_invalid", "The table minimum must be a positive amount.")
+        raise RuleViolation(
+            "stakes_minimum_not_positive", "The table minimum must be a positive amount."
+        )
     if stakes.minimum_cents % 2:
         raise RuleViolation(
-            "stakes_invalid",
+            "stakes_minimum_odd",
             "The table minimum must be an even number of cents: the small blind is half of it.",
         )
     if stakes.maximum_cents < stakes.minimum_cents:
-        raise RuleViolation("stakes_invalid", "The table maximum may not be below its minimum.")
+        raise RuleViolation(
+            "stakes_maximum_below_minimum", "The table maximum may not be below its minimum."
+        )
     low, high = minimum_share_band
     share = Fraction(stakes.minimum_cents, stakes.maximum_cents)
     if not low <= share <= high:

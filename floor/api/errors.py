@@ -7,7 +7,7 @@ from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from floor.domain.errors import DomainError, ErrorKind
-from floor.messages import describe
+from floor.messages import describe, message_for
 from floor.projections.runner import ProjectionLagging
 from games.errors import RuleViolation
 
@@ -44,7 +44,7 @@ def exception_handler(exc: Exception, context: dict) -> Response | None:
         return None
     if isinstance(exc, exceptions.ValidationError):
         response.data = error_body(
-            "invalid_input", "Some fields are missing or wrong.", fields=response.data
+            "invalid_input", message_for("invalid_input"), fields=response.data
         )
     elif isinstance(exc, exceptions.APIException):
         response.data = error_body(

@@ -148,6 +148,8 @@ def check_command_id(command_id: object) -> str:
             "Every command needs a command_id chosen by the client (a UUID).",
         )
     command_id = command_id.strip()
+    if not command_id.isprintable():
+        raise invalid("command_id_invalid", "A command_id may not contain control characters.")
     if len(command_id) > MAX_COMMAND_ID_LENGTH:
         raise invalid(
             "command_id_too_long",

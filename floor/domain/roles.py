@@ -48,5 +48,5 @@ class Actor:
             f"{self.username} may not {command.replace('_', ' ')}: it needs the "
             f"role {' or '.join(allowed)}.",
             command=command,
-            roles=", ".join(allowed),
+            roles=[str(role) for role in allowed],
         )

@@ -24,6 +24,10 @@ class Sector(AuditedAggregate):
         cleaned = " ".join(str(name).split())
         if not cleaned:
             raise invalid("sector_name_required", "A sector needs a name.")
+        if not cleaned.isprintable():
+            raise invalid(
+                "sector_name_invalid", "A sector name may not contain control characters."
+            )
         if len(cleaned) > MAX_SECTOR_NAME_LENGTH:
             raise invalid(
                 "sector_name_too_long",

@@ -115,7 +115,12 @@ def test_a_token_is_obtained_with_username_and_password(make_user, floor_app):
 
 
 json_values = st.one_of(
-    st.none(), st.booleans(), st.integers(), st.floats(allow_nan=False), st.text(max_size=20)
+    st.none(),
+    st.booleans(),
+    st.integers(),
+    st.floats(allow_nan=False, allow_infinity=False),
+    st.text(max_size=20),
+    st.sampled_from(["texas_holdem", "no_limit", "\x00", "1e3", "ñ"]),
 )
 
 
@@ -135,6 +140,29 @@ def test_no_body_makes_the_open_table_command_answer_500(director, jefe, body):
     response = jefe.post(f"/api/sectors/{sector[0]['id']}/tables/", body, format="json")
     assert response.status_code in {200, 201, 400, 409}, response.content
     assert "code" in response.json() or response.status_code in {200, 201}
+
+
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    body=st.fixed_dictionaries(
+        {}, optional={"command_id": json_values, "name": json_values, "extra": json_values}
+    )
+)
+def test_no_body_makes_the_open_sector_command_answer_500(director, body):
+    response = director.post("/api/sectors/", body, format="json")
+    assert response.status_code in {200, 201, 400, 409}, response.content
+    assert "code" in response.json() or response.status_code in {200, 201}
+
+
+def test_control_characters_are_refused_not_stored(director):
+    response = director.post("/api/sectors/", {"command_id": "a\x07b", "name": "S"}, format="json")
+    assert (response.status_code, response.json()["code"]) == (400, "command_id_invalid")
+    response = director.post(
+        "/api/sectors/", {"command_id": new_id(), "name": "S\x1b[31m"}, format="json"
+    )
+    assert (response.status_code, response.json()["code"]) == (400, "sector_name_invalid")
 
 
 def test_the_schema_lists_the_slice_and_swagger_ui_is_served_locally(director):

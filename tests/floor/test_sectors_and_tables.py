@@ -48,7 +48,7 @@ def test_sector_names_are_unique_whatever_their_case_and_spacing(floor_app):
         ({"variant": "canasta"}, "unknown_variant"),
         ({"limit": "table_stakes"}, "unknown_limit"),
         ({"minimum_cents": 100}, "stakes_out_of_band"),
-        ({"minimum_cents": 0}, "stakes_invalid"),
+        ({"minimum_cents": 0}, "stakes_minimum_not_positive"),
         ({"seats": 3}, "seats_out_of_range"),  # fewer than four can never play
         ({"seats": 11}, "seats_out_of_range"),  # Hold'em has ten seats
         ({"seats": "ten"}, "not_an_integer"),

@@ -24,16 +24,16 @@ def test_minimum_is_accepted_exactly_between_20_and_40_percent_of_maximum(minimu
     else:
         with pytest.raises(RuleViolation) as refused:
             check_stakes(stakes, BAND)
-        assert refused.value.code in {"stakes_out_of_band", "stakes_invalid"}
+        assert refused.value.code in {"stakes_out_of_band", "stakes_maximum_below_minimum"}
 
 
 @pytest.mark.parametrize(
     ("minimum", "maximum", "code"),
     [
-        (0, 1000, "stakes_invalid"),
-        (-200, 1000, "stakes_invalid"),
-        (201, 1000, "stakes_invalid"),  # odd: no whole-cent small blind
-        (1000, 200, "stakes_invalid"),
+        (0, 1000, "stakes_minimum_not_positive"),
+        (-200, 1000, "stakes_minimum_not_positive"),
+        (201, 1000, "stakes_minimum_odd"),  # no whole-cent small blind
+        (1000, 200, "stakes_maximum_below_minimum"),
         (100, 1000, "stakes_out_of_band"),
         (500, 1000, "stakes_out_of_band"),
     ],
