@@ -104,7 +104,15 @@ class CommandService(Application):
                 now=self.clock.now(),
             )
             with command_context(context):
-                changed, result = decide()
+                try:
+                    changed, result = decide()
+                except DomainError:
+                    # A twin of this command may have committed since we looked:
+                    # its effect is what refused us, and its outcome is ours.
+                    previous = self.find(CommandRecord, record_id)
+                    if previous is not None:
+                        return Outcome(previous.replay(command, digest), True, None)
+                    raise
                 record = CommandRecord(command=command, fingerprint=digest, result=result)
             try:
                 recordings = self.save(*changed, record)

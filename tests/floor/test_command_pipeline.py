@@ -128,3 +128,26 @@ def test_endless_conflicts_end_in_a_409_kind_error_with_nothing_recorded(floor_a
         floor_app.open_table(JEFE, new_id(), sector_id=sector_id, **HOLDEM)
     assert refused.value.code == "concurrent_update"
     assert floor_app.last_position() == length
+
+
+def test_a_repeat_racing_its_first_copy_gets_the_first_outcome_not_a_refusal(make_app):
+    """A client retries while its first request is in flight: the first copy
+    commits between the repeat's look for a record and its decision."""
+    first, repeat = make_app(), make_app()
+    command_id = new_id()
+    looked = threading.Event()
+    real_find = repeat.find
+
+    def find(cls, aggregate_id):
+        found = real_find(cls, aggregate_id)
+        if found is None and not looked.is_set():
+            looked.set()
+            first.open_sector(DIRECTOR, command_id, name="Sector R")
+        return found
+
+    repeat.find = find
+    outcome = repeat.open_sector(DIRECTOR, command_id, name="Sector R")
+    assert looked.is_set()
+    assert outcome.replayed is True
+    assert outcome.result["name"] == "Sector R"
+    assert repeat.last_position() == 2  # one sector, one record
