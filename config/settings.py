@@ -11,11 +11,14 @@ from __future__ import annotations
 
 import os
 import secrets
+import time
 from pathlib import Path
 
+from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
 from config.env import flag, postgres_from_env
+from games.profiles import PROFILES
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(os.environ.get("FLOOR_VAR_DIR", BASE_DIR / "var")).resolve()
@@ -23,14 +26,27 @@ VAR_DIR.mkdir(parents=True, exist_ok=True)
 
 
 def _secret_key() -> str:
-    """The key from the environment, or one made once and kept under var/."""
+    """The key from the environment, or one made once and kept under var/.
+
+    Created with O_EXCL and mode 0600, so processes starting together agree on
+    one key and no other user ever reads it.
+    """
     if os.environ.get("DJANGO_SECRET_KEY"):
         return os.environ["DJANGO_SECRET_KEY"]
     key_file = VAR_DIR / "secret_key"
-    if not key_file.exists():
-        key_file.write_text(secrets.token_urlsafe(50))
-        key_file.chmod(0o600)
-    return key_file.read_text().strip()
+    try:
+        fd = os.open(key_file, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        pass
+    else:
+        with os.fdopen(fd, "w") as out:
+            out.write(secrets.token_urlsafe(50))
+    for _attempt in range(50):  # another process may be writing it this instant
+        key = key_file.read_text().strip()
+        if key:
+            return key
+        time.sleep(0.01)
+    raise ImproperlyConfigured(f"{key_file} is empty: delete it or set DJANGO_SECRET_KEY")
 
 
 SECRET_KEY = _secret_key()
@@ -130,7 +146,12 @@ EVENT_STORE_SQLITE_PATH = os.environ.get("FLOOR_EVENT_STORE_PATH", str(VAR_DIR /
 
 # --- The casino this deployment serves.
 FLOOR_CASINO_NAME = os.environ.get("FLOOR_CASINO_NAME", "Casino de demostración")
-FLOOR_RULE_PROFILE = os.environ.get("FLOOR_RULE_PROFILE", "CM")
+FLOOR_RULE_PROFILE = os.environ.get("FLOOR_RULE_PROFILE", "CM").upper()
+if FLOOR_RULE_PROFILE not in PROFILES:
+    raise ImproperlyConfigured(
+        f"FLOOR_RULE_PROFILE={FLOOR_RULE_PROFILE!r} is not a rule profile: "
+        f"one of {', '.join(PROFILES)}"
+    )
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
@@ -207,7 +228,12 @@ CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 # read models up with the log, and (from the clocks issue on) fires overdue timers.
 FLOOR_SWEEP_SECONDS = float(os.environ.get("FLOOR_SWEEP_SECONDS", "2"))
 CELERY_BEAT_SCHEDULE = {
-    "sweep": {"task": "floor.tasks.sweep", "schedule": FLOOR_SWEEP_SECONDS},
+    "sweep": {
+        "task": "floor.tasks.sweep",
+        "schedule": FLOOR_SWEEP_SECONDS,
+        # A sweep not started in time is dropped: the next one does its work.
+        "options": {"expires": max(1.0, FLOOR_SWEEP_SECONDS * 2)},
+    },
 }
 
 LOGGING = {

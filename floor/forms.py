@@ -9,6 +9,8 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
+from floor.domain.command_record import MAX_COMMAND_ID_LENGTH
+from floor.domain.sector import MAX_SECTOR_NAME_LENGTH
 from floor.domain.table import TableStatus
 from games.limits import BettingLimit
 from games.variants import Variant
@@ -41,7 +43,7 @@ class CommandForm(forms.Form):
     """Carries a command id made when the form is shown, so a double submit is
     one command."""
 
-    command_id = forms.CharField(widget=forms.HiddenInput, max_length=100)
+    command_id = forms.CharField(widget=forms.HiddenInput, max_length=MAX_COMMAND_ID_LENGTH)
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -61,7 +63,7 @@ class EuroField(forms.DecimalField):
 
 
 class OpenSectorForm(CommandForm):
-    name = forms.CharField(label=_("Sector name"), max_length=60)
+    name = forms.CharField(label=_("Sector name"), max_length=MAX_SECTOR_NAME_LENGTH)
 
 
 class OpenTableForm(CommandForm):

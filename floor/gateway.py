@@ -7,28 +7,60 @@ event, so the response shows the command's own effect (read-your-writes).
 
 from __future__ import annotations
 
+import logging
 from typing import Any
+
+from django.db import DatabaseError
+from eventsourcing.persistence import PersistenceError
 
 from floor.application.service import Outcome
 from floor.domain.roles import Actor, Role
 from floor.runtime import floor_app, floor_projector
 
+logger = logging.getLogger(__name__)
+
 ROLE_NAMES = {role.value for role in Role}
+
+# How long a request waits for the read models to show its command.
+READ_YOUR_WRITES_SECONDS = 5.0
+
+
+class ServiceUnavailable(Exception):
+    """The stores did not answer; the command id makes a retry safe."""
+
+    code = "store_unavailable"
+
+
+class ReadModelsBehind(ServiceUnavailable):
+    """The command was recorded, but the read models could not show it yet."""
+
+    code = "read_models_lagging"
+
+    def __init__(self, outcome: Outcome) -> None:
+        super().__init__(self.code)
+        self.outcome = outcome
 
 
 def actor_for(user: Any) -> Actor:
     """The actor a Django user acts as: their username and floor roles."""
+    if not user.is_authenticated:
+        return Actor(username="", roles=frozenset())
     names = set(user.groups.values_list("name", flat=True)) & ROLE_NAMES
     return Actor(username=user.get_username(), roles=frozenset(Role(n) for n in names))
 
 
-def roles_of(user: Any) -> frozenset[Role]:
-    return actor_for(user).roles if user.is_authenticated else frozenset()
-
-
 def perform(command: str, user: Any, command_id: str, **arguments: Any) -> Outcome:
-    """Runs ``command`` of the floor application as ``user``."""
-    app = floor_app()
-    outcome: Outcome = getattr(app, command)(actor_for(user), command_id, **arguments)
-    floor_projector().catch_up(until=outcome.position)
+    """Runs ``command`` of the floor application as ``user``, then shows it."""
+    try:
+        app = floor_app()
+        outcome: Outcome = getattr(app, command)(actor_for(user), command_id, **arguments)
+    except (DatabaseError, PersistenceError) as error:
+        logger.exception("%s of %s: the event store did not answer", command, user)
+        raise ServiceUnavailable(str(error)) from error
+    try:
+        floor_projector().catch_up(until=outcome.position, timeout=READ_YOUR_WRITES_SECONDS)
+    except Exception as error:
+        # Recorded is recorded: report the lag, never a failure of the command.
+        logger.exception("%s recorded, but the read models did not follow", command)
+        raise ReadModelsBehind(outcome) from error
     return outcome

@@ -14,6 +14,7 @@ from floor.runtime import floor_app, floor_projector
 
 
 def event_store_state() -> dict[str, object]:
+    """The event store answers, and how long its log is."""
     try:
         last = floor_app().last_position()
     except Exception as error:  # noqa: BLE001 - report any failure, never raise
@@ -22,6 +23,7 @@ def event_store_state() -> dict[str, object]:
 
 
 def projection_state(last_position: int | None) -> dict[str, object]:
+    """Where the floor projector is, and how many events it has yet to apply."""
     try:
         position = floor_projector().position()
     except Exception as error:  # noqa: BLE001
@@ -45,7 +47,11 @@ def broker_state(url: str | None = None) -> dict[str, object]:
 
 
 def scheduler_state() -> dict[str, object]:
-    beat = SchedulerHeartbeat.objects.filter(name="sweep").first()
+    """When beat's sweep last ran (None: never, or the database did not answer)."""
+    try:
+        beat = SchedulerHeartbeat.objects.filter(name="sweep").first()
+    except Exception as error:  # noqa: BLE001
+        return {"last_sweep_at": None, "seconds_ago": None, "error": str(error)}
     if beat is None:
         return {"last_sweep_at": None, "seconds_ago": None}
     ago = (timezone.now() - beat.last_run_at).total_seconds()

@@ -8,8 +8,17 @@ from __future__ import annotations
 
 from django.utils.translation import gettext_lazy as _
 
+from floor.domain.errors import ErrorKind
 from floor.domain.roles import Role
 from games.errors import RuleViolation
+
+# The HTTP status of each kind of refusal (the API's status, the console's too).
+STATUS_BY_KIND = {
+    ErrorKind.INVALID: 400,
+    ErrorKind.CONFLICT: 409,
+    ErrorKind.FORBIDDEN: 403,
+    ErrorKind.NOT_FOUND: 404,
+}
 
 MESSAGES = {
     "sector_full": _(
@@ -29,6 +38,7 @@ MESSAGES = {
         "The table minimum must be a whole number of cents that halves evenly: the "
         "small blind is half of it."
     ),
+    "stakes_too_large": _("A table maximum is at most %(max_euros)s euros."),
     "stakes_maximum_below_minimum": _("The table maximum may not be below its minimum."),
     "stakes_out_of_band": _(
         "The table minimum must be between %(low_percent)s %% and "
@@ -42,6 +52,11 @@ MESSAGES = {
     "command_id_reused": _("This command id was already used for a different command."),
     "unknown_rule_profile": _("Unknown rule profile."),
     "invalid_input": _("Some fields are missing or wrong."),
+    "not_found": _("Not found."),
+    "store_unavailable": _(
+        "The floor's records did not answer. Please try again: the same request "
+        "is never recorded twice."
+    ),
     "read_models_lagging": _(
         "The command was recorded but the screens are behind; reload in a moment."
     ),

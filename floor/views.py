@@ -2,17 +2,18 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from uuid import UUID
 
+from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 
-from floor.api.errors import STATUS_BY_KIND
+from floor.application.service import Outcome
 from floor.domain.errors import DomainError
-from floor.domain.roles import Role
 from floor.forms import (
     LIMIT_LABELS,
     STATUS_LABELS,
@@ -20,42 +21,58 @@ from floor.forms import (
     OpenSectorForm,
     OpenTableForm,
 )
-from floor.gateway import perform, roles_of
-from floor.messages import describe
+from floor.gateway import ReadModelsBehind, ServiceUnavailable, actor_for, perform
+from floor.messages import STATUS_BY_KIND, describe, message_for
 from floor.models import SectorView, TableView
 from floor.runtime import floor_app
+
+
+def run_form_command(
+    request: HttpRequest, form: forms.Form, command: Callable[[dict], Outcome]
+) -> tuple[Outcome | None, int]:
+    """Runs the form's command; a refusal becomes the form's inline error.
+
+    Returns the outcome (None when refused or invalid) and the page's status.
+    """
+    if request.method != "POST":
+        return None, 200
+    if not form.is_valid():
+        return None, 400
+    arguments = dict(form.cleaned_data)
+    try:
+        return command(arguments), 200
+    except DomainError as refused:
+        form.add_error(None, describe(refused))
+        return None, STATUS_BY_KIND[refused.kind]
+    except ReadModelsBehind as behind:
+        messages.warning(request, message_for(behind.code))
+        return behind.outcome, 202
+    except ServiceUnavailable as unavailable:
+        form.add_error(None, message_for(unavailable.code))
+        return None, 503
 
 
 @login_required
 def home(request: HttpRequest) -> HttpResponse:
     """Every sector of the room; the director opens new ones here."""
-    roles = roles_of(request.user)
     form = OpenSectorForm(request.POST or None)
-    status = 200
-    if request.method == "POST" and form.is_valid():
-        try:
-            outcome = perform(
-                "open_sector",
-                request.user,
-                form.cleaned_data["command_id"],
-                name=form.cleaned_data["name"],
-            )
-        except DomainError as refused:
-            form.add_error(None, describe(refused))
-            status = STATUS_BY_KIND[refused.kind]
-        else:
-            messages.success(request, _("Sector %(name)s is open.") % outcome.result)
-            return redirect("floor:sector", sector_id=outcome.result["sector_id"])
-    elif request.method == "POST":
-        status = 400
-    sectors = SectorView.objects.prefetch_related("tables")
+    outcome, status = run_form_command(
+        request,
+        form,
+        lambda data: perform("open_sector", request.user, data["command_id"], name=data["name"]),
+    )
+    if outcome is not None:
+        if status != 200:  # recorded, but its page may not exist yet
+            return redirect("floor:home")
+        messages.success(request, _("Sector %(name)s is open.") % outcome.result)
+        return redirect("floor:sector", sector_id=outcome.result["sector_id"])
     return render(
         request,
         "floor/home.html",
         {
-            "sectors": sectors,
+            "sectors": SectorView.objects.all(),
             "form": form,
-            "can_open_sector": Role.DIRECTOR in roles,
+            "can_open_sector": actor_for(request.user).may("open_sector"),
             "max_tables": floor_app().profile.max_tables_per_sector,
         },
         status=status,
@@ -66,24 +83,17 @@ def home(request: HttpRequest) -> HttpResponse:
 def sector(request: HttpRequest, sector_id: UUID) -> HttpResponse:
     """One sector and its tables; the jefe opens a table here."""
     sector_view = get_object_or_404(SectorView, id=sector_id)
-    roles = roles_of(request.user)
     form = OpenTableForm(request.POST or None)
-    status = 200
-    if request.method == "POST" and form.is_valid():
-        arguments = dict(form.cleaned_data)
-        command_id = arguments.pop("command_id")
-        try:
-            outcome = perform(
-                "open_table", request.user, command_id, sector_id=sector_id, **arguments
-            )
-        except DomainError as refused:
-            form.add_error(None, describe(refused))
-            status = STATUS_BY_KIND[refused.kind]
-        else:
+
+    def open_table(data: dict) -> Outcome:
+        command_id = data.pop("command_id")
+        return perform("open_table", request.user, command_id, sector_id=sector_id, **data)
+
+    outcome, status = run_form_command(request, form, open_table)
+    if outcome is not None:
+        if status == 200:
             messages.success(request, _("Table %(number)s is open.") % outcome.result)
-            return redirect("floor:sector", sector_id=sector_id)
-    elif request.method == "POST":
-        status = 400
+        return redirect("floor:sector", sector_id=sector_id)
     tables = TableView.objects.filter(sector=sector_view)
     return render(
         request,
@@ -100,7 +110,7 @@ def sector(request: HttpRequest, sector_id: UUID) -> HttpResponse:
                 for t in tables
             ],
             "form": form,
-            "can_open_table": Role.JEFE_SECTOR in roles,
+            "can_open_table": actor_for(request.user).may("open_table"),
         },
         status=status,
     )

@@ -8,6 +8,10 @@ from fractions import Fraction
 
 from games.errors import RuleViolation
 
+# A sanity bound on any table amount (one million euros): far above any stakes a
+# room announces, far inside the 64-bit integers the stores keep cents in.
+MAX_AMOUNT_CENTS = 100_000_000
+
 
 class BettingLimit(StrEnum):
     """How far a bet may go [GA art. 22.3; PT 21]."""
@@ -35,7 +39,12 @@ class TableStakes:
 
     @property
     def small_blind_cents(self) -> int:
-        return self.minimum_cents // 2
+        return small_blind_for(self.minimum_cents)
+
+
+def small_blind_for(minimum_cents: int) -> int:
+    """The small blind is half the table minimum [PT 81-83; CM]."""
+    return minimum_cents // 2
 
 
 def check_stakes(stakes: TableStakes, minimum_share_band: tuple[Fraction, Fraction]) -> None:
@@ -52,6 +61,12 @@ def check_stakes(stakes: TableStakes, minimum_share_band: tuple[Fraction, Fracti
         raise RuleViolation(
             "stakes_minimum_odd",
             "The table minimum must be an even number of cents: the small blind is half of it.",
+        )
+    if stakes.maximum_cents > MAX_AMOUNT_CENTS:
+        raise RuleViolation(
+            "stakes_too_large",
+            f"A table maximum is at most {MAX_AMOUNT_CENTS // 100} euros.",
+            max_euros=MAX_AMOUNT_CENTS // 100,
         )
     if stakes.maximum_cents < stakes.minimum_cents:
         raise RuleViolation(

@@ -16,7 +16,7 @@ from django.conf import settings
 from floor import runtime
 from floor.application.floor_app import FloorApplication
 from floor.domain.clock import ManualClock
-from games.profiles import get_profile
+from games.profiles import RuleProfile, get_profile
 
 IN_CI = os.environ.get("CI", "").lower() == "true"
 
@@ -58,14 +58,16 @@ def make_app(tmp_path, clock, django_db_setup, django_db_blocker):
     env = None
     built: list[FloorApplication] = []
 
-    def make(profile: str | None = None) -> FloorApplication:
+    def make(profile: str | RuleProfile | None = None) -> FloorApplication:
         nonlocal env
         with django_db_blocker.unblock():
             if env is None:
                 env = scratch_event_store_env(tmp_path)
             app = FloorApplication(
                 env=env,
-                profile=get_profile(profile or settings.FLOOR_RULE_PROFILE),
+                profile=profile
+                if isinstance(profile, RuleProfile)
+                else get_profile(profile or settings.FLOOR_RULE_PROFILE),
                 clock=clock,
             )
             if not built and settings.EVENT_STORE_BACKEND == "postgres":

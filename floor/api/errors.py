@@ -2,43 +2,37 @@
 
 from __future__ import annotations
 
+from django.http import Http404
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
-from floor.domain.errors import DomainError, ErrorKind
-from floor.messages import describe, message_for
-from floor.projections.runner import ProjectionLagging
+from floor.gateway import ReadModelsBehind, ServiceUnavailable
+from floor.messages import STATUS_BY_KIND, describe, message_for
 from games.errors import RuleViolation
-
-STATUS_BY_KIND = {
-    ErrorKind.INVALID: status.HTTP_400_BAD_REQUEST,
-    ErrorKind.CONFLICT: status.HTTP_409_CONFLICT,
-    ErrorKind.FORBIDDEN: status.HTTP_403_FORBIDDEN,
-    ErrorKind.NOT_FOUND: status.HTTP_404_NOT_FOUND,
-}
 
 
 def error_body(code: str, message: str, **extra: object) -> dict[str, object]:
+    """The API's one shape of refusal."""
     return {"code": code, "message": message, **extra}
 
 
 def exception_handler(exc: Exception, context: dict) -> Response | None:
-    if isinstance(exc, DomainError):
-        return Response(
-            error_body(exc.code, describe(exc)),
-            status=STATUS_BY_KIND.get(exc.kind, status.HTTP_409_CONFLICT),
-        )
+    """DRF's handler, answering domain refusals and outages in our shape."""
     if isinstance(exc, RuleViolation):
-        return Response(error_body(exc.code, describe(exc)), status=400)
-    if isinstance(exc, ProjectionLagging):
+        kind = getattr(exc, "kind", None)
+        return Response(error_body(exc.code, describe(exc)), status=STATUS_BY_KIND.get(kind, 400))
+    if isinstance(exc, ReadModelsBehind):
+        # The command is recorded: say so, with its result, and that screens lag.
+        body = error_body(exc.code, message_for(exc.code), result=exc.outcome.result)
+        return Response(body, status=status.HTTP_202_ACCEPTED)
+    if isinstance(exc, ServiceUnavailable):
         return Response(
-            error_body(
-                "read_models_lagging",
-                "The command was recorded but the read models are behind; reload in a moment.",
-            ),
+            error_body(exc.code, message_for(exc.code)),
             status=status.HTTP_503_SERVICE_UNAVAILABLE,
         )
+    if isinstance(exc, Http404):
+        return Response(error_body("not_found", message_for("not_found")), status=404)
     response = drf_exception_handler(exc, context)
     if response is None:
         return None

@@ -8,8 +8,10 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
+from floor.domain.command_record import MAX_COMMAND_ID_LENGTH
+from floor.domain.sector import MAX_SECTOR_NAME_LENGTH
 from floor.models import SectorView, TableView
-from games.limits import BettingLimit
+from games.limits import MAX_AMOUNT_CENTS, BettingLimit, small_blind_for
 from games.variants import Variant
 
 
@@ -37,8 +39,7 @@ class TableSerializer(serializers.ModelSerializer):
         ]
 
     def get_small_blind_cents(self, table: TableView) -> int:
-        """Half the table minimum, which is the big blind [PT 81-83; CM]."""
-        return table.minimum_cents // 2
+        return small_blind_for(table.minimum_cents)
 
 
 class SectorSerializer(serializers.ModelSerializer):
@@ -51,23 +52,25 @@ class SectorSerializer(serializers.ModelSerializer):
 
 class CommandSerializer(serializers.Serializer):
     command_id = serializers.CharField(
-        max_length=100,
+        max_length=MAX_COMMAND_ID_LENGTH,
         help_text="Chosen by the client (a UUID). A repeat returns the first "
         "outcome and records nothing new.",
     )
 
 
 class OpenSectorSerializer(CommandSerializer):
-    name = serializers.CharField(max_length=200)
+    name = serializers.CharField(max_length=MAX_SECTOR_NAME_LENGTH)
 
 
 class OpenTableSerializer(CommandSerializer):
     variant = serializers.ChoiceField(choices=[v.value for v in Variant])
     limit = serializers.ChoiceField(choices=[b.value for b in BettingLimit])
     minimum_cents = serializers.IntegerField(
-        help_text="Table minimum (the big blind), in euro cents."
+        max_value=MAX_AMOUNT_CENTS, help_text="Table minimum (the big blind), in euro cents."
     )
-    maximum_cents = serializers.IntegerField(help_text="Table maximum, in euro cents.")
+    maximum_cents = serializers.IntegerField(
+        max_value=MAX_AMOUNT_CENTS, help_text="Table maximum, in euro cents."
+    )
     seats = serializers.IntegerField()
 
 

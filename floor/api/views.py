@@ -19,7 +19,7 @@ from floor.api.serializers import (
     SectorSerializer,
     TableSerializer,
 )
-from floor.gateway import perform, roles_of
+from floor.gateway import actor_for, perform
 from floor.models import SectorView, TableView
 
 REFUSALS = {
@@ -117,5 +117,8 @@ class MeView(APIView):
     @extend_schema(responses=MeSerializer)
     def get(self, request: Request) -> Response:
         return Response(
-            {"username": request.user.get_username(), "roles": sorted(roles_of(request.user))}
+            {
+                "username": request.user.get_username(),
+                "roles": sorted(actor_for(request.user).roles),
+            }
         )

@@ -91,7 +91,7 @@ class CommandService(Application):
         command_id = check_command_id(command_id)
         role = actor.role_for(command)
         digest = fingerprint(command, payload)
-        record_id = CommandRecord.id_for(command_id)
+        record_id = CommandRecord.id_for(actor.username, command_id)
         for _attempt in range(self.max_attempts):
             previous = self.find(CommandRecord, record_id)
             if previous is not None:
@@ -113,7 +113,9 @@ class CommandService(Application):
                     if previous is not None:
                         return Outcome(previous.replay(command, digest), True, None)
                     raise
-                record = CommandRecord(command=command, fingerprint=digest, result=result)
+                record = CommandRecord(
+                    id=record_id, command=command, fingerprint=digest, result=result
+                )
             try:
                 recordings = self.save(*changed, record)
             except IntegrityError:

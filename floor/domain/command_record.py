@@ -1,8 +1,9 @@
 """The record of a command that succeeded, kept for idempotency.
 
 It is saved in the same ``save()`` as the command's own events, so a command
-either left its record and its events or neither. Its id derives from the
-client's command id, so a concurrent repeat conflicts in the event store.
+either left its record and its events or neither. Its id derives from the actor
+and the client's command id, so a concurrent repeat conflicts in the event
+store, and one person's command id never answers for another's.
 """
 
 from __future__ import annotations
@@ -12,7 +13,6 @@ from uuid import UUID
 from eventsourcing.domain import event
 
 from floor.domain.aggregate import AuditedAggregate
-from floor.domain.context import current_context
 from floor.domain.errors import conflict
 from floor.domain.identity import name_based_id
 
@@ -21,16 +21,12 @@ MAX_COMMAND_ID_LENGTH = 100
 
 class CommandRecord(AuditedAggregate):
     @staticmethod
-    def id_for(command_id: str) -> UUID:
-        return name_based_id("command", command_id)
-
-    @staticmethod
-    def create_id() -> UUID:
-        """A record's id is that of the command id in force."""
-        return CommandRecord.id_for(current_context().command_id)
+    def id_for(actor: str, command_id: str) -> UUID:
+        """The record of ``actor``'s command ``command_id``."""
+        return name_based_id("command", f"{actor}\n{command_id}")
 
     @event("Recorded")
-    def __init__(self, command: str, fingerprint: str, result: dict) -> None:
+    def __init__(self, id: UUID, command: str, fingerprint: str, result: dict) -> None:  # noqa: A002
         self.command = command
         self.fingerprint = fingerprint
         self.result = result

@@ -35,6 +35,10 @@ class Actor:
     username: str
     roles: frozenset[Role]
 
+    def may(self, command: str) -> bool:
+        """Whether this actor holds a role that may issue ``command``."""
+        return any(role in self.roles for role in COMMAND_ROLES.get(command, ()))
+
     def role_for(self, command: str) -> Role:
         """The role under which this actor may issue ``command``, or refuse."""
         allowed = COMMAND_ROLES.get(command)

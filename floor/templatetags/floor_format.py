@@ -3,6 +3,8 @@
 from django import template
 from django.utils.formats import number_format
 
+from games.limits import small_blind_for
+
 register = template.Library()
 
 
@@ -13,6 +15,6 @@ def euros(cents: int) -> str:
 
 
 @register.filter
-def half_cents(cents: int) -> int:
-    """The small blind: half the table minimum."""
-    return cents // 2
+def small_blind(minimum_cents: int) -> int:
+    """The small blind of a table with this minimum."""
+    return small_blind_for(minimum_cents)

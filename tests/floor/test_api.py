@@ -1,11 +1,16 @@
 """The floor API: commands with clear refusals, reads, the schema and its UI."""
 
+import uuid
+
 import pytest
+from eventsourcing.persistence import OperationalError
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from rest_framework.test import APIClient
 
+from floor import runtime
 from floor.models import TableView
+from floor.projections.floor_views import FloorProjection
 from tests.support.floor import HOLDEM, new_id
 
 pytestmark = pytest.mark.django_db
@@ -174,3 +179,55 @@ def test_the_schema_lists_the_slice_and_swagger_ui_is_served_locally(director):
     docs = director.get("/api/docs/")
     assert docs.status_code == 200
     assert b"swagger-ui" in docs.content and b"cdn.jsdelivr" not in docs.content
+
+
+def test_unknown_resources_answer_404_in_the_api_shape(director):
+    for url in (
+        "/api/sectors/8b2f7f0e-0000-4000-8000-000000000000/",
+        "/api/tables/8b2f7f0e-0000-4000-8000-000000000000/",
+    ):
+        response = director.get(url)
+        assert response.status_code == 404
+        assert response.json()["code"] == "not_found"
+        assert "View" not in response.json()["message"]  # no model names leak
+
+
+def test_amounts_beyond_any_stake_are_refused_at_the_door(director, jefe, floor_app):
+    sector = open_sector(director)
+    length = floor_app.last_position()
+    response = open_table(jefe, sector["id"], minimum_cents=2 * 10**19, maximum_cents=5 * 10**19)
+    assert (response.status_code, response.json()["code"]) == (400, "invalid_input")
+    assert floor_app.last_position() == length
+
+
+def test_a_recorded_command_whose_read_models_fail_answers_202_with_its_result(
+    director, jefe, floor_app, monkeypatch
+):
+    sector = open_sector(director)
+
+    def broken_apply(self, event, position):
+        raise RuntimeError("read model bug")
+
+    monkeypatch.setattr(FloorProjection, "apply", broken_apply)
+    response = open_table(jefe, sector["id"])
+    assert response.status_code == 202
+    assert response.json()["code"] == "read_models_lagging"
+    table_id = response.json()["result"]["table_id"]
+    assert floor_app.repository.get(uuid.UUID(table_id)).seats == 10  # it is recorded
+    monkeypatch.undo()
+    runtime.floor_projector().catch_up()
+    assert jefe.get(f"/api/tables/{table_id}/").status_code == 200
+
+
+def test_an_event_store_outage_answers_503_and_a_retry_is_safe(director, floor_app, monkeypatch):
+    body = {"command_id": new_id(), "name": "Sector A"}
+    real_open_sector = floor_app.open_sector
+
+    def store_down(*args, **kwargs):
+        raise OperationalError("database is locked")
+
+    monkeypatch.setattr(floor_app, "open_sector", store_down)
+    response = director.post("/api/sectors/", body, format="json")
+    assert (response.status_code, response.json()["code"]) == (503, "store_unavailable")
+    monkeypatch.setattr(floor_app, "open_sector", real_open_sector)
+    assert director.post("/api/sectors/", body, format="json").status_code == 201

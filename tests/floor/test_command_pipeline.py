@@ -2,13 +2,15 @@
 
 import threading
 import uuid
+from dataclasses import replace
 from datetime import timedelta
 
 import pytest
-from eventsourcing.persistence import IntegrityError
 
 from floor.application.service import ConcurrentUpdateError
 from floor.domain.errors import DomainError
+from floor.domain.roles import Actor, Role
+from games.profiles import CM
 from tests.support.floor import DIRECTOR, HOLDEM, JEFE, new_id, open_sector, open_tables
 
 pytestmark = pytest.mark.django_db
@@ -116,18 +118,39 @@ def test_a_version_conflict_is_decided_again_on_fresh_state(make_app):
     assert sorted(first.repository.get(uuid.UUID(sector_id)).tables.values()) == [1, 2, 3, 4]
 
 
-def test_endless_conflicts_end_in_a_409_kind_error_with_nothing_recorded(floor_app, monkeypatch):
-    sector_id = open_sector(floor_app)
-    length = floor_app.last_position()
+def test_endless_conflicts_are_refused_and_record_nothing_of_ours(make_app):
+    """Another writer changes the sector between every decision and save: after
+    its attempts the command is refused, and only the other writer's events exist."""
+    roomy = replace(CM, code="ROOMY", max_tables_per_sector=20)
+    ours, theirs = make_app(roomy), make_app(roomy)
+    sector_id = open_sector(theirs)
+    real_save = type(ours).save
+    their_commands = []
 
-    def always_conflicts(*objs, **kwargs):
-        raise IntegrityError("simulated concurrent writer")
+    def save_after_a_rival_write(*objs, **kwargs):
+        their_commands.append(new_id())
+        theirs.open_table(JEFE, their_commands[-1], sector_id=sector_id, **HOLDEM)
+        return real_save(ours, *objs, **kwargs)  # now stale: IntegrityError
 
-    monkeypatch.setattr(floor_app, "save", always_conflicts)
+    ours.save = save_after_a_rival_write
+    our_command = new_id()
     with pytest.raises(ConcurrentUpdateError) as refused:
-        floor_app.open_table(JEFE, new_id(), sector_id=sector_id, **HOLDEM)
+        ours.open_table(JEFE, our_command, sector_id=sector_id, **HOLDEM)
     assert refused.value.code == "concurrent_update"
-    assert floor_app.last_position() == length
+    assert len(their_commands) == ours.max_attempts
+    recorded = {e.command_id for e in all_events(ours)}
+    assert our_command not in recorded
+    assert set(their_commands) <= recorded
+    assert len(ours.repository.get(uuid.UUID(sector_id)).tables) == ours.max_attempts
+
+
+def test_the_same_command_id_from_another_person_is_their_own_command(floor_app):
+    other_director = Actor("dario", frozenset({Role.DIRECTOR}))
+    command_id = new_id()
+    first = floor_app.open_sector(DIRECTOR, command_id, name="Sector A")
+    second = floor_app.open_sector(other_director, command_id, name="Sector B")
+    assert (first.replayed, second.replayed) == (False, False)
+    assert second.result["name"] == "Sector B"
 
 
 def test_a_repeat_racing_its_first_copy_gets_the_first_outcome_not_a_refusal(make_app):

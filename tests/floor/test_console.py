@@ -4,6 +4,7 @@ import re
 
 import pytest
 from django.test import Client
+from eventsourcing.persistence import OperationalError
 
 from floor import runtime
 from floor.models import SectorView, TableView
@@ -106,3 +107,19 @@ def test_the_jefe_sees_no_sector_form_and_the_director_no_table_form(make_user, 
     assert b'name="variant"' not in director.get(f"/sectors/{sector.id}/").content
     assert b'name="variant"' in jefe.get(f"/sectors/{sector.id}/").content
     assert HOLDEM["variant"].encode() in jefe.get(f"/sectors/{sector.id}/").content
+
+
+def test_an_outage_is_an_inline_message_and_the_form_keeps_its_command_id(
+    make_user, floor_app, monkeypatch
+):
+    director = logged_in(make_user, "dora", "director")
+    command_id = command_id_in(director.get("/").content)
+
+    def store_down(*args, **kwargs):
+        raise OperationalError("database is locked")
+
+    monkeypatch.setattr(floor_app, "open_sector", store_down)
+    response = director.post("/", {"command_id": command_id, "name": "Sector A"})
+    assert response.status_code == 503
+    assert b'data-testid="form-error"' in response.content
+    assert command_id_in(response.content) == command_id  # a retry is the same command

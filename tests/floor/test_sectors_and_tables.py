@@ -1,11 +1,14 @@
 """Opening sectors and tables: the four-table sector, stakes, seats, roles."""
 
 import uuid
+from dataclasses import replace
 
 import pytest
 
 from floor.domain.errors import DomainError, ErrorKind
 from floor.domain.sector import Sector
+from games.limits import MAX_AMOUNT_CENTS
+from games.profiles import CM
 from tests.support.floor import CRUPIER, DIRECTOR, HOLDEM, JEFE, new_id, open_sector, open_tables
 
 pytestmark = pytest.mark.django_db
@@ -91,9 +94,31 @@ def test_a_table_in_an_unknown_sector_is_not_found(floor_app, sector_id):
 
 
 def test_the_profile_in_force_sets_the_sector_size(make_app):
-    app = make_app("PT")
+    app = make_app(replace(CM, code="SMALL", max_tables_per_sector=2))
     sector_id = open_sector(app)
-    open_tables(app, sector_id, 4)
-    with pytest.raises(DomainError):
+    assert [t["number"] for t in open_tables(app, sector_id, 2)] == [1, 2]
+    with pytest.raises(DomainError) as refused:
         open_tables(app, sector_id, 1)
+    assert (refused.value.code, refused.value.params["max_tables"]) == ("sector_full", 2)
+
+
+def test_sector_names_are_trimmed_and_control_characters_refused():
     assert Sector.clean_name("  Sala   privada ") == "Sala privada"
+    with pytest.raises(DomainError) as refused:
+        Sector.clean_name("Sala\x07")
+    assert refused.value.code == "sector_name_invalid"
+
+
+@pytest.mark.parametrize("maximum", [MAX_AMOUNT_CENTS + 2, 5 * 10**19])
+def test_absurd_amounts_are_refused_before_they_reach_a_store(floor_app, maximum):
+    sector_id = open_sector(floor_app)
+    before = floor_app.last_position()
+    with pytest.raises(DomainError) as refused:
+        floor_app.open_table(
+            JEFE,
+            new_id(),
+            sector_id=sector_id,
+            **{**HOLDEM, "minimum_cents": maximum // 4, "maximum_cents": maximum},
+        )
+    assert refused.value.code == "stakes_too_large"
+    assert floor_app.last_position() == before

@@ -14,7 +14,8 @@ from tests.support.wait import wait_until
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 
-SECTORS = 60  # 60 sectors of 4 tables: 840 events
+SECTORS = 150  # 150 sectors of 4 tables: 2,100 events
+BATCH = 25  # a batch is a transaction of 25 events: the kill lands inside one
 
 
 def position() -> int:
@@ -34,12 +35,14 @@ def test_killed_projector_restarts_and_applies_every_event_exactly_once(floor_ap
     total = floor_app.last_position()
     env = service_env(tmp_path / "events.sqlite3")
 
-    with running(manage("run_projector", "--batch-size", "1"), env, tmp_path / "p1.log") as p:
-        wait_until(lambda: position() >= 40, timeout=60, what="the projector to start")
+    projector = manage("run_projector", "--batch-size", str(BATCH))
+    with running(projector, env, tmp_path / "p1.log") as p:
+        wait_until(lambda: position() >= 2 * BATCH, timeout=60, what="the projector to start")
         p.send_signal(signal.SIGKILL)
         p.wait(timeout=10)
     killed_at = position()
-    assert 40 <= killed_at < total, "the kill must land mid-stream"
+    assert 2 * BATCH <= killed_at < total, "the kill must land mid-stream"
+    assert EventJournalEntry.objects.count() % BATCH == 0, "only whole batches are applied"
     # What the read models show is exactly the events up to the position.
     assert EventJournalEntry.objects.count() == killed_at
     shown_tables = SectorView.objects.aggregate(n=Sum("table_count"))["n"] or 0

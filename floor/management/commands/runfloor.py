@@ -35,6 +35,8 @@ class Command(BaseCommand):
                 f"{host}:{port}",
                 "--workers",
                 str(web_workers),
+                "--timeout",
+                "60",
                 "--access-logfile",
                 "-",
             ],
