@@ -5,7 +5,7 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 
-.PHONY: run test bench lint format services clean
+.PHONY: install run test bench lint format services clean
 
 $(VENV)/.runtime-installed: requirements.txt
 	@$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "Python 3.11+ is needed, found " + sys.version' 
@@ -16,6 +16,9 @@ $(VENV)/.runtime-installed: requirements.txt
 $(VENV)/.dev-installed: $(VENV)/.runtime-installed requirements-dev.txt
 	$(PY) -m pip install -q --disable-pip-version-check -r requirements-dev.txt
 	@touch $@
+
+## make install: only the runtime virtualenv (for a deployment that runs its own steps)
+install: $(VENV)/.runtime-installed
 
 ## make run: migrate, load the demo floor, start web + worker + beat (Ctrl-C stops them)
 run: $(VENV)/.runtime-installed

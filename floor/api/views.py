@@ -19,6 +19,7 @@ from floor.api.serializers import (
     SectorSerializer,
     TableSerializer,
 )
+from floor.application.service import Outcome
 from floor.gateway import actor_for, perform
 from floor.models import SectorView, TableView
 
@@ -27,10 +28,19 @@ REFUSALS = {
     403: OpenApiResponse(ErrorSerializer, description="Role not allowed"),
     404: OpenApiResponse(ErrorSerializer, description="Not found"),
     409: OpenApiResponse(ErrorSerializer, description="Refused by the floor's state"),
+    202: OpenApiResponse(
+        ErrorSerializer,
+        description="Recorded, but the read models lag (code read_models_lagging, "
+        "with the command's result)",
+    ),
+    503: OpenApiResponse(
+        ErrorSerializer,
+        description="The stores did not answer; retry with the same command_id",
+    ),
 }
 
 
-def command_response(outcome, body: dict) -> Response:
+def command_response(outcome: Outcome, body: dict) -> Response:
     """201 for a new command; 200 and a header for a repeat of one."""
     if outcome.replayed:
         return Response(body, status=status.HTTP_200_OK, headers={"Idempotent-Replayed": "true"})
@@ -38,12 +48,14 @@ def command_response(outcome, body: dict) -> Response:
 
 
 def sectors():
+    """Sectors with their tables in one extra query."""
     return SectorView.objects.prefetch_related("tables")
 
 
 class SectorListView(APIView):
     @extend_schema(responses=SectorSerializer(many=True), operation_id="sectors_list")
     def get(self, request: Request) -> Response:
+        """Every sector of the room, with its tables."""
         return Response(SectorSerializer(sectors(), many=True).data)
 
     @extend_schema(
@@ -52,6 +64,7 @@ class SectorListView(APIView):
         summary="Open a sector (director)",
     )
     def post(self, request: Request) -> Response:
+        """Opens a sector. Only the director may; names are unique in the casino."""
         command = OpenSectorSerializer(data=request.data)
         command.is_valid(raise_exception=True)
         outcome = perform(
@@ -67,12 +80,14 @@ class SectorListView(APIView):
 class SectorDetailView(APIView):
     @extend_schema(responses={200: SectorSerializer, 404: ErrorSerializer})
     def get(self, request: Request, sector_id: UUID) -> Response:
+        """One sector, with its tables."""
         return Response(SectorSerializer(get_object_or_404(sectors(), id=sector_id)).data)
 
 
 class SectorTablesView(APIView):
     @extend_schema(responses=TableSerializer(many=True), operation_id="sector_tables_list")
     def get(self, request: Request, sector_id: UUID) -> Response:
+        """The tables of one sector, by number."""
         sector = get_object_or_404(SectorView, id=sector_id)
         tables = TableView.objects.filter(sector=sector).select_related("sector")
         return Response(TableSerializer(tables, many=True).data)
@@ -83,6 +98,7 @@ class SectorTablesView(APIView):
         summary="Open a table in a sector (jefe de sector); at most four per sector",
     )
     def post(self, request: Request, sector_id: UUID) -> Response:
+        """Opens a table in the sector: 409 sector_full past four tables (GA art. 19)."""
         command = OpenTableSerializer(data=request.data)
         command.is_valid(raise_exception=True)
         data = dict(command.validated_data)
@@ -102,6 +118,7 @@ class SectorTablesView(APIView):
 class TableListView(APIView):
     @extend_schema(responses=TableSerializer(many=True), operation_id="tables_list")
     def get(self, request: Request) -> Response:
+        """Every table of the room."""
         tables = TableView.objects.select_related("sector")
         return Response(TableSerializer(tables, many=True).data)
 
@@ -109,6 +126,7 @@ class TableListView(APIView):
 class TableDetailView(APIView):
     @extend_schema(responses={200: TableSerializer, 404: ErrorSerializer})
     def get(self, request: Request, table_id: UUID) -> Response:
+        """One table."""
         table = get_object_or_404(TableView.objects.select_related("sector"), id=table_id)
         return Response(TableSerializer(table).data)
 
@@ -116,6 +134,7 @@ class TableDetailView(APIView):
 class MeView(APIView):
     @extend_schema(responses=MeSerializer)
     def get(self, request: Request) -> Response:
+        """Who the request is authenticated as, and their floor roles."""
         return Response(
             {
                 "username": request.user.get_username(),

@@ -26,6 +26,7 @@ class CommandContext:
     now: datetime
 
     def event_metadata(self) -> dict[str, object]:
+        """What every event of the command carries, timestamp included."""
         return {
             "actor": self.actor,
             "actor_role": self.actor_role,

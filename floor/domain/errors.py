@@ -30,16 +30,20 @@ class DomainError(RuleViolation):
 
 
 def invalid(code: str, message: str, **params: object) -> DomainError:
+    """A refusal because the request itself is wrong."""
     return DomainError(code, message, kind=ErrorKind.INVALID, **params)
 
 
 def conflict(code: str, message: str, **params: object) -> DomainError:
+    """A refusal because the state refuses the request."""
     return DomainError(code, message, kind=ErrorKind.CONFLICT, **params)
 
 
 def forbidden(code: str, message: str, **params: object) -> DomainError:
+    """A refusal because this actor may not do this."""
     return DomainError(code, message, kind=ErrorKind.FORBIDDEN, **params)
 
 
 def not_found(code: str, message: str, **params: object) -> DomainError:
+    """A refusal because it names something that does not exist."""
     return DomainError(code, message, kind=ErrorKind.NOT_FOUND, **params)

@@ -21,6 +21,7 @@ class Sector(AuditedAggregate):
 
     @staticmethod
     def clean_name(name: str) -> str:
+        """The name with its spacing tidied, or the rule it breaks."""
         cleaned = " ".join(str(name).split())
         if not cleaned:
             raise invalid("sector_name_required", "A sector needs a name.")
@@ -38,6 +39,7 @@ class Sector(AuditedAggregate):
 
     @classmethod
     def open(cls, name: str) -> Sector:
+        """Opens a sector under a clean name (its id derives from the name)."""
         cleaned = cls.clean_name(name)
         return cls(name=cleaned)
 

@@ -40,6 +40,7 @@ class TableSpec:
         seats: int,
         profile: RuleProfile,
     ) -> TableSpec:
+        """The spec, or the first rule it breaks: variant, limit, stakes, seats."""
         try:
             game = VARIANTS[Variant(variant)]
         except ValueError:
@@ -79,6 +80,7 @@ class TableSpec:
 class Table(AuditedAggregate):
     @classmethod
     def open(cls, *, table_id: UUID, sector_id: UUID, number: int, spec: TableSpec) -> Table:
+        """Opens a checked table under the number its sector gave it."""
         return cls(
             id=table_id,
             sector_id=sector_id,

@@ -15,12 +15,16 @@ from floor.projections.journal import journal
 
 
 class FloorProjection:
+    """Sectors, tables and the event journal, from the floor application's log."""
+
     name = "floor"
 
     def read_models(self) -> Iterable[type[models.Model]]:
+        """Children first, so that emptying them respects foreign keys."""
         return [TableView, SectorView, EventJournalEntry]
 
     def apply(self, event: DomainEventProtocol, position: int) -> None:
+        """Journals every event; updates the sector and table rows it touches."""
         journal(event, position)
         if isinstance(event, Sector.Opened):
             SectorView.objects.create(

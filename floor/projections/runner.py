@@ -7,6 +7,11 @@ second projector (another process, the request that needs its own write, the
 beat sweep) waits and then finds the position moved and re-reads; a projector
 killed mid-batch leaves nothing applied. Each event is applied exactly once, on
 SQLite and PostgreSQL alike.
+
+Reading "after the position" never skips an event: SQLite has one writer at a
+time, and the library's PostgreSQL recorder locks the events table while it
+inserts, so ids become visible in order (keep POSTGRES_ENABLE_DB_FUNCTIONS off,
+which would insert through a function without that guarantee being ours to check).
 """
 
 from __future__ import annotations
@@ -56,6 +61,7 @@ class CatchUpProjector:
         return self.projection.name
 
     def position(self) -> int:
+        """The last event the read models show (0: none)."""
         row = ProjectionPosition.objects.filter(name=self.name).first()
         return row.position if row else 0
 
