@@ -50,12 +50,16 @@ def test_the_director_opens_a_sector_from_the_console(make_user, floor_app):
     assert b"Sector Sur" in response.content
 
 
-def test_the_jefe_opens_tables_and_sees_sector_full_inline(make_user, floor_app):
-    director = logged_in(make_user, "dora", "director")
-    director.post("/", {"command_id": new_id(), "name": "Sector A"})
-    sector = SectorView.objects.get()
-    jefe = logged_in(make_user, "jaime", "jefe_sector")
-    url = f"/sectors/{sector.id}/"
+@pytest.fixture
+def jefe_at_sector(make_user, floor_app):
+    """The jefe, logged in, and the URL of an empty Sector A."""
+    floor_app.open_sector(DIRECTOR, new_id(), name="Sector A")
+    runtime.floor_projector().catch_up()
+    return logged_in(make_user, "jaime", "jefe_sector"), f"/sectors/{SectorView.objects.get().id}/"
+
+
+def test_the_jefe_opens_tables_and_sees_sector_full_inline(jefe_at_sector):
+    jefe, url = jefe_at_sector
     for _ in range(4):
         form = command_id_in(jefe.get(url).content)
         assert jefe.post(url, {"command_id": form, **TABLE_FORM}).status_code == 302
@@ -67,24 +71,16 @@ def test_the_jefe_opens_tables_and_sees_sector_full_inline(make_user, floor_app)
     assert TableView.objects.count() == 4
 
 
-def test_a_double_submitted_form_opens_one_table(make_user, floor_app):
-    floor_app.open_sector(DIRECTOR, new_id(), name="Sector A")
-    runtime.floor_projector().catch_up()
-    sector = SectorView.objects.get()
-    jefe = logged_in(make_user, "jaime", "jefe_sector")
-    url = f"/sectors/{sector.id}/"
+def test_a_double_submitted_form_opens_one_table(jefe_at_sector):
+    jefe, url = jefe_at_sector
     form = {"command_id": command_id_in(jefe.get(url).content), **TABLE_FORM}
     assert jefe.post(url, form).status_code == 302
     assert jefe.post(url, form).status_code == 302
     assert TableView.objects.count() == 1
 
 
-def test_bad_form_input_is_an_inline_message_not_a_500(make_user, floor_app):
-    director = logged_in(make_user, "dora", "director")
-    director.post("/", {"command_id": new_id(), "name": "Sector A"})
-    sector = SectorView.objects.get()
-    jefe = logged_in(make_user, "jaime", "jefe_sector")
-    url = f"/sectors/{sector.id}/"
+def test_bad_form_input_is_an_inline_message_not_a_500(jefe_at_sector):
+    jefe, url = jefe_at_sector
     for bad in (
         {"minimum_cents": "abc"},
         {"seats": "3"},
