@@ -93,9 +93,9 @@ class CommandService(Application):
         digest = fingerprint(command, payload)
         record_id = CommandRecord.id_for(actor.username, command_id)
         for _attempt in range(self.max_attempts):
-            previous = self.find(CommandRecord, record_id)
-            if previous is not None:
-                return Outcome(previous.replay(command, digest), True, None)
+            replay = self.replay(record_id, command, digest)
+            if replay is not None:
+                return replay
             context = CommandContext(
                 actor=actor.username,
                 actor_role=str(role),
@@ -109,9 +109,9 @@ class CommandService(Application):
                 except DomainError:
                     # A twin of this command may have committed since we looked:
                     # its effect is what refused us, and its outcome is ours.
-                    previous = self.find(CommandRecord, record_id)
-                    if previous is not None:
-                        return Outcome(previous.replay(command, digest), True, None)
+                    replay = self.replay(record_id, command, digest)
+                    if replay is not None:
+                        return replay
                     raise
                 record = CommandRecord(
                     id=record_id, command=command, fingerprint=digest, result=result
@@ -123,6 +123,13 @@ class CommandService(Application):
             position = max(r.notification.id for r in recordings)
             return Outcome(result, False, position)
         raise ConcurrentUpdateError(self.max_attempts)
+
+    def replay(self, record_id: UUID, command: str, digest: str) -> Outcome | None:
+        """The first outcome of an already recorded command, or None."""
+        previous = self.find(CommandRecord, record_id)
+        if previous is None:
+            return None
+        return Outcome(previous.replay(command, digest), True, None)
 
     def find(self, cls: type[A], aggregate_id: UUID) -> A | None:
         """The aggregate, or None when it was never created."""
