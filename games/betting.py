@@ -10,9 +10,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
+from fractions import Fraction
 
 from games.errors import RuleViolation
-from games.limits import BettingLimit, small_blind_for
+from games.limits import BettingLimit, TableStakes, check_stakes, small_blind_for
 
 
 class MinimumRaise(StrEnum):
@@ -269,6 +270,27 @@ def stud_round_limit(*, round_number: int, low: int, high: int, open_pair_shown:
     return low
 
 
+def stud_pot_limited_cap(*, round_number: int, pot_at_deal: int) -> int | None:
+    """The cap of a pot-limited seven stud round, where GA art. 30.1.2 fixes one.
+
+    In the last two rounds the limit is half the pot when the sixth card is dealt
+    and the whole pot when the seventh is dealt; for the first three rounds the
+    article fixes no figure, so None (the table's own limit applies).
+    """
+    _require_non_negative(pot_at_deal=pot_at_deal)
+    if not 1 <= round_number <= STUD_ROUNDS:
+        raise RuleViolation(
+            "stud_round_invalid",
+            f"Seven stud has betting rounds 1 to {STUD_ROUNDS}.",
+            round_number=round_number,
+        )
+    if round_number == STUD_ROUNDS - 1:
+        return pot_at_deal // 2
+    if round_number == STUD_ROUNDS:
+        return pot_at_deal
+    return None
+
+
 # --- Forced bets --------------------------------------------------------------------
 
 
@@ -308,6 +330,17 @@ def check_ante(ante: int, table_minimum: int) -> None:
             "The ante may be at most half of the table minimum.",
             max_ante_cents=max_ante(table_minimum),
         )
+
+
+def check_table_limits(
+    stakes: TableStakes, minimum_share_band: tuple[Fraction, Fraction], *, ante: int = 0
+) -> None:
+    """Refuses a table whose limits the profile does not allow: the minimum within
+    its band of the maximum (``limits.check_stakes``) and the ante at most half the
+    minimum [GA art. 22.3a; PT 20].
+    """
+    check_stakes(stakes, minimum_share_band)
+    check_ante(ante, stakes.minimum_cents)
 
 
 # --- Banked games' fluctuation bands --------------------------------------------------

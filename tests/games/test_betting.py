@@ -3,6 +3,8 @@
 GA art. 6.3, 14.2, 22.3, 23.2, 30; PT 20-21, 47, 81-88; PT-SD 14; CM.
 """
 
+from fractions import Fraction
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -21,13 +23,15 @@ from games.betting import (
     check_banked_stakes,
     check_may_raise,
     check_raise,
+    check_table_limits,
     max_ante,
     may_raise,
     raise_bounds,
+    stud_pot_limited_cap,
     stud_round_limit,
 )
 from games.errors import RuleViolation
-from games.limits import BettingLimit
+from games.limits import BettingLimit, TableStakes
 
 RULES = [GA_RAISES, GA_STUD7_RAISES, PT_RAISES, CM_RAISES]
 
@@ -266,3 +270,33 @@ def test_bad_banked_stakes_are_refused(band, minimum, maximum, code):
 def test_trijoker_and_pt_sd_bands_accept_their_multiples():
     check_banked_stakes(GA_TRIJOKER_BAND, minimum=500, maximum=15_000)  # 30x, GA art. 14.2
     check_banked_stakes(PT_SD_BAND, minimum=500, maximum=7_000)  # 14x <= 25x, PT-SD 14
+
+
+def test_pot_limited_stud_caps_the_last_two_rounds():
+    """GA art. 30.1.2: half the pot at the sixth card, the pot at the seventh."""
+    assert stud_pot_limited_cap(round_number=4, pot_at_deal=3_001) == 1_500
+    assert stud_pot_limited_cap(round_number=5, pot_at_deal=3_001) == 3_001
+    assert stud_pot_limited_cap(round_number=2, pot_at_deal=3_001) is None
+    with pytest.raises(RuleViolation) as refused:
+        stud_pot_limited_cap(round_number=6, pot_at_deal=0)
+    assert refused.value.code == "stud_round_invalid"
+
+
+BAND = (Fraction(20, 100), Fraction(40, 100))
+
+
+@pytest.mark.parametrize(
+    ("minimum", "maximum", "ante", "code"),
+    [
+        (400, 1_000, 201, "ante_above_half_minimum"),
+        (100, 1_000, 0, "stakes_out_of_band"),
+        (201, 1_000, 0, "stakes_minimum_odd"),
+    ],
+)
+def test_table_limits_are_checked_against_the_profile(minimum, maximum, ante, code):
+    """GA art. 22.3a; PT 20: minimum 20-40 % of the maximum, ante at most half of it."""
+    stakes = TableStakes(BettingLimit.POT_LIMIT, minimum, maximum)
+    check_table_limits(TableStakes(BettingLimit.POT_LIMIT, 400, 1_000), BAND, ante=200)
+    with pytest.raises(RuleViolation) as refused:
+        check_table_limits(stakes, BAND, ante=ante)
+    assert refused.value.code == code

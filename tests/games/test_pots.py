@@ -217,3 +217,21 @@ def test_cm_per_hand_rake_comes_out_of_the_pots_in_proportion():
     )
     assert rake == 700  # 5 % of the 140 EUR called pot, seven whole 20 EUR steps [CM]
     assert [p.amount for p in left] == [6_000 - 300, 8_000 - 400]
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    amount=st.integers(0, 1_000_000),
+    winners=st.lists(st.integers(1, 10), min_size=1, max_size=10, unique=True),
+    unit=st.sampled_from([1, 5, 100, 200]),
+)
+def test_equal_split_shares_whole_units_the_hand_first(amount, winners, unit):
+    """PT 67: shares in whole units; the largest to the hand, then the following."""
+    shares = split_amount(amount, winners, unit=unit)
+    assert sum(shares.values()) == amount
+    hand, *rest = winners
+    assert all(shares[s] % unit == 0 for s in rest)
+    assert all(shares[hand] >= shares[s] for s in rest)
+    assert max(shares.values()) - min(shares.values()) < 2 * unit
+    values = [shares[s] for s in winners]
+    assert values == sorted(values, reverse=True)
