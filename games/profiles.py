@@ -7,12 +7,40 @@ fields their rules need.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, is_dataclass, replace
 from datetime import timedelta
 from enum import StrEnum
 from fractions import Fraction
+from typing import TYPE_CHECKING, Any
 
 from games.errors import RuleViolation
+from games.profile_rules import (
+    AbsenceRules,
+    ActionClock,
+    BankedBand,
+    BlindRules,
+    ButtonRules,
+    FirstButton,
+    LimitRules,
+    MinimumRaise,
+    RaiseRules,
+    RakeBase,
+    RakeRules,
+    RestRules,
+    Rotation,
+    SeatRange,
+    SeatRules,
+    SessionCharge,
+    SessionEnd,
+    SplitBasis,
+    SplitRules,
+    TableMoveRules,
+    WaitingListRules,
+)
+from games.variants import VARIANTS, Variant
+
+if TYPE_CHECKING:
+    from games.table_rules import TableRules
 
 
 class SeatNumbering(StrEnum):
@@ -36,6 +64,53 @@ class RuleProfile:
     suspension_closes_after: timedelta | None
     # Seat 1 is at the dealer's right [GA art. 18.2] or left [PT 6; CM].
     seat_numbering: SeatNumbering
+    # The games the profile authorises and their seats [GA art. 5, 12, 18.2;
+    # PT 6; PT-SD 5; PG III.3; CM].
+    seats: SeatRules
+    # Resting and not betting [GA art. 20; PT 13, 89, 90; PT-SD 22].
+    rest: RestRules
+    # The house absence clock [CM-18, CM-19]; None: no such clock.
+    absence: AbsenceRules | None
+    # The clock on a slow player [CM-20..22]; warn only [GA art. 24.3a; PT 71a].
+    action_clock: ActionClock
+    # Calling players from the waiting list [CM-6].
+    waiting_list: WaitingListRules
+    # Changing tables and balancing them [PT 26; CM-10..13].
+    table_moves: TableMoveRules
+    # Ante share and banked fluctuation bands [GA art. 6.3, 14.2, 22.3a; PT-SD 14].
+    limits: LimitRules
+    # Blind sizes [PT 81-83; CM].
+    blinds: BlindRules
+    # Raise counts and sizes [GA art. 23.2, 30; PT 86-88; CM].
+    raises: RaiseRules
+    # The house benefit [GA art. 18.3; PT 7; CM "Beneficio"].
+    rake: RakeRules
+    # Equal hands and odd chips [GA art. 23.3; PT 66-67].
+    split: SplitRules
+    # Who has the button first and where it goes [GA art. 23.1; PT 29-30; CM].
+    button: ButtonRules
+
+    def for_table(self, variant: Variant | str, **overrides: Any) -> TableRules:
+        """The rules of one table: the profile plus what the table may change.
+
+        A room announces some choices per table (GA art. 18.3a and 22.3b, PT 7
+        and 22: fixed and announced before play, within what is authorised).
+        Only the keywords of ``TABLE_OVERRIDES`` are accepted, each inside the
+        profile's bounds; anything else is refused with a ``RuleViolation``.
+        """
+        from games.table_rules import build_table_rules
+
+        return build_table_rules(self, variant, overrides)
+
+
+def _circle_and_banked_seats() -> tuple[SeatRange, ...]:
+    """GA: circle games need four players [GA art. 23] and seat what the table
+    offers (bounded by the deck, see variants.py); banked games seat one to the
+    boxes marked [GA art. 5, 12; PG III.3]."""
+    return tuple(
+        SeatRange(spec.variant, 1 if spec.banked else 4, spec.max_seats)
+        for spec in VARIANTS.values()
+    )
 
 
 GA = RuleProfile(
@@ -46,6 +121,37 @@ GA = RuleProfile(
     minimum_share_band=(Fraction(20, 100), Fraction(40, 100)),
     suspension_closes_after=None,
     seat_numbering=SeatNumbering.FROM_DEALER_RIGHT,
+    seats=SeatRules(ranges=_circle_and_banked_seats()),
+    # Two hands of rest [GA art. 20]; nothing on idle players.
+    rest=RestRules(rest_hands=2),
+    absence=None,
+    action_clock=ActionClock(enforced=False),  # GA art. 24.3a: warned
+    waiting_list=WaitingListRules(),  # the jefe keeps a list [GA art. 19.1]
+    table_moves=TableMoveRules(),
+    limits=LimitRules(
+        ante_max_share_of_minimum=Fraction(1, 2),  # GA art. 22.3a
+        banked_bands=(
+            BankedBand(Variant.SEN_DESCARTE, (10, 20, 25), 25),  # GA art. 6.3
+            BankedBand(Variant.TRIJOKER, (10, 20, 30), 30),  # GA art. 14.2
+        ),
+    ),
+    blinds=BlindRules(),
+    # Raises may be capped by variant (three a round in stud [GA art. 30]),
+    # never heads-up [GA art. 23.2].
+    raises=RaiseRules(max_raises_per_round=3, unlimited_heads_up=True),
+    rake=RakeRules(
+        per_hand_max_share=Fraction(5, 100),  # GA art. 18.3a
+        per_session=SessionCharge(
+            min_share=Fraction(10, 100),  # GA art. 18.3b
+            max_share=Fraction(20, 100),
+            bases=(RakeBase.TABLE_MAXIMUM, RakeBase.STACK),
+            length=timedelta(hours=1),
+            end=SessionEnd.LAST_TWO_HANDS,
+        ),
+    ),
+    split=SplitRules(basis=SplitBasis.STACKS),  # GA art. 23.3
+    # The dealer marks the hand; it turns counter-clockwise [GA art. 23.1].
+    button=ButtonRules(first=FirstButton.DEALER_MARKS, rotation=Rotation.COUNTER_CLOCKWISE),
 )
 
 PT = RuleProfile(
@@ -56,6 +162,59 @@ PT = RuleProfile(
     minimum_share_band=(Fraction(20, 100), Fraction(40, 100)),
     suspension_closes_after=timedelta(minutes=15),
     seat_numbering=SeatNumbering.FROM_DEALER_LEFT,
+    seats=SeatRules(
+        ranges=(
+            # 10 seats, the one at the dealer's right may be disabled [PT 6].
+            SeatRange(Variant.TEXAS_HOLDEM, 9, 10),
+            SeatRange(Variant.OMAHA, 9, 10),
+            # Sintético: 11 seats, all of them available [PT 6].
+            SeatRange(Variant.SINTETICO, 11, 11),
+            # Banked póquer sem descarte: up to seven boxes [PT-SD 5].
+            SeatRange(Variant.SEN_DESCARTE, 1, 7),
+        ),
+        right_seat_may_be_disabled=True,
+    ),
+    rest=RestRules(
+        rest_hands=2,  # PT 13
+        idle_hands_must_leave=3,  # PT 13
+        idle_hands_post_big_blind=5,  # PT 89
+        missed_blinds_posted_dead=True,  # PT 90
+        banked_idle_hands_may_lose_seat=3,  # PT-SD 22
+    ),
+    absence=None,
+    action_clock=ActionClock(enforced=False),  # PT 71a: warned, then leave
+    waiting_list=WaitingListRules(),  # the list is kept [PT 8a, 12]
+    table_moves=TableMoveRules(
+        change_only_after_losing_stack=True,  # PT 26 (session regime)
+        moves_may_not_unbalance=True,  # PT 26
+    ),
+    limits=LimitRules(
+        ante_max_share_of_minimum=Fraction(1, 2),  # GA art. 22.3a (PT 20 is silent)
+        banked_bands=(BankedBand(Variant.SEN_DESCARTE, None, 25),),  # PT-SD 14
+    ),
+    blinds=BlindRules(),  # PT 82-83
+    raises=RaiseRules(
+        max_raises_per_round=3,  # PT 87
+        unlimited_heads_up=True,  # PT 88
+        minimum_raise=MinimumRaise.TABLE_MINIMUM,  # PT 86
+        max_raise_is_total_bet=True,  # PT 86
+    ),
+    rake=RakeRules(
+        per_hand_max_share=Fraction(5, 100),  # PT 7a
+        casino_may_cap=True,  # PT 7a
+        per_session=SessionCharge(
+            min_share=Fraction(5, 100),  # PT 7b
+            max_share=Fraction(20, 100),
+            bases=(RakeBase.TABLE_MAXIMUM, RakeBase.STACK),
+            length=timedelta(hours=1),
+            end=SessionEnd.FINISH_HAND_IN_PROGRESS,
+            late_joiner_window=timedelta(minutes=30),
+        ),
+    ),
+    split=SplitRules(basis=SplitBasis.BETS),  # PT 66-67
+    button=ButtonRules(  # PT 29-30
+        first=FirstButton.FIRST_SEAT_LEFT_OF_DEALER, rotation=Rotation.CLOCKWISE
+    ),
 )
 
 # Casino Mediterráneo house rules, layered on the Galician regulation.
@@ -66,11 +225,57 @@ CM = replace(
     # The service default where the house manual is silent (RULES.md §12).
     suspension_closes_after=timedelta(minutes=15),
     seat_numbering=SeatNumbering.FROM_DEALER_LEFT,
+    absence=AbsenceRules(),  # CM-18, CM-19
+    action_clock=ActionClock(enforced=True),  # CM-20..22
+    waiting_list=WaitingListRules(  # CM-6
+        call_window=timedelta(minutes=5),
+        relist_goes_last=True,
+        absent_when_called_removed=True,
+    ),
+    table_moves=TableMoveRules(
+        reseat_cooldown=timedelta(minutes=15),  # CM-13
+        max_player_difference=1,  # CM-10
+        moves_may_not_unbalance=True,  # CM-10
+        carry_stack_same_game=True,  # CM-12
+    ),
+    blinds=BlindRules(
+        empty_big_blind_seat_moves_on=True,  # CM "Normas generales" 8
+        newcomer_posts_big_blind_or_waits=True,  # CM-17
+    ),
+    # A raise at least doubles the previous bet, all-ins excepted [CM].
+    raises=replace(GA.raises, minimum_raise=MinimumRaise.DOUBLE_PREVIOUS_BET),
+    rake=RakeRules(
+        per_hand_max_share=Fraction(5, 100),  # CM "Beneficio": up to 5 %
+        per_hand_cap_cents=10_00,  # and at most 10 EUR a hand
+        steps_cents=(20_00, 50_00, 100_00),  # in steps of 100, 50 or 20 EUR
+        per_session=None,  # the manual knows only the per-hand benefit
+    ),
+    # Button by card draw, ties by suit S > H > D > C; the deal and the button
+    # turn clockwise [CM "Desarrollo del juego"].
+    button=ButtonRules(
+        first=FirstButton.CARD_DRAW, rotation=Rotation.CLOCKWISE, draw_suit_order="shdc"
+    ),
 )
+
+
+def _durations_to_seconds(value: Any) -> Any:
+    """A copy of a rules value with every duration's minutes read as seconds
+    (one hour becomes one minute, 20 minutes 20 seconds)."""
+    if isinstance(value, timedelta):
+        return value / 60
+    if is_dataclass(value) and not isinstance(value, type):
+        changes = {
+            f.name: _durations_to_seconds(getattr(value, f.name))
+            for f in fields(value)
+            if isinstance(getattr(value, f.name), timedelta) or is_dataclass(getattr(value, f.name))
+        }
+        return replace(value, **changes)
+    return value
+
 
 # CM with every duration cut to seconds, for tests that need a real worker.
 TEST = replace(
-    CM,
+    _durations_to_seconds(CM),
     code="TEST",
     name="Test profile (CM with short durations)",
     suspension_closes_after=timedelta(seconds=3),

@@ -1,0 +1,270 @@
+"""The small rule groups a ``RuleProfile`` is made of.
+
+Each group gathers the settings of one floor concern (seats, rest, absence, the
+action clock, the waiting list, moving tables, limits, blinds, raises, rake,
+splitting, the button) so that a profile reads as a list of decisions, each
+naming its article. Durations are ``timedelta``; money is integer cents; shares
+are ``Fraction`` so that 5 % is exactly 1/20.
+
+These types describe what a regulation allows; the engines that apply them
+(betting, pots, rake) keep their own per-hand types and read these settings.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import timedelta
+from enum import StrEnum
+from fractions import Fraction
+
+from games.variants import Variant
+
+
+class Rotation(StrEnum):
+    """Which way the button (the "mano") and the deal turn."""
+
+    CLOCKWISE = "clockwise"
+    COUNTER_CLOCKWISE = "counter_clockwise"
+
+
+class FirstButton(StrEnum):
+    """Who holds the button on the first hand of a game."""
+
+    DEALER_MARKS = "dealer_marks"  # the dealer places the marker [GA art. 23.1]
+    FIRST_SEAT_LEFT_OF_DEALER = "first_seat_left_of_dealer"  # [PT 29]
+    CARD_DRAW = "card_draw"  # one card each, highest wins [CM "Desarrollo"]
+
+
+class SplitBasis(StrEnum):
+    """What equal hands share a pot in proportion to."""
+
+    BETS = "bets"  # [PT 66]
+    STACKS = "stacks"  # "en proporción aos seus respectivos restos" [GA art. 23.3]
+
+
+class OddChip(StrEnum):
+    """Where the indivisible remainder of a split goes."""
+
+    # Shares are multiples of the table minimum; the largest goes to the hand
+    # (button side) and the rest to the following players in order [PT 67].
+    LARGEST_TO_HAND_THEN_FOLLOWING = "largest_to_hand_then_following"
+
+
+class RakeBase(StrEnum):
+    """What a per-session charge is a percentage of [GA art. 18.3b; PT 7b]."""
+
+    TABLE_MAXIMUM = "table_maximum"
+    STACK = "stack"
+
+
+class SessionEnd(StrEnum):
+    """What is played after the hour of a charged session."""
+
+    LAST_TWO_HANDS = "last_two_hands"  # [GA art. 18.3b]
+    FINISH_HAND_IN_PROGRESS = "finish_hand_in_progress"  # [PT 7b]
+
+
+class MinimumRaise(StrEnum):
+    """The least a raise adds."""
+
+    TABLE_MINIMUM = "table_minimum"  # [PT 86]
+    DOUBLE_PREVIOUS_BET = "double_previous_bet"  # all-ins excepted [CM "Subir"; CM norms]
+
+
+@dataclass(frozen=True)
+class SeatRange:
+    """How many seats a table of one variant may have."""
+
+    variant: Variant
+    min_seats: int
+    max_seats: int
+
+
+@dataclass(frozen=True)
+class SeatRules:
+    ranges: tuple[SeatRange, ...]
+    # Hold'em and Omaha tables have 10 seats; the seat at the dealer's right may
+    # be disabled [PT 6].
+    right_seat_may_be_disabled: bool = False
+
+    def range_for(self, variant: Variant | str) -> SeatRange | None:
+        """The seat range of that variant, or None when the profile has no such game."""
+        wanted = Variant(variant)
+        return next((r for r in self.ranges if r.variant is wanted), None)
+
+
+@dataclass(frozen=True)
+class RestRules:
+    # On request a player may rest two hands without losing the seat
+    # [GA art. 20; PT 13].
+    rest_hands: int = 2
+    # Not betting for this many hands, or resting repeatedly, means leaving the
+    # table [PT 13]; None: no such rule [GA].
+    idle_hands_must_leave: int | None = None
+    # After this many hands without betting the player posts a big blind in the
+    # next hand [PT 89].
+    idle_hands_post_big_blind: int | None = None
+    # Blinds missed while away are posted dead on return [PT 90].
+    missed_blinds_posted_dead: bool = False
+    # Banked: three hands in a row without a bet may cost the seat when no seat
+    # is free [PT-SD 22].
+    banked_idle_hands_may_lose_seat: int | None = None
+
+
+class AbsenceExpiry(StrEnum):
+    REMOVE_CHIPS = "remove_chips"  # with a waiting list [CM-18]
+    POST_BLINDS = "post_blinds"  # without one [CM-18]
+
+
+@dataclass(frozen=True)
+class AbsenceRules:
+    """The house absence clock [CM-18, CM-19]."""
+
+    allowance: timedelta = timedelta(minutes=20)  # CM-18
+    courtesy: timedelta = timedelta(minutes=5)  # CM-18
+    uses_per_day: int = 1  # CM-18 "una vez al día"
+    max_players_per_table: int = 2  # CM-18
+    requires_hand_played: bool = True  # CM-19
+    requires_chips_at_table: bool = True  # CM-19
+    expiry_with_waiting_list: AbsenceExpiry = AbsenceExpiry.REMOVE_CHIPS  # CM-18
+    expiry_without_waiting_list: AbsenceExpiry = AbsenceExpiry.POST_BLINDS  # CM-18
+
+
+@dataclass(frozen=True)
+class ActionClock:
+    """The clock on a slow player.
+
+    ``enforced`` False: the regulation only has the dealer warn a slow player
+    and the floor send repeat offenders away [GA art. 24.3a; PT 71a].
+    """
+
+    enforced: bool
+    # CM-21: up to 200 EUR in the pot, two minutes; above, four.
+    small_pot_limit_cents: int = 200_00
+    small_pot: timedelta = timedelta(minutes=2)
+    large_pot: timedelta = timedelta(minutes=4)
+    # CM-22: then one more minute, the last ten seconds counted aloud; then the
+    # hand is dead.
+    extra: timedelta = timedelta(minutes=1)
+    countdown: timedelta = timedelta(seconds=10)
+
+    def first_period(self, pot_cents: int) -> timedelta:
+        """The clock before the extra minute, by the pot in play [CM-21]."""
+        return self.small_pot if pot_cents <= self.small_pot_limit_cents else self.large_pot
+
+
+@dataclass(frozen=True)
+class WaitingListRules:
+    # A called player must appear within this window [CM-6]; None: no window.
+    call_window: timedelta | None = None
+    # Appearing only to re-register puts the player last [CM-6].
+    relist_goes_last: bool = False
+    # Absent when called: removed from the list [CM-6].
+    absent_when_called_removed: bool = False
+
+
+@dataclass(frozen=True)
+class TableMoveRules:
+    # Sitting at another table without a draw only this long after leaving
+    # [CM-13]; None: no cool-down.
+    reseat_cooldown: timedelta | None = None
+    # In session regime a player changes table only after losing the stack [PT 26].
+    change_only_after_losing_stack: bool = False
+    # Tables of the same game and stakes: a move may not leave them more than
+    # this many players apart [CM-10]; None: no number given.
+    max_player_difference: int | None = None
+    # A move may not unbalance the tables [PT 26; CM-10].
+    moves_may_not_unbalance: bool = False
+    # A move to the same game and blinds carries the stack [CM-12].
+    carry_stack_same_game: bool = False
+
+
+@dataclass(frozen=True)
+class BankedBand:
+    """How far a banked table's maximum may be from its minimum."""
+
+    variant: Variant
+    # The maximum is exactly one of these multiples of the minimum
+    # [GA art. 6.3: 10, 20 or 25; art. 14.2: 10, 20 or 30] ...
+    multiples: tuple[int, ...] | None
+    # ... or at most this multiple [PT-SD 14: 25].
+    max_multiple: int
+
+    def allows(self, multiple: Fraction) -> bool:
+        if self.multiples is not None:
+            return multiple in self.multiples
+        return 1 <= multiple <= self.max_multiple
+
+
+@dataclass(frozen=True)
+class LimitRules:
+    # The ante is at most half the table minimum [GA art. 22.3a].
+    ante_max_share_of_minimum: Fraction = Fraction(1, 2)
+    banked_bands: tuple[BankedBand, ...] = ()
+
+    def band_for(self, variant: Variant | str) -> BankedBand | None:
+        wanted = Variant(variant)
+        return next((b for b in self.banked_bands if b.variant is wanted), None)
+
+
+@dataclass(frozen=True)
+class BlindRules:
+    # Small blind half the table minimum, big blind the minimum [PT 82-83; CM].
+    small_share_of_minimum: Fraction = Fraction(1, 2)
+    big_share_of_minimum: Fraction = Fraction(1)
+    # An empty big-blind seat passes the blind on [CM "Normas generales" 8].
+    empty_big_blind_seat_moves_on: bool = False
+    # A newcomer posts the big blind or waits for it [CM-17].
+    newcomer_posts_big_blind_or_waits: bool = False
+
+
+@dataclass(frozen=True)
+class RaiseRules:
+    # Raises per betting round [PT 87; GA art. 30 for stud]; None: no cap.
+    max_raises_per_round: int | None = 3
+    # Unlimited raises when only two players are left [GA art. 23.2; PT 47, 88].
+    unlimited_heads_up: bool = True
+    minimum_raise: MinimumRaise = MinimumRaise.TABLE_MINIMUM
+    # A raise is at most the total bet so far [PT 86].
+    max_raise_is_total_bet: bool = True
+
+
+@dataclass(frozen=True)
+class SessionCharge:
+    """The per-session ("time") charge [GA art. 18.3b; PT 7b]."""
+
+    min_share: Fraction
+    max_share: Fraction
+    bases: tuple[RakeBase, ...]
+    length: timedelta
+    end: SessionEnd
+    # Players who sit down this long after the session starts pay too [PT 7b].
+    late_joiner_window: timedelta | None = None
+
+
+@dataclass(frozen=True)
+class RakeRules:
+    # Per hand: up to this share of the money in the pot, before paying the
+    # winner [GA art. 18.3a; PT 7a]; None: no per-hand model.
+    per_hand_max_share: Fraction | None = Fraction(5, 100)
+    # The casino may cap the per-hand rake [PT 7a]; a fixed cap in cents [CM].
+    casino_may_cap: bool = False
+    per_hand_cap_cents: int | None = None
+    # The rake is taken in steps of called pot [CM "Beneficio"].
+    steps_cents: tuple[int, ...] = ()
+    per_session: SessionCharge | None = None
+
+
+@dataclass(frozen=True)
+class SplitRules:
+    basis: SplitBasis
+    # GA is silent on odd chips; the service applies PT 67 there too.
+    odd_chip: OddChip = OddChip.LARGEST_TO_HAND_THEN_FOLLOWING
+
+
+@dataclass(frozen=True)
+class ButtonRules:
+    first: FirstButton
+    rotation: Rotation
+    # Suit order breaking equal ranks in the button draw [CM], strongest first.
+    draw_suit_order: str | None = None
