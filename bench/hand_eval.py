@@ -1,0 +1,68 @@
+"""Times 7-card Hold'em evaluation: games.evaluate against treys and pokerkit.
+
+Run: ``.venv/bin/python bench/hand_eval.py [hands]``. The same seeded random
+hands go to every evaluator in the same run; each is warmed up first (our tables
+fill on first use). Prints evaluations per second and the ratio to treys.
+treys and pokerkit are test/bench dependencies only (requirements-dev.txt).
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+import time
+from itertools import combinations
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from pokerkit import Card as PkCard
+from pokerkit import StandardHighHand, StandardLookup
+from treys import Card as TreysCard
+from treys import Evaluator
+
+from games.cards import deck
+from games.evaluate import evaluate, holdem_key
+
+
+def _rate(fn, items) -> float:
+    """Evaluations per second of ``fn`` over ``items``, after one full warm-up
+    pass (which also fills our lazily built tables)."""
+    for item in items:
+        fn(item)
+    start = time.perf_counter()
+    for item in items:
+        fn(item)
+    return len(items) / (time.perf_counter() - start)
+
+
+def main(n: int = 100_000) -> None:
+    rnd = random.Random(7)
+    ours = [tuple(rnd.sample(deck(), 7)) for _ in range(n)]
+    texts = [[str(c) for c in hand] for hand in ours]
+    treys_hands = [[TreysCard.new(t) for t in hand] for hand in texts]
+    pk_hands = [tuple(next(iter(PkCard.parse(t))) for t in hand) for hand in texts]
+    few = max(n // 20, 2000)
+
+    treys_eval = Evaluator()
+    lookup = StandardLookup()
+    rows = [
+        ("games holdem_key (fast path, int key)", _rate(holdem_key, ours)),
+        ("games evaluate('holdem') (validated, HandValue)",
+         _rate(lambda h: evaluate("holdem", h[:2], h[2:]), ours)),
+        ("treys Evaluator.evaluate",
+         _rate(lambda h: treys_eval.evaluate(h[:2], h[2:]), treys_hands)),
+        ("pokerkit StandardLookup best of 21",
+         _rate(lambda h: max(lookup.get_entry(f).index for f in combinations(h, 5)), pk_hands)),
+        ("pokerkit StandardHighHand.from_game",
+         _rate(lambda h: StandardHighHand.from_game(h[:2], h[2:]), pk_hands[:few])),
+    ]  # fmt: skip
+    treys_rate = rows[2][1]
+    print(f"7-card Hold'em, {n:,} random hands (seed 7), Python {sys.version.split()[0]}")
+    print(f"{'evaluator':52} {'evals/s':>12} {'x treys':>8}")
+    for name, rate in rows:
+        print(f"{name:52} {rate:12,.0f} {rate / treys_rate:8.2f}")
+
+
+if __name__ == "__main__":
+    main(int(sys.argv[1]) if len(sys.argv) > 1 else 100_000)
