@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from itertools import combinations
 
 from games._eval_tables import PAIGOW, TABLES, Tables, pack
-from games.cards import JOKER, SUIT_CHARS, Card, CardError, DeckKind, cards
+from games.cards import JOKER, SUIT_CHARS, Card, CardError, DeckKind, cards, deck
 from games.hands import Category, HandValue
 
 __all__ = ["VARIANTS", "evaluate", "holdem_key"]
@@ -87,6 +87,19 @@ VARIANTS: dict[str, Spec] = {
 }
 
 LOWEST = {DeckKind.FULL_52: 2, DeckKind.SHORT_32: 7, DeckKind.SHORT_28: 8}
+
+# The cards of each deck, for the fast membership check.
+DECK_SETS = {kind: frozenset(deck(kind)) for kind in DeckKind}
+
+# The floor's variant names (games.variants.Variant) for the same games.
+VARIANT_ALIASES = {
+    "texas_holdem": "holdem",
+    "seven_stud": "stud7",
+    "five_stud": "stud5",
+    "five_card_draw": "draw5",
+    "sen_descarte": "sin_descarte",
+    "pai_gow": "paigow",
+}
 
 
 def _as_cards(given: str | Iterable[str | Card]) -> tuple[Card, ...]:
@@ -204,10 +217,10 @@ _STANDARD = TABLES["standard"]
 
 
 def _value(tables: Tables, key: int, hand: tuple[Card, ...], suit: int) -> HandValue:
-    """A HandValue from a key, naming the cards that make it."""
+    """A HandValue from a key; the cards that make it are named when asked for."""
     category, ranks, _ = tables.info[key]
-    used = _pick(hand, ranks, SUIT_CHARS[suit] if suit >= 0 else None)
-    return HandValue(key, category, used)
+    flush_suit = SUIT_CHARS[suit] if suit >= 0 else None
+    return HandValue(key, category, pick=lambda: _pick(hand, ranks, flush_suit))
 
 
 def _split_best(tables: Tables, hole: tuple[Card, ...], board: tuple[Card, ...]) -> HandValue:
@@ -278,9 +291,22 @@ def evaluate(
     (a ``RuleViolation``) with code ``unknown_variant``, ``wrong_card_count``,
     ``card_not_in_deck``, ``duplicate_card`` or ``bad_card``.
     """
-    spec = _spec(variant)
-    hole_cards, board_cards = _as_cards(hole), _as_cards(board)
-    _check(spec, variant, hole_cards, board_cards)
+    spec = VARIANTS.get(variant) if type(variant) is str else None
+    if spec is None:
+        spec = _spec(VARIANT_ALIASES.get(variant, variant))
+    hole_cards = hole if type(hole) is tuple else _as_cards(hole)
+    board_cards = board if type(board) is tuple else _as_cards(board)
+    hand = hole_cards + board_cards
+    # The common case checked in C: the right counts, all cards of this deck,
+    # none twice. Anything else goes through _check, which names the fault.
+    if (
+        len(hole_cards) not in spec.hole
+        or len(board_cards) not in spec.board
+        or not DECK_SETS[spec.deck].issuperset(hand)
+        or len(set(hand)) != len(hand)
+    ):
+        hole_cards, board_cards = _as_cards(hole_cards), _as_cards(board_cards)
+        _check(spec, variant, hole_cards, board_cards)
     tables = TABLES[spec.table]
     if spec.mode == "split":
         return _split_best(tables, hole_cards, board_cards)
@@ -288,7 +314,6 @@ def evaluate(
         if len(hole_cards) == 2:
             return _paigow_two(hole_cards)
         return _paigow_five(tables, hole_cards)
-    hand = hole_cards + board_cards
     key, suit = _best_key(tables, hand)
     return _value(tables, key, hand, suit)
 

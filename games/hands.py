@@ -7,7 +7,7 @@ against values of the same variant: in short decks a flush outranks a full house
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Callable
 from enum import StrEnum
 
 from games.cards import Card
@@ -30,14 +30,45 @@ class Category(StrEnum):
     HIGH_CARD = "high_card"
 
 
-@dataclass(frozen=True, order=False)
 class HandValue:
     """A hand's worth: ``key`` orders hands of one variant; ``cards`` are the
-    cards that make it (five, or fewer for short hands such as Pai Gow's two)."""
+    cards that make it (five, or fewer for short hands such as Pai Gow's two).
 
-    key: int
-    category: Category
-    cards: tuple[Card, ...] = field(compare=False)
+    ``cards`` may be given, or worked out on first use by ``pick``: a showdown
+    compares thousands of keys and names the cards of one hand.
+    """
+
+    __slots__ = ("_cards", "_pick", "category", "key")
+
+    def __init__(
+        self,
+        key: int,
+        category: Category,
+        cards: tuple[Card, ...] | None = None,
+        *,
+        pick: Callable[[], tuple[Card, ...]] | None = None,
+    ) -> None:
+        if cards is None and pick is None:
+            raise TypeError("a HandValue needs its cards or a way to pick them")
+        self.key = key
+        self.category = category
+        self._cards = cards
+        self._pick = pick
+
+    @property
+    def cards(self) -> tuple[Card, ...]:
+        if self._cards is None:
+            self._cards = self._pick()
+            self._pick = None
+        return self._cards
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, HandValue):
+            return NotImplemented
+        return self.key == other.key and self.category == other.category
+
+    def __hash__(self) -> int:
+        return hash((self.key, self.category))
 
     def __lt__(self, other: HandValue) -> bool:
         return self.key < other.key
@@ -50,3 +81,7 @@ class HandValue:
 
     def __ge__(self, other: HandValue) -> bool:
         return self.key >= other.key
+
+    def __repr__(self) -> str:
+        shown = " ".join(map(str, self.cards))
+        return f"HandValue({self.category}, {shown!r}, key={self.key})"
