@@ -34,6 +34,7 @@ test: $(VENV)/.dev-installed
 bench: $(VENV)/.dev-installed
 	bash .ci/services postgres
 	$(PY) bench/commands.py
+	$(PY) bench/hand_eval.py
 
 lint: $(VENV)/.dev-installed
 	$(VENV)/bin/ruff check .
