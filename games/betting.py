@@ -1,9 +1,9 @@
 """Bets and raises: how much a player may put in, how often, and the forced bets.
 
 Every amount is in integer cents. The per-source choices are frozen data
-(``RaiseRule``, ``BankedBand``) with one module-level instance per source, so a
-rule profile can point at them; the functions take the rule as an argument and
-know no source by name.
+(``RaiseRule``, ``BankedBand``) with one module-level instance per source; the
+rule profiles (``games.profiles``) point at these instances rather than keep a
+copy. The functions take the rule as an argument and know no source by name.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from fractions import Fraction
 
 from games.errors import RuleViolation
 from games.limits import BettingLimit, TableStakes, check_stakes, small_blind_for
+from games.variants import Variant
 
 
 class MinimumRaise(StrEnum):
@@ -22,8 +23,9 @@ class MinimumRaise(StrEnum):
     # The raise is at least the table minimum [PT 86; GA art. 22.3a: no bet below
     # the table minimum].
     TABLE_MINIMUM = "table_minimum"
-    # The raise at least doubles the highest bet so far, all-ins excepted [CM].
-    DOUBLE_PREVIOUS = "double_previous"
+    # The raise at least doubles the highest bet so far, all-ins excepted
+    # [CM "Subir": "la subida mínima ... el doble"; CM norms].
+    DOUBLE_PREVIOUS_BET = "double_previous_bet"
 
 
 @dataclass(frozen=True)
@@ -45,6 +47,10 @@ class RaiseRule:
     # de los jugadores restados"; PT 49 and GA art. 23.2 let a short stack play
     # its part].
     all_in_may_raise_less: bool
+    # A raise is at most the total bet so far [PT 86]. Only PT says so; GA and CM
+    # keep the value the rule profiles always had. Informative: the table's
+    # betting limit (``cap_increment``) is what bounds a raise here.
+    max_raise_is_total_bet: bool
 
 
 GA_RAISES = RaiseRule(
@@ -53,6 +59,7 @@ GA_RAISES = RaiseRule(
     unlimited_heads_up=True,  # GA art. 23.2
     minimum_raise=MinimumRaise.TABLE_MINIMUM,  # GA art. 22.3a
     all_in_may_raise_less=True,  # GA art. 23.2 ("xogando entón a parte proporcional")
+    max_raise_is_total_bet=True,
 )
 GA_STUD7_RAISES = RaiseRule(
     max_raises=3,  # GA art. 30.1
@@ -60,6 +67,7 @@ GA_STUD7_RAISES = RaiseRule(
     unlimited_heads_up=True,  # GA art. 23.2
     minimum_raise=MinimumRaise.TABLE_MINIMUM,  # GA art. 22.3a
     all_in_may_raise_less=True,  # GA art. 23.2
+    max_raise_is_total_bet=True,
 )
 PT_RAISES = RaiseRule(
     max_raises=3,  # PT 87
@@ -67,13 +75,18 @@ PT_RAISES = RaiseRule(
     unlimited_heads_up=True,  # PT 47, 88
     minimum_raise=MinimumRaise.TABLE_MINIMUM,  # PT 86
     all_in_may_raise_less=True,  # PT 49
+    max_raise_is_total_bet=True,  # PT 86
 )
+# The rule profiles used to give CM the GA count of three (CM as GA plus house
+# rules); kept here instead: GA art. 23.2 leaves the count to the variant's rules
+# and the CM manual, which sets them for its tables, names none.
 CM_RAISES = RaiseRule(
     max_raises=None,  # CM names no count for its Hold'em and Omaha tables
     counted_per_player=False,
     unlimited_heads_up=True,  # GA art. 23.2, under the house rules
-    minimum_raise=MinimumRaise.DOUBLE_PREVIOUS,  # CM: "la subida mínima ... el doble"
+    minimum_raise=MinimumRaise.DOUBLE_PREVIOUS_BET,  # CM "Subir": "... el doble"
     all_in_may_raise_less=True,  # CM: "a excepción de los jugadores restados"
+    max_raise_is_total_bet=True,
 )
 
 
@@ -126,7 +139,7 @@ def minimum_increment(rule: RaiseRule, *, table_minimum: int, current_bet: int) 
     it adds at least that bet, and never less than the table minimum (the big blind).
     """
     _require_non_negative(table_minimum=table_minimum, current_bet=current_bet)
-    if rule.minimum_raise is MinimumRaise.DOUBLE_PREVIOUS:
+    if rule.minimum_raise is MinimumRaise.DOUBLE_PREVIOUS_BET:
         return max(table_minimum, current_bet)
     return table_minimum
 
@@ -350,19 +363,30 @@ def check_table_limits(
 class BankedBand:
     """How far a banked table's maximum may sit above its minimum."""
 
+    variant: Variant
     # The authorised multiples of the minimum the maximum may be.
     multiples: tuple[int, ...]
-    # True: the maximum is exactly one of the multiples times the minimum;
-    # False: the largest multiple is only a ceiling.
+    # True: the maximum is exactly one of the multiples times the minimum
+    # [GA art. 6.3, 14.2]; False: the largest multiple is only a ceiling [PT-SD 14].
     exact: bool
+
+    @property
+    def max_multiple(self) -> int:
+        return max(self.multiples)
+
+    def allows(self, multiple: Fraction) -> bool:
+        """Whether a maximum of ``multiple`` times the minimum is inside the band."""
+        if self.exact:
+            return multiple in self.multiples
+        return 1 <= multiple <= self.max_multiple
 
 
 # Sen descarte: the maximum is 10, 20 or 25 times the minimum [GA art. 6.3].
-GA_SIN_DESCARTE_BAND = BankedBand(multiples=(10, 20, 25), exact=True)
+GA_SIN_DESCARTE_BAND = BankedBand(Variant.SEN_DESCARTE, multiples=(10, 20, 25), exact=True)
 # Trijoker: 10, 20 or 30 times the minimum [GA art. 14.2].
-GA_TRIJOKER_BAND = BankedBand(multiples=(10, 20, 30), exact=True)
+GA_TRIJOKER_BAND = BankedBand(Variant.TRIJOKER, multiples=(10, 20, 30), exact=True)
 # Póquer sem descarte: at most 25 times the minimum [PT-SD 14].
-PT_SD_BAND = BankedBand(multiples=(25,), exact=False)
+PT_SD_BAND = BankedBand(Variant.SEN_DESCARTE, multiples=(25,), exact=False)
 
 
 def check_banked_stakes(band: BankedBand, *, minimum: int, maximum: int) -> None:
@@ -377,15 +401,15 @@ def check_banked_stakes(band: BankedBand, *, minimum: int, maximum: int) -> None
             "stakes_maximum_below_minimum", "The table maximum may not be below its minimum."
         )
     if band.exact:
-        if not any(maximum == m * minimum for m in band.multiples):
+        if not band.allows(Fraction(maximum, minimum)):
             raise RuleViolation(
                 "banked_band_not_authorised",
                 "The maximum must be one of the authorised multiples of the minimum.",
                 multiples=list(band.multiples),
             )
-    elif maximum > max(band.multiples) * minimum:
+    elif not band.allows(Fraction(maximum, minimum)):
         raise RuleViolation(
             "banked_band_too_wide",
-            f"The maximum may be at most {max(band.multiples)} times the minimum.",
-            max_multiple=max(band.multiples),
+            f"The maximum may be at most {band.max_multiple} times the minimum.",
+            max_multiple=band.max_multiple,
         )

@@ -107,22 +107,33 @@ def build_pots(contributions: Mapping[int, int], folded: Iterable[int] = ()) -> 
 # --- Sharing a pot between equal hands ----------------------------------------------
 
 
-class SplitRule(StrEnum):
-    """How tied winners share a pot."""
+class SplitBasis(StrEnum):
+    """What tied winners share a pot in proportion to."""
 
     # Equal shares [CM: "repartirá el bote entre los ganadores"].
     EQUAL = "equal"
-    # Shares in proportion to weights the caller gives: the winners' bets [PT 66]
-    # or their stacks ("restos") [GA art. 23.3].
-    PROPORTIONAL = "proportional"
+    # In proportion to the winners' bets [PT 66] ...
+    BETS = "bets"
+    # ... or to their stacks, "en proporción aos seus respectivos restos"
+    # [GA art. 23.3]. Either way the caller passes the weights.
+    STACKS = "stacks"
+
+    @property
+    def proportional(self) -> bool:
+        return self is not SplitBasis.EQUAL
 
 
 @dataclass(frozen=True)
 class PotSplitRule:
-    """The profile's choice for tied hands and odd chips."""
+    """The profile's choice for tied hands and odd chips.
+
+    Odd chips always go one by one from the player with the hand to the
+    following players, the largest share to the hand [PT 67]; GA is silent on
+    odd chips and the service applies that order there too.
+    """
 
     # Equal or proportional shares [PT 66; GA art. 23.3; CM].
-    split: SplitRule
+    basis: SplitBasis
     # Shares are whole multiples of the table minimum ("a ficha mais pequena seja
     # igual ao mínimo da aposta") [PT 67]; False: of one cent.
     share_in_table_minimums: bool
@@ -131,11 +142,14 @@ class PotSplitRule:
 # PT 66: in proportion to their bets; within one (side) pot every eligible winner
 # has put in the same, so the shares come out equal. PT 67: whole table minimums,
 # the odd ones from the player with the hand onwards.
-PT_SPLIT = PotSplitRule(split=SplitRule.PROPORTIONAL, share_in_table_minimums=True)
+PT_SPLIT = PotSplitRule(basis=SplitBasis.BETS, share_in_table_minimums=True)
 # GA art. 23.3: in proportion to their "restos", after the house's deduction.
-GA_SPLIT = PotSplitRule(split=SplitRule.PROPORTIONAL, share_in_table_minimums=False)
-# CM "split pot": the pot is shared between the winners.
-CM_SPLIT = PotSplitRule(split=SplitRule.EQUAL, share_in_table_minimums=False)
+# Shares in cents: PT 67's table-minimum unit is PT's own, GA names no unit (the
+# rule profiles' old split group applied all of PT 67 to GA).
+GA_SPLIT = PotSplitRule(basis=SplitBasis.STACKS, share_in_table_minimums=False)
+# CM "split pot": the pot is shared between the winners. (The rule profiles used
+# to inherit GA's proportional split for CM; the house manual's own words win.)
+CM_SPLIT = PotSplitRule(basis=SplitBasis.EQUAL, share_in_table_minimums=False)
 
 
 def seats_from(hand_seat: int, seats: Iterable[int], *, ascending: bool = True) -> list[int]:
@@ -222,7 +236,7 @@ def award_pots(
     for pot in pots:
         winners = pot_winners(pot, hand_values)
         order = seats_from(hand_seat, winners, ascending=ascending)
-        use_weights = weights if rule.split is SplitRule.PROPORTIONAL else None
+        use_weights = weights if rule.basis.proportional else None
         shares = split_amount(pot.amount, order, unit=unit, weights=use_weights)
         for seat, share in shares.items():
             payouts[seat] = payouts.get(seat, 0) + share

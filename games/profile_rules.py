@@ -1,13 +1,16 @@
-"""The small rule groups a ``RuleProfile`` is made of.
+"""The small rule groups a ``RuleProfile`` is made of, for the floor's concerns.
 
 Each group gathers the settings of one floor concern (seats, rest, absence, the
-action clock, the waiting list, moving tables, limits, blinds, raises, rake,
-splitting, the button) so that a profile reads as a list of decisions, each
-naming its article. Durations are ``timedelta``; money is integer cents; shares
-are ``Fraction`` so that 5 % is exactly 1/20.
+action clock, the waiting list, moving tables, limits, blinds, the button) so
+that a profile reads as a list of decisions, each naming its article. Durations
+are ``timedelta``; money is integer cents; shares are ``Fraction`` so that 5 %
+is exactly 1/20.
 
-These types describe what a regulation allows; the engines that apply them
-(betting, pots, rake) keep their own per-hand types and read these settings.
+The rules the engines apply are defined once, next to the functions that read
+them, with one instance per source: raises and banked bands in
+``games.betting`` (``RaiseRule``, ``BankedBand``), splitting in ``games.pots``
+(``PotSplitRule``), the house benefit in ``games.rake`` (``RakeRules``,
+``HandRakeRule``, ``SessionChargeRule``). A profile points at those instances.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from datetime import timedelta
 from enum import StrEnum
 from fractions import Fraction
 
+from games.betting import BankedBand
 from games.variants import Variant
 
 
@@ -33,42 +37,6 @@ class FirstButton(StrEnum):
     DEALER_MARKS = "dealer_marks"  # the dealer places the marker [GA art. 23.1]
     FIRST_SEAT_LEFT_OF_DEALER = "first_seat_left_of_dealer"  # [PT 29]
     CARD_DRAW = "card_draw"  # one card each, highest wins [CM "Desarrollo"]
-
-
-class SplitBasis(StrEnum):
-    """What equal hands share a pot in proportion to."""
-
-    BETS = "bets"  # [PT 66]
-    STACKS = "stacks"  # "en proporción aos seus respectivos restos" [GA art. 23.3]
-
-
-class OddChip(StrEnum):
-    """Where the indivisible remainder of a split goes."""
-
-    # Shares are multiples of the table minimum; the largest goes to the hand
-    # (button side) and the rest to the following players in order [PT 67].
-    LARGEST_TO_HAND_THEN_FOLLOWING = "largest_to_hand_then_following"
-
-
-class RakeBase(StrEnum):
-    """What a per-session charge is a percentage of [GA art. 18.3b; PT 7b]."""
-
-    TABLE_MAXIMUM = "table_maximum"
-    STACK = "stack"
-
-
-class SessionEnd(StrEnum):
-    """What is played after the hour of a charged session."""
-
-    LAST_TWO_HANDS = "last_two_hands"  # [GA art. 18.3b]
-    FINISH_HAND_IN_PROGRESS = "finish_hand_in_progress"  # [PT 7b]
-
-
-class MinimumRaise(StrEnum):
-    """The least a raise adds."""
-
-    TABLE_MINIMUM = "table_minimum"  # [PT 86]
-    DOUBLE_PREVIOUS_BET = "double_previous_bet"  # all-ins excepted [CM "Subir"; CM norms]
 
 
 @dataclass(frozen=True)
@@ -180,26 +148,11 @@ class TableMoveRules:
 
 
 @dataclass(frozen=True)
-class BankedBand:
-    """How far a banked table's maximum may be from its minimum."""
-
-    variant: Variant
-    # The maximum is exactly one of these multiples of the minimum
-    # [GA art. 6.3: 10, 20 or 25; art. 14.2: 10, 20 or 30] ...
-    multiples: tuple[int, ...] | None
-    # ... or at most this multiple [PT-SD 14: 25].
-    max_multiple: int
-
-    def allows(self, multiple: Fraction) -> bool:
-        if self.multiples is not None:
-            return multiple in self.multiples
-        return 1 <= multiple <= self.max_multiple
-
-
-@dataclass(frozen=True)
 class LimitRules:
     # The ante is at most half the table minimum [GA art. 22.3a].
     ante_max_share_of_minimum: Fraction = Fraction(1, 2)
+    # The banked games' fluctuation bands, the instances of ``games.betting``
+    # [GA art. 6.3, 14.2; PT-SD 14].
     banked_bands: tuple[BankedBand, ...] = ()
 
     def band_for(self, variant: Variant | str) -> BankedBand | None:
@@ -216,50 +169,6 @@ class BlindRules:
     empty_big_blind_seat_moves_on: bool = False
     # A newcomer posts the big blind or waits for it [CM-17].
     newcomer_posts_big_blind_or_waits: bool = False
-
-
-@dataclass(frozen=True)
-class RaiseRules:
-    # Raises per betting round [PT 87; GA art. 30 for stud]; None: no cap.
-    max_raises_per_round: int | None = 3
-    # Unlimited raises when only two players are left [GA art. 23.2; PT 47, 88].
-    unlimited_heads_up: bool = True
-    minimum_raise: MinimumRaise = MinimumRaise.TABLE_MINIMUM
-    # A raise is at most the total bet so far [PT 86].
-    max_raise_is_total_bet: bool = True
-
-
-@dataclass(frozen=True)
-class SessionCharge:
-    """The per-session ("time") charge [GA art. 18.3b; PT 7b]."""
-
-    min_share: Fraction
-    max_share: Fraction
-    bases: tuple[RakeBase, ...]
-    length: timedelta
-    end: SessionEnd
-    # Players who sit down this long after the session starts pay too [PT 7b].
-    late_joiner_window: timedelta | None = None
-
-
-@dataclass(frozen=True)
-class RakeRules:
-    # Per hand: up to this share of the money in the pot, before paying the
-    # winner [GA art. 18.3a; PT 7a]; None: no per-hand model.
-    per_hand_max_share: Fraction | None = Fraction(5, 100)
-    # The casino may cap the per-hand rake [PT 7a]; a fixed cap in cents [CM].
-    casino_may_cap: bool = False
-    per_hand_cap_cents: int | None = None
-    # The rake is taken in steps of called pot [CM "Beneficio"].
-    steps_cents: tuple[int, ...] = ()
-    per_session: SessionCharge | None = None
-
-
-@dataclass(frozen=True)
-class SplitRules:
-    basis: SplitBasis
-    # GA is silent on odd chips; the service applies PT 67 there too.
-    odd_chip: OddChip = OddChip.LARGEST_TO_HAND_THEN_FOLLOWING
 
 
 @dataclass(frozen=True)

@@ -13,30 +13,32 @@ from enum import StrEnum
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
+from games.betting import (
+    CM_RAISES,
+    GA_RAISES,
+    GA_SIN_DESCARTE_BAND,
+    GA_TRIJOKER_BAND,
+    PT_RAISES,
+    PT_SD_BAND,
+    RaiseRule,
+)
 from games.errors import RuleViolation
+from games.pots import CM_SPLIT, GA_SPLIT, PT_SPLIT, PotSplitRule
 from games.profile_rules import (
     AbsenceRules,
     ActionClock,
-    BankedBand,
     BlindRules,
     ButtonRules,
     FirstButton,
     LimitRules,
-    MinimumRaise,
-    RaiseRules,
-    RakeBase,
-    RakeRules,
     RestRules,
     Rotation,
     SeatRange,
     SeatRules,
-    SessionCharge,
-    SessionEnd,
-    SplitBasis,
-    SplitRules,
     TableMoveRules,
     WaitingListRules,
 )
+from games.rake import CM_RAKE, GA_RAKE, PT_RAKE, RakeRules
 from games.variants import VARIANTS, Variant
 
 if TYPE_CHECKING:
@@ -81,12 +83,15 @@ class RuleProfile:
     limits: LimitRules
     # Blind sizes [PT 81-83; CM].
     blinds: BlindRules
-    # Raise counts and sizes [GA art. 23.2, 30; PT 86-88; CM].
-    raises: RaiseRules
-    # The house benefit [GA art. 18.3; PT 7; CM "Beneficio"].
+    # Raise counts and sizes [GA art. 23.2, 30; PT 86-88; CM]: the source's
+    # ``games.betting`` instance.
+    raises: RaiseRule
+    # The house benefit [GA art. 18.3; PT 7; CM "Beneficio"]: the source's
+    # ``games.rake`` instances.
     rake: RakeRules
-    # Equal hands and odd chips [GA art. 23.3; PT 66-67].
-    split: SplitRules
+    # Equal hands and odd chips [GA art. 23.3; PT 66-67; CM]: the source's
+    # ``games.pots`` instance.
+    split: PotSplitRule
     # Who has the button first and where it goes [GA art. 23.1; PT 29-30; CM].
     button: ButtonRules
 
@@ -130,26 +135,14 @@ GA = RuleProfile(
     table_moves=TableMoveRules(),
     limits=LimitRules(
         ante_max_share_of_minimum=Fraction(1, 2),  # GA art. 22.3a
-        banked_bands=(
-            BankedBand(Variant.SEN_DESCARTE, (10, 20, 25), 25),  # GA art. 6.3
-            BankedBand(Variant.TRIJOKER, (10, 20, 30), 30),  # GA art. 14.2
-        ),
+        banked_bands=(GA_SIN_DESCARTE_BAND, GA_TRIJOKER_BAND),  # GA art. 6.3, 14.2
     ),
     blinds=BlindRules(),
-    # Raises may be capped by variant (three a round in stud [GA art. 30]),
-    # never heads-up [GA art. 23.2].
-    raises=RaiseRules(max_raises_per_round=3, unlimited_heads_up=True),
-    rake=RakeRules(
-        per_hand_max_share=Fraction(5, 100),  # GA art. 18.3a
-        per_session=SessionCharge(
-            min_share=Fraction(10, 100),  # GA art. 18.3b
-            max_share=Fraction(20, 100),
-            bases=(RakeBase.TABLE_MAXIMUM, RakeBase.STACK),
-            length=timedelta(hours=1),
-            end=SessionEnd.LAST_TWO_HANDS,
-        ),
-    ),
-    split=SplitRules(basis=SplitBasis.STACKS),  # GA art. 23.3
+    # Raises may be capped by variant (three a round in stud [GA art. 30], see
+    # betting.GA_STUD7_RAISES), never heads-up [GA art. 23.2].
+    raises=GA_RAISES,
+    rake=GA_RAKE,  # GA art. 18.3
+    split=GA_SPLIT,  # GA art. 23.3
     # The dealer marks the hand; it turns counter-clockwise [GA art. 23.1].
     button=ButtonRules(first=FirstButton.DEALER_MARKS, rotation=Rotation.COUNTER_CLOCKWISE),
 )
@@ -190,28 +183,12 @@ PT = RuleProfile(
     ),
     limits=LimitRules(
         ante_max_share_of_minimum=Fraction(1, 2),  # GA art. 22.3a (PT 20 is silent)
-        banked_bands=(BankedBand(Variant.SEN_DESCARTE, None, 25),),  # PT-SD 14
+        banked_bands=(PT_SD_BAND,),  # PT-SD 14
     ),
     blinds=BlindRules(),  # PT 82-83
-    raises=RaiseRules(
-        max_raises_per_round=3,  # PT 87
-        unlimited_heads_up=True,  # PT 88
-        minimum_raise=MinimumRaise.TABLE_MINIMUM,  # PT 86
-        max_raise_is_total_bet=True,  # PT 86
-    ),
-    rake=RakeRules(
-        per_hand_max_share=Fraction(5, 100),  # PT 7a
-        casino_may_cap=True,  # PT 7a
-        per_session=SessionCharge(
-            min_share=Fraction(5, 100),  # PT 7b
-            max_share=Fraction(20, 100),
-            bases=(RakeBase.TABLE_MAXIMUM, RakeBase.STACK),
-            length=timedelta(hours=1),
-            end=SessionEnd.FINISH_HAND_IN_PROGRESS,
-            late_joiner_window=timedelta(minutes=30),
-        ),
-    ),
-    split=SplitRules(basis=SplitBasis.BETS),  # PT 66-67
+    raises=PT_RAISES,  # PT 86-88
+    rake=PT_RAKE,  # PT 7
+    split=PT_SPLIT,  # PT 66-67
     button=ButtonRules(  # PT 29-30
         first=FirstButton.FIRST_SEAT_LEFT_OF_DEALER, rotation=Rotation.CLOCKWISE
     ),
@@ -242,14 +219,13 @@ CM = replace(
         empty_big_blind_seat_moves_on=True,  # CM "Normas generales" 8
         newcomer_posts_big_blind_or_waits=True,  # CM-17
     ),
-    # A raise at least doubles the previous bet, all-ins excepted [CM].
-    raises=replace(GA.raises, minimum_raise=MinimumRaise.DOUBLE_PREVIOUS_BET),
-    rake=RakeRules(
-        per_hand_max_share=Fraction(5, 100),  # CM "Beneficio": up to 5 %
-        per_hand_cap_cents=10_00,  # and at most 10 EUR a hand
-        steps_cents=(20_00, 50_00, 100_00),  # in steps of 100, 50 or 20 EUR
-        per_session=None,  # the manual knows only the per-hand benefit
-    ),
+    # A raise at least doubles the previous bet, all-ins excepted; no count [CM].
+    raises=CM_RAISES,
+    # Up to 5 %, at most 10 EUR a hand, in steps of 100, 50 or 20 EUR; the manual
+    # knows only the per-hand benefit [CM "Beneficio"].
+    rake=CM_RAKE,
+    # The pot is shared between the winners [CM "split pot"].
+    split=CM_SPLIT,
     # Button by card draw, ties by suit S > H > D > C; the deal and the button
     # turn clockwise [CM "Desarrollo del juego"].
     button=ButtonRules(

@@ -2,7 +2,9 @@
 
 The casino fixes and announces one of the two before play [GA art. 18.3; PT 7].
 Every amount is integer cents; percentages are exact fractions, and every
-rounding goes down, in the players' favour.
+rounding goes down, in the players' favour. The per-source rules
+(``HandRakeRule``, ``SessionChargeRule``) have one instance per source, which
+the rule profiles (``games.profiles``) point at through ``RakeRules``.
 """
 
 from __future__ import annotations
@@ -26,7 +28,9 @@ class HandRakeRule:
     # At most 5 % of the money in the pot [GA art. 18.3a; PT 7a; CM].
     max_percent: Fraction
     # Whether the casino may cap the rake per hand [PT 7a; CM]. GA art. 18.3a only
-    # bounds the percentage; a cap only lowers the take, so it is allowed there too.
+    # bounds the percentage; a cap only lowers the take, so it is allowed there too
+    # (the rule profiles used to say GA may not cap; this reading, which cites
+    # GA art. 18.3a and which table_rules already applied, is kept).
     cap_allowed: bool
     # The largest cap the source allows; None: the casino chooses [PT 7a]. CM: 10 EUR.
     max_cap: int | None
@@ -55,7 +59,7 @@ CM_HAND_RAKE = HandRakeRule(
     max_percent=Fraction(5, 100),  # CM "Beneficio"
     cap_allowed=True,
     max_cap=1000,  # CM: "hasta un máximo de 10€ por mano"
-    steps=(10_000, 5_000, 2_000),  # CM: "tramos de 100€, de 50€ o de 20€"
+    steps=(2_000, 5_000, 10_000),  # CM: "tramos de 100€, de 50€ o de 20€"
     per_pot=False,  # CM: per hand
 )
 
@@ -176,7 +180,8 @@ def rake_pots(
 
 
 class SessionBase(StrEnum):
-    """What the session percentage is counted on [GA art. 18.3b; PT 7b]."""
+    """What the session percentage is counted on [GA art. 18.3b; PT 7b]; the
+    casino announces which."""
 
     TABLE_MAXIMUM = "table_maximum"
     STACK = "stack"
@@ -185,7 +190,8 @@ class SessionBase(StrEnum):
 class SessionEnd(StrEnum):
     """What follows the hour before a session ends."""
 
-    # "unha hora de xogo máis as dúas últimas mans" [GA art. 18.3b].
+    # "unha hora de xogo máis as dúas últimas mans" [GA art. 18.3b]. (The rule
+    # profiles called it LAST_TWO_HANDS; this name, next to the quote, is kept.)
     TWO_MORE_HANDS = "two_more_hands"
     # "acrescido das jogadas necessárias para ... completem a mão que estiver em
     # curso" [PT 7b].
@@ -199,6 +205,9 @@ class SessionChargeRule:
     # The percentage band of the table maximum or the stack [GA art. 18.3b: 10-20 %;
     # PT 7b: 5-20 %].
     percent_band: tuple[Fraction, Fraction]
+    # What the percentage may be counted on, the first being a table's default
+    # [GA art. 18.3b; PT 7b: the table maximum or the player's stack].
+    bases: tuple[SessionBase, ...]
     # One hour of play [GA art. 18.3b; PT 7b].
     session_length: timedelta
     # How the session ends after the hour [GA art. 18.3b; PT 7b].
@@ -210,17 +219,35 @@ class SessionChargeRule:
 
 GA_SESSION_CHARGE = SessionChargeRule(
     percent_band=(Fraction(10, 100), Fraction(20, 100)),  # GA art. 18.3b
+    bases=(SessionBase.TABLE_MAXIMUM, SessionBase.STACK),  # GA art. 18.3b
     session_length=timedelta(hours=1),  # GA art. 18.3b
     end=SessionEnd.TWO_MORE_HANDS,  # GA art. 18.3b
     late_join_window=None,  # GA art. 18.3b is silent
 )
 PT_SESSION_CHARGE = SessionChargeRule(
     percent_band=(Fraction(5, 100), Fraction(20, 100)),  # PT 7b
+    bases=(SessionBase.TABLE_MAXIMUM, SessionBase.STACK),  # PT 7b
     session_length=timedelta(hours=1),  # PT 7b
     end=SessionEnd.FINISH_HAND_IN_PROGRESS,  # PT 7b
     late_join_window=timedelta(minutes=30),  # PT 7b
 )
 # CM takes its benefit per hand only (CM "Beneficio"); it has no session charge.
+
+
+@dataclass(frozen=True)
+class RakeRules:
+    """The house benefit models a profile allows [GA art. 18.3; PT 7; CM "Beneficio"].
+
+    None: the source has no such model.
+    """
+
+    per_hand: HandRakeRule | None
+    per_session: SessionChargeRule | None
+
+
+GA_RAKE = RakeRules(per_hand=GA_HAND_RAKE, per_session=GA_SESSION_CHARGE)
+PT_RAKE = RakeRules(per_hand=PT_HAND_RAKE, per_session=PT_SESSION_CHARGE)
+CM_RAKE = RakeRules(per_hand=CM_HAND_RAKE, per_session=None)
 
 
 def check_session_percent(rule: SessionChargeRule, percent: Fraction) -> None:

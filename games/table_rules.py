@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from games.errors import RuleViolation
 from games.limits import BettingLimit
-from games.profile_rules import RakeBase
+from games.rake import SessionBase
 from games.variants import VARIANTS, Variant
 
 if TYPE_CHECKING:
@@ -57,7 +57,7 @@ class TableRules:
     rake_step_cents: int | None
     # Per session: the share charged and what it is a share of.
     session_share: Fraction | None
-    session_base: RakeBase | None
+    session_base: SessionBase | None
     action_clock_on: bool
 
 
@@ -101,39 +101,40 @@ def _check_seats(profile: RuleProfile, variant: Variant, seats: Any) -> int:
 
 
 def _check_per_hand(profile: RuleProfile, given: dict[str, Any]) -> tuple:
-    rake = profile.rake
-    if rake.per_hand_max_share is None:
+    rule = profile.rake.per_hand
+    if rule is None:
         raise _refuse(
             "rake_model_not_in_profile", f"{profile.code} has no per-hand rake.", model=PER_HAND
         )
-    share = rake.per_hand_max_share
+    share = rule.max_percent
     if "rake_percent" in given:
         share = _percent("rake_percent", given["rake_percent"])
-        if not 0 <= share <= rake.per_hand_max_share:
-            top = rake.per_hand_max_share * 100
+        if not 0 <= share <= rule.max_percent:
+            top = rule.max_percent * 100
             raise _refuse(
                 "rake_percent_out_of_band",
                 f"The per-hand rake under {profile.code} is between 0 % and {top} %.",
                 high_percent=str(top),
             )
-    cap = rake.per_hand_cap_cents
+    cap = rule.max_cap
     if "rake_cap_cents" in given:
         cap = _cents("rake_cap_cents", given["rake_cap_cents"])
-        if rake.per_hand_cap_cents is not None and cap > rake.per_hand_cap_cents:
+        if not rule.cap_allowed:
+            raise _refuse("rake_cap_not_allowed", f"{profile.code} has no rake cap.")
+        if rule.max_cap is not None and cap > rule.max_cap:
             raise _refuse(
                 "rake_cap_above_profile",
-                f"The per-hand rake under {profile.code} is capped at "
-                f"{rake.per_hand_cap_cents} cents.",
-                cap_cents=rake.per_hand_cap_cents,
+                f"The per-hand rake under {profile.code} is capped at {rule.max_cap} cents.",
+                cap_cents=rule.max_cap,
             )
     step = None
     if "rake_step_cents" in given:
         step = _cents("rake_step_cents", given["rake_step_cents"])
-        if step not in rake.steps_cents:
+        if step not in rule.steps:
             raise _refuse(
                 "rake_step_not_in_profile",
-                f"{profile.code} takes the rake in steps of {list(rake.steps_cents)} cents.",
-                steps=list(rake.steps_cents),
+                f"{profile.code} takes the rake in steps of {list(rule.steps)} cents.",
+                steps=list(rule.steps),
             )
     return share, cap, step
 
@@ -146,11 +147,12 @@ def _check_per_session(profile: RuleProfile, given: dict[str, Any]) -> tuple:
             f"{profile.code} has no per-session charge.",
             model=PER_SESSION,
         )
-    share = charge.min_share
+    low_share, high_share = charge.percent_band
+    share = low_share
     if "session_percent" in given:
         share = _percent("session_percent", given["session_percent"])
-        if not charge.min_share <= share <= charge.max_share:
-            low, high = charge.min_share * 100, charge.max_share * 100
+        if not low_share <= share <= high_share:
+            low, high = low_share * 100, high_share * 100
             raise _refuse(
                 "session_percent_out_of_band",
                 f"The session charge under {profile.code} is between {low} % and {high} %.",
@@ -160,7 +162,7 @@ def _check_per_session(profile: RuleProfile, given: dict[str, Any]) -> tuple:
     base = charge.bases[0]
     if "session_base" in given:
         try:
-            base = RakeBase(given["session_base"])
+            base = SessionBase(given["session_base"])
         except ValueError:
             base = None  # type: ignore[assignment]
         if base not in charge.bases:
@@ -210,7 +212,7 @@ def build_table_rules(
                 "bad_override_value", "Unknown betting limit.", field="betting_limit"
             ) from None
 
-    model = overrides.get("rake_model", PER_HAND if profile.rake.per_hand_max_share else None)
+    model = overrides.get("rake_model", PER_HAND if profile.rake.per_hand else None)
     if model not in (PER_HAND, PER_SESSION):
         raise _refuse("bad_override_value", "rake_model is per_hand or per_session.")
     hand_keys = {"rake_percent", "rake_cap_cents", "rake_step_cents"}

@@ -14,7 +14,7 @@ from games.pots import (
     PT_SPLIT,
     Pot,
     PotSplitRule,
-    SplitRule,
+    SplitBasis,
     award_pots,
     build_pots,
     seats_from,
@@ -204,7 +204,7 @@ def test_a_contested_pot_needs_every_hand():
         award_pots(
             [Pot(200, frozenset({1, 2}))],
             {1: 3},
-            rule=PotSplitRule(SplitRule.EQUAL, False),
+            rule=PotSplitRule(SplitBasis.EQUAL, False),
             hand_seat=1,
         )
     assert refused.value.code == "showdown_hand_missing"

@@ -8,18 +8,29 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from games.betting import (
+    CM_RAISES,
+    GA_RAISES,
+    GA_SIN_DESCARTE_BAND,
+    GA_TRIJOKER_BAND,
+    PT_RAISES,
+    PT_SD_BAND,
+    MinimumRaise,
+)
 from games.errors import RuleViolation
 from games.limits import BettingLimit
-from games.profile_rules import (
-    AbsenceExpiry,
-    FirstButton,
-    MinimumRaise,
-    RakeBase,
-    Rotation,
-    SessionEnd,
-    SplitBasis,
-)
+from games.pots import CM_SPLIT, GA_SPLIT, PT_SPLIT, SplitBasis
+from games.profile_rules import AbsenceExpiry, FirstButton, Rotation
 from games.profiles import CM, GA, PROFILES, PT, TEST, RuleProfile, SeatNumbering
+from games.rake import (
+    CM_HAND_RAKE,
+    GA_HAND_RAKE,
+    GA_SESSION_CHARGE,
+    PT_HAND_RAKE,
+    PT_SESSION_CHARGE,
+    SessionBase,
+    SessionEnd,
+)
 from games.variants import Variant
 
 
@@ -48,7 +59,7 @@ def test_profiles_are_frozen():
     with pytest.raises(AttributeError):
         GA.min_players = 3  # type: ignore[misc]
     with pytest.raises(AttributeError):
-        CM.rake.per_hand_cap_cents = 0  # type: ignore[misc]
+        CM.rake.per_hand.max_cap = 0  # type: ignore[misc]
 
 
 def test_seats_per_variant():
@@ -114,8 +125,10 @@ def test_limits_blinds_and_raises():
         assert profile.limits.ante_max_share_of_minimum == Fraction(1, 2)
         assert profile.blinds.small_share_of_minimum == Fraction(1, 2)
         assert profile.blinds.big_share_of_minimum == 1
-        assert profile.raises.max_raises_per_round == 3
         assert profile.raises.unlimited_heads_up
+    assert GA.raises.max_raises == PT.raises.max_raises == 3  # PT 87; GA art. 23.2, 30.1
+    # GA art. 23.2 leaves the count to the variant's rules; the CM manual names none.
+    assert CM.raises.max_raises is None
     ga_band = GA.limits.band_for(Variant.SEN_DESCARTE)
     assert ga_band.allows(Fraction(20)) and not ga_band.allows(Fraction(15))
     assert GA.limits.band_for(Variant.TRIJOKER).multiples == (10, 20, 30)
@@ -128,30 +141,48 @@ def test_limits_blinds_and_raises():
 def test_rake_and_sessions():
     """GA art. 18.3; PT 7; CM "Beneficio"."""
     for profile in (GA, PT, CM):
-        assert profile.rake.per_hand_max_share == Fraction(5, 100)
-    assert CM.rake.per_hand_cap_cents == 10_00
-    assert CM.rake.steps_cents == (20_00, 50_00, 100_00)
-    assert PT.rake.casino_may_cap and not GA.rake.casino_may_cap
+        assert profile.rake.per_hand.max_percent == Fraction(5, 100)
+    assert CM.rake.per_hand.max_cap == 10_00
+    assert CM.rake.per_hand.steps == (20_00, 50_00, 100_00)
+    # PT 7a lets the casino cap the rake; GA art. 18.3a only bounds the share, and
+    # a cap only lowers the take, so a GA casino may cap it too.
+    assert PT.rake.per_hand.cap_allowed and GA.rake.per_hand.cap_allowed
+    assert PT.rake.per_hand.max_cap is None and GA.rake.per_hand.max_cap is None
     ga, pt = GA.rake.per_session, PT.rake.per_session
-    assert (ga.min_share, ga.max_share) == (Fraction(10, 100), Fraction(20, 100))
-    assert (pt.min_share, pt.max_share) == (Fraction(5, 100), Fraction(20, 100))
-    assert ga.length == pt.length == timedelta(hours=1)
-    assert ga.end is SessionEnd.LAST_TWO_HANDS and ga.late_joiner_window is None
+    assert ga.percent_band == (Fraction(10, 100), Fraction(20, 100))
+    assert pt.percent_band == (Fraction(5, 100), Fraction(20, 100))
+    assert ga.session_length == pt.session_length == timedelta(hours=1)
+    assert ga.end is SessionEnd.TWO_MORE_HANDS and ga.late_join_window is None
     assert pt.end is SessionEnd.FINISH_HAND_IN_PROGRESS
-    assert pt.late_joiner_window == timedelta(minutes=30)
-    assert set(ga.bases) == {RakeBase.TABLE_MAXIMUM, RakeBase.STACK}
+    assert pt.late_join_window == timedelta(minutes=30)
+    assert set(ga.bases) == set(pt.bases) == {SessionBase.TABLE_MAXIMUM, SessionBase.STACK}
     assert CM.rake.per_session is None
 
 
 def test_split_and_button():
-    """PT 66-67 vs GA art. 23.3; GA art. 23.1; PT 29-30; CM draw S>H>D>C."""
+    """PT 66-67 vs GA art. 23.3 vs CM; GA art. 23.1; PT 29-30; CM draw S>H>D>C."""
     assert PT.split.basis is SplitBasis.BETS
     assert GA.split.basis is SplitBasis.STACKS
+    assert CM.split.basis is SplitBasis.EQUAL  # CM "split pot"
+    assert PT.split.share_in_table_minimums  # PT 67
     assert GA.button.rotation is Rotation.COUNTER_CLOCKWISE
     assert PT.button.first is FirstButton.FIRST_SEAT_LEFT_OF_DEALER
     assert PT.button.rotation is Rotation.CLOCKWISE
     assert CM.button.first is FirstButton.CARD_DRAW
     assert CM.button.draw_suit_order == "shdc"
+
+
+def test_profiles_point_at_the_engines_rules():
+    """Each rule is defined once: the profile holds the engine modules' instances."""
+    assert (GA.raises, PT.raises, CM.raises) == (GA_RAISES, PT_RAISES, CM_RAISES)
+    assert all(p.raises is r for p, r in ((GA, GA_RAISES), (PT, PT_RAISES), (CM, CM_RAISES)))
+    assert GA.split is GA_SPLIT and PT.split is PT_SPLIT and CM.split is CM_SPLIT
+    assert GA.rake.per_hand is GA_HAND_RAKE and GA.rake.per_session is GA_SESSION_CHARGE
+    assert PT.rake.per_hand is PT_HAND_RAKE and PT.rake.per_session is PT_SESSION_CHARGE
+    assert CM.rake.per_hand is CM_HAND_RAKE
+    assert GA.limits.band_for(Variant.SEN_DESCARTE) is GA_SIN_DESCARTE_BAND
+    assert GA.limits.band_for(Variant.TRIJOKER) is GA_TRIJOKER_BAND
+    assert PT.limits.band_for(Variant.SEN_DESCARTE) is PT_SD_BAND
 
 
 def test_cm_is_ga_with_the_house_rules_on_top():
@@ -205,7 +236,7 @@ def test_table_may_choose_within_the_profile():
         "omaha", rake_model="per_session", session_percent="7.5", session_base="stack"
     )
     assert session.session_share == Fraction(75, 1000)
-    assert session.session_base is RakeBase.STACK
+    assert session.session_base is SessionBase.STACK
     assert session.rake_share is None
 
 
