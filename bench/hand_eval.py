@@ -2,7 +2,8 @@
 
 Run: ``.venv/bin/python bench/hand_eval.py [hands]``. The same seeded random
 hands go to every evaluator in the same run; each is warmed up first (our tables
-fill on first use). Prints evaluations per second and the ratio to treys.
+fill on first use). Prints evaluations per second (best of three interleaved rounds) and the
+ratio to treys.
 treys and pokerkit are test/bench dependencies only (requirements-dev.txt).
 """
 
@@ -23,6 +24,8 @@ from treys import Evaluator
 
 from games.cards import deck
 from games.evaluate import evaluate, holdem_key
+
+ROUNDS = 3
 
 
 def _rate(fn, items) -> float:
@@ -47,20 +50,27 @@ def main(n: int = 100_000) -> None:
     treys_eval = Evaluator()
     lookup = StandardLookup()
     rows = [
-        ("games holdem_key (fast path, int key)", _rate(holdem_key, ours)),
+        ("games holdem_key (fast path, int key)", holdem_key, ours),
         ("games evaluate('holdem') (validated, HandValue)",
-         _rate(lambda h: evaluate("holdem", h[:2], h[2:]), ours)),
+         lambda h: evaluate("holdem", h[:2], h[2:]), ours),
         ("treys Evaluator.evaluate",
-         _rate(lambda h: treys_eval.evaluate(h[:2], h[2:]), treys_hands)),
+         lambda h: treys_eval.evaluate(h[:2], h[2:]), treys_hands),
         ("pokerkit StandardLookup best of 21",
-         _rate(lambda h: max(lookup.get_entry(f).index for f in combinations(h, 5)), pk_hands)),
+         lambda h: max(lookup.get_entry(f).index for f in combinations(h, 5)), pk_hands),
         ("pokerkit StandardHighHand.from_game",
-         _rate(lambda h: StandardHighHand.from_game(h[:2], h[2:]), pk_hands[:few])),
+         lambda h: StandardHighHand.from_game(h[:2], h[2:]), pk_hands[:few]),
     ]  # fmt: skip
-    treys_rate = rows[2][1]
-    print(f"7-card Hold'em, {n:,} random hands (seed 7), Python {sys.version.split()[0]}")
+    # Rounds interleave the evaluators so that a busy moment on the machine
+    # hits all of them; each keeps its best round.
+    best = [0.0] * len(rows)
+    for _ in range(ROUNDS):
+        for i, (_, fn, items) in enumerate(rows):
+            best[i] = max(best[i], _rate(fn, items))
+    treys_rate = best[2]
+    print(f"7-card Hold'em, {n:,} random hands (seed 7), best of {ROUNDS} interleaved rounds,")
+    print(f"Python {sys.version.split()[0]}")
     print(f"{'evaluator':52} {'evals/s':>12} {'x treys':>8}")
-    for name, rate in rows:
+    for (name, _, _), rate in zip(rows, best, strict=True):
         print(f"{name:52} {rate:12,.0f} {rate / treys_rate:8.2f}")
 
 

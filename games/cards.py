@@ -10,7 +10,6 @@ clubs).
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
 from enum import StrEnum
 
 from games.errors import RuleViolation
@@ -18,23 +17,47 @@ from games.errors import RuleViolation
 RANK_CHARS = "23456789TJQKA"
 SUIT_CHARS = "shdc"  # strongest first
 JOKER_TEXT = "Jk"
+SUIT_BY_ORDER = "cdhs"  # a card's low two bits
+SUIT_ORDER = {suit: i for i, suit in enumerate(SUIT_BY_ORDER)}
 
 
 class CardError(RuleViolation):
     """A card string that names no card, or a card given twice."""
 
 
-@dataclass(frozen=True, order=True)
-class Card:
+class Card(int):
     """A card. ``rank`` is 2..14 (ace high), ``suit`` one of "shdc"; the joker
-    has rank 0 and suit "" and is the only card that is ``is_joker``."""
+    has rank 0 and suit "" and is the only card that is ``is_joker``.
 
-    rank: int
-    suit: str
+    A card is an int, ``rank << 2 | suit order`` (clubs 0 .. spades 3), so that
+    hashing, equality and set checks run in C: the evaluator checks every hand
+    for duplicates and deck membership. Cards order by rank, then suit, spades
+    highest (the CM button draw). Compare cards with cards, not with ints.
+    """
+
+    __slots__ = ()
+
+    def __new__(cls, rank: int, suit: str) -> Card:
+        if rank == 0 and suit == "":
+            return super().__new__(cls, 0)
+        if type(rank) is not int or not 2 <= rank <= 14 or suit not in SUIT_ORDER:
+            raise CardError("bad_card", f"No card has rank {rank!r} and suit {suit!r}.")
+        return super().__new__(cls, rank << 2 | SUIT_ORDER[suit])
+
+    def __getnewargs__(self) -> tuple[int, str]:
+        return (self.rank, self.suit)
+
+    @property
+    def rank(self) -> int:
+        return int(self) >> 2
+
+    @property
+    def suit(self) -> str:
+        return "" if self == 0 else SUIT_BY_ORDER[int(self) & 3]
 
     @property
     def is_joker(self) -> bool:
-        return self.rank == 0
+        return int(self) == 0
 
     def __str__(self) -> str:
         if self.is_joker:
@@ -43,6 +66,8 @@ class Card:
 
     def __repr__(self) -> str:
         return f"Card({str(self)!r})"
+
+    __format__ = object.__format__
 
 
 JOKER = Card(0, "")

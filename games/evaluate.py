@@ -27,16 +27,16 @@ With fewer than 52 cards a flush beats a full house [GA art. 22.1].
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import partial
 from itertools import combinations
 
 from games._eval_tables import PAIGOW, TABLES, Tables, pack
-from games.cards import JOKER, SUIT_CHARS, Card, CardError, DeckKind, cards, deck
+from games.cards import JOKER, SUIT_BY_ORDER, Card, CardError, DeckKind, cards, deck
 from games.hands import Category, HandValue
 
 __all__ = ["VARIANTS", "evaluate", "holdem_key"]
 
-SUIT_INDEX = {suit: i for i, suit in enumerate(SUIT_CHARS)}
 RANK_BITS = (1 << 39) - 1  # the rank-count part of a code sum
 SUIT_SHIFT = 40  # suit counts live in four nibbles from bit 40
 
@@ -47,15 +47,17 @@ def _code(rank: int, suit: int) -> int:
     return 1 << 3 * (rank - 2) | 1 << (SUIT_SHIFT + 4 * suit)
 
 
-# Index ``rank << 2 | suit`` -> code; ranks 2..14 fill indices 8..59.
+# Indexed by the card itself (a Card is the int ``rank << 2 | suit order``):
+# its code, and its rank bit for the suit masks. The joker (0) adds nothing.
 CODES = [0] * 60
-for _rank in range(2, 15):
-    for _suit in range(4):
-        CODES[_rank << 2 | _suit] = _code(_rank, _suit)
+RANK_BIT = [0] * 60
+for _card in deck(DeckKind.FULL_52):
+    CODES[_card] = _code(_card.rank, _card & 3)
+    RANK_BIT[_card] = 1 << (_card.rank - 2)
 
 
 def _flush_suit(total: int) -> int:
-    """The suit holding five or more cards, or -1. Adding 3 to each suit count
+    """The suit (its order, 0..3) holding five or more cards, or -1. Adding 3 to each suit count
     sets its nibble's top bit exactly when the count is 5, 6 or 7."""
     hits = ((total >> SUIT_SHIFT) + 0x3333) & 0x8888
     return (hits.bit_length() - 4) >> 2 if hits else -1
@@ -71,6 +73,13 @@ class Spec:
     mode: str  # "best": any five; "split": exactly two hole and three board
     table: str
     source: str
+    # Derived once, read on every call: the deck's cards and the lookup tables.
+    cards: frozenset[Card] = field(init=False, repr=False, compare=False)
+    tables: Tables = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "cards", frozenset(deck(self.deck)))
+        object.__setattr__(self, "tables", TABLES[self.table])
 
 
 VARIANTS: dict[str, Spec] = {
@@ -88,9 +97,6 @@ VARIANTS: dict[str, Spec] = {
 
 LOWEST = {DeckKind.FULL_52: 2, DeckKind.SHORT_32: 7, DeckKind.SHORT_28: 8}
 
-# The cards of each deck, for the fast membership check.
-DECK_SETS = {kind: frozenset(deck(kind)) for kind in DeckKind}
-
 # The floor's variant names (games.variants.Variant) for the same games.
 VARIANT_ALIASES = {
     "texas_holdem": "holdem",
@@ -100,6 +106,11 @@ VARIANT_ALIASES = {
     "sen_descarte": "sin_descarte",
     "pai_gow": "paigow",
 }
+
+_ONLY_CARDS = frozenset({Card})
+
+# Every name evaluate() accepts, canonical or floor alias, to its Spec.
+_BY_NAME = {**VARIANTS, **{alias: VARIANTS[name] for alias, name in VARIANT_ALIASES.items()}}
 
 
 def _as_cards(given: str | Iterable[str | Card]) -> tuple[Card, ...]:
@@ -137,10 +148,7 @@ def _check(spec: Spec, variant: str, hole: tuple[Card, ...], board: tuple[Card, 
     for one in (*hole, *board):
         if not isinstance(one, Card):
             raise CardError("bad_card", f"{one!r} is not a card.", card=repr(one))
-        if one.is_joker:
-            ok = spec.deck is DeckKind.WITH_JOKER_53
-        else:
-            ok = one.suit in SUIT_INDEX and low <= one.rank <= 14
+        ok = spec.deck is DeckKind.WITH_JOKER_53 if one.is_joker else low <= one.rank <= 14
         if not ok:
             raise CardError(
                 "card_not_in_deck",
@@ -169,11 +177,11 @@ def _pick(hand: Iterable[Card], ranks: Iterable[int], suit: str | None = None) -
 
 
 def _suited_mask(hand: Iterable[Card], suit: int) -> int:
-    """Bit ``rank - 2`` for each card of one suit."""
+    """Bit ``rank - 2`` for each card of one suit (by its order, 0..3)."""
     mask = 0
     for one in hand:
-        if SUIT_INDEX.get(one.suit) == suit:
-            mask |= 1 << (one.rank - 2)
+        if one & 3 == suit:
+            mask |= RANK_BIT[one]
     return mask
 
 
@@ -183,7 +191,7 @@ def _best_key(tables: Tables, hand: tuple[Card, ...]) -> tuple[int, int]:
     Returns (value key, flush suit or -1)."""
     total = 0
     for one in hand:
-        total += CODES[one.rank << 2 | SUIT_INDEX[one.suit]]
+        total += CODES[one]
     value = tables.by_ranks[total & RANK_BITS]
     suit = _flush_suit(total)
     if suit >= 0:
@@ -198,15 +206,15 @@ def holdem_key(seven: tuple[Card, ...]) -> int:
     distinct cards, not checked). Use ``evaluate`` unless you need raw speed."""
     total = 0
     for one in seven:
-        total += CODES[one.rank << 2 | SUIT_INDEX[one.suit]]
+        total += CODES[one]
     value = _STANDARD.by_ranks[total & RANK_BITS]
     hits = ((total >> SUIT_SHIFT) + 0x3333) & 0x8888
     if hits:
-        suit = SUIT_CHARS[(hits.bit_length() - 4) >> 2]
+        suit = (hits.bit_length() - 4) >> 2
         mask = 0
         for one in seven:
-            if one.suit == suit:
-                mask |= 1 << (one.rank - 2)
+            if one & 3 == suit:
+                mask |= RANK_BIT[one]
         flush = _STANDARD.by_suit[mask]
         if flush > value:
             return flush
@@ -219,8 +227,8 @@ _STANDARD = TABLES["standard"]
 def _value(tables: Tables, key: int, hand: tuple[Card, ...], suit: int) -> HandValue:
     """A HandValue from a key; the cards that make it are named when asked for."""
     category, ranks, _ = tables.info[key]
-    flush_suit = SUIT_CHARS[suit] if suit >= 0 else None
-    return HandValue(key, category, pick=lambda: _pick(hand, ranks, flush_suit))
+    flush_suit = SUIT_BY_ORDER[suit] if suit >= 0 else None
+    return HandValue(key, category, pick=partial(_pick, hand, ranks, flush_suit))
 
 
 def _split_best(tables: Tables, hole: tuple[Card, ...], board: tuple[Card, ...]) -> HandValue:
@@ -253,10 +261,10 @@ def _paigow_five(tables: Tables, hand: tuple[Card, ...]) -> HandValue:
     real = tuple(c for c in hand if not c.is_joker)
     total = ACE_CODE
     for one in real:
-        total += CODES[one.rank << 2 | SUIT_INDEX[one.suit]]
+        total += CODES[one]
     best_key, best_hand, best_suit = tables.by_ranks[total & RANK_BITS], hand, -1
     for rank in range(2, 15):
-        for suit in SUIT_CHARS:
+        for suit in SUIT_BY_ORDER:
             stand_in = Card(rank, suit)
             if stand_in in real:
                 continue
@@ -291,31 +299,44 @@ def evaluate(
     (a ``RuleViolation``) with code ``unknown_variant``, ``wrong_card_count``,
     ``card_not_in_deck``, ``duplicate_card`` or ``bad_card``.
     """
-    spec = VARIANTS.get(variant) if type(variant) is str else None
+    spec = _BY_NAME.get(variant) if type(variant) is str else None
     if spec is None:
-        spec = _spec(VARIANT_ALIASES.get(variant, variant))
+        spec = _spec(variant)
     hole_cards = hole if type(hole) is tuple else _as_cards(hole)
     board_cards = board if type(board) is tuple else _as_cards(board)
     hand = hole_cards + board_cards
-    # The common case checked in C: the right counts, all cards of this deck,
-    # none twice. Anything else goes through _check, which names the fault.
+    # The common case checked in C: the right counts, only Cards (an int equal
+    # to a card's code is not one), each of this deck and none twice. Anything
+    # else goes through _check, which names the fault.
     if (
         len(hole_cards) not in spec.hole
         or len(board_cards) not in spec.board
-        or not DECK_SETS[spec.deck].issuperset(hand)
-        or len(set(hand)) != len(hand)
+        or not _ONLY_CARDS.issuperset(map(type, hand))
+        or len(spec.cards.intersection(hand)) != len(hand)
     ):
         hole_cards, board_cards = _as_cards(hole_cards), _as_cards(board_cards)
         _check(spec, variant, hole_cards, board_cards)
-    tables = TABLES[spec.table]
+        hand = hole_cards + board_cards
+    tables = spec.tables
+    if spec.mode == "best":  # _best_key and _value inlined: the hot path
+        total = 0
+        for one in hand:
+            total += CODES[one]
+        key = tables.by_ranks[total & RANK_BITS]
+        flush_suit = None
+        hits = ((total >> SUIT_SHIFT) + 0x3333) & 0x8888  # as in _flush_suit
+        if hits:
+            suit = (hits.bit_length() - 4) >> 2
+            flush = tables.by_suit[_suited_mask(hand, suit)]
+            if flush > key:
+                key, flush_suit = flush, SUIT_BY_ORDER[suit]
+        category, ranks, _ = tables.info[key]
+        return HandValue(key, category, None, partial(_pick, hand, ranks, flush_suit))
     if spec.mode == "split":
         return _split_best(tables, hole_cards, board_cards)
-    if spec.mode == "paigow":
-        if len(hole_cards) == 2:
-            return _paigow_two(hole_cards)
-        return _paigow_five(tables, hole_cards)
-    key, suit = _best_key(tables, hand)
-    return _value(tables, key, hand, suit)
+    if len(hole_cards) == 2:  # Pai Gow's small hand
+        return _paigow_two(hole_cards)
+    return _paigow_five(tables, hole_cards)
 
 
 assert TABLES["paigow"].ranking is PAIGOW

@@ -45,7 +45,6 @@ class HandValue:
         key: int,
         category: Category,
         cards: tuple[Card, ...] | None = None,
-        *,
         pick: Callable[[], tuple[Card, ...]] | None = None,
     ) -> None:
         if cards is None and pick is None:

@@ -118,3 +118,19 @@ def test_bad_input_is_refused_with_a_code(variant, hole, board, code):
 def test_duplicates_across_hole_and_board_as_tuples():
     with pytest.raises(CardError):
         evaluate("holdem", cards("As Ks"), cards("As Qs Js"))
+
+
+def test_a_plain_int_is_not_taken_for_a_card():
+    # Cards are ints underneath; an int with the same code must still be refused.
+    hole = cards("As Ks")
+    with pytest.raises(CardError) as caught:
+        evaluate("holdem", (int(hole[0]), int(hole[1])), cards("Qs Js Ts"))
+    assert caught.value.code == "bad_card"
+
+
+def test_a_list_of_cards_and_a_tuple_give_the_same_value():
+    hole, board = cards("Ah 7h"), cards("2h 9h Kh Kd Ks")
+    from_tuple = evaluate("holdem", hole, board)
+    from_list = evaluate("holdem", list(hole), list(board))
+    assert from_tuple == from_list and from_tuple.category == "flush"
+    assert sorted(from_tuple.cards) == sorted(cards("Ah Kh 9h 7h 2h"))

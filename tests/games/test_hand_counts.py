@@ -15,12 +15,13 @@ import random
 from collections import Counter
 from functools import cache
 from itertools import combinations
+from typing import NamedTuple
 
 import pytest
 
 from games._eval_tables import TABLES
 from games.cards import JOKER, Card, deck
-from games.evaluate import CODES, RANK_BITS, SUIT_INDEX, _flush_suit, evaluate
+from games.evaluate import CODES, RANK_BITS, _flush_suit, evaluate
 from games.hands import Category as C
 
 KNOWN_52 = {
@@ -58,7 +59,7 @@ TABLE_OF = {
 
 
 def _code(card: Card) -> int:
-    return CODES[card.rank << 2 | SUIT_INDEX[card.suit]]
+    return CODES[card]
 
 
 def _category(tables, key: int) -> C:
@@ -146,12 +147,23 @@ def _ref_straight(ranks: set[int], kind: str, variant: str) -> int:
     return 0
 
 
+class _Plain(NamedTuple):
+    """A rank/suit pair for the reference; the joker read as an ace has no suit."""
+
+    rank: int
+    suit: str
+    is_joker: bool = False
+
+
+SUITLESS_ACE = _Plain(14, "x")
+
+
 def reference(kind: str, variant: str, five) -> tuple:
     """(category rank, tiebreak) of exactly five cards, as rank/suit pairs."""
     cards = list(five)
     if any(c.is_joker for c in cards):
         real = [c for c in cards if not c.is_joker]
-        options = [reference(kind, variant, [*real, Card(14, "x")])]
+        options = [reference(kind, variant, [*real, SUITLESS_ACE])]
         for rank in range(2, 15):
             for suit in "shdc":
                 if Card(rank, suit) not in real:
@@ -291,7 +303,7 @@ def _fast(variant: str, hand) -> tuple[int, C]:
     value = tables.by_ranks[total & RANK_BITS]
     suit = _flush_suit(total)
     if suit >= 0:
-        mask = sum(1 << (c.rank - 2) for c in hand if c.suit == "shdc"[suit])
+        mask = sum(1 << (c.rank - 2) for c in hand if c & 3 == suit)
         value = max(value, tables.by_suit[mask])
     return value, tables.info[value][0]
 
