@@ -35,7 +35,10 @@ LIMIT_LABELS = {
 
 
 STATUS_LABELS = {
-    TableStatus.OPEN: pgettext_lazy("table status", "open"),
+    TableStatus.REGISTERING: pgettext_lazy("table status", "registering"),
+    TableStatus.RUNNING: pgettext_lazy("table status", "running"),
+    TableStatus.SUSPENDED: pgettext_lazy("table status", "suspended"),
+    TableStatus.CLOSED: pgettext_lazy("table status", "closed"),
 }
 
 

@@ -46,6 +46,17 @@ class TableView(models.Model):
     status = models.CharField(max_length=20)
     opened_at = models.DateTimeField()
     opened_by = models.CharField(max_length=150)
+    second_variant = models.CharField(max_length=30, blank=True, default="")
+    button = models.PositiveSmallIntegerField(null=True)
+    hands_played = models.PositiveIntegerField(default=0)
+    hand_in_progress = models.PositiveIntegerField(null=True)
+    draw_open = models.BooleanField(default=False)
+    players = models.PositiveSmallIntegerField(default=0)
+    suspended_at = models.DateTimeField(null=True)
+    closes_at = models.DateTimeField(null=True)
+    closed_at = models.DateTimeField(null=True)
+    seat_change_requests = models.JSONField(default=list)
+    version = models.PositiveIntegerField(default=1)
 
     class Meta:
         ordering = ["sector__name", "number"]
@@ -55,6 +66,115 @@ class TableView(models.Model):
 
     def __str__(self) -> str:
         return f"{self.sector.name} #{self.number}"
+
+
+class PlayerView(models.Model):
+    """A player as the floor knows them: card number and display name only."""
+
+    id = models.UUIDField(primary_key=True)
+    card_number = models.CharField(max_length=30, unique=True)
+    display_name = models.CharField(max_length=60)
+    barred = models.BooleanField(default=False)
+    bar_reason = models.CharField(max_length=200, blank=True, default="")
+    table = models.ForeignKey(
+        TableView, null=True, related_name="+", on_delete=models.SET_NULL, db_constraint=False
+    )
+    seat = models.PositiveSmallIntegerField(null=True)
+    registered_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["card_number"]
+
+    def __str__(self) -> str:
+        return f"{self.card_number} {self.display_name}"
+
+
+class SeatView(models.Model):
+    """An occupied seat: who sits there, their stack and what the floor must watch."""
+
+    table = models.ForeignKey(TableView, related_name="occupied_seats", on_delete=models.CASCADE)
+    seat = models.PositiveSmallIntegerField()
+    player = models.ForeignKey(PlayerView, related_name="+", on_delete=models.CASCADE)
+    stack_cents = models.BigIntegerField(default=0)
+    newcomer = models.BooleanField(default=False)
+    posts_big_blind = models.BooleanField(default=False)
+    resting = models.BooleanField(default=False)
+    rested_hands = models.PositiveSmallIntegerField(default=0)
+    idle_hands = models.PositiveSmallIntegerField(default=0)
+    owes_cents = models.BigIntegerField(default=0)
+    must_rebuy = models.BooleanField(default=False)
+    must_leave = models.CharField(max_length=30, blank=True, default="")
+    must_post_big_blind = models.BooleanField(default=False)
+    rest_exceeded = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["table", "seat"]
+        constraints = [models.UniqueConstraint(fields=["table", "seat"], name="one_player_a_seat")]
+
+    def __str__(self) -> str:
+        return f"{self.table} seat {self.seat}"
+
+
+class WaitingListView(models.Model):
+    """One game's waiting list."""
+
+    id = models.UUIDField(primary_key=True)
+    game = models.CharField(max_length=80, unique=True)
+    variant = models.CharField(max_length=30)
+    limit = models.CharField(max_length=20)
+    minimum_cents = models.BigIntegerField()
+    maximum_cents = models.BigIntegerField()
+
+    class Meta:
+        ordering = ["variant", "minimum_cents", "maximum_cents", "limit"]
+
+    def __str__(self) -> str:
+        return self.game
+
+
+class WaitingEntryView(models.Model):
+    waiting_list = models.ForeignKey(
+        WaitingListView, related_name="entries", on_delete=models.CASCADE
+    )
+    player = models.ForeignKey(PlayerView, related_name="+", on_delete=models.CASCADE)
+    position = models.PositiveIntegerField()
+    reservation = models.PositiveIntegerField()
+    registered_at = models.DateTimeField()
+    status = models.CharField(max_length=20)
+    called_at = models.DateTimeField(null=True)
+    call_ends_at = models.DateTimeField(null=True)
+    call_table = models.UUIDField(null=True)
+    call_seat = models.PositiveSmallIntegerField(null=True)
+
+    class Meta:
+        ordering = ["waiting_list", "position"]
+
+    def __str__(self) -> str:
+        return f"{self.waiting_list} #{self.reservation}"
+
+
+class HandView(models.Model):
+    """One hand as the dealer reported it."""
+
+    table = models.ForeignKey(TableView, related_name="hands", on_delete=models.CASCADE)
+    number = models.PositiveIntegerField()
+    variant = models.CharField(max_length=30)
+    button = models.PositiveSmallIntegerField()
+    dealt_in = models.JSONField(default=list)
+    blinds = models.JSONField(default=dict)
+    started_at = models.DateTimeField()
+    ended_at = models.DateTimeField(null=True)
+    pot_cents = models.BigIntegerField(null=True)
+    rake_cents = models.BigIntegerField(null=True)
+    contributions = models.JSONField(default=dict)
+    winnings = models.JSONField(default=dict)
+
+    class Meta:
+        ordering = ["table", "number"]
+        constraints = [models.UniqueConstraint(fields=["table", "number"], name="hand_number")]
+
+    def __str__(self) -> str:
+        return f"{self.table} hand {self.number}"
 
 
 class EventJournalEntry(models.Model):

@@ -74,7 +74,7 @@ def floor_app() -> FloorApplication:
 
 def floor_projector() -> CatchUpProjector:
     """The projector of the floor's read models (cheap: no connection of its own)."""
-    return CatchUpProjector(FloorProjection(), floor_app)
+    return CatchUpProjector(FloorProjection(floor_app), floor_app)
 
 
 def install(app: FloorApplication | None) -> None:

@@ -172,6 +172,21 @@ class BlindRules:
 
 
 @dataclass(frozen=True)
+class SeatingRules:
+    """How players come to their seats."""
+
+    # The seat draw stays open until the table is full, even once play has
+    # begun: a player who registers later is drawn a free seat [CM-3].
+    draw_open_until_full: bool = False
+    # A player joining a game in progress brings a stack equal to the average
+    # capital at the table [PT 28]; otherwise the table's limits apply.
+    newcomer_stack_is_table_average: bool = False
+    # Mixed tables, two non-banked variants at the player with the hand's
+    # choice, may be authorised [PT 23]; GA and CM do not provide for them.
+    mixed_tables_allowed: bool = False
+
+
+@dataclass(frozen=True)
 class ButtonRules:
     first: FirstButton
     rotation: Rotation

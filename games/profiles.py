@@ -35,6 +35,7 @@ from games.profile_rules import (
     Rotation,
     SeatRange,
     SeatRules,
+    SeatingRules,
     TableMoveRules,
     WaitingListRules,
 )
@@ -94,6 +95,8 @@ class RuleProfile:
     split: PotSplitRule
     # Who has the button first and where it goes [GA art. 23.1; PT 29-30; CM].
     button: ButtonRules
+    # The seat draw, joining stacks and mixed tables [PT 23, 28; CM-3].
+    seating: SeatingRules = SeatingRules()
 
     def for_table(self, variant: Variant | str, **overrides: Any) -> TableRules:
         """The rules of one table: the profile plus what the table may change.
@@ -192,6 +195,10 @@ PT = RuleProfile(
     button=ButtonRules(  # PT 29-30
         first=FirstButton.FIRST_SEAT_LEFT_OF_DEALER, rotation=Rotation.CLOCKWISE
     ),
+    seating=SeatingRules(
+        newcomer_stack_is_table_average=True,  # PT 28
+        mixed_tables_allowed=True,  # PT 23
+    ),
 )
 
 # Casino Mediterráneo house rules, layered on the Galician regulation.
@@ -231,6 +238,7 @@ CM = replace(
     button=ButtonRules(
         first=FirstButton.CARD_DRAW, rotation=Rotation.CLOCKWISE, draw_suit_order="shdc"
     ),
+    seating=SeatingRules(draw_open_until_full=True),  # CM-3
 )
 
 

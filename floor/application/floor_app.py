@@ -1,18 +1,26 @@
-"""The floor's commands: open sectors and tables (more with each issue)."""
+"""The floor application: sectors and tables, and every command of the floor."""
 
 from __future__ import annotations
 
 from uuid import UUID, uuid4
 
-from floor.application.service import CommandService, Decision, Outcome
+from floor.application.seating import SeatingCommands
+from floor.application.service import Decision, Outcome
 from floor.domain.errors import conflict
+from floor.domain.player import Player
 from floor.domain.roles import Actor
 from floor.domain.sector import Sector
-from floor.domain.table import Table, TableSpec
+from floor.domain.table import Table
+from floor.domain.table_spec import TableSpec
+from floor.domain.waiting_list import WaitingList
 
 
-class FloorApplication(CommandService):
-    snapshotting_intervals = {Sector: 50, Table: 50}
+class FloorApplication(SeatingCommands):
+    """The floor's commands: sectors and tables here; players and lists in
+    floor.application.players; seats, draws, rests and hands in
+    floor.application.seating."""
+
+    snapshotting_intervals = {Sector: 50, Table: 50, Player: 50, WaitingList: 50}
 
     def open_sector(self, actor: Actor, command_id: str, *, name: str) -> Outcome:
         """The director opens a sector of the room (GA art. 4, 11)."""
@@ -40,9 +48,12 @@ class FloorApplication(CommandService):
         minimum_cents: int,
         maximum_cents: int,
         seats: int,
+        second_variant: str | None = None,
     ) -> Outcome:
-        """The jefe de sector opens a table; a sector holds four (GA art. 19)."""
+        """The jefe de sector opens a table; a sector holds four (GA art. 19). A
+        mixed table names a second variant where the profile allows it [PT 23]."""
         payload = {
+            "second_variant": second_variant,
             "sector_id": str(sector_id),
             "variant": variant,
             "limit": limit,
@@ -60,6 +71,7 @@ class FloorApplication(CommandService):
                 maximum_cents=maximum_cents,
                 seats=seats,
                 profile=self.profile,
+                second_variant=second_variant,
             )
             table_id = uuid4()
             number = sector.add_table(table_id, self.profile.max_tables_per_sector)

@@ -12,7 +12,9 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Callable, Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any, TypeVar
 from uuid import UUID
 
@@ -22,7 +24,7 @@ from eventsourcing.persistence import IntegrityError
 
 from floor.domain.clock import Clock, SystemClock
 from floor.domain.command_record import MAX_COMMAND_ID_LENGTH, CommandRecord
-from floor.domain.context import CommandContext, command_context
+from floor.domain.context import CommandContext, command_context, current_context
 from floor.domain.errors import DomainError, ErrorKind, invalid, not_found
 from floor.domain.roles import Actor
 from games.profiles import CM, RuleProfile
@@ -31,6 +33,9 @@ A = TypeVar("A", bound=Aggregate)
 
 # What a command's decision returns: the aggregates it changed and its result.
 Decision = tuple[Sequence[Aggregate], dict[str, Any]]
+
+# The aggregates a command has loaded, by id: its identity map.
+_loaded: ContextVar[dict | None] = ContextVar("floor_loaded_aggregates", default=None)
 
 
 class ConcurrentUpdateError(DomainError):
@@ -103,6 +108,7 @@ class CommandService(Application):
                 profile=self.profile,
                 now=self.clock.now(),
             )
+            token = _loaded.set({})
             with command_context(context):
                 try:
                     changed, result = decide()
@@ -113,9 +119,12 @@ class CommandService(Application):
                     if replay is not None:
                         return replay
                     raise
+                finally:
+                    _loaded.reset(token)
                 record = CommandRecord(
                     id=record_id, command=command, fingerprint=digest, result=result
                 )
+                changed = list({id(a): a for a in changed}.values())  # each saved once
             try:
                 recordings = self.save(*changed, record)
             except IntegrityError:
@@ -123,6 +132,10 @@ class CommandService(Application):
             position = max(r.notification.id for r in recordings)
             return Outcome(result, False, position)
         raise ConcurrentUpdateError(self.max_attempts)
+
+    def now(self) -> datetime:
+        """The time of the command being decided: the time its events carry."""
+        return current_context().now
 
     def replay(self, record_id: UUID, command: str, digest: str) -> Outcome | None:
         """The first outcome of an already recorded command, or None."""
@@ -132,11 +145,17 @@ class CommandService(Application):
         return Outcome(previous.replay(command, digest), True, None)
 
     def find(self, cls: type[A], aggregate_id: UUID) -> A | None:
-        """The aggregate, or None when it was never created."""
-        try:
-            aggregate = self.repository.get(aggregate_id)
-        except AggregateNotFoundError:
-            return None
+        """The aggregate, or None when it was never created. Within a command
+        each aggregate is loaded once, so every change lands on one copy."""
+        loaded = _loaded.get()
+        aggregate = loaded.get(aggregate_id) if loaded is not None else None
+        if aggregate is None:
+            try:
+                aggregate = self.repository.get(aggregate_id)
+            except AggregateNotFoundError:
+                return None
+            if loaded is not None:
+                loaded[aggregate_id] = aggregate
         if not isinstance(aggregate, cls):
             return None
         return aggregate

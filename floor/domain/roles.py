@@ -22,9 +22,32 @@ class Role(StrEnum):
 
 
 # Command name -> the roles that may issue it, in order of preference.
+_JEFE = (Role.JEFE_SECTOR,)
+# The dealer reports hands; in a small room the jefe does it [DESIGN.md].
+_TABLE_REPORTERS = (Role.CRUPIER, Role.JEFE_SECTOR)
+
 COMMAND_ROLES: dict[str, tuple[Role, ...]] = {
     "open_sector": (Role.DIRECTOR,),
-    "open_table": (Role.JEFE_SECTOR,),
+    "open_table": _JEFE,
+    # Players: the jefe or the cage registers them; barring is the jefe's or
+    # the director's call.
+    "register_player": (Role.JEFE_SECTOR, Role.CAJERO),
+    "bar_player": (Role.JEFE_SECTOR, Role.DIRECTOR),
+    "lift_bar": (Role.JEFE_SECTOR, Role.DIRECTOR),
+    # The jefe keeps the list and assigns seats [GA art. 19.1].
+    "join_waiting_list": _JEFE,
+    "leave_waiting_list": _JEFE,
+    "draw_seats": _JEFE,
+    "seat_player": _JEFE,
+    "request_seat_change": _JEFE,
+    "change_seat": _JEFE,
+    "leave_table": _JEFE,
+    "close_table": _JEFE,
+    "start_rest": _TABLE_REPORTERS,
+    "end_rest": _TABLE_REPORTERS,
+    "buy_in": _TABLE_REPORTERS,
+    "start_hand": _TABLE_REPORTERS,
+    "end_hand": _TABLE_REPORTERS,
 }
 
 

@@ -1,80 +1,57 @@
-"""A poker table: its variant, stakes and seats, within a sector."""
+"""A poker table: its game, its seats and who sits in them, its lifecycle and
+its hands (RULES.md sections 2 to 5).
+
+Lifecycle: ``registering`` (opened, seats not drawn) -> ``running`` ->
+``suspended`` (fewer than four players, PT 24; GA art. 23) -> ``running`` ...
+-> ``closed``. Every decision is taken in a method before its event, and the
+event records what was decided (the flags a hand raised, the seats a draw
+gave), so the log explains itself when replayed.
+
+A seat's state is a plain dict (``SeatState`` lists its keys) so that events
+and snapshots stay JSON.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from datetime import datetime
 from uuid import UUID
 
 from eventsourcing.domain import event
 
+from floor.domain import hand_rules
 from floor.domain.aggregate import AuditedAggregate
-from floor.domain.errors import DomainError, ErrorKind, invalid
-from games.errors import RuleViolation
-from games.limits import BettingLimit, TableStakes, check_stakes
+from floor.domain.errors import conflict, invalid
+from floor.domain.game import Game
+from floor.domain.table_spec import TableSpec
 from games.profiles import RuleProfile
-from games.variants import VARIANTS, Variant
 
 
 class TableStatus:
-    OPEN = "open"
+    REGISTERING = "registering"
+    RUNNING = "running"
+    SUSPENDED = "suspended"
+    CLOSED = "closed"
 
 
-@dataclass(frozen=True)
-class TableSpec:
-    """A table's game, stakes and seats, checked against the profile."""
-
-    variant: str
-    limit: str
-    minimum_cents: int
-    maximum_cents: int
-    seats: int
-
-    @classmethod
-    def check(
-        cls,
-        *,
-        variant: str,
-        limit: str,
-        minimum_cents: int,
-        maximum_cents: int,
-        seats: int,
-        profile: RuleProfile,
-    ) -> TableSpec:
-        """The spec, or the first rule it breaks: variant, limit, stakes, seats."""
-        try:
-            game = VARIANTS[Variant(variant)]
-        except ValueError:
-            raise invalid(
-                "unknown_variant", f"Unknown variant {variant!r}.", variant=variant
-            ) from None
-        try:
-            betting = BettingLimit(limit)
-        except ValueError:
-            raise invalid(
-                "unknown_limit", f"Unknown betting limit {limit!r}.", limit=limit
-            ) from None
-        for amount in (minimum_cents, maximum_cents, seats):
-            if isinstance(amount, bool) or not isinstance(amount, int):
-                raise invalid("not_an_integer", "Amounts and seats are integers.")
-        try:
-            check_stakes(
-                TableStakes(betting, minimum_cents, maximum_cents),
-                profile.minimum_share_band,
-            )
-        except RuleViolation as broken:
-            raise DomainError(
-                broken.code, broken.message, kind=ErrorKind.INVALID, **broken.params
-            ) from None
-        if not profile.min_players <= seats <= game.max_seats:
-            raise invalid(
-                "seats_out_of_range",
-                f"A {game.variant} table has between {profile.min_players} and "
-                f"{game.max_seats} seats.",
-                variant=str(game.variant),
-                low=profile.min_players,
-                high=game.max_seats,
-            )
-        return cls(str(game.variant), str(betting), minimum_cents, maximum_cents, seats)
+def new_seat_state(player_id: str, *, newcomer: bool, posts_big_blind: bool) -> dict:
+    """A seat's state when a player sits down."""
+    return {
+        "player_id": player_id,
+        "stack": 0,
+        # Joined a game already dealing: may not take the button for a first
+        # hand [PT 80], posts the big blind or waits for it [CM-17].
+        "newcomer": newcomer,
+        "posts_big_blind": posts_big_blind,
+        "resting": False,
+        "rested_hands": 0,  # hands sat out in the current rest
+        "rests": 0,  # rests taken at this table
+        "idle_hands": 0,  # dealt in without betting of their own will [PT 89]
+        "owes_cents": 0,  # blinds missed while resting, posted dead [PT 90]
+        "must_rebuy": False,  # [CM-16; PT 79]
+        "must_leave": "",  # why, under PT 13
+        "must_post_big_blind": False,  # [PT 89]
+        "rest_exceeded": False,  # rested past the allowance [GA art. 20; PT 13]
+    }
 
 
 class Table(AuditedAggregate):
@@ -90,6 +67,8 @@ class Table(AuditedAggregate):
             minimum_cents=spec.minimum_cents,
             maximum_cents=spec.maximum_cents,
             seats=spec.seats,
+            second_variant=spec.second_variant,
+            banked=spec.banked,
         )
 
     @event("Opened")
@@ -103,12 +82,437 @@ class Table(AuditedAggregate):
         minimum_cents: int,
         maximum_cents: int,
         seats: int,
+        second_variant: str | None = None,
+        banked: bool = False,
     ) -> None:
         self.sector_id = sector_id
         self.number = number
         self.variant = variant
+        self.second_variant = second_variant
         self.limit = limit
         self.minimum_cents = minimum_cents
         self.maximum_cents = maximum_cents
         self.seats = seats
-        self.status = TableStatus.OPEN
+        self.banked = banked
+        self.status = TableStatus.REGISTERING
+        self.occupants: dict[str, dict] = {}  # str(seat) -> seat state
+        self.button: int | None = None
+        self.hand: dict | None = None  # the hand in progress
+        self.last_button: int | None = None
+        self.hands_played = 0
+        self.draw_open = False
+        self.seat_change_requests: list[str] = []  # player ids, in order [PT 12; CM-5]
+        self.suspension: dict | None = None
+
+    # --- reading ----------------------------------------------------------------
+
+    @property
+    def game(self) -> Game:
+        return Game(self.variant, self.limit, self.minimum_cents, self.maximum_cents)
+
+    @property
+    def label(self) -> str:
+        return f"table {self.number}"
+
+    def seat_of(self, player_id: UUID) -> int | None:
+        for seat, state in self.occupants.items():
+            if state["player_id"] == player_id.hex:
+                return int(seat)
+        return None
+
+    def occupant(self, seat: int) -> dict | None:
+        return self.occupants.get(str(seat))
+
+    def occupied(self) -> list[int]:
+        return sorted(int(s) for s in self.occupants)
+
+    def free_seats(self) -> list[int]:
+        return [s for s in range(1, self.seats + 1) if str(s) not in self.occupants]
+
+    @property
+    def player_count(self) -> int:
+        return len(self.occupants)
+
+    def average_stack(self) -> int:
+        """The average capital at the table, in whole cents [PT 28]."""
+        stacks = [s["stack"] for s in self.occupants.values()]
+        return sum(stacks) // len(stacks) if stacks else 0
+
+    # --- checks shared by the commands ------------------------------------------
+
+    def check_not_closed(self) -> None:
+        if self.status == TableStatus.CLOSED:
+            raise conflict("table_closed", f"{self.label} is closed.", table=self.number)
+
+    def check_no_hand(self) -> None:
+        """Chips are added and seats change only between hands [GA art. 21; PT 14]."""
+        if self.hand is not None:
+            raise conflict(
+                "hand_in_progress",
+                f"A hand is being played at {self.label}; wait for it to end.",
+                table=self.number,
+            )
+
+    def check_seat_number(self, seat: object) -> int:
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 1 <= seat <= self.seats:
+            raise invalid(
+                "seat_out_of_range",
+                f"{self.label} has seats 1 to {self.seats}.",
+                seats=self.seats,
+            )
+        return seat
+
+    def check_seat_free(self, seat: int) -> None:
+        if str(seat) in self.occupants:
+            raise conflict("seat_taken", f"Seat {seat} is taken.", seat=seat)
+
+    def seated_state(self, player_id: UUID) -> tuple[int, dict]:
+        seat = self.seat_of(player_id)
+        if seat is None:
+            raise conflict("player_not_at_table", f"That player does not sit at {self.label}.")
+        return seat, self.occupants[str(seat)]
+
+    # --- the draw ----------------------------------------------------------------
+
+    def record_draw(
+        self,
+        assignment: dict[str, int],
+        record: dict,
+        button: int | None,
+        button_draw: dict | None,
+        draw_open: bool,
+    ) -> None:
+        """Seats the players the draw sent here and starts the game."""
+        if self.status != TableStatus.REGISTERING:
+            raise conflict(
+                "table_not_registering",
+                f"The seats of {self.label} were drawn already.",
+                table=self.number,
+            )
+        self._seats_drawn(
+            assignment=assignment,
+            record=record,
+            button=button,
+            button_draw=button_draw,
+            draw_open=draw_open,
+        )
+
+    @event("SeatsDrawn")
+    def _seats_drawn(
+        self,
+        assignment: dict[str, int],
+        record: dict,
+        button: int | None,
+        button_draw: dict | None,
+        draw_open: bool,
+    ) -> None:
+        for player_id, seat in assignment.items():
+            self.occupants[str(seat)] = new_seat_state(
+                player_id, newcomer=False, posts_big_blind=False
+            )
+        self.button = button
+        self.status = TableStatus.RUNNING
+        self.draw_open = draw_open and bool(self.free_seats())
+
+    # --- joining, moving, leaving --------------------------------------------------
+
+    def seat_player(
+        self, player_id: UUID, seat: int, *, posts_big_blind: bool, drawn_from: list[int] | None
+    ) -> None:
+        """A player takes a free seat; ``drawn_from`` lists the free seats the
+        seat was drawn among, when the draw is still open [CM-3]."""
+        self.check_not_closed()
+        if self.status == TableStatus.REGISTERING:
+            raise conflict(
+                "table_not_started",
+                f"The seats of {self.label} are drawn when it starts.",
+                table=self.number,
+            )
+        self.check_seat_free(seat)
+        newcomer = self.hands_played > 0 or self.hand is not None
+        self._player_seated(
+            player_id=player_id.hex,
+            seat=seat,
+            newcomer=newcomer,
+            posts_big_blind=posts_big_blind and newcomer,
+            drawn_from=drawn_from,
+        )
+
+    @event("PlayerSeated")
+    def _player_seated(
+        self,
+        player_id: str,
+        seat: int,
+        newcomer: bool,
+        posts_big_blind: bool,
+        drawn_from: list[int] | None,
+    ) -> None:
+        self.occupants[str(seat)] = new_seat_state(
+            player_id, newcomer=newcomer, posts_big_blind=posts_big_blind
+        )
+        if not self.free_seats():
+            self.draw_open = False
+
+    def request_seat_change(self, player_id: UUID) -> None:
+        """A seated player asks for another seat: they come before the list when
+        a seat frees [PT 12; CM-5]."""
+        self.check_not_closed()
+        self.seated_state(player_id)
+        if player_id.hex in self.seat_change_requests:
+            raise conflict("seat_change_already_requested", "That request is already noted.")
+        self._seat_change_requested(player_id=player_id.hex)
+
+    @event("SeatChangeRequested")
+    def _seat_change_requested(self, player_id: str) -> None:
+        self.seat_change_requests = [*self.seat_change_requests, player_id]
+
+    def check_seat_change_first(self, seat: int) -> None:
+        """A vacancy goes first to a seated player who asked to change seat."""
+        if self.seat_change_requests:
+            raise conflict(
+                "seat_change_requested_first",
+                f"A player at {self.label} asked to change seat: offer seat {seat} to them first.",
+                seat=seat,
+            )
+
+    def change_seat(self, player_id: UUID, seat: int) -> int:
+        self.check_not_closed()
+        self.check_no_hand()
+        old, _state = self.seated_state(player_id)
+        self.check_seat_free(seat)
+        self._seat_changed(player_id=player_id.hex, old_seat=old, seat=seat)
+        return old
+
+    @event("SeatChanged")
+    def _seat_changed(self, player_id: str, old_seat: int, seat: int) -> None:
+        self.occupants[str(seat)] = self.occupants.pop(str(old_seat))
+        self.seat_change_requests = [p for p in self.seat_change_requests if p != player_id]
+
+    def remove_player(self, player_id: UUID, reason: str) -> tuple[int, int]:
+        """The player leaves; returns their seat and the stack that stays theirs."""
+        self.check_not_closed()
+        self.check_no_hand()
+        seat, state = self.seated_state(player_id)
+        self._player_left(player_id=player_id.hex, seat=seat, stack=state["stack"], reason=reason)
+        return seat, state["stack"]
+
+    @event("PlayerLeft")
+    def _player_left(self, player_id: str, seat: int, stack: int, reason: str) -> None:
+        del self.occupants[str(seat)]
+        self.seat_change_requests = [p for p in self.seat_change_requests if p != player_id]
+
+    # --- chips -------------------------------------------------------------------
+
+    def buy_in(self, player_id: UUID, amount: int, *, table_average: bool) -> int:
+        """Chips bought at the table, between hands only [GA art. 21; PT 14].
+
+        First buy-in: within the table's minimum and maximum [CM-2], or, joining
+        a game in progress under PT, the average capital at the table [PT 28].
+        Rebuy: at least the minimum, the stack never past the maximum [CM-2].
+        """
+        self.check_not_closed()
+        self.check_no_hand()
+        if isinstance(amount, bool) or not isinstance(amount, int) or amount <= 0:
+            raise invalid("amount_invalid", "A buy-in is a positive number of cents.")
+        seat, state = self.seated_state(player_id)
+        if state["stack"] == 0:
+            if table_average and state["newcomer"]:
+                others = [s["stack"] for k, s in self.occupants.items() if k != str(seat)]
+                average = sum(others) // len(others) if others else self.minimum_cents
+                if amount != average:
+                    raise conflict(
+                        "buy_in_not_table_average",
+                        "Joining a game in progress, a player brings the average capital "
+                        "at the table (PT 28).",
+                        average_cents=average,
+                    )
+            elif not self.minimum_cents <= amount <= self.maximum_cents:
+                raise conflict(
+                    "buy_in_out_of_limits",
+                    "The buy-in lies between the table's minimum and maximum.",
+                    minimum_cents=self.minimum_cents,
+                    maximum_cents=self.maximum_cents,
+                )
+        elif amount < self.minimum_cents or state["stack"] + amount > self.maximum_cents:
+            raise conflict(
+                "rebuy_out_of_limits",
+                "A rebuy is at least the table minimum and leaves the stack at most "
+                "the table maximum (CM-2).",
+                minimum_cents=self.minimum_cents,
+                maximum_cents=self.maximum_cents,
+                stack_cents=state["stack"],
+            )
+        stack = state["stack"] + amount
+        self._chips_bought(seat=seat, amount=amount, stack=stack)
+        return stack
+
+    @event("ChipsBought")
+    def _chips_bought(self, seat: int, amount: int, stack: int) -> None:
+        state = self.occupants[str(seat)]
+        state["stack"] = stack
+        if stack >= self.minimum_cents:
+            state["must_rebuy"] = False
+
+    # --- rest ----------------------------------------------------------------------
+
+    def start_rest(self, player_id: UUID, *, repeated_rests_leave: bool) -> None:
+        """A player may rest two hands on request without losing the seat
+        [GA art. 20; PT 13]; under PT, resting again and again means leaving."""
+        self.check_not_closed()
+        seat, state = self.seated_state(player_id)
+        if state["resting"]:
+            raise conflict("player_already_resting", "That player is already resting.")
+        if repeated_rests_leave and state["rests"] >= 2:
+            raise conflict(
+                "rest_used_repeatedly",
+                "A player who keeps resting must leave the table (PT 13).",
+                seat=seat,
+            )
+        self._rest_started(seat=seat)
+
+    @event("RestStarted")
+    def _rest_started(self, seat: int) -> None:
+        state = self.occupants[str(seat)]
+        state["resting"] = True
+        state["rested_hands"] = 0
+        state["rests"] += 1
+
+    def end_rest(self, player_id: UUID) -> None:
+        seat, state = self.seated_state(player_id)
+        if not state["resting"]:
+            raise conflict("player_not_resting", "That player is not resting.")
+        self._rest_ended(seat=seat, owes_cents=state["owes_cents"])
+
+    @event("RestEnded")
+    def _rest_ended(self, seat: int, owes_cents: int) -> None:
+        state = self.occupants[str(seat)]
+        state["resting"] = False
+        state["rested_hands"] = 0
+        state["rest_exceeded"] = False
+
+    # --- suspension and closing ----------------------------------------------------
+
+    def below_minimum(self, min_players: int) -> bool:
+        return not self.banked and self.player_count < min_players
+
+    def suspend(self, at: datetime, closes_at: datetime | None, min_players: int) -> None:
+        """Fewer than four players: the game stops [GA art. 23; PT 24]; the
+        deadline (None under GA) is the clocks issue's timer."""
+        self._suspended(at=at, closes_at=closes_at, players=self.player_count, needed=min_players)
+
+    @event("Suspended")
+    def _suspended(
+        self, at: datetime, closes_at: datetime | None, players: int, needed: int
+    ) -> None:
+        self.status = TableStatus.SUSPENDED
+        self.suspension = {
+            "at": at.isoformat(),
+            "closes_at": closes_at.isoformat() if closes_at else None,
+        }
+
+    def resume(self) -> None:
+        self._resumed(players=self.player_count)
+
+    @event("Resumed")
+    def _resumed(self, players: int) -> None:
+        self.status = TableStatus.RUNNING
+        self.suspension = None
+
+    def close(self, reason: str) -> dict[str, dict]:
+        """Closes the table; its players leave with their stacks (they stay theirs)."""
+        self.check_not_closed()
+        self.check_no_hand()
+        players = {
+            seat: {"player_id": s["player_id"], "stack": s["stack"]}
+            for seat, s in self.occupants.items()
+        }
+        self._closed(reason=reason, players=players)
+        return players
+
+    @event("Closed")
+    def _closed(self, reason: str, players: dict[str, dict]) -> None:
+        self.status = TableStatus.CLOSED
+        self.occupants = {}
+        self.seat_change_requests = []
+        self.suspension = None
+        self.draw_open = False
+
+    # --- hands ----------------------------------------------------------------------
+
+    def start_hand(self, profile: RuleProfile, **report: object) -> dict:
+        """The dealer reports a hand dealt (see floor.domain.hand_rules)."""
+        decided = hand_rules.decide_start(self, profile, **report)
+        self._hand_started(**decided)
+        return decided
+
+    def end_hand(self, profile: RuleProfile, **report: object) -> dict:
+        """The dealer reports a hand's end: who put in, who won, the rake."""
+        decided = hand_rules.decide_end(self, profile, **report)
+        self._hand_ended(**decided)
+        return decided
+
+    @event("HandStarted")
+    def _hand_started(
+        self,
+        number: int,
+        variant: str,
+        button: int,
+        dealt_in: list[int],
+        blinds: dict[str, int],
+        dead_blinds: dict[str, int],
+        missed: dict[str, int],
+        resting: list[int],
+        rest_exceeded: list[int],
+        must_leave: dict[str, str],
+    ) -> None:
+        self.hand = {
+            "number": number,
+            "variant": variant,
+            "button": button,
+            "dealt_in": dealt_in,
+            "blinds": blinds,
+            "dead_blinds": dead_blinds,
+        }
+        self.button = button
+        for seat in dealt_in:
+            state = self.occupants[str(seat)]
+            state["newcomer"] = False
+            state["posts_big_blind"] = False
+            state["owes_cents"] = 0
+            state["must_post_big_blind"] = False
+        for seat, amount in missed.items():
+            self.occupants[seat]["owes_cents"] += amount
+        for seat in resting:
+            self.occupants[str(seat)]["rested_hands"] += 1
+        for seat in rest_exceeded:
+            self.occupants[str(seat)]["rest_exceeded"] = True
+        for seat, why in must_leave.items():
+            self.occupants[seat]["must_leave"] = why
+
+    @event("HandEnded")
+    def _hand_ended(
+        self,
+        number: int,
+        pot_cents: int,
+        rake_cents: int,
+        contributions: dict[str, int],
+        winnings: dict[str, int],
+        stacks: dict[str, int],
+        idle_hands: dict[str, int],
+        must_rebuy: list[int],
+        must_post_big_blind: list[int],
+        must_leave: dict[str, str],
+    ) -> None:
+        for seat, stack in stacks.items():
+            self.occupants[seat]["stack"] = stack
+        for seat, idle in idle_hands.items():
+            self.occupants[seat]["idle_hands"] = idle
+        for seat in must_rebuy:
+            self.occupants[str(seat)]["must_rebuy"] = True
+        for seat in must_post_big_blind:
+            self.occupants[str(seat)]["must_post_big_blind"] = True
+        for seat, why in must_leave.items():
+            self.occupants[seat]["must_leave"] = why
+        self.last_button = self.button
+        self.hand = None
+        self.hands_played += 1

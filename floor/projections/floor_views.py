@@ -1,30 +1,86 @@
-"""The floor's read models: sectors and tables as the consoles show them."""
+"""The floor's read models: sectors, tables and their seats, players, waiting
+lists and hands, as the consoles and the API show them.
+
+Sectors and hands are built from their events. Tables, players and waiting
+lists are rewritten from the aggregate's state *at that event's version*, read
+back from the event store: the read model then shows exactly what the domain
+decided, with no second copy of the rules here to drift from it.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from datetime import datetime
+from uuid import UUID
 
 from django.db import models
 from django.db.models import F
+from eventsourcing.application import Application
 from eventsourcing.domain import DomainEventProtocol
 
+from floor.domain.game import Game
+from floor.domain.player import Player
 from floor.domain.sector import Sector
-from floor.domain.table import Table, TableStatus
-from floor.models import EventJournalEntry, SectorView, TableView
+from floor.domain.table import Table
+from floor.domain.waiting_list import WaitingList
+from floor.models import (
+    EventJournalEntry,
+    HandView,
+    PlayerView,
+    SeatView,
+    SectorView,
+    TableView,
+    WaitingEntryView,
+    WaitingListView,
+)
 from floor.projections.journal import journal
+
+SEAT_FLAGS = (
+    "newcomer",
+    "posts_big_blind",
+    "resting",
+    "rested_hands",
+    "idle_hands",
+    "owes_cents",
+    "must_rebuy",
+    "must_leave",
+    "must_post_big_blind",
+    "rest_exceeded",
+)
+
+
+def _when(text: str | None) -> datetime | None:
+    return datetime.fromisoformat(text) if text else None
 
 
 class FloorProjection:
-    """Sectors, tables and the event journal, from the floor application's log."""
+    """Every floor read model and the event journal, from the floor's log."""
 
     name = "floor"
 
+    def __init__(self, application: Callable[[], Application] | None = None) -> None:
+        self.application = application
+
     def read_models(self) -> Iterable[type[models.Model]]:
         """Children first, so that emptying them respects foreign keys."""
-        return [TableView, SectorView, EventJournalEntry]
+        return [
+            HandView,
+            SeatView,
+            WaitingEntryView,
+            WaitingListView,
+            PlayerView,
+            TableView,
+            SectorView,
+            EventJournalEntry,
+        ]
+
+    def _state(self, event: DomainEventProtocol):
+        """The aggregate as it stood right after ``event``."""
+        app = self.application()
+        return app.repository.get(event.originator_id, version=event.originator_version)
 
     def apply(self, event: DomainEventProtocol, position: int) -> None:
-        """Journals every event; updates the sector and table rows it touches."""
+        """Journals every event; updates the rows it touches."""
         journal(event, position)
         if isinstance(event, Sector.Opened):
             SectorView.objects.create(
@@ -38,17 +94,111 @@ class FloorProjection:
             SectorView.objects.filter(id=event.originator_id).update(
                 table_count=F("table_count") + 1
             )
-        elif isinstance(event, Table.Opened):
+        elif isinstance(event, Table.Event):
+            self._table(event)
+        elif isinstance(event, Player.Event):
+            self._player(self._state(event), event)
+        elif isinstance(event, WaitingList.Event):
+            self._waiting_list(self._state(event))
+
+    # --- tables ------------------------------------------------------------------------
+
+    def _table(self, event: DomainEventProtocol) -> None:
+        table: Table = self._state(event)
+        if isinstance(event, Table.Opened):
             TableView.objects.create(
-                id=event.originator_id,
-                sector_id=event.sector_id,
-                number=event.number,
-                variant=event.variant,
-                limit=event.limit,
-                minimum_cents=event.minimum_cents,
-                maximum_cents=event.maximum_cents,
-                seats=event.seats,
-                status=TableStatus.OPEN,
+                id=table.id,
+                sector_id=table.sector_id,
+                number=table.number,
+                variant=table.variant,
+                limit=table.limit,
+                minimum_cents=table.minimum_cents,
+                maximum_cents=table.maximum_cents,
+                seats=table.seats,
+                status=table.status,
                 opened_at=event.timestamp,
                 opened_by=event.actor,
             )
+        suspension = table.suspension or {}
+        TableView.objects.filter(id=table.id).update(
+            second_variant=table.second_variant or "",
+            status=table.status,
+            button=table.button,
+            hands_played=table.hands_played,
+            hand_in_progress=table.hand["number"] if table.hand else None,
+            draw_open=table.draw_open,
+            players=table.player_count,
+            suspended_at=_when(suspension.get("at")),
+            closes_at=_when(suspension.get("closes_at")),
+            closed_at=event.timestamp if isinstance(event, Table.Closed) else None,
+            seat_change_requests=[str(UUID(p)) for p in table.seat_change_requests],
+            version=table.version,
+        )
+        SeatView.objects.filter(table_id=table.id).delete()
+        SeatView.objects.bulk_create(
+            SeatView(
+                table_id=table.id,
+                seat=int(seat),
+                player_id=UUID(state["player_id"]),
+                stack_cents=state["stack"],
+                **{flag: state[flag] for flag in SEAT_FLAGS},
+            )
+            for seat, state in table.occupants.items()
+        )
+        if isinstance(event, Table.HandStarted):
+            HandView.objects.create(
+                table_id=table.id,
+                number=event.number,
+                variant=event.variant,
+                button=event.button,
+                dealt_in=event.dealt_in,
+                blinds=event.blinds,
+                started_at=event.timestamp,
+            )
+        elif isinstance(event, Table.HandEnded):
+            HandView.objects.filter(table_id=table.id, number=event.number).update(
+                ended_at=event.timestamp,
+                pot_cents=event.pot_cents,
+                rake_cents=event.rake_cents,
+                contributions=event.contributions,
+                winnings=event.winnings,
+            )
+
+    # --- players and lists -------------------------------------------------------------
+
+    def _player(self, player: Player, event: DomainEventProtocol) -> None:
+        seated = player.seated_at or {}
+        fields = {
+            "card_number": player.card_number,
+            "display_name": player.display_name,
+            "barred": player.barred,
+            "bar_reason": player.bar_reason,
+            "table_id": UUID(seated["table_id"]) if seated else None,
+            "seat": seated.get("seat"),
+        }
+        if isinstance(event, Player.Registered):
+            PlayerView.objects.create(id=player.id, registered_at=event.timestamp, **fields)
+        else:
+            PlayerView.objects.filter(id=player.id).update(**fields)
+
+    def _waiting_list(self, waiting: WaitingList) -> None:
+        game = Game.from_key(waiting.game_key)
+        WaitingListView.objects.update_or_create(
+            id=waiting.id, defaults={"game": game.key, **game.as_dict()}
+        )
+        WaitingEntryView.objects.filter(waiting_list_id=waiting.id).delete()
+        WaitingEntryView.objects.bulk_create(
+            WaitingEntryView(
+                waiting_list_id=waiting.id,
+                player_id=UUID(entry["player_id"]),
+                position=position,
+                reservation=entry["reservation"],
+                registered_at=_when(entry["registered_at"]),
+                status=entry["status"],
+                called_at=_when((entry["call"] or {}).get("at")),
+                call_ends_at=_when((entry["call"] or {}).get("ends_at")),
+                call_table=UUID(entry["call"]["table_id"]) if entry["call"] else None,
+                call_seat=entry["call"]["seat"] if entry["call"] else None,
+            )
+            for position, entry in enumerate(waiting.entries, start=1)
+        )

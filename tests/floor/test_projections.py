@@ -33,6 +33,7 @@ class CrashingProjection(FloorProjection):
     """Dies on the n-th event it is given, like a projector killed mid-batch."""
 
     def __init__(self, crash_at: int) -> None:
+        super().__init__(runtime.floor_app)
         self.crash_at = crash_at
         self.seen = 0
 
@@ -92,9 +93,9 @@ class StaleProjector(CatchUpProjector):
 
 def test_a_projector_that_lost_the_race_applies_nothing(floor_app):
     build_floor(floor_app, sectors=1)
-    winner = CatchUpProjector(FloorProjection(), runtime.floor_app, batch_size=4)
+    winner = CatchUpProjector(FloorProjection(runtime.floor_app), runtime.floor_app, batch_size=4)
     assert winner.run_once() == 4
-    loser = StaleProjector(FloorProjection(), runtime.floor_app, batch_size=4)
+    loser = StaleProjector(FloorProjection(runtime.floor_app), runtime.floor_app, batch_size=4)
     assert loser.run_once() == 0  # its compare-and-set from 0 found 4
     assert EventJournalEntry.objects.count() == 4
     winner.catch_up()

@@ -1,0 +1,149 @@
+"""Player commands: register a player, bar them, put them on a game's list."""
+
+from __future__ import annotations
+
+from uuid import UUID
+
+from floor.application.service import CommandService, Decision, Outcome
+from floor.domain.errors import conflict, invalid, not_found
+from floor.domain.game import Game
+from floor.domain.player import Player
+from floor.domain.roles import Actor
+from floor.domain.table import Table
+from floor.domain.table_spec import check_game
+from floor.domain.waiting_list import WaitingList
+
+# Why a player comes off a list by the jefe's hand [CM-6].
+LEAVING_REASONS = ("withdrew", "absent_when_called")
+
+
+class PlayerCommands(CommandService):
+    # --- lookups shared by the floor's commands ------------------------------------
+
+    def player(self, ref: object) -> Player:
+        """A player by id or by card number."""
+        try:
+            player_id = UUID(str(ref))
+        except ValueError:
+            player_id = Player.create_id(str(ref))
+        player = self.find(Player, player_id)
+        if player is None:
+            raise not_found("player_not_found", f"No player {ref}.", player=str(ref)[:40])
+        return player
+
+    def game_for(self, *, table_id: object = None, **game: object) -> Game:
+        """The game named by a table, or by its variant, limit and stakes."""
+        if table_id is not None:
+            return self.load(Table, table_id, "table").game
+        return check_game(
+            game.get("variant"),
+            game.get("limit"),
+            game.get("minimum_cents"),
+            game.get("maximum_cents"),
+            self.profile,
+        )
+
+    def waiting_list(self, game: Game) -> WaitingList | None:
+        return self.find(WaitingList, game.waiting_list_id)
+
+    # --- commands ------------------------------------------------------------------
+
+    def register_player(
+        self, actor: Actor, command_id: str, *, card_number: str, display_name: str
+    ) -> Outcome:
+        """A player record: card number and display name, nothing more."""
+
+        def decide() -> Decision:
+            player = Player.register(card_number, display_name)
+            if self.find(Player, player.id) is not None:
+                raise conflict(
+                    "player_exists",
+                    f"Card {player.card_number} is already registered.",
+                    card_number=player.card_number,
+                )
+            return [player], {"player_id": str(player.id), "card_number": player.card_number}
+
+        payload = {"card_number": card_number, "display_name": display_name}
+        return self.execute("register_player", actor, command_id, payload, decide)
+
+    def bar_player(self, actor: Actor, command_id: str, *, player: str, reason: str) -> Outcome:
+        """Barred players may not register for a game or sit."""
+
+        def decide() -> Decision:
+            found = self.player(player)
+            found.bar(reason)
+            changed: list = [found]
+            for key in found.waiting_lists:
+                waiting = self.waiting_list(Game.from_key(key))
+                if waiting is not None and waiting.entry_of(found.id) is not None:
+                    waiting.remove(found.id, "barred")
+                    changed.append(waiting)
+                found.left_list(key)
+            return changed, {"player_id": str(found.id)}
+
+        payload = {"player": player, "reason": reason}
+        return self.execute("bar_player", actor, command_id, payload, decide)
+
+    def lift_bar(self, actor: Actor, command_id: str, *, player: str) -> Outcome:
+        def decide() -> Decision:
+            found = self.player(player)
+            found.lift_bar()
+            return [found], {"player_id": str(found.id)}
+
+        return self.execute("lift_bar", actor, command_id, {"player": player}, decide)
+
+    def join_waiting_list(
+        self, actor: Actor, command_id: str, *, player: str, **game: object
+    ) -> Outcome:
+        """Registers a player for a game: last on its list, with a reservation
+        number; registering again puts the player last [CM-6]. Players already
+        seated may register for a different variant only [CM-7]."""
+        payload = {"player": player, **{k: v for k, v in game.items()}}
+
+        def decide() -> Decision:
+            found = self.player(player)
+            found.check_may_play()
+            wanted = self.game_for(**game)
+            if found.seated_at is not None:
+                table = self.load(Table, found.seated_at["table_id"], "table")
+                if table.variant == wanted.variant:
+                    raise conflict(
+                        "seated_same_variant",
+                        "A seated player may register only for a different variant (CM-7).",
+                    )
+            waiting = self.waiting_list(wanted) or WaitingList.open_for(wanted)
+            reservation = waiting.register(found.id, self.now())
+            found.joined_list(wanted.key)
+            return [waiting, found], {
+                "player_id": str(found.id),
+                "game": wanted.key,
+                "waiting_list_id": str(waiting.id),
+                "reservation": reservation,
+                "position": waiting.position_of(found.id),
+            }
+
+        return self.execute("join_waiting_list", actor, command_id, payload, decide)
+
+    def leave_waiting_list(
+        self, actor: Actor, command_id: str, *, player: str, **game: object
+    ) -> Outcome:
+        """Takes a player off a game's list (withdrawn, or absent when called [CM-6])."""
+        reason = game.pop("reason", "withdrew")
+        if reason not in LEAVING_REASONS:
+            raise invalid(
+                "reason_invalid",
+                f"A player leaves a list because they {' or '.join(LEAVING_REASONS)}.",
+            )
+        payload = {"player": player, "reason": reason, **game}
+
+        def decide() -> Decision:
+            found = self.player(player)
+            wanted = self.game_for(**game)
+            waiting = self.waiting_list(wanted)
+            if waiting is None or waiting.entry_of(found.id) is None:
+                raise conflict("player_not_on_list", "That player is not on this waiting list.")
+            waiting.remove(found.id, reason)
+            found.left_list(wanted.key)
+            return [waiting, found], {"player_id": str(found.id), "game": wanted.key}
+
+        return self.execute("leave_waiting_list", actor, command_id, payload, decide)

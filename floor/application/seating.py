@@ -1,0 +1,425 @@
+"""Seating commands: draw a table's seats, seat and move players, chips, rests,
+leaving and closing (RULES.md sections 3 to 5)."""
+
+from __future__ import annotations
+
+import secrets
+from random import Random
+from uuid import UUID
+
+from floor.application.players import PlayerCommands
+from floor.application.service import Decision, Outcome
+from floor.domain import draws
+from floor.domain.errors import conflict, invalid
+from floor.domain.game import Game
+from floor.domain.player import Player
+from floor.domain.roles import Actor
+from floor.domain.table import Table, TableStatus
+from games.profile_rules import FirstButton
+
+MAX_TABLES_PER_DRAW = 4  # one suit per table [PT 25]
+
+
+class SeatingCommands(PlayerCommands):
+    # The draws' random source [issue 4: `secrets`]; tests may set a seeded one.
+    random: Random = secrets.SystemRandom()
+
+    # --- helpers ---------------------------------------------------------------------
+
+    def _suspend_or_resume(self, table: Table) -> None:
+        """Below four players a running table is suspended; at four it resumes
+        [GA art. 23; PT 24]. The closing deadline is recorded (None under GA)."""
+        needed = self.profile.min_players
+        if table.status == TableStatus.RUNNING and table.below_minimum(needed):
+            delay = self.profile.suspension_closes_after
+            now = self.now()
+            table.suspend(now, now + delay if delay else None, needed)
+        elif table.status == TableStatus.SUSPENDED and not table.below_minimum(needed):
+            table.resume()
+
+    def _first_button(self, seats: list[int]) -> tuple[int | None, dict | None]:
+        """The first hand's button among the drawn seats: by card draw [CM], the
+        first seat at the dealer's left [PT 29], or marked by the dealer at the
+        first hand [GA art. 23.1]."""
+        first = self.profile.button.first
+        if first is FirstButton.CARD_DRAW:
+            cards, winner = draws.draw_button(seats, self.random)
+            return winner, {"cards": {str(s): c for s, c in cards.items()}, "winner": winner}
+        if first is FirstButton.FIRST_SEAT_LEFT_OF_DEALER:
+            return min(seats), None
+        return None, None
+
+    def _leave_lists(self, player: Player, keys: list[str], reason: str) -> list:
+        changed = []
+        for key in keys:
+            waiting = self.waiting_list(Game.from_key(key))
+            if waiting is not None and waiting.entry_of(player.id) is not None:
+                waiting.remove(player.id, reason)
+                changed.append(waiting)
+            player.left_list(key)
+        return changed
+
+    def _offer_seat(self, table: Table, seat: int) -> tuple[list, dict | None]:
+        """A freed seat goes first to a seated player who asked to change seat,
+        then to the list in order [PT 12; CM-5]: the first waiting player is
+        called, with the call window's end where the profile has one [CM-6]."""
+        if table.seat_change_requests:
+            return [], {"seat_change_request": str(UUID(table.seat_change_requests[0]))}
+        waiting = self.waiting_list(table.game)
+        first = waiting.first_waiting() if waiting else None
+        if first is None:
+            return [], None
+        window = self.profile.waiting_list.call_window
+        now = self.now()
+        player_id = UUID(first["player_id"])
+        waiting.call(player_id, table.id, seat, now, now + window if window else None)
+        return [waiting], {"called": str(player_id), "reservation": first["reservation"]}
+
+    # --- the draw -------------------------------------------------------------------
+
+    def draw_seats(self, actor: Actor, command_id: str, *, table_ids: list) -> Outcome:
+        """Starts one or more tables of one game: draws their seats among the
+        players registered for it [GA art. 20; PT 11]; several tables by suit
+        [PT 25]; more players than seats: those of the previous session first
+        [PT 27], then list order [CM-8]. The draw is recorded for replay."""
+        payload = {"table_ids": [str(t) for t in table_ids] if isinstance(table_ids, list) else []}
+
+        def decide() -> Decision:
+            if not isinstance(table_ids, list) or not table_ids:
+                raise invalid("table_ids_required", "Name the tables to draw.")
+            if len(set(map(str, table_ids))) > MAX_TABLES_PER_DRAW:
+                raise invalid("too_many_tables", "One draw serves at most four tables (PT 25).")
+            tables = [self.load(Table, t, "table") for t in dict.fromkeys(map(str, table_ids))]
+            game = tables[0].game
+            for table in tables:
+                table.check_not_closed()
+                if table.game != game:
+                    raise conflict("tables_not_same_game", "One draw is for one game.")
+                if table.status != TableStatus.REGISTERING:
+                    raise conflict(
+                        "table_not_registering",
+                        f"The seats of {table.label} were drawn already.",
+                        table=table.number,
+                    )
+            waiting = self.waiting_list(game)
+            candidates = []
+            for entry in waiting.entries if waiting else []:
+                player = self.find(Player, UUID(entry["player_id"]))
+                if player and not player.barred and player.seated_at is None:
+                    candidates.append(player)
+            needed = 1 if tables[0].banked else self.profile.min_players
+            if len(candidates) < needed * len(tables):
+                raise conflict(
+                    "not_enough_players",
+                    f"{len(candidates)} players are registered; {len(tables)} table(s) "
+                    f"need {needed * len(tables)} (GA art. 23; PT 24).",
+                    registered=len(candidates),
+                    needed=needed * len(tables),
+                )
+            capacity = {t.id.hex: t.seats for t in tables}
+            priority = [p for p in candidates if p.played_previous_session(game.key)]
+            chosen = (priority + [p for p in candidates if p not in priority])[
+                : sum(capacity.values())
+            ]
+            ids = [p.id.hex for p in chosen]
+            if len(tables) > 1:
+                by_suit = draws.draw_by_suit(ids, list(capacity), capacity, self.random)
+            else:
+                by_suit = {pid: {"card": None, "table_id": tables[0].id.hex} for pid in ids}
+            players = {p.id.hex: p for p in chosen}
+            changed: list = [*tables, *chosen]
+            result: dict = {"tables": {}}
+            for table in tables:
+                here = [pid for pid in ids if by_suit[pid]["table_id"] == table.id.hex]
+                drawn = draws.draw_seats(here, table.free_seats(), self.random)
+                record = {
+                    "order": list(drawn.players),
+                    "seats": list(drawn.seats),
+                    "suits": {pid: by_suit[pid]["card"] for pid in here if len(tables) > 1},
+                    "priority": [p.id.hex for p in priority if p.id.hex in here],
+                }
+                button, button_draw = self._first_button(list(drawn.seats))
+                table.record_draw(
+                    drawn.assignment(),
+                    record,
+                    button,
+                    button_draw,
+                    self.profile.seating.draw_open_until_full,
+                )
+                for pid, seat in drawn.assignment().items():
+                    players[pid].take_seat(table.id, seat)
+                result["tables"][str(table.id)] = {
+                    "seats": {str(s): str(UUID(p)) for p, s in drawn.assignment().items()},
+                    "button": button,
+                }
+            for player in chosen:
+                changed += self._leave_lists(player, [game.key], "seated")
+            result["left_on_list"] = len(candidates) - len(chosen)
+            return changed, result
+
+        return self.execute("draw_seats", actor, command_id, payload, decide)
+
+    # --- joining and moving ------------------------------------------------------------
+
+    def seat_player(
+        self,
+        actor: Actor,
+        command_id: str,
+        *,
+        table_id: str,
+        player: str,
+        seat: int | None = None,
+        post_big_blind: bool = False,
+        leave_other_lists: bool = False,
+    ) -> Outcome:
+        """A player takes a vacant seat: a seated player who asked to change seat
+        first, then the list in order [PT 12; CM-5]. While the draw is open the
+        seat is drawn among the free ones [CM-3]. A newcomer posts the big blind
+        or waits for it [CM-17]."""
+        payload = {
+            "table_id": str(table_id),
+            "player": player,
+            "seat": seat,
+            "post_big_blind": post_big_blind,
+            "leave_other_lists": leave_other_lists,
+        }
+
+        def decide() -> Decision:
+            table = self.load(Table, table_id, "table")
+            found = self.player(player)
+            found.check_may_play()
+            found.check_not_seated()
+            table.check_not_closed()
+            drawn_from = None
+            if seat is None:
+                if not table.free_seats():
+                    raise conflict("table_full", f"{table.label} has no free seat.")
+                if not table.draw_open:
+                    raise invalid("seat_required", "Say which seat the player takes.")
+                drawn_from = table.free_seats()
+                chosen = self.random.choice(drawn_from)
+            else:
+                chosen = table.check_seat_number(seat)
+                if table.draw_open:
+                    raise conflict(
+                        "seat_is_drawn",
+                        "The draw is open until the table is full: the seat is drawn (CM-3).",
+                    )
+            table.check_seat_free(chosen)
+            table.check_seat_change_first(chosen)
+            waiting = self.waiting_list(table.game)
+            if waiting is not None:
+                waiting.check_turn(found.id)
+            table.seat_player(
+                found.id, chosen, posts_big_blind=bool(post_big_blind), drawn_from=drawn_from
+            )
+            found.take_seat(table.id, chosen)
+            keys = list(found.waiting_lists) if leave_other_lists else []
+            if table.game.key not in keys:
+                keys.append(table.game.key)
+            changed = [table, found, *self._leave_lists(found, keys, "seated")]
+            self._suspend_or_resume(table)
+            return changed, {
+                "table_id": str(table.id),
+                "seat": chosen,
+                "player_id": str(found.id),
+                "status": table.status,
+            }
+
+        return self.execute("seat_player", actor, command_id, payload, decide)
+
+    def request_seat_change(
+        self, actor: Actor, command_id: str, *, table_id: str, player: str
+    ) -> Outcome:
+        def decide() -> Decision:
+            table = self.load(Table, table_id, "table")
+            found = self.player(player)
+            table.request_seat_change(found.id)
+            return [table], {"table_id": str(table.id), "player_id": str(found.id)}
+
+        payload = {"table_id": str(table_id), "player": player}
+        return self.execute("request_seat_change", actor, command_id, payload, decide)
+
+    def change_seat(
+        self, actor: Actor, command_id: str, *, table_id: str, player: str, seat: int
+    ) -> Outcome:
+        """A seated player moves to a free seat of the same table, between hands."""
+
+        def decide() -> Decision:
+            table = self.load(Table, table_id, "table")
+            found = self.player(player)
+            new_seat = table.check_seat_number(seat)
+            old = table.change_seat(found.id, new_seat)
+            found.move_seat(table.id, new_seat)
+            changed, offer = self._offer_seat(table, old)
+            return [table, found, *changed], {
+                "table_id": str(table.id),
+                "seat": new_seat,
+                "freed_seat": old,
+                "offered": offer,
+            }
+
+        payload = {"table_id": str(table_id), "player": player, "seat": seat}
+        return self.execute("change_seat", actor, command_id, payload, decide)
+
+    def leave_table(
+        self, actor: Actor, command_id: str, *, table_id: str, player: str, reason: str = "left"
+    ) -> Outcome:
+        """The player leaves with their stack; the seat is offered [PT 12; CM-5];
+        below four players the table is suspended [PT 24]."""
+        payload = {"table_id": str(table_id), "player": player, "reason": reason}
+
+        def decide() -> Decision:
+            if reason not in ("left", "must_leave", "removed"):
+                raise invalid("reason_invalid", "A player left, had to leave, or was removed.")
+            table = self.load(Table, table_id, "table")
+            found = self.player(player)
+            seat, stack = table.remove_player(found.id, reason)
+            found.leave_seat(table.id, table.game.key, reason, self.now())
+            self._suspend_or_resume(table)
+            changed, offer = self._offer_seat(table, seat)
+            return [table, found, *changed], {
+                "table_id": str(table.id),
+                "seat": seat,
+                "stack_cents": stack,
+                "status": table.status,
+                "offered": offer,
+            }
+
+        return self.execute("leave_table", actor, command_id, payload, decide)
+
+    def buy_in(
+        self, actor: Actor, command_id: str, *, table_id: str, player: str, amount_cents: int
+    ) -> Outcome:
+        """Chips bought at the table between hands, within the limits [CM-2; PT 28]."""
+
+        def decide() -> Decision:
+            table = self.load(Table, table_id, "table")
+            found = self.player(player)
+            stack = table.buy_in(
+                found.id,
+                amount_cents,
+                table_average=self.profile.seating.newcomer_stack_is_table_average,
+            )
+            return [table], {"table_id": str(table.id), "stack_cents": stack}
+
+        payload = {"table_id": str(table_id), "player": player, "amount_cents": amount_cents}
+        return self.execute("buy_in", actor, command_id, payload, decide)
+
+    # --- rest -------------------------------------------------------------------------
+
+    def start_rest(self, actor: Actor, command_id: str, *, table_id: str, player: str) -> Outcome:
+        def decide() -> Decision:
+            table = self.load(Table, table_id, "table")
+            found = self.player(player)
+            table.start_rest(
+                found.id, repeated_rests_leave=self.profile.rest.idle_hands_must_leave is not None
+            )
+            return [table], {"table_id": str(table.id), "player_id": str(found.id)}
+
+        payload = {"table_id": str(table_id), "player": player}
+        return self.execute("start_rest", actor, command_id, payload, decide)
+
+    def end_rest(self, actor: Actor, command_id: str, *, table_id: str, player: str) -> Outcome:
+        """Back from a rest; blinds missed meanwhile are posted dead [PT 90]."""
+
+        def decide() -> Decision:
+            table = self.load(Table, table_id, "table")
+            found = self.player(player)
+            seat, state = table.seated_state(found.id)
+            owes = state["owes_cents"]
+            table.end_rest(found.id)
+            return [table], {"table_id": str(table.id), "seat": seat, "owes_cents": owes}
+
+        payload = {"table_id": str(table_id), "player": player}
+        return self.execute("end_rest", actor, command_id, payload, decide)
+
+    # --- closing ----------------------------------------------------------------------
+
+    def close_table(
+        self, actor: Actor, command_id: str, *, table_id: str, reason: str = "closed_by_jefe"
+    ) -> Outcome:
+        """Closes a table; its players' stacks stay theirs (the cage pays them)."""
+        payload = {"table_id": str(table_id), "reason": reason}
+
+        def decide() -> Decision:
+            if reason not in ("closed_by_jefe", "suspension_expired", "closing_time"):
+                raise invalid("reason_invalid", "Unknown reason for closing a table.")
+            table = self.load(Table, table_id, "table")
+            players = table.close(reason)
+            changed: list = [table]
+            for state in players.values():
+                found = self.find(Player, UUID(state["player_id"]))
+                found.leave_seat(table.id, table.game.key, "table_closed", self.now())
+                changed.append(found)
+            return changed, {
+                "table_id": str(table.id),
+                "stacks": {str(UUID(s["player_id"])): s["stack"] for s in players.values()},
+            }
+
+        return self.execute("close_table", actor, command_id, payload, decide)
+
+    # --- hands ------------------------------------------------------------------------
+
+    def start_hand(
+        self,
+        actor: Actor,
+        command_id: str,
+        *,
+        table_id: str,
+        dealt_in: list,
+        button: int | None = None,
+        blinds: dict | None = None,
+        variant: str | None = None,
+    ) -> Outcome:
+        """The dealer reports a hand dealt: the button, who is dealt in, the blinds."""
+        payload = {
+            "table_id": str(table_id),
+            "dealt_in": dealt_in,
+            "button": button,
+            "blinds": blinds,
+            "variant": variant,
+        }
+
+        def decide() -> Decision:
+            table = self.load(Table, table_id, "table")
+            decided = table.start_hand(
+                self.profile,
+                variant=variant,
+                button=button,
+                dealt_in=dealt_in,
+                blinds=blinds or {},
+            )
+            return [table], {"table_id": str(table.id), **decided}
+
+        return self.execute("start_hand", actor, command_id, payload, decide)
+
+    def end_hand(
+        self,
+        actor: Actor,
+        command_id: str,
+        *,
+        table_id: str,
+        contributions: dict,
+        winnings: dict,
+        rake_cents: int = 0,
+    ) -> Outcome:
+        """The dealer reports a hand's end: what each seat put in and won, the rake."""
+        payload = {
+            "table_id": str(table_id),
+            "contributions": contributions,
+            "winnings": winnings,
+            "rake_cents": rake_cents,
+        }
+
+        def decide() -> Decision:
+            table = self.load(Table, table_id, "table")
+            decided = table.end_hand(
+                self.profile,
+                contributions=contributions,
+                winnings=winnings,
+                rake_cents=rake_cents,
+            )
+            return [table], {"table_id": str(table.id), **decided}
+
+        return self.execute("end_hand", actor, command_id, payload, decide)

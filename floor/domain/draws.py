@@ -1,0 +1,77 @@
+"""The floor's draws: seats, tables by suit, and the button by high card.
+
+Each draw returns what was drawn (the seat numbers in draw order, each player's
+suit, each seat's card) so that the event can record it and an inspector can
+replay the assignment from the log. The random source is the caller's: the
+application uses ``secrets.SystemRandom`` [issue: the random source is
+`secrets`]; tests may pass a seeded one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from random import Random
+
+from games.cards import SUIT_CHARS, Card, deck
+
+SUIT_NAMES = {"s": "spades", "h": "hearts", "d": "diamonds", "c": "clubs"}
+
+
+@dataclass(frozen=True)
+class SeatDraw:
+    """Players in the order they drew and the seat each drew."""
+
+    players: tuple[str, ...]
+    seats: tuple[int, ...]
+
+    def assignment(self) -> dict[str, int]:
+        return dict(zip(self.players, self.seats, strict=True))
+
+
+def draw_seats(players: Sequence[str], free_seats: Sequence[int], rng: Random) -> SeatDraw:
+    """Each player, in a shuffled order, draws one of the free seats at random
+    [GA art. 20; PT 11]. Needs no more players than seats."""
+    order = list(players)
+    rng.shuffle(order)
+    seats = rng.sample(sorted(free_seats), len(order))
+    return SeatDraw(tuple(order), tuple(seats))
+
+
+def draw_by_suit(
+    players: Sequence[str], table_ids: Sequence[str], capacity: dict[str, int], rng: Random
+) -> dict[str, dict]:
+    """PT 25: with players for more than one table, each draws a card of a pack
+    made of one suit per table, as many cards of each suit as that table gets
+    players (shared as evenly as the seats allow, so the tables start balanced,
+    CM-10); the suit sends the player to that table. The caller passes no more
+    players than seats. Returns ``{player: {"card", "table_id"}}``.
+    """
+    if len(table_ids) > len(SUIT_CHARS):
+        raise ValueError("a suit draw serves at most four tables")
+    if len(players) > sum(capacity[t] for t in table_ids):
+        raise ValueError("more players than seats")
+    share = dict.fromkeys(table_ids, 0)
+    for _ in players:
+        roomy = [t for t in table_ids if share[t] < capacity[t]]
+        share[min(roomy, key=lambda t: share[t])] += 1
+    pack: list[tuple[Card, str]] = []
+    for suit, table_id in zip(SUIT_CHARS, table_ids, strict=False):
+        suited = [c for c in deck() if c.suit == suit][: share[table_id]]
+        pack.extend((c, table_id) for c in suited)
+    rng.shuffle(pack)
+    return {
+        player: {"card": str(card), "table_id": table_id}
+        for player, (card, table_id) in zip(players, pack, strict=True)
+    }
+
+
+def draw_button(seats: Sequence[int], rng: Random) -> tuple[dict[int, str], int]:
+    """One card face up to each seated player from seat 1 upward; the highest
+    card takes the button, equal ranks broken by suit, spades > hearts >
+    diamonds > clubs [CM "Desarrollo del juego"]. Returns each seat's card and
+    the winning seat."""
+    cards = rng.sample(deck(), len(seats))
+    dealt = dict(zip(sorted(seats), cards, strict=True))
+    winner = max(dealt, key=lambda seat: dealt[seat])  # Card order: rank, then suit
+    return {seat: str(card) for seat, card in dealt.items()}, winner

@@ -1,0 +1,287 @@
+"""What a hand report must hold and what it changes at the table (RULES.md
+sections 4, 5, 8, 9 and 10).
+
+The dealer (or the jefe) reports a hand started (the button, who is dealt in,
+the blinds posted) and ended (what each seat put in, what each won, the rake).
+These functions check a report against the table and the profile and return
+what the table's event records: the rests counted, the blinds missed, the
+flags raised for the next hands. They decide; the table's events apply.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from fractions import Fraction
+from typing import TYPE_CHECKING
+
+from floor.domain import positions
+from floor.domain.errors import conflict, invalid
+from games.profiles import RuleProfile
+
+if TYPE_CHECKING:
+    from floor.domain.table import Table
+
+
+def _seat_amounts(table: Table, amounts: object, what: str) -> dict[int, int]:
+    """``{seat: cents}`` with each seat at the table and each amount whole cents."""
+    if not isinstance(amounts, Mapping):
+        raise invalid("hand_report_invalid", f"{what} maps seats to amounts in cents.")
+    out: dict[int, int] = {}
+    for key, value in amounts.items():
+        try:
+            seat = int(key)
+        except (TypeError, ValueError):
+            raise invalid("seat_out_of_range", f"{key!r} is not a seat.") from None
+        table.check_seat_number(seat)
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise invalid(
+                "amount_invalid", f"{what}: amounts are whole, non-negative cents.", seat=seat
+            )
+        out[seat] = value
+    return out
+
+
+def expected_button(table: Table, direction: int) -> tuple[int | None, int | None]:
+    """The seat the button goes to this hand and the newcomer it skipped.
+
+    It moves to the next occupied seat in play order; a newcomer may not take
+    it for their first hand: it passes to the next occupied seat, and the
+    newcomer plays from the following hand [PT 80].
+    """
+    occupied = table.occupied()
+    if not occupied:
+        return None, None
+    if table.last_button is None:
+        start = table.button
+        if start is None:
+            return None, None
+        if table.occupant(start) is not None:
+            return start, None
+        previous = start
+    else:
+        previous = table.last_button
+    natural = positions.next_seat(previous, table.seats, direction, occupied)
+    if natural is None:
+        natural = previous if table.occupant(previous) else None
+    if natural is None:
+        return None, None
+    if table.occupants[str(natural)]["newcomer"]:
+        regulars = [s for s in occupied if not table.occupants[str(s)]["newcomer"]]
+        after = positions.next_seat(natural, table.seats, direction, regulars)
+        return after, natural
+    return natural, None
+
+
+def decide_start(
+    table: Table,
+    profile: RuleProfile,
+    *,
+    variant: str | None,
+    button: int | None,
+    dealt_in: Sequence[int],
+    blinds: Mapping,
+) -> dict:
+    """Checks a hand-start report and returns the HandStarted event's data."""
+    table.check_not_closed()
+    if table.status != "running":
+        raise conflict(
+            "table_not_running",
+            f"{table.label} is {table.status}: hands are dealt only while it runs.",
+            status=table.status,
+        )
+    table.check_no_hand()
+    variants = [table.variant] + ([table.second_variant] if table.second_variant else [])
+    if variant is None:
+        if len(variants) > 1:
+            raise invalid(
+                "variant_required",
+                "On a mixed table the player with the hand names the variant (PT 23).",
+                variants=variants,
+            )
+        variant = table.variant
+    if variant not in variants:
+        raise invalid("variant_not_at_table", f"{table.label} plays {' or '.join(variants)}.")
+    if not isinstance(dealt_in, Sequence) or isinstance(dealt_in, str):
+        raise invalid("hand_report_invalid", "dealt_in lists the seats dealt in.")
+    seats_in = sorted({table.check_seat_number(s) for s in dealt_in})
+    if len(seats_in) != len(dealt_in):
+        raise invalid("hand_report_invalid", "A seat is dealt in once.")
+    if len(seats_in) < 2:
+        raise conflict("too_few_players_dealt_in", "A hand needs at least two players.")
+    posted = _seat_amounts(table, blinds, "blinds")
+    direction = positions.step(profile)
+    expected, skipped = expected_button(table, direction)
+    if button is None:
+        button = expected
+    if button is None:
+        raise invalid(
+            "button_required",
+            "Say which seat holds the button: the dealer marks the first one (GA art. 23.1).",
+        )
+    table.check_seat_number(button)
+    if table.occupant(button) is None:
+        raise conflict("button_seat_empty", f"Seat {button} is empty.", seat=button)
+    if expected is not None and button != expected:
+        raise conflict(
+            "button_out_of_turn",
+            f"The button goes to seat {expected} this hand.",
+            expected=expected,
+        )
+    for seat in seats_in:
+        state = table.occupant(seat)
+        if state is None:
+            raise conflict("seat_empty", f"Seat {seat} is empty.", seat=seat)
+        if state["resting"]:
+            raise conflict("player_resting", f"The player in seat {seat} is resting.", seat=seat)
+        if state["stack"] <= 0 or state["must_rebuy"]:
+            raise conflict(
+                "rebuy_required",
+                f"The player in seat {seat} has no stack to play with: they buy chips first "
+                "(CM-16, PT 79).",
+                seat=seat,
+            )
+        if state["must_leave"]:
+            raise conflict(
+                "player_must_leave",
+                f"The player in seat {seat} must leave the table (PT 13).",
+                seat=seat,
+            )
+        if seat == skipped:
+            raise conflict(
+                "newcomer_on_button_seat",
+                f"Seat {seat} joined on the button's seat: they play from the next hand (PT 80).",
+                seat=seat,
+            )
+    _small, big = positions.blind_seats(button, table.seats, direction, seats_in)
+    for seat, amount in posted.items():
+        if seat not in seats_in:
+            raise invalid("hand_report_invalid", f"Seat {seat} posts a blind but is not dealt in.")
+        if amount > table.occupants[str(seat)]["stack"]:
+            raise conflict("blind_over_stack", f"Seat {seat} cannot post more than its stack.")
+    big_blind = table.minimum_cents
+    for seat in seats_in:
+        state = table.occupants[str(seat)]
+        owes_big = state["must_post_big_blind"] or (
+            state["newcomer"] and profile.blinds.newcomer_posts_big_blind_or_waits
+        )
+        if owes_big and seat != big and posted.get(seat, 0) < big_blind:
+            owed = state["must_post_big_blind"]
+            raise conflict(
+                "big_blind_owed" if owed else "newcomer_waits_for_big_blind",
+                f"The player in seat {seat} posts a big blind to play this hand "
+                "(CM-17, PT 89), or waits for theirs.",
+                seat=seat,
+                big_blind_cents=big_blind,
+            )
+    dead = {str(s): table.occupants[str(s)]["owes_cents"] for s in seats_in}
+    dead = {s: v for s, v in dead.items() if v}
+    # Blinds that fall on a resting seat are missed, and owed on return [PT 90].
+    missed: dict[str, int] = {}
+    resting = [s for s in table.occupied() if table.occupants[str(s)]["resting"]]
+    if profile.rest.missed_blinds_posted_dead and resting:
+        all_small, all_big = positions.blind_seats(
+            button, table.seats, direction, [*seats_in, *resting]
+        )
+        small_blind = table.minimum_cents * profile.blinds.small_share_of_minimum
+        for seat, amount in ((all_small, int(small_blind)), (all_big, big_blind)):
+            if seat in resting:
+                missed[str(seat)] = missed.get(str(seat), 0) + amount
+    rest_exceeded, must_leave = [], {}
+    for seat in resting:
+        state = table.occupants[str(seat)]
+        if state["rested_hands"] + 1 > profile.rest.rest_hands:
+            rest_exceeded.append(seat)
+            limit = profile.rest.idle_hands_must_leave
+            if limit is not None and state["rested_hands"] + 1 >= limit:
+                must_leave[str(seat)] = "rest_exceeded"
+    return {
+        "number": table.hands_played + 1,
+        "variant": variant,
+        "button": button,
+        "dealt_in": seats_in,
+        "blinds": {str(s): a for s, a in posted.items()},
+        "dead_blinds": dead,
+        "missed": missed,
+        "resting": resting,
+        "rest_exceeded": rest_exceeded,
+        "must_leave": must_leave,
+    }
+
+
+def decide_end(
+    table: Table,
+    profile: RuleProfile,
+    *,
+    contributions: Mapping,
+    winnings: Mapping,
+    rake_cents: int,
+) -> dict:
+    """Checks a hand-end report: every cent put in is won or raked, nobody puts
+    in more than their stack, the rake within the profile [GA art. 18.3a; PT 7a;
+    CM "Beneficio"]; returns the HandEnded event's data."""
+    if table.hand is None:
+        raise conflict("no_hand_in_progress", f"No hand is being played at {table.label}.")
+    put_in = _seat_amounts(table, contributions, "contributions")
+    won = _seat_amounts(table, winnings, "winnings")
+    if isinstance(rake_cents, bool) or not isinstance(rake_cents, int) or rake_cents < 0:
+        raise invalid("amount_invalid", "The rake is whole, non-negative cents.")
+    dealt_in = set(table.hand["dealt_in"])
+    outsiders = sorted((set(put_in) | set(won)) - dealt_in)
+    if outsiders:
+        raise invalid(
+            "seat_not_in_hand",
+            f"Seat {outsiders[0]} was not dealt in this hand.",
+            seat=outsiders[0],
+        )
+    pot = sum(put_in.values())
+    if sum(won.values()) + rake_cents != pot:
+        raise invalid(
+            "hand_does_not_balance",
+            "The winnings plus the rake must equal what was put in the pot.",
+            pot_cents=pot,
+            won_cents=sum(won.values()),
+            rake_cents=rake_cents,
+        )
+    rule = profile.rake.per_hand
+    most = int(Fraction(rule.max_percent) * pot)
+    if rule.max_cap is not None:
+        most = min(most, rule.max_cap)
+    if rake_cents > most:
+        raise invalid(
+            "rake_above_maximum",
+            "The rake exceeds what the rules allow for this pot.",
+            maximum_cents=most,
+        )
+    stacks, idle, must_rebuy, post_big, must_leave = {}, {}, [], [], {}
+    blinds = table.hand["blinds"]
+    for seat in sorted(dealt_in):
+        state = table.occupants[str(seat)]
+        if put_in.get(seat, 0) > state["stack"]:
+            raise invalid(
+                "contribution_over_stack",
+                f"Seat {seat} put in more than its stack.",
+                seat=seat,
+                stack_cents=state["stack"],
+            )
+        stack = state["stack"] - put_in.get(seat, 0) + won.get(seat, 0)
+        stacks[str(seat)] = stack
+        # A bet of the player's own: more than the blinds they were made to post.
+        voluntary = put_in.get(seat, 0) > blinds.get(str(seat), 0)
+        idle[str(seat)] = 0 if voluntary else state["idle_hands"] + 1
+        if stack < table.minimum_cents:  # below the big blind [CM-16; PT 79]
+            must_rebuy.append(seat)
+        bb_after = profile.rest.idle_hands_post_big_blind
+        if bb_after is not None and idle[str(seat)] >= bb_after:
+            post_big.append(seat)
+    return {
+        "number": table.hand["number"],
+        "pot_cents": pot,
+        "rake_cents": rake_cents,
+        "contributions": {str(s): a for s, a in put_in.items()},
+        "winnings": {str(s): a for s, a in won.items()},
+        "stacks": stacks,
+        "idle_hands": idle,
+        "must_rebuy": must_rebuy,
+        "must_post_big_blind": post_big,
+        "must_leave": must_leave,
+    }

@@ -1,0 +1,172 @@
+"""A player: a card number and a display name, nothing more (no other personal
+data is needed to run a floor), whether they are barred, and where they sit.
+
+The player aggregate is what keeps anyone from sitting at two tables at once:
+seating changes the table and the player in one save, so two jefes seating the
+same player at two tables conflict on the player's version.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime
+from uuid import UUID
+
+from eventsourcing.domain import event
+
+from floor.domain.aggregate import AuditedAggregate
+from floor.domain.errors import conflict, invalid
+from floor.domain.identity import name_based_id
+
+CARD_NUMBER = re.compile(r"^[A-Z0-9][A-Z0-9-]{0,29}$")
+MAX_DISPLAY_NAME_LENGTH = 60
+
+
+class Player(AuditedAggregate):
+    @staticmethod
+    def clean_card_number(card_number: object) -> str:
+        """Card numbers are letters, digits and dashes, compared without case."""
+        cleaned = str(card_number).strip().upper() if isinstance(card_number, str) else ""
+        if not CARD_NUMBER.match(cleaned):
+            raise invalid(
+                "card_number_invalid",
+                "A card number has 1 to 30 letters, digits or dashes.",
+                card_number=str(card_number)[:40],
+            )
+        return cleaned
+
+    @staticmethod
+    def create_id(card_number: str) -> UUID:
+        return name_based_id("player", Player.clean_card_number(card_number))
+
+    @staticmethod
+    def clean_display_name(name: object) -> str:
+        cleaned = " ".join(str(name).split()) if isinstance(name, str) else ""
+        if not cleaned:
+            raise invalid("display_name_required", "A player needs a display name.")
+        if not cleaned.isprintable() or len(cleaned) > MAX_DISPLAY_NAME_LENGTH:
+            raise invalid(
+                "display_name_invalid",
+                f"A display name has at most {MAX_DISPLAY_NAME_LENGTH} printable characters.",
+                max_length=MAX_DISPLAY_NAME_LENGTH,
+            )
+        return cleaned
+
+    @classmethod
+    def register(cls, card_number: str, display_name: str) -> Player:
+        return cls(
+            card_number=cls.clean_card_number(card_number),
+            display_name=cls.clean_display_name(display_name),
+        )
+
+    @event("Registered")
+    def __init__(self, card_number: str, display_name: str) -> None:
+        self.card_number = card_number
+        self.display_name = display_name
+        self.barred = False
+        self.bar_reason = ""
+        # {"table_id": hex, "seat": n} while seated, else None.
+        self.seated_at: dict | None = None
+        # Game keys of sessions the player was in when their table closed, for
+        # the draw priority of the next session [PT 27].
+        self.previous_sessions: list[str] = []
+        # When and which game the player last left, for the re-seat cool-down.
+        self.last_left: dict | None = None
+        # Game keys of the waiting lists the player is on (a player may be on
+        # several and leave the others when seated, if they ask so).
+        self.waiting_lists: list[str] = []
+
+    # --- barring ---------------------------------------------------------------
+
+    def bar(self, reason: str) -> None:
+        reason = " ".join(str(reason).split())
+        if not reason:
+            raise invalid("bar_reason_required", "Barring a player needs a reason.")
+        if self.barred:
+            raise conflict("player_already_barred", f"{self.display_name} is already barred.")
+        if self.seated_at is not None:
+            raise conflict(
+                "player_seated",
+                f"{self.display_name} is seated: they leave the table before being barred.",
+            )
+        self._barred(reason=reason[:200])
+
+    @event("Barred")
+    def _barred(self, reason: str) -> None:
+        self.barred = True
+        self.bar_reason = reason
+
+    def lift_bar(self) -> None:
+        if not self.barred:
+            raise conflict("player_not_barred", f"{self.display_name} is not barred.")
+        self._bar_lifted()
+
+    @event("BarLifted")
+    def _bar_lifted(self) -> None:
+        self.barred = False
+        self.bar_reason = ""
+
+    def check_may_play(self) -> None:
+        """Barred players may neither register for a game nor sit."""
+        if self.barred:
+            raise conflict(
+                "player_barred",
+                f"{self.display_name} is barred and may not play.",
+                player=self.card_number,
+            )
+
+    # --- seating ---------------------------------------------------------------
+
+    def check_not_seated(self) -> None:
+        if self.seated_at is not None:
+            raise conflict(
+                "player_already_seated",
+                f"{self.display_name} already sits at another table.",
+                player=self.card_number,
+            )
+
+    def take_seat(self, table_id: UUID, seat: int) -> None:
+        self.check_may_play()
+        self.check_not_seated()
+        self._seated(table_id=table_id, seat=seat)
+
+    @event("Seated")
+    def _seated(self, table_id: UUID, seat: int) -> None:
+        self.seated_at = {"table_id": table_id.hex, "seat": seat}
+
+    def move_seat(self, table_id: UUID, seat: int) -> None:
+        self._seat_changed(table_id=table_id, seat=seat)
+
+    @event("SeatChanged")
+    def _seat_changed(self, table_id: UUID, seat: int) -> None:
+        self.seated_at = {"table_id": table_id.hex, "seat": seat}
+
+    def leave_seat(self, table_id: UUID, game_key: str, reason: str, at: datetime) -> None:
+        """Leaves the table; a table closing marks a session played [PT 27]."""
+        self._left_table(table_id=table_id, game_key=game_key, reason=reason, at=at)
+
+    @event("LeftTable")
+    def _left_table(self, table_id: UUID, game_key: str, reason: str, at: datetime) -> None:
+        self.seated_at = None
+        self.last_left = {"table_id": table_id.hex, "game": game_key, "at": at.isoformat()}
+        if reason == "table_closed" and game_key not in self.previous_sessions:
+            self.previous_sessions = [*self.previous_sessions, game_key]
+
+    def joined_list(self, game_key: str) -> None:
+        if game_key not in self.waiting_lists:
+            self._joined_list(game_key=game_key)
+
+    @event("JoinedWaitingList")
+    def _joined_list(self, game_key: str) -> None:
+        self.waiting_lists = [*self.waiting_lists, game_key]
+
+    def left_list(self, game_key: str) -> None:
+        if game_key in self.waiting_lists:
+            self._left_list(game_key=game_key)
+
+    @event("LeftWaitingList")
+    def _left_list(self, game_key: str) -> None:
+        self.waiting_lists = [k for k in self.waiting_lists if k != game_key]
+
+    def played_previous_session(self, game_key: str) -> bool:
+        return game_key in self.previous_sessions

@@ -1,0 +1,139 @@
+"""The waiting list of one game, kept by the jefe [GA art. 19.1; PT 8a, 12; CM-5, CM-6].
+
+Registering for a game puts the player on its list under a reservation number;
+registering again puts them last under a new number [CM-6]. A vacancy is offered
+to the first waiting player (the call); a called player takes the seat or is
+removed. The call window itself is a timer (the clocks issue): here the call
+records its deadline.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from uuid import UUID
+
+from eventsourcing.domain import event
+
+from floor.domain.aggregate import AuditedAggregate
+from floor.domain.errors import conflict
+from floor.domain.game import Game
+
+
+class EntryStatus:
+    WAITING = "waiting"
+    CALLED = "called"
+
+
+class WaitingList(AuditedAggregate):
+    """Entries in order: ``{"player_id", "reservation", "registered_at",
+    "status", "call"}``, the first the next to be offered a seat."""
+
+    @classmethod
+    def open_for(cls, game: Game) -> WaitingList:
+        return cls(id=game.waiting_list_id, game_key=game.key)
+
+    @event("Opened")
+    def __init__(self, id: UUID, game_key: str) -> None:  # noqa: A002 - derived from the game
+        self.game_key = game_key
+        self.entries: list[dict] = []
+        self.last_reservation = 0
+
+    # --- reading ---------------------------------------------------------------
+
+    def entry_of(self, player_id: UUID) -> dict | None:
+        return next((e for e in self.entries if e["player_id"] == player_id.hex), None)
+
+    def position_of(self, player_id: UUID) -> int | None:
+        """1-based place on the list, or None."""
+        for i, entry in enumerate(self.entries, start=1):
+            if entry["player_id"] == player_id.hex:
+                return i
+        return None
+
+    def first(self) -> dict | None:
+        return self.entries[0] if self.entries else None
+
+    def first_waiting(self) -> dict | None:
+        return next((e for e in self.entries if e["status"] == EntryStatus.WAITING), None)
+
+    # --- commands --------------------------------------------------------------
+
+    def register(self, player_id: UUID, at: datetime) -> int:
+        """Puts the player last under a new reservation number; a player already
+        on the list re-registers, which also puts them last [CM-6]."""
+        relisted = self.entry_of(player_id) is not None
+        reservation = self.last_reservation + 1
+        self._registered(player_id=player_id, reservation=reservation, at=at, relisted=relisted)
+        return reservation
+
+    @event("Registered")
+    def _registered(self, player_id: UUID, reservation: int, at: datetime, relisted: bool) -> None:
+        self.entries = [e for e in self.entries if e["player_id"] != player_id.hex]
+        self.entries.append(
+            {
+                "player_id": player_id.hex,
+                "reservation": reservation,
+                "registered_at": at.isoformat(),
+                "status": EntryStatus.WAITING,
+                "call": None,
+            }
+        )
+        self.last_reservation = reservation
+
+    def call(
+        self, player_id: UUID, table_id: UUID, seat: int, at: datetime, ends_at: datetime | None
+    ) -> None:
+        """Offers a seat to a player on the list; ``ends_at`` is the call window's
+        end [CM-6], None where the profile has no window."""
+        entry = self.entry_of(player_id)
+        if entry is None:
+            raise conflict("player_not_on_list", "That player is not on this waiting list.")
+        self._called(
+            player_id=player_id,
+            table_id=table_id,
+            seat=seat,
+            at=at,
+            ends_at=ends_at,
+        )
+
+    @event("Called")
+    def _called(
+        self, player_id: UUID, table_id: UUID, seat: int, at: datetime, ends_at: datetime | None
+    ) -> None:
+        entry = self.entry_of(player_id)
+        entry["status"] = EntryStatus.CALLED
+        entry["call"] = {
+            "table_id": table_id.hex,
+            "seat": seat,
+            "at": at.isoformat(),
+            "ends_at": ends_at.isoformat() if ends_at else None,
+        }
+
+    def remove(self, player_id: UUID, reason: str) -> None:
+        """Takes the player off the list: seated, withdrew, absent when called."""
+        if self.entry_of(player_id) is None:
+            raise conflict("player_not_on_list", "That player is not on this waiting list.")
+        self._removed(player_id=player_id, reason=reason)
+
+    @event("Removed")
+    def _removed(self, player_id: UUID, reason: str) -> None:
+        self.entries = [e for e in self.entries if e["player_id"] != player_id.hex]
+
+    def check_turn(self, player_id: UUID) -> None:
+        """A vacancy goes to the list in order [PT 12; CM-5]: a player may take it
+        when called or first on the list, or when nobody waits before them."""
+        entry = self.entry_of(player_id)
+        if entry is not None and entry["status"] == EntryStatus.CALLED:
+            return
+        ahead = []
+        for other in self.entries:
+            if other["player_id"] == player_id.hex:
+                break
+            ahead.append(other)
+        waiting_ahead = [e for e in ahead if e["status"] == EntryStatus.WAITING]
+        if waiting_ahead or (entry is None and self.first_waiting() is not None):
+            raise conflict(
+                "waiting_list_first",
+                "Players on the waiting list come first: call the next on the list.",
+                reservation=(waiting_ahead or [self.first_waiting()])[0]["reservation"],
+            )
