@@ -7,7 +7,7 @@ fields their rules need.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields, is_dataclass, replace
+from dataclasses import dataclass, field, fields, is_dataclass, replace
 from datetime import timedelta
 from enum import StrEnum
 from fractions import Fraction
@@ -33,9 +33,9 @@ from games.profile_rules import (
     LimitRules,
     RestRules,
     Rotation,
+    SeatingRules,
     SeatRange,
     SeatRules,
-    SeatingRules,
     TableMoveRules,
     WaitingListRules,
 )
@@ -96,7 +96,7 @@ class RuleProfile:
     # Who has the button first and where it goes [GA art. 23.1; PT 29-30; CM].
     button: ButtonRules
     # The seat draw, joining stacks and mixed tables [PT 23, 28; CM-3].
-    seating: SeatingRules = SeatingRules()
+    seating: SeatingRules = field(default_factory=SeatingRules)
 
     def for_table(self, variant: Variant | str, **overrides: Any) -> TableRules:
         """The rules of one table: the profile plus what the table may change.
