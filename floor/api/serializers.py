@@ -6,11 +6,21 @@ tables of a sector) are the domain's, which answers with a code.
 
 from __future__ import annotations
 
+from django.utils import timezone
 from rest_framework import serializers
 
 from floor.domain.command_record import MAX_COMMAND_ID_LENGTH
 from floor.domain.sector import MAX_SECTOR_NAME_LENGTH
-from floor.models import SectorView, TableView
+from floor.models import (
+    EventJournalEntry,
+    HandView,
+    PlayerView,
+    SeatView,
+    SectorView,
+    TableView,
+    WaitingEntryView,
+    WaitingListView,
+)
 from games.limits import MAX_AMOUNT_CENTS, BettingLimit, small_blind_for
 from games.variants import Variant
 
@@ -82,3 +92,257 @@ class ErrorSerializer(serializers.Serializer):
 class MeSerializer(serializers.Serializer):
     username = serializers.CharField()
     roles = serializers.ListField(child=serializers.CharField())
+
+
+# --- seats, players, waiting lists, hands ------------------------------------------
+
+
+class SeatSerializer(serializers.ModelSerializer):
+    player_id = serializers.UUIDField(read_only=True)
+    card_number = serializers.CharField(source="player.card_number", read_only=True)
+    display_name = serializers.CharField(source="player.display_name", read_only=True)
+
+    class Meta:
+        model = SeatView
+        fields = [
+            "seat",
+            "player_id",
+            "card_number",
+            "display_name",
+            "stack_cents",
+            "newcomer",
+            "posts_big_blind",
+            "resting",
+            "rested_hands",
+            "idle_hands",
+            "owes_cents",
+            "must_rebuy",
+            "must_leave",
+            "must_post_big_blind",
+            "rest_exceeded",
+        ]
+
+
+class TableFloorSerializer(TableSerializer):
+    """A table with who sits where: the jefe's view of it."""
+
+    occupied_seats = SeatSerializer(many=True, read_only=True)
+    free_seats = serializers.SerializerMethodField()
+
+    class Meta(TableSerializer.Meta):
+        fields = [
+            *TableSerializer.Meta.fields,
+            "second_variant",
+            "players",
+            "button",
+            "hands_played",
+            "hand_in_progress",
+            "draw_open",
+            "suspended_at",
+            "closes_at",
+            "closed_at",
+            "seat_change_requests",
+            "occupied_seats",
+            "free_seats",
+        ]
+
+    def get_free_seats(self, table: TableView) -> list[int]:
+        taken = {s.seat for s in table.occupied_seats.all()}
+        return [n for n in range(1, table.seats + 1) if n not in taken]
+
+
+class SectorFloorSerializer(SectorSerializer):
+    tables = TableFloorSerializer(many=True, read_only=True)
+
+
+class PlayerSerializer(serializers.ModelSerializer):
+    table_id = serializers.UUIDField(read_only=True)
+
+    class Meta:
+        model = PlayerView
+        fields = [
+            "id",
+            "card_number",
+            "display_name",
+            "barred",
+            "bar_reason",
+            "table_id",
+            "seat",
+            "registered_at",
+        ]
+
+
+class WaitingEntrySerializer(serializers.ModelSerializer):
+    player_id = serializers.UUIDField(read_only=True)
+    card_number = serializers.CharField(source="player.card_number", read_only=True)
+    display_name = serializers.CharField(source="player.display_name", read_only=True)
+    waiting_seconds = serializers.SerializerMethodField()
+
+    class Meta:
+        model = WaitingEntryView
+        fields = [
+            "position",
+            "reservation",
+            "player_id",
+            "card_number",
+            "display_name",
+            "registered_at",
+            "waiting_seconds",
+            "status",
+            "called_at",
+            "call_ends_at",
+            "call_table",
+            "call_seat",
+        ]
+
+    def get_waiting_seconds(self, entry: WaitingEntryView) -> int:
+        return max(0, int((timezone.now() - entry.registered_at).total_seconds()))
+
+
+class WaitingListSerializer(serializers.ModelSerializer):
+    entries = WaitingEntrySerializer(many=True, read_only=True)
+
+    class Meta:
+        model = WaitingListView
+        fields = ["id", "game", "variant", "limit", "minimum_cents", "maximum_cents", "entries"]
+
+
+class HandSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = HandView
+        fields = [
+            "number",
+            "variant",
+            "button",
+            "dealt_in",
+            "blinds",
+            "started_at",
+            "ended_at",
+            "pot_cents",
+            "rake_cents",
+            "contributions",
+            "winnings",
+        ]
+
+
+class JournalSerializer(serializers.ModelSerializer):
+    event = serializers.SerializerMethodField()
+
+    class Meta:
+        model = EventJournalEntry
+        fields = [
+            "position",
+            "event",
+            "originator_id",
+            "originator_version",
+            "occurred_at",
+            "actor",
+            "actor_role",
+            "command_id",
+            "rule_profile",
+            "data",
+        ]
+
+    def get_event(self, entry: EventJournalEntry) -> str:
+        return entry.topic.rsplit(":", 1)[-1]
+
+
+# --- command bodies ------------------------------------------------------------------
+
+Cents = serializers.IntegerField
+
+
+class RegisterPlayerSerializer(CommandSerializer):
+    card_number = serializers.CharField(max_length=40)
+    display_name = serializers.CharField(max_length=120)
+
+
+class BarPlayerSerializer(CommandSerializer):
+    reason = serializers.CharField(max_length=200)
+
+
+class PlayerCommandSerializer(CommandSerializer):
+    player = serializers.CharField(max_length=40, help_text="The player's id or card number.")
+
+
+class GameSerializer(PlayerCommandSerializer):
+    """A game is named by one of its tables or by variant, limit and stakes."""
+
+    table_id = serializers.UUIDField(required=False)
+    variant = serializers.ChoiceField(choices=[v.value for v in Variant], required=False)
+    limit = serializers.ChoiceField(choices=[b.value for b in BettingLimit], required=False)
+    minimum_cents = Cents(min_value=1, max_value=MAX_AMOUNT_CENTS, required=False)
+    maximum_cents = Cents(min_value=1, max_value=MAX_AMOUNT_CENTS, required=False)
+
+    def validate(self, attrs: dict) -> dict:
+        game_fields = ("variant", "limit", "minimum_cents", "maximum_cents")
+        if "table_id" not in attrs and not all(f in attrs for f in game_fields):
+            raise serializers.ValidationError(
+                "Name the game by table_id, or by variant, limit, minimum_cents and maximum_cents."
+            )
+        return attrs
+
+
+class LeaveListSerializer(GameSerializer):
+    reason = serializers.ChoiceField(choices=["withdrew", "absent_when_called"], default="withdrew")
+
+
+class DrawSerializer(CommandSerializer):
+    table_ids = serializers.ListField(
+        child=serializers.UUIDField(),
+        min_length=1,
+        max_length=4,
+        required=False,
+        help_text="Other tables of the same game drawn together, by suit (PT 25).",
+    )
+
+
+class SeatPlayerSerializer(PlayerCommandSerializer):
+    seat = serializers.IntegerField(
+        required=False, allow_null=True, help_text="Omit while the draw is open (CM-3)."
+    )
+    post_big_blind = serializers.BooleanField(default=False)
+    leave_other_lists = serializers.BooleanField(default=False)
+
+
+class ChangeSeatSerializer(PlayerCommandSerializer):
+    seat = serializers.IntegerField()
+
+
+class LeaveTableSerializer(PlayerCommandSerializer):
+    reason = serializers.ChoiceField(choices=["left", "must_leave", "removed"], default="left")
+
+
+class BuyInSerializer(PlayerCommandSerializer):
+    amount_cents = Cents(min_value=1, max_value=MAX_AMOUNT_CENTS)
+
+
+class CloseTableSerializer(CommandSerializer):
+    reason = serializers.ChoiceField(
+        choices=["closed_by_jefe", "suspension_expired", "closing_time"], default="closed_by_jefe"
+    )
+
+
+class StartHandSerializer(CommandSerializer):
+    dealt_in = serializers.ListField(child=serializers.IntegerField(), min_length=1)
+    button = serializers.IntegerField(required=False, allow_null=True)
+    blinds = serializers.DictField(
+        child=Cents(min_value=0, max_value=MAX_AMOUNT_CENTS),
+        required=False,
+        help_text="Seat -> blind posted, in cents.",
+    )
+    variant = serializers.ChoiceField(
+        choices=[v.value for v in Variant], required=False, allow_null=True
+    )
+
+
+class EndHandSerializer(CommandSerializer):
+    contributions = serializers.DictField(
+        child=Cents(min_value=0, max_value=MAX_AMOUNT_CENTS),
+        help_text="Seat -> everything the seat put in the pot this hand, in cents.",
+    )
+    winnings = serializers.DictField(
+        child=Cents(min_value=0, max_value=MAX_AMOUNT_CENTS),
+        help_text="Seat -> what the seat won, in cents.",
+    )
+    rake_cents = Cents(min_value=0, max_value=MAX_AMOUNT_CENTS, default=0)

@@ -1,6 +1,7 @@
 from django.urls import path
 from rest_framework.authtoken.views import obtain_auth_token
 
+from floor.api import floor_views as fv
 from floor.api import views
 
 app_name = "api"
@@ -17,4 +18,32 @@ urlpatterns = [
     ),
     path("tables/", views.TableListView.as_view(), name="tables"),
     path("tables/<uuid:table_id>/", views.TableDetailView.as_view(), name="table"),
+    path("sectors/<uuid:sector_id>/floor/", fv.SectorFloorView.as_view(), name="sector-floor"),
+    path("tables/<uuid:table_id>/floor/", fv.TableFloorView.as_view(), name="table-floor"),
+    path("tables/<uuid:table_id>/hands/", fv.TableHandsView.as_view(), name="table-hands"),
+    path("tables/<uuid:table_id>/history/", fv.TableHistoryView.as_view(), name="table-history"),
+    path("tables/<uuid:table_id>/draw/", fv.DrawSeatsView.as_view(), name="draw-seats"),
+    path("tables/<uuid:table_id>/seat/", fv.SeatPlayerView.as_view(), name="seat-player"),
+    path(
+        "tables/<uuid:table_id>/seat-change-request/",
+        fv.RequestSeatChangeView.as_view(),
+        name="request-seat-change",
+    ),
+    path("tables/<uuid:table_id>/change-seat/", fv.ChangeSeatView.as_view(), name="change-seat"),
+    path("tables/<uuid:table_id>/leave/", fv.LeaveTableView.as_view(), name="leave-table"),
+    path("tables/<uuid:table_id>/buy-in/", fv.BuyInView.as_view(), name="buy-in"),
+    path("tables/<uuid:table_id>/rest/", fv.StartRestView.as_view(), name="start-rest"),
+    path("tables/<uuid:table_id>/rest/end/", fv.EndRestView.as_view(), name="end-rest"),
+    path("tables/<uuid:table_id>/close/", fv.CloseTableView.as_view(), name="close-table"),
+    path("tables/<uuid:table_id>/hands/start/", fv.StartHandView.as_view(), name="start-hand"),
+    path("tables/<uuid:table_id>/hands/end/", fv.EndHandView.as_view(), name="end-hand"),
+    path("players/", fv.PlayerListView.as_view(), name="players"),
+    path("players/<uuid:player_id>/", fv.PlayerDetailView.as_view(), name="player"),
+    path(
+        "players/<uuid:player_id>/history/", fv.PlayerHistoryView.as_view(), name="player-history"
+    ),
+    path("players/<uuid:player_id>/bar/", fv.BarPlayerView.as_view(), name="bar-player"),
+    path("players/<uuid:player_id>/lift-bar/", fv.LiftBarView.as_view(), name="lift-bar"),
+    path("waiting-lists/", fv.WaitingListsView.as_view(), name="waiting-lists"),
+    path("waiting-lists/leave/", fv.LeaveWaitingListView.as_view(), name="leave-waiting-list"),
 ]

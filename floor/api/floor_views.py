@@ -1,0 +1,291 @@
+"""Floor API endpoints beyond sectors and tables: players, waiting lists, the
+draw, seats, rests, hands, closing, and the histories.
+
+Every command endpoint takes a JSON body with a ``command_id`` and answers 201
+with ``{"result": ..., <what it changed>: ...}`` (200 and the first outcome for
+a repeated command id), or a refusal ``{"code", "message"}`` (400, 403, 404,
+409) that recorded nothing.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from uuid import UUID
+
+from django.db.models import Prefetch, Q
+from django.shortcuts import get_object_or_404
+from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
+from rest_framework import serializers
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from floor.api import serializers as s
+from floor.api.views import REFUSALS, command_response
+from floor.gateway import perform
+from floor.models import (
+    EventJournalEntry,
+    HandView,
+    PlayerView,
+    SeatView,
+    SectorView,
+    TableView,
+    WaitingEntryView,
+    WaitingListView,
+)
+
+
+def table_floor(table_id: Any) -> TableView:
+    seats = SeatView.objects.select_related("player")
+    return get_object_or_404(
+        TableView.objects.select_related("sector").prefetch_related(
+            Prefetch("occupied_seats", queryset=seats)
+        ),
+        id=table_id,
+    )
+
+
+def waiting_lists():
+    entries = WaitingEntryView.objects.select_related("player")
+    return WaitingListView.objects.prefetch_related(Prefetch("entries", queryset=entries))
+
+
+def _answer(name: str, shape: type[serializers.Serializer]) -> Any:
+    return inline_serializer(
+        name=name, fields={"result": serializers.DictField(), "table": shape()}
+    )
+
+
+class _Command(APIView):
+    """Validates the body with ``body``, runs ``command``, answers with the thing
+    it changed."""
+
+    command: str
+    body: type[serializers.Serializer]
+
+    def run(self, request: Request, **arguments: Any) -> tuple[Any, dict]:
+        checked = self.body(data=request.data)
+        checked.is_valid(raise_exception=True)
+        data = dict(checked.validated_data)
+        command_id = data.pop("command_id")
+        outcome = perform(self.command, request.user, command_id, **arguments, **data)
+        return outcome, outcome.result
+
+
+class _TableCommand(_Command):
+    def post(self, request: Request, table_id: UUID) -> Response:
+        outcome, result = self.run(request, table_id=str(table_id))
+        table = s.TableFloorSerializer(table_floor(table_id)).data
+        return command_response(outcome, {"result": result, "table": table})
+
+
+def table_command(command: str, body: type[serializers.Serializer], summary: str) -> type:
+    """An endpoint running ``command`` on the table in the URL."""
+
+    def post(self, request: Request, table_id: UUID) -> Response:
+        return _TableCommand.post(self, request, table_id)
+
+    post = extend_schema(
+        request=body,
+        responses={201: _answer(f"{command}_answer", s.TableFloorSerializer), **REFUSALS},
+        summary=summary,
+        operation_id=command,
+    )(post)
+    name = f"{command.title().replace('_', '')}View"
+    return type(name, (_TableCommand,), {"command": command, "body": body, "post": post})
+
+
+SeatPlayerView = table_command(
+    "seat_player",
+    s.SeatPlayerSerializer,
+    "Seat a player (list order; drawn while the draw is open)",
+)
+RequestSeatChangeView = table_command(
+    "request_seat_change", s.PlayerCommandSerializer, "A seated player asks for another seat"
+)
+ChangeSeatView = table_command(
+    "change_seat", s.ChangeSeatSerializer, "Move a seated player to a free seat"
+)
+LeaveTableView = table_command(
+    "leave_table", s.LeaveTableSerializer, "A player leaves; the seat is offered to the list"
+)
+BuyInView = table_command("buy_in", s.BuyInSerializer, "Chips bought at the table")
+StartRestView = table_command("start_rest", s.PlayerCommandSerializer, "A player rests")
+EndRestView = table_command("end_rest", s.PlayerCommandSerializer, "A player is back")
+CloseTableView = table_command("close_table", s.CloseTableSerializer, "Close a table")
+StartHandView = table_command("start_hand", s.StartHandSerializer, "Report a hand dealt")
+EndHandView = table_command("end_hand", s.EndHandSerializer, "Report a hand's end")
+
+
+class DrawSeatsView(_Command):
+    command = "draw_seats"
+    body = s.DrawSerializer
+
+    @extend_schema(
+        request=s.DrawSerializer,
+        responses={201: _answer("draw_seats_answer", s.TableFloorSerializer), **REFUSALS},
+        summary="Start the table: draw its seats among the registered players",
+    )
+    def post(self, request: Request, table_id: UUID) -> Response:
+        """Draws the seats of this table, and of ``table_ids`` of the same game
+        drawn with it by suit (PT 25)."""
+        checked = self.body(data=request.data)
+        checked.is_valid(raise_exception=True)
+        ids = [str(table_id), *(str(t) for t in checked.validated_data.get("table_ids", []))]
+        outcome = perform(
+            self.command, request.user, checked.validated_data["command_id"], table_ids=ids
+        )
+        table = s.TableFloorSerializer(table_floor(table_id)).data
+        return command_response(outcome, {"result": outcome.result, "table": table})
+
+
+class TableFloorView(APIView):
+    @extend_schema(responses={200: s.TableFloorSerializer, 404: s.ErrorSerializer})
+    def get(self, request: Request, table_id: UUID) -> Response:
+        """A table with its seats, who sits where, the button, the state."""
+        return Response(s.TableFloorSerializer(table_floor(table_id)).data)
+
+
+class TableHandsView(APIView):
+    @extend_schema(responses={200: s.HandSerializer(many=True), 404: s.ErrorSerializer})
+    def get(self, request: Request, table_id: UUID) -> Response:
+        """The hands reported at a table, latest first."""
+        get_object_or_404(TableView, id=table_id)
+        hands = HandView.objects.filter(table_id=table_id).order_by("-number")[:200]
+        return Response(s.HandSerializer(hands, many=True).data)
+
+
+def _journal(query: Q) -> list:
+    return s.JournalSerializer(
+        EventJournalEntry.objects.filter(query).order_by("position")[:1000], many=True
+    ).data
+
+
+class TableHistoryView(APIView):
+    @extend_schema(responses={200: s.JournalSerializer(many=True), 404: s.ErrorSerializer})
+    def get(self, request: Request, table_id: UUID) -> Response:
+        """Every event of a table, oldest first: who did what, when, under which command."""
+        get_object_or_404(TableView, id=table_id)
+        return Response(_journal(Q(originator_id=table_id)))
+
+
+class SectorFloorView(APIView):
+    @extend_schema(responses={200: s.SectorFloorSerializer, 404: s.ErrorSerializer})
+    def get(self, request: Request, sector_id: UUID) -> Response:
+        """The sector view: its tables, their seats and players, their state."""
+        seats = SeatView.objects.select_related("player")
+        tables = TableView.objects.select_related("sector").prefetch_related(
+            Prefetch("occupied_seats", queryset=seats)
+        )
+        sector = get_object_or_404(
+            SectorView.objects.prefetch_related(Prefetch("tables", queryset=tables)),
+            id=sector_id,
+        )
+        return Response(s.SectorFloorSerializer(sector).data)
+
+
+# --- players ---------------------------------------------------------------------------
+
+
+class PlayerListView(_Command):
+    command = "register_player"
+    body = s.RegisterPlayerSerializer
+
+    @extend_schema(
+        parameters=[OpenApiParameter("card", str, description="Find by card number")],
+        responses=s.PlayerSerializer(many=True),
+        operation_id="players_list",
+    )
+    def get(self, request: Request) -> Response:
+        """Players, or the one with ``?card=`` (card numbers ignore case)."""
+        players = PlayerView.objects.all()
+        card = request.query_params.get("card")
+        if card is not None:
+            players = players.filter(card_number=card.strip().upper())
+        return Response(s.PlayerSerializer(players[:500], many=True).data)
+
+    @extend_schema(
+        request=s.RegisterPlayerSerializer,
+        responses={201: s.PlayerSerializer, 200: s.PlayerSerializer, **REFUSALS},
+        summary="Register a player: card number and display name only",
+    )
+    def post(self, request: Request) -> Response:
+        outcome, result = self.run(request)
+        player = get_object_or_404(PlayerView, id=result["player_id"])
+        return command_response(outcome, s.PlayerSerializer(player).data)
+
+
+class PlayerDetailView(APIView):
+    @extend_schema(responses={200: s.PlayerSerializer, 404: s.ErrorSerializer})
+    def get(self, request: Request, player_id: UUID) -> Response:
+        return Response(s.PlayerSerializer(get_object_or_404(PlayerView, id=player_id)).data)
+
+
+class PlayerHistoryView(APIView):
+    @extend_schema(responses={200: s.JournalSerializer(many=True), 404: s.ErrorSerializer})
+    def get(self, request: Request, player_id: UUID) -> Response:
+        """The player's own events: registered, lists joined and left, seated,
+        left, barred; oldest first."""
+        get_object_or_404(PlayerView, id=player_id)
+        return Response(_journal(Q(originator_id=player_id)))
+
+
+def player_command(command: str, body: type[serializers.Serializer], summary: str) -> type:
+    def post(self, request: Request, player_id: UUID) -> Response:
+        outcome, result = self.run(request, player=str(player_id))
+        player = get_object_or_404(PlayerView, id=player_id)
+        return command_response(
+            outcome, {"result": result, "player": s.PlayerSerializer(player).data}
+        )
+
+    answer = inline_serializer(
+        name=f"{command}_answer",
+        fields={"result": serializers.DictField(), "player": s.PlayerSerializer()},
+    )
+    post = extend_schema(
+        request=body, responses={201: answer, **REFUSALS}, summary=summary, operation_id=command
+    )(post)
+    name = f"{command.title().replace('_', '')}View"
+    return type(name, (_Command,), {"command": command, "body": body, "post": post})
+
+
+BarPlayerView = player_command("bar_player", s.BarPlayerSerializer, "Bar a player")
+LiftBarView = player_command("lift_bar", s.CommandSerializer, "Lift a player's bar")
+
+
+# --- waiting lists ------------------------------------------------------------------------
+
+
+class WaitingListsView(_Command):
+    command = "join_waiting_list"
+    body = s.GameSerializer
+
+    @extend_schema(responses=s.WaitingListSerializer(many=True), operation_id="waiting_lists")
+    def get(self, request: Request) -> Response:
+        """Every game's list: positions, reservation numbers, waiting times, calls."""
+        return Response(s.WaitingListSerializer(waiting_lists(), many=True).data)
+
+    @extend_schema(
+        request=s.GameSerializer,
+        responses={201: s.WaitingListSerializer, 200: s.WaitingListSerializer, **REFUSALS},
+        summary="Register a player for a game: last on its list [CM-6]",
+    )
+    def post(self, request: Request) -> Response:
+        outcome, result = self.run(request)
+        waiting = get_object_or_404(waiting_lists(), id=result["waiting_list_id"])
+        body = s.WaitingListSerializer(waiting).data
+        return command_response(outcome, {"result": result, "waiting_list": body})
+
+
+class LeaveWaitingListView(_Command):
+    command = "leave_waiting_list"
+    body = s.LeaveListSerializer
+
+    @extend_schema(
+        request=s.LeaveListSerializer,
+        responses={201: s.WaitingListSerializer, **REFUSALS},
+        summary="Take a player off a game's list",
+    )
+    def post(self, request: Request) -> Response:
+        outcome, result = self.run(request)
+        return command_response(outcome, {"result": result})
