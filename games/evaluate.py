@@ -299,7 +299,7 @@ def evaluate(
     (a ``RuleViolation``) with code ``unknown_variant``, ``wrong_card_count``,
     ``card_not_in_deck``, ``duplicate_card`` or ``bad_card``.
     """
-    spec = _BY_NAME.get(variant) if type(variant) is str else None
+    spec = _BY_NAME.get(variant) if isinstance(variant, str) else None
     if spec is None:
         spec = _spec(variant)
     hole_cards = hole if type(hole) is tuple else _as_cards(hole)

@@ -50,7 +50,7 @@ class TableRules:
     variant: Variant
     seats: int
     betting_limit: BettingLimit | None
-    rake_model: str
+    rake_model: str | None  # None: a banked game, which has no rake
     # Per hand: the share of the pot taken, its cap and its step (cents).
     rake_share: Fraction | None
     rake_cap_cents: int | None
@@ -212,11 +212,23 @@ def build_table_rules(
                 "bad_override_value", "Unknown betting limit.", field="betting_limit"
             ) from None
 
-    model = overrides.get("rake_model", PER_HAND if profile.rake.per_hand else None)
-    if model not in (PER_HAND, PER_SESSION):
-        raise _refuse("bad_override_value", "rake_model is per_hand or per_session.")
     hand_keys = {"rake_percent", "rake_cap_cents", "rake_step_cents"}
     session_keys = {"session_percent", "session_base"}
+    if VARIANTS[game].banked:
+        # The house benefit of circle poker [GA art. 18.3; PT 7] does not apply
+        # to banked games: the bank plays against the boxes instead.
+        given = sorted(({"rake_model"} | hand_keys | session_keys) & set(overrides))
+        if given:
+            raise _refuse(
+                "rake_not_for_banked",
+                "Banked games have no rake: the bank plays against the boxes.",
+                fields=given,
+            )
+        model = None
+    else:
+        model = overrides.get("rake_model", PER_HAND if profile.rake.per_hand else None)
+        if model not in (PER_HAND, PER_SESSION):
+            raise _refuse("bad_override_value", "rake_model is per_hand or per_session.")
     wrong = (session_keys if model == PER_HAND else hand_keys) & set(overrides)
     if wrong:
         raise _refuse(
@@ -227,7 +239,7 @@ def build_table_rules(
     share = cap = step = session_share = base = None
     if model == PER_HAND:
         share, cap, step = _check_per_hand(profile, overrides)
-    else:
+    elif model == PER_SESSION:
         session_share, base = _check_per_session(profile, overrides)
 
     clock = overrides.get("action_clock", profile.action_clock.enforced)

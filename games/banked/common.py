@@ -64,6 +64,8 @@ def bank_total(results: list[BoxResult] | tuple[BoxResult, ...]) -> int:
 
 def check_boxes(boxes: object, max_boxes: int, source: str) -> None:
     """Each box once, numbered 1..max_boxes [GA art. 5, 12; PT-SD 5; PG III.3]."""
+    if not isinstance(boxes, (list, tuple)):
+        raise SettlementError("bad_boxes", "Boxes are given as a list or a tuple.")
     numbers = [b.box for b in boxes]  # type: ignore[attr-defined]
     if len(set(numbers)) != len(numbers):
         raise SettlementError("duplicate_box", "A box is settled once per hand.")

@@ -56,7 +56,7 @@ class JackpotTable:
     source: str = ""
 
     def prize_for(self, category: Category) -> JackpotPrize | None:
-        return next((p for p in self.prizes if p.category is category), None)
+        return next((p for p in self.prizes if p.category == category), None)
 
 
 # GA art. 8b: royal flush, the whole jackpot; straight flush, 10 % of it.

@@ -89,7 +89,9 @@ class SinDescarteBox:
     """One box's bets and hand.
 
     ``call_cents`` 0 means the box folded. ``outcome`` is the box's hand
-    against the bank's (ignored when the bank does not play).
+    against the bank's (ignored when the bank does not play). A box that bought
+    a card gives ``first_five_category`` too: the progressive depends only on
+    the player's first five cards [GA art. 8b].
     """
 
     box: int
@@ -100,6 +102,12 @@ class SinDescarteBox:
     insurance_cents: int = 0
     extra_card_cents: int = 0
     jackpot_stake_cents: int = 0
+    first_five_category: Category | None = None
+
+    @property
+    def jackpot_category(self) -> Category:
+        """The hand the progressive pays on [GA art. 8b]."""
+        return self.first_five_category if self.extra_card_cents else self.category
 
 
 @dataclass(frozen=True)
@@ -111,7 +119,7 @@ class SinDescarteHand:
 
 def bank_qualifies(category: Category, hand: Iterable[Card]) -> bool:
     """The bank plays with ace and king or any higher hand [GA art. 7; PT-SD 18]."""
-    if category is not Category.HIGH_CARD:
+    if category != Category.HIGH_CARD:
         return True
     ranks = {c.rank for c in hand}
     return 14 in ranks and 13 in ranks
@@ -150,6 +158,13 @@ def _check_box(table: SinDescarteTable, b: SinDescarteBox) -> None:
     if b.extra_card_cents:
         if not table.extra_card:
             raise SettlementError("extra_card_not_offered", "This table sells no extra card.")
+        if b.jackpot_stake_cents and b.first_five_category is None:
+            raise SettlementError(
+                "first_five_category_required",
+                "With a bought card, the progressive is paid on the first five cards: "
+                "give their category [GA art. 8b].",
+                box=b.box,
+            )
         if b.extra_card_cents != b.ante_cents:
             raise SettlementError(
                 "extra_card_not_ante",
@@ -200,7 +215,7 @@ def settle_sin_descarte(
     jackpot = None
     if table.jackpot is not None and any(b.jackpot_stake_cents for b in boxes):
         entries = [
-            (b.box, b.category, b.jackpot_stake_cents)
+            (b.box, b.jackpot_category, b.jackpot_stake_cents)
             for b in boxes
             if b.jackpot_stake_cents and b.call_cents
         ]

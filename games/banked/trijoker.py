@@ -67,7 +67,7 @@ def _pays(b: TrijokerBox) -> int:
         raise SettlementError(
             "category_not_in_game", f"{b.category} is not a Trijoker hand [GA art. 13]."
         )
-    if b.category is C.PAIR:
+    if b.category == C.PAIR:
         if b.pair_rank is None or not 2 <= b.pair_rank <= 14:
             raise SettlementError(
                 "pair_rank_required", "A pair's rank (2..14) decides whether it pays."

@@ -134,3 +134,10 @@ def test_a_list_of_cards_and_a_tuple_give_the_same_value():
     from_list = evaluate("holdem", list(hole), list(board))
     assert from_tuple == from_list and from_tuple.category == "flush"
     assert sorted(from_tuple.cards) == sorted(cards("Ah Kh 9h 7h 2h"))
+
+
+def test_the_floor_variant_enum_is_accepted():
+    from games.variants import Variant
+
+    by_enum = evaluate(Variant.TEXAS_HOLDEM, "As Ad", "Ks Kd 2c")
+    assert by_enum == evaluate("holdem", "As Ad", "Ks Kd 2c")

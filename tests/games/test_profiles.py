@@ -303,3 +303,15 @@ def test_rake_percent_is_accepted_exactly_inside_the_band(profile: RuleProfile, 
     else:
         assert inside
         assert rules.rake_share == percent / 100
+
+
+def test_banked_tables_have_no_rake_and_refuse_one():
+    from games.errors import RuleViolation
+    from games.profiles import GA
+
+    for variant in ("sen_descarte", "trijoker", "pai_gow"):
+        rules = GA.for_table(variant)
+        assert rules.rake_model is None and rules.rake_share is None
+    with pytest.raises(RuleViolation) as refused:
+        GA.for_table("trijoker", rake_percent=5)
+    assert refused.value.code == "rake_not_for_banked"

@@ -1,5 +1,6 @@
 """Banked settlement: sin descarte, its jackpot, Trijoker and Pai Gow."""
 
+from dataclasses import replace
 from fractions import Fraction
 
 import pytest
@@ -337,6 +338,8 @@ def sd_boxes(draw, with_side=True):
                 "extra_card_cents": draw(st.sampled_from([0, ante])),
                 "jackpot_stake_cents": draw(st.integers(min_value=0, max_value=MIN // 2)),
             }
+            if side["extra_card_cents"]:
+                side["first_five_category"] = draw(categories)
         result.append(
             box(
                 number,
@@ -511,3 +514,70 @@ def test_pai_gow_push_never_moves_money_and_the_fee_stays_within_the_rate(bet, h
     else:
         assert result.net_cents + result.commission_cents == bet
         assert 0 <= result.commission_cents <= rate * bet
+
+
+def test_review_fixes_categories_as_text_and_bought_cards():
+    """Categories read back as text settle like the enum; a bought card does not
+    reach the jackpot [GA art. 8b]; generators are refused, not settled to nothing."""
+    from games.banked import (
+        GA_PAYTABLE,
+        GA_PROGRESSIVE,
+        Outcome,
+        SinDescarteBox,
+        SinDescarteTable,
+        TrijokerBox,
+        settle_sin_descarte,
+        settle_trijoker,
+    )
+    from games.banked.common import SettlementError
+    from games.banked.sin_descarte import bank_qualifies
+    from games.cards import cards
+    from games.hands import Category
+
+    low_pair = dict(withdrew_1=False, withdrew_2=False, pair_rank=2)
+    limits = {"minimum_cents": 1000, "maximum_cents": 30000}
+    as_text = settle_trijoker([TrijokerBox(1, (1000,) * 3, category="pair", **low_pair)], **limits)
+    as_enum = settle_trijoker(
+        [TrijokerBox(1, (1000,) * 3, category=Category.PAIR, **low_pair)], **limits
+    )
+    assert as_text[0].net_cents == as_enum[0].net_cents == -3000
+    assert not bank_qualifies("high_card", cards("9s 7d 5c 3h 2s"))
+
+    table = SinDescarteTable(
+        GA_PAYTABLE,
+        minimum_cents=1000,
+        maximum_cents=25000,
+        extra_card=True,
+        jackpot=GA_PROGRESSIVE,
+    )
+    bought = SinDescarteBox(
+        1,
+        1000,
+        2000,
+        Category.ROYAL_FLUSH,
+        Outcome.PLAYER,
+        extra_card_cents=1000,
+        jackpot_stake_cents=500,
+        first_five_category=Category.FLUSH,
+    )
+    hand = settle_sin_descarte(table, [bought], bank_plays=True, jackpot_fund_cents=1_000_000)
+    assert hand.boxes[0].jackpot_won_cents == 0
+    with pytest.raises(SettlementError) as refused:
+        settle_sin_descarte(
+            table,
+            [replace(bought, first_five_category=None)],
+            bank_plays=True,
+            jackpot_fund_cents=1_000_000,
+        )
+    assert refused.value.code == "first_five_category_required"
+    with pytest.raises(SettlementError) as refused:
+        settle_trijoker(
+            (
+                TrijokerBox(
+                    1, (1000,) * 3, category=Category.FLUSH, withdrew_1=False, withdrew_2=False
+                )
+                for _ in range(1)
+            ),
+            **limits,
+        )
+    assert refused.value.code == "bad_boxes"
