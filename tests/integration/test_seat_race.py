@@ -1,6 +1,6 @@
 """Two jefes seat two players in the same seat at the same moment, on real
-PostgreSQL (make test's second pass) and on SQLite (its first): one succeeds, the other is refused ``seat_taken`` (409 through the
-API), and no event is lost.
+PostgreSQL (make test's second pass) and on SQLite (its first): one succeeds,
+the other is refused ``seat_taken`` (409 through the API), and no event is lost.
 
 Two applications with their own connections stand for two gunicorn workers;
 a barrier holds both saves until both commands have decided on the same free
