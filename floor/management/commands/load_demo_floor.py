@@ -9,6 +9,7 @@ from __future__ import annotations
 from django.contrib.auth.models import Group, User
 from django.core.management.base import BaseCommand
 
+from floor.domain.errors import DomainError
 from floor.domain.roles import Role
 from floor.gateway import perform
 
@@ -37,6 +38,17 @@ DEMO_SECTORS = {
     ],
 }
 
+# Players for the demo: fourteen register for Sector A's first table; ten are
+# drawn to it and buy in, four stay on its waiting list.
+DEMO_PLAYERS = [
+    ("DEMO-001", "Ana"), ("DEMO-002", "Bruno"), ("DEMO-003", "Carmen"),
+    ("DEMO-004", "Diego"), ("DEMO-005", "Elena"), ("DEMO-006", "Fabio"),
+    ("DEMO-007", "Gloria"), ("DEMO-008", "Hugo"), ("DEMO-009", "Inés"),
+    ("DEMO-010", "João"), ("DEMO-011", "Lucía"), ("DEMO-012", "Manuel"),
+    ("DEMO-013", "Nuria"), ("DEMO-014", "Óscar"),
+]  # fmt: skip
+DEMO_BUY_IN_CENTS = 500
+
 
 class Command(BaseCommand):
     help = "Loads the demo floor (sectors, tables, one user per role)."
@@ -49,6 +61,7 @@ class Command(BaseCommand):
             user.save()
             user.groups.set([Group.objects.get(name=role.value)])
             users[role] = user
+        opened_tables: list[str] = []
         for sector_name, tables in DEMO_SECTORS.items():
             opened = perform(
                 "open_sector",
@@ -57,21 +70,46 @@ class Command(BaseCommand):
                 name=sector_name,
             )
             for index, (variant, limit, minimum, maximum, seats) in enumerate(tables, 1):
-                perform(
-                    "open_table",
-                    users[Role.JEFE_SECTOR],
-                    f"demo:{sector_name}:table:{index}",
-                    sector_id=opened.result["sector_id"],
-                    variant=variant,
-                    limit=limit,
-                    minimum_cents=minimum,
-                    maximum_cents=maximum,
-                    seats=seats,
-                )
+                try:
+                    table = perform(
+                        "open_table",
+                        users[Role.JEFE_SECTOR],
+                        f"demo:{sector_name}:table:{index}",
+                        sector_id=opened.result["sector_id"],
+                        variant=variant,
+                        limit=limit,
+                        minimum_cents=minimum,
+                        maximum_cents=maximum,
+                        seats=seats,
+                    )
+                except DomainError as refused:  # a game this profile does not run
+                    self.stdout.write(f"{sector_name} {variant}: {refused.message}")
+                    continue
+                opened_tables.append(table.result["table_id"])
+        self.seat_demo_players(users, opened_tables[0])
         self.stdout.write(
             self.style.SUCCESS(
-                f"Demo floor ready: {len(DEMO_SECTORS)} sectors, "
-                f"{sum(len(t) for t in DEMO_SECTORS.values())} tables, "
-                f"{len(DEMO_USERS)} users."
+                f"Demo floor ready: {len(DEMO_SECTORS)} sectors, {len(opened_tables)} "
+                f"tables, {len(DEMO_PLAYERS)} players, {len(DEMO_USERS)} users."
             )
         )
+
+    def seat_demo_players(self, users: dict, table_id: str) -> None:
+        """Registers the demo players for the first table's game, draws its
+        seats and buys each seated player in."""
+        jefe, dealer = users[Role.JEFE_SECTOR], users[Role.CRUPIER]
+        for card, name in DEMO_PLAYERS:
+            perform(
+                "register_player", jefe, f"demo:player:{card}", card_number=card, display_name=name
+            )
+            perform("join_waiting_list", jefe, f"demo:list:{card}", player=card, table_id=table_id)
+        drawn = perform("draw_seats", jefe, "demo:draw:1", table_ids=[table_id])
+        for player_id in drawn.result["tables"][table_id]["seats"].values():
+            perform(
+                "buy_in",
+                dealer,
+                f"demo:buy-in:{player_id}",
+                table_id=table_id,
+                player=player_id,
+                amount_cents=DEMO_BUY_IN_CENTS,
+            )
