@@ -159,7 +159,13 @@ def raise_bounds(
     ``current_bet`` is the highest total bet this round, ``player_bet`` what this
     player has in front of them this round, ``stack`` the chips still behind.
     """
-    _require_non_negative(player_bet=player_bet, stack=stack)
+    _require_non_negative(
+        player_bet=player_bet,
+        stack=stack,
+        current_bet=current_bet,
+        pot=pot,
+        table_minimum=table_minimum,
+    )
     if player_bet > current_bet:
         raise RuleViolation(
             "bet_above_current", "A player's bet cannot exceed the highest bet of the round."

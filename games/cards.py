@@ -95,7 +95,15 @@ def card(text: str) -> Card:
 
 def cards(text: str | Iterable[str | Card]) -> tuple[Card, ...]:
     """Several distinct cards: ``"As Kd Th"`` or an iterable of texts or cards."""
-    items = text.split() if isinstance(text, str) else list(text)
+    if isinstance(text, str):
+        items = text.split()
+    else:
+        try:
+            items = list(text)
+        except TypeError:
+            raise CardError(
+                "bad_card", f"Cards are written like 'As Kd', not {text!r}."[:120]
+            ) from None
     parsed = tuple(item if isinstance(item, Card) else card(item) for item in items)
     seen: set[Card] = set()
     for one in parsed:

@@ -185,9 +185,13 @@ def split_amount(
         raise RuleViolation("split_winners_invalid", "A split needs distinct winners.")
     if unit <= 0 or amount < 0:
         raise RuleViolation("split_unit_invalid", "The share unit must be positive.")
-    weight = {s: 1 for s in order} if weights is None else {s: weights.get(s, 0) for s in order}
-    if any(w < 0 for w in weight.values()) or sum(weight.values()) == 0:
-        raise RuleViolation("split_weights_invalid", "Split weights must be positive.")
+    weight = {s: 1 for s in order} if weights is None else {s: weights.get(s) for s in order}
+    if any(isinstance(w, bool) or not isinstance(w, int) or w <= 0 for w in weight.values()):
+        # Every winner weighs something: a missing or zero weight would hand
+        # their share to the others [PT 66; GA art. 23.3].
+        raise RuleViolation(
+            "split_weights_invalid", "Every winner of a split needs a positive whole weight."
+        )
     units, loose = divmod(amount, unit)
     total_weight = sum(weight.values())
     shares = {s: units * weight[s] // total_weight for s in order}

@@ -300,3 +300,17 @@ def test_table_limits_are_checked_against_the_profile(minimum, maximum, ante, co
     with pytest.raises(RuleViolation) as refused:
         check_table_limits(stakes, BAND, ante=ante)
     assert refused.value.code == code
+
+
+def test_a_missing_amount_is_refused_with_a_code_not_a_crash():
+    with pytest.raises(RuleViolation) as refused:
+        raise_bounds(
+            BettingLimit.NO_LIMIT,
+            PT_RAISES,
+            table_minimum=200,
+            pot=700,
+            current_bet=None,
+            player_bet=0,
+            stack=1000,
+        )
+    assert refused.value.code == "amount_invalid"

@@ -141,3 +141,10 @@ def test_the_floor_variant_enum_is_accepted():
 
     by_enum = evaluate(Variant.TEXAS_HOLDEM, "As Ad", "Ks Kd 2c")
     assert by_enum == evaluate("holdem", "As Ad", "Ks Kd 2c")
+
+
+@pytest.mark.parametrize("hole", [None, 7, object()])
+def test_no_cards_at_all_is_a_bad_card_not_a_crash(hole):
+    with pytest.raises(CardError) as caught:
+        evaluate("holdem", hole, "Qs Js Ts")
+    assert caught.value.code == "bad_card"

@@ -235,3 +235,10 @@ def test_equal_split_shares_whole_units_the_hand_first(amount, winners, unit):
     assert max(shares.values()) - min(shares.values()) < 2 * unit
     values = [shares[s] for s in winners]
     assert values == sorted(values, reverse=True)
+
+
+@pytest.mark.parametrize("weights", [{1: 501, 3: 500}, {1: 5, 2: 0, 3: 5}, {1: 1.5, 2: 1, 3: 1}])
+def test_a_split_refuses_a_winner_without_a_positive_whole_weight(weights):
+    with pytest.raises(RuleViolation) as refused:
+        split_amount(1001, [1, 2, 3], weights=weights)
+    assert refused.value.code == "split_weights_invalid"
