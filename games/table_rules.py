@@ -127,7 +127,9 @@ def _check_per_hand(profile: RuleProfile, given: dict[str, Any]) -> tuple:
                 f"The per-hand rake under {profile.code} is capped at {rule.max_cap} cents.",
                 cap_cents=rule.max_cap,
             )
-    step = None
+    # Where the profile counts the rake in steps [CM "Beneficio"], a table that
+    # names none counts in the smallest, so its rake is never refused for it.
+    step = min(rule.steps) if rule.steps else None
     if "rake_step_cents" in given:
         step = _cents("rake_step_cents", given["rake_step_cents"])
         if step not in rule.steps:

@@ -315,3 +315,17 @@ def test_banked_tables_have_no_rake_and_refuse_one():
     with pytest.raises(RuleViolation) as refused:
         GA.for_table("trijoker", rake_percent=5)
     assert refused.value.code == "rake_not_for_banked"
+
+
+def test_a_cm_table_without_a_step_counts_the_rake_in_the_smallest_and_can_rake():
+    from fractions import Fraction
+
+    from games.pots import Pot
+    from games.profiles import CM
+    from games.rake import CM_HAND_RAKE, HandRake, rake_pots
+
+    rules = CM.for_table("texas_holdem")
+    assert rules.rake_step_cents == 2000
+    setting = HandRake(Fraction(rules.rake_share), rules.rake_cap_cents, rules.rake_step_cents)
+    _left, rake = rake_pots(CM_HAND_RAKE, setting, [Pot(10_000, frozenset({1, 2}))])
+    assert rake == 500
