@@ -54,8 +54,12 @@ class RaiseRule:
 
 
 GA_RAISES = RaiseRule(
-    max_raises=3,  # RULES.md §8 digest; GA art. 23.2 allows a limit, art. 30.1 says three
-    counted_per_player=False,  # GA art. 23.2 speaks of the betting interval
+    # GA art. 23.2: "dependendo da variedade ... o número de veces que un xogador
+    # pode realizar unha subida pode estar limitado": only a variant's own rules
+    # cap raises (seven stud: GA_STUD7_RAISES, art. 30.1); Hold'em, Omaha and the
+    # others name no count.
+    max_raises=None,
+    counted_per_player=True,  # GA art. 23.2 counts a player's raises
     unlimited_heads_up=True,  # GA art. 23.2
     minimum_raise=MinimumRaise.TABLE_MINIMUM,  # GA art. 22.3a
     all_in_may_raise_less=True,  # GA art. 23.2 ("xogando entón a parte proporcional")

@@ -17,6 +17,7 @@ from games.betting import (
     CM_RAISES,
     GA_RAISES,
     GA_SIN_DESCARTE_BAND,
+    GA_STUD7_RAISES,
     GA_TRIJOKER_BAND,
     PT_RAISES,
     PT_SD_BAND,
@@ -97,6 +98,13 @@ class RuleProfile:
     button: ButtonRules
     # The seat draw, joining stacks and mixed tables [PT 23, 28; CM-3].
     seating: SeatingRules = field(default_factory=SeatingRules)
+    # Variants whose own rules count raises differently [GA art. 30.1].
+    variant_raises: tuple[tuple[Variant, RaiseRule], ...] = ()
+
+    def raises_for(self, variant: Variant | str) -> RaiseRule:
+        """The raise rule of one variant's tables: its own where it has one."""
+        wanted = Variant(variant)
+        return next((rule for v, rule in self.variant_raises if v is wanted), self.raises)
 
     def for_table(self, variant: Variant | str, **overrides: Any) -> TableRules:
         """The rules of one table: the profile plus what the table may change.
@@ -141,9 +149,10 @@ GA = RuleProfile(
         banked_bands=(GA_SIN_DESCARTE_BAND, GA_TRIJOKER_BAND),  # GA art. 6.3, 14.2
     ),
     blinds=BlindRules(),
-    # Raises may be capped by variant (three a round in stud [GA art. 30], see
-    # betting.GA_STUD7_RAISES), never heads-up [GA art. 23.2].
+    # Raises may be capped by variant, never heads-up [GA art. 23.2]: seven
+    # stud allows each player three a round [GA art. 30.1].
     raises=GA_RAISES,
+    variant_raises=((Variant.SEVEN_STUD, GA_STUD7_RAISES),),
     rake=GA_RAKE,  # GA art. 18.3
     split=GA_SPLIT,  # GA art. 23.3
     # The dealer marks the hand; it turns counter-clockwise [GA art. 23.1].

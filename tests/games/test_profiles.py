@@ -126,7 +126,11 @@ def test_limits_blinds_and_raises():
         assert profile.blinds.small_share_of_minimum == Fraction(1, 2)
         assert profile.blinds.big_share_of_minimum == 1
         assert profile.raises.unlimited_heads_up
-    assert GA.raises.max_raises == PT.raises.max_raises == 3  # PT 87; GA art. 23.2, 30.1
+    assert PT.raises.max_raises == 3  # PT 87
+    assert GA.raises.max_raises is None  # GA art. 23.2: only a variant's rules count
+    assert GA.raises_for("seven_stud").max_raises == 3  # GA art. 30.1, per player
+    assert GA.raises_for("seven_stud").counted_per_player
+    assert GA.raises_for("texas_holdem") is GA.raises and PT.raises_for("seven_stud") is PT.raises
     # GA art. 23.2 leaves the count to the variant's rules; the CM manual names none.
     assert CM.raises.max_raises is None
     ga_band = GA.limits.band_for(Variant.SEN_DESCARTE)
