@@ -11,6 +11,7 @@ whose ``code`` says which.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
@@ -65,12 +66,22 @@ def _refuse(code: str, message: str, **params: object) -> RuleViolation:
     return RuleViolation(code, message, **params)
 
 
+PLAIN_NUMBER = re.compile(r"-?\d{1,6}(\.\d{1,6})?")
+
+
 def _percent(name: str, value: Any) -> Fraction:
     """A percentage as an exact fraction of one (3 -> 3/100)."""
     if isinstance(value, bool) or not isinstance(value, int | Fraction | Decimal | str | float):
         raise _refuse("bad_override_value", f"{name} must be a number.", field=name)
+    if isinstance(value, Decimal | float | str):
+        # A percentage is written plainly ("7.5"): no exponent, which would let
+        # "1e-99999999" build a number of a hundred million digits.
+        text = str(value).strip()
+        if not PLAIN_NUMBER.fullmatch(text):
+            raise _refuse("bad_override_value", f"{name} must be a plain number.", field=name)
+        value = text
     try:
-        exact = Fraction(str(value)) if isinstance(value, float | str) else Fraction(value)
+        exact = Fraction(value)
     except (ValueError, ZeroDivisionError):
         raise _refuse("bad_override_value", f"{name} must be a number.", field=name) from None
     return exact / 100

@@ -2,6 +2,7 @@
 
 from dataclasses import fields, is_dataclass
 from datetime import timedelta
+from decimal import Decimal
 from fractions import Fraction
 
 import pytest
@@ -333,3 +334,13 @@ def test_a_cm_table_without_a_step_counts_the_rake_in_the_smallest_and_can_rake(
     setting = HandRake(Fraction(rules.rake_share), rules.rake_cap_cents, rules.rake_step_cents)
     _left, rake = rake_pots(CM_HAND_RAKE, setting, [Pot(10_000, frozenset({1, 2}))])
     assert rake == 500
+
+
+@pytest.mark.parametrize("percent", ["1e-99999999", Decimal("Infinity"), "nan", float("inf"), "5%"])
+def test_a_percentage_is_a_plain_number(percent):
+    from games.errors import RuleViolation
+    from games.profiles import PT
+
+    with pytest.raises(RuleViolation) as refused:
+        PT.for_table("omaha", rake_percent=percent)
+    assert refused.value.code == "bad_override_value"
