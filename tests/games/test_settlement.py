@@ -357,8 +357,24 @@ def sd_boxes(draw, with_side=True):
 def test_without_jackpot_the_bank_pays_what_the_boxes_win(boxes, plays):
     hand = settle(GA_TABLE, *boxes, plays=plays)
     assert hand.jackpot is None
-    assert hand.bank_cents == -sum(r.net_cents for r in hand.boxes)
-    assert all(isinstance(r.net_cents, int) for r in hand.boxes)
+
+    def expected(b) -> int:
+        """GA art. 6.1 and 7 read directly: fold loses the ante; a bank without
+        ace-king pays the ante and returns the call; otherwise a higher hand
+        wins the ante and the call times the paytable, a tie moves nothing."""
+        if not b.call_cents:
+            return -b.ante_cents
+        if not plays:
+            return b.ante_cents
+        return {
+            Outcome.PLAYER: b.ante_cents + b.call_cents * GA_PAYTABLE[b.category],
+            Outcome.BANK: -(b.ante_cents + b.call_cents),
+            Outcome.TIE: 0,
+        }[b.outcome]
+
+    by_box = {b.box: b for b in boxes}
+    assert [r.net_cents for r in hand.boxes] == [expected(by_box[r.box]) for r in hand.boxes]
+    assert hand.bank_cents == -sum(expected(b) for b in boxes)
 
 
 @given(boxes=sd_boxes(), plays=st.booleans(), fund=st.integers(0, 10**9))
