@@ -190,13 +190,16 @@ class SeatingCommands(PlayerCommands):
             found.check_may_play()
             found.check_not_seated()
             table.check_not_closed()
+            waiting = self.waiting_list(table.game)
             drawn_from = None
             if seat is None:
                 if not table.free_seats():
                     raise conflict("table_full", f"{table.label} has no free seat.")
                 if not table.draw_open:
                     raise invalid("seat_required", "Say which seat the player takes.")
-                drawn_from = table.free_seats()
+                # Seats offered to a called player are not in the draw [CM-6].
+                held = waiting.seats_called(table.id, but_for=found.id) if waiting else {}
+                drawn_from = [s for s in table.free_seats() if s not in held] or table.free_seats()
                 chosen = self.random.choice(drawn_from)
             else:
                 chosen = table.check_seat_number(seat)
@@ -207,9 +210,8 @@ class SeatingCommands(PlayerCommands):
                     )
             table.check_seat_free(chosen)
             table.check_seat_change_first(chosen)
-            waiting = self.waiting_list(table.game)
             if waiting is not None:
-                waiting.check_turn(found.id)
+                waiting.check_turn(found.id, table.id, chosen)
             table.seat_player(
                 found.id, chosen, posts_big_blind=bool(post_big_blind), drawn_from=drawn_from
             )

@@ -133,11 +133,6 @@ class Table(AuditedAggregate):
     def player_count(self) -> int:
         return len(self.occupants)
 
-    def average_stack(self) -> int:
-        """The average capital at the table, in whole cents [PT 28]."""
-        stacks = [s["stack"] for s in self.occupants.values()]
-        return sum(stacks) // len(stacks) if stacks else 0
-
     # --- checks shared by the commands ------------------------------------------
 
     def check_not_closed(self) -> None:
@@ -317,7 +312,12 @@ class Table(AuditedAggregate):
         seat, state = self.seated_state(player_id)
         if state["stack"] == 0:
             if table_average and state["newcomer"]:
-                others = [s["stack"] for k, s in self.occupants.items() if k != str(seat)]
+                # The capital in play: a seat just taken, without chips, adds none.
+                others = [
+                    s["stack"]
+                    for k, s in self.occupants.items()
+                    if k != str(seat) and s["stack"] > 0
+                ]
                 average = sum(others) // len(others) if others else self.minimum_cents
                 if amount != average:
                     raise conflict(
@@ -476,6 +476,9 @@ class Table(AuditedAggregate):
         self.button = button
         for seat in dealt_in:
             state = self.occupants[str(seat)]
+            if state["must_post_big_blind"]:
+                # The big blind owed is posted: the five hands count again [PT 89].
+                state["idle_hands"] = 0
             state["newcomer"] = False
             state["posts_big_blind"] = False
             state["owes_cents"] = 0

@@ -119,9 +119,30 @@ class WaitingList(AuditedAggregate):
     def _removed(self, player_id: UUID, reason: str) -> None:
         self.entries = [e for e in self.entries if e["player_id"] != player_id.hex]
 
-    def check_turn(self, player_id: UUID) -> None:
+    def seats_called(self, table_id: UUID, *, but_for: UUID | None = None) -> dict[int, int]:
+        """The seats of that table offered to a called player (other than
+        ``but_for``), with the reservation each is held for [CM-6]."""
+        return {
+            e["call"]["seat"]: e["reservation"]
+            for e in self.entries
+            if e["status"] == EntryStatus.CALLED
+            and e["call"]["table_id"] == table_id.hex
+            and (but_for is None or e["player_id"] != but_for.hex)
+        }
+
+    def check_turn(
+        self, player_id: UUID, table_id: UUID | None = None, seat: int | None = None
+    ) -> None:
         """A vacancy goes to the list in order [PT 12; CM-5]: a player may take it
-        when called or first on the list, or when nobody waits before them."""
+        when called or first on the list, or when nobody waits before them; a
+        seat offered to a called player is theirs while the call lasts [CM-6]."""
+        held = self.seats_called(table_id, but_for=player_id) if table_id is not None else {}
+        if seat in held:
+            raise conflict(
+                "waiting_list_first",
+                f"Seat {seat} is offered to a called player: it is theirs while the call lasts.",
+                reservation=held[seat],
+            )
         entry = self.entry_of(player_id)
         if entry is not None and entry["status"] == EntryStatus.CALLED:
             return
