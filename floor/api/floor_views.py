@@ -155,18 +155,31 @@ class TableHandsView(APIView):
         return Response(s.HandSerializer(hands, many=True).data)
 
 
-def _journal(query: Q) -> list:
-    return s.JournalSerializer(
-        EventJournalEntry.objects.filter(query).order_by("position")[:1000], many=True
-    ).data
+# A history answers at most this many events; ``?after=`` the last one's position pages on.
+HISTORY_PAGE = 1000
+HISTORY_PARAMETERS = [
+    OpenApiParameter(
+        "after", int, description=f"Page on: events after this log position ({HISTORY_PAGE} a page)"
+    )
+]
+
+
+def _journal(request: Request, query: Q) -> list:
+    page = s.HistoryQuerySerializer(data=request.query_params)
+    page.is_valid(raise_exception=True)
+    entries = EventJournalEntry.objects.filter(query, position__gt=page.validated_data["after"])
+    return s.JournalSerializer(entries.order_by("position")[:HISTORY_PAGE], many=True).data
 
 
 class TableHistoryView(APIView):
-    @extend_schema(responses={200: s.JournalSerializer(many=True), 404: s.ErrorSerializer})
+    @extend_schema(
+        parameters=HISTORY_PARAMETERS,
+        responses={200: s.JournalSerializer(many=True), 404: s.ErrorSerializer},
+    )
     def get(self, request: Request, table_id: UUID) -> Response:
         """Every event of a table, oldest first: who did what, when, under which command."""
         get_object_or_404(TableView, id=table_id)
-        return Response(_journal(Q(originator_id=table_id)))
+        return Response(_journal(request, Q(originator_id=table_id)))
 
 
 class SectorFloorView(APIView):
@@ -201,7 +214,12 @@ class PlayerListView(_Command):
         players = PlayerView.objects.all()
         card = request.query_params.get("card")
         if card is not None:
-            players = players.filter(card_number=card.strip().upper())
+            card = card.strip().upper()
+            if not card.isprintable():
+                # No card number has control characters, and PostgreSQL
+                # refuses a NUL in a query: nobody has that card.
+                return Response([])
+            players = players.filter(card_number=card)
         return Response(s.PlayerSerializer(players[:500], many=True).data)
 
     @extend_schema(
@@ -222,12 +240,15 @@ class PlayerDetailView(APIView):
 
 
 class PlayerHistoryView(APIView):
-    @extend_schema(responses={200: s.JournalSerializer(many=True), 404: s.ErrorSerializer})
+    @extend_schema(
+        parameters=HISTORY_PARAMETERS,
+        responses={200: s.JournalSerializer(many=True), 404: s.ErrorSerializer},
+    )
     def get(self, request: Request, player_id: UUID) -> Response:
         """The player's own events: registered, lists joined and left, seated,
         left, barred; oldest first."""
         get_object_or_404(PlayerView, id=player_id)
-        return Response(_journal(Q(originator_id=player_id)))
+        return Response(_journal(request, Q(originator_id=player_id)))
 
 
 def player_command(command: str, body: type[serializers.Serializer], summary: str) -> type:
@@ -256,6 +277,15 @@ LiftBarView = player_command("lift_bar", s.CommandSerializer, "Lift a player's b
 # --- waiting lists ------------------------------------------------------------------------
 
 
+JOIN_ANSWER = inline_serializer(
+    name="join_waiting_list_answer",
+    fields={"result": serializers.DictField(), "waiting_list": s.WaitingListSerializer()},
+)
+LEAVE_ANSWER = inline_serializer(
+    name="leave_waiting_list_answer", fields={"result": serializers.DictField()}
+)
+
+
 class WaitingListsView(_Command):
     command = "join_waiting_list"
     body = s.GameSerializer
@@ -267,7 +297,7 @@ class WaitingListsView(_Command):
 
     @extend_schema(
         request=s.GameSerializer,
-        responses={201: s.WaitingListSerializer, 200: s.WaitingListSerializer, **REFUSALS},
+        responses={201: JOIN_ANSWER, 200: JOIN_ANSWER, **REFUSALS},
         summary="Register a player for a game: last on its list [CM-6]",
     )
     def post(self, request: Request) -> Response:
@@ -283,7 +313,7 @@ class LeaveWaitingListView(_Command):
 
     @extend_schema(
         request=s.LeaveListSerializer,
-        responses={201: s.WaitingListSerializer, **REFUSALS},
+        responses={201: LEAVE_ANSWER, 200: LEAVE_ANSWER, **REFUSALS},
         summary="Take a player off a game's list",
     )
     def post(self, request: Request) -> Response:

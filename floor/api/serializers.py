@@ -247,6 +247,15 @@ class JournalSerializer(serializers.ModelSerializer):
         return entry.topic.rsplit(":", 1)[-1]
 
 
+class HistoryQuerySerializer(serializers.Serializer):
+    after = serializers.IntegerField(
+        min_value=0,
+        max_value=2**63 - 1,
+        default=0,
+        help_text="Only events after this log position: the last position of the previous page.",
+    )
+
+
 # --- command bodies ------------------------------------------------------------------
 
 Cents = serializers.IntegerField

@@ -147,7 +147,7 @@ class SeatingCommands(PlayerCommands):
                     self.profile.seating.draw_open_until_full,
                 )
                 for pid, seat in drawn.assignment().items():
-                    players[pid].take_seat(table.id, seat)
+                    players[pid].take_seat(table.id, seat, game.key)
                 result["tables"][str(table.id)] = {
                     "seats": {str(s): str(UUID(p)) for p, s in drawn.assignment().items()},
                     "button": button,
@@ -215,7 +215,7 @@ class SeatingCommands(PlayerCommands):
             table.seat_player(
                 found.id, chosen, posts_big_blind=bool(post_big_blind), drawn_from=drawn_from
             )
-            found.take_seat(table.id, chosen)
+            found.take_seat(table.id, chosen, table.game.key)
             keys = list(found.waiting_lists) if leave_other_lists else []
             if table.game.key not in keys:
                 keys.append(table.game.key)
@@ -251,6 +251,15 @@ class SeatingCommands(PlayerCommands):
             table = self.load(Table, table_id, "table")
             found = self.player(player)
             new_seat = table.check_seat_number(seat)
+            waiting = self.waiting_list(table.game)
+            held = waiting.seats_called(table.id) if waiting else {}
+            if new_seat in held:
+                raise conflict(
+                    "waiting_list_first",
+                    f"Seat {new_seat} is offered to a called player: it is theirs while "
+                    "the call lasts.",
+                    reservation=held[new_seat],
+                )
             old = table.change_seat(found.id, new_seat)
             found.move_seat(table.id, new_seat)
             changed, offer = self._offer_seat(table, old)
@@ -350,6 +359,10 @@ class SeatingCommands(PlayerCommands):
             table = self.load(Table, table_id, "table")
             players = table.close(reason)
             changed: list = [table]
+            waiting = self.waiting_list(table.game)
+            if waiting is not None and waiting.seats_called(table.id):
+                waiting.cancel_calls(table.id)  # the seats offered are gone
+                changed.append(waiting)
             for state in players.values():
                 found = self.find(Player, UUID(state["player_id"]))
                 found.leave_seat(table.id, table.game.key, "table_closed", self.now())

@@ -175,6 +175,14 @@ def decide_start(
             )
     dead = {str(s): table.occupants[str(s)]["owes_cents"] for s in seats_in}
     dead = {s: v for s, v in dead.items() if v}
+    for seat, owed in dead.items():
+        if owed + posted.get(int(seat), 0) > table.occupants[seat]["stack"]:
+            raise conflict(
+                "rebuy_required",
+                f"The player in seat {seat} owes {owed} cents of missed blinds (PT 90) and "
+                "has not the chips to post them: they buy chips first.",
+                seat=int(seat),
+            )
     # Blinds that fall on a resting seat are missed, and owed on return [PT 90].
     missed: dict[str, int] = {}
     resting = [s for s in table.occupied() if table.occupants[str(s)]["resting"]]

@@ -125,14 +125,17 @@ class Player(AuditedAggregate):
                 player=self.card_number,
             )
 
-    def take_seat(self, table_id: UUID, seat: int) -> None:
+    def take_seat(self, table_id: UUID, seat: int, game_key: str = "") -> None:
         self.check_may_play()
         self.check_not_seated()
-        self._seated(table_id=table_id, seat=seat)
+        self._seated(table_id=table_id, seat=seat, game_key=game_key)
 
     @event("Seated")
-    def _seated(self, table_id: UUID, seat: int) -> None:
+    def _seated(self, table_id: UUID, seat: int, game_key: str = "") -> None:
         self.seated_at = {"table_id": table_id.hex, "seat": seat}
+        # Playing the game's new session spends the previous session's
+        # priority [PT 27]; the next close marks the player again.
+        self.previous_sessions = [k for k in self.previous_sessions if k != game_key]
 
     def move_seat(self, table_id: UUID, seat: int) -> None:
         self._seat_changed(table_id=table_id, seat=seat)

@@ -109,6 +109,18 @@ class WaitingList(AuditedAggregate):
             "ends_at": ends_at.isoformat() if ends_at else None,
         }
 
+    def cancel_calls(self, table_id: UUID) -> None:
+        """The table closed: its calls lapse and the players wait again, in
+        their places."""
+        self._calls_cancelled(table_id=table_id)
+
+    @event("CallsCancelled")
+    def _calls_cancelled(self, table_id: UUID) -> None:
+        for entry in self.entries:
+            if entry["call"] and entry["call"]["table_id"] == table_id.hex:
+                entry["status"] = EntryStatus.WAITING
+                entry["call"] = None
+
     def remove(self, player_id: UUID, reason: str) -> None:
         """Takes the player off the list: seated, withdrew, absent when called."""
         if self.entry_of(player_id) is None:
