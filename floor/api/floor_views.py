@@ -103,6 +103,12 @@ SeatPlayerView = table_command(
 RequestSeatChangeView = table_command(
     "request_seat_change", s.PlayerCommandSerializer, "A seated player asks for another seat"
 )
+WithdrawSeatChangeView = table_command(
+    "withdraw_seat_change", s.PlayerCommandSerializer, "A player keeps their seat after all"
+)
+CallNextView = table_command(
+    "call_next", s.CallNextSerializer, "Offer a free seat: seat changes first, then the list"
+)
 ChangeSeatView = table_command(
     "change_seat", s.ChangeSeatSerializer, "Move a seated player to a free seat"
 )

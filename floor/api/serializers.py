@@ -314,6 +314,10 @@ class SeatPlayerSerializer(PlayerCommandSerializer):
     leave_other_lists = serializers.BooleanField(default=False)
 
 
+class CallNextSerializer(CommandSerializer):
+    seat = serializers.IntegerField(help_text="The free seat offered.")
+
+
 class ChangeSeatSerializer(PlayerCommandSerializer):
     seat = serializers.IntegerField()
 

@@ -29,6 +29,12 @@ urlpatterns = [
         fv.RequestSeatChangeView.as_view(),
         name="request-seat-change",
     ),
+    path(
+        "tables/<uuid:table_id>/seat-change-request/withdraw/",
+        fv.WithdrawSeatChangeView.as_view(),
+        name="withdraw-seat-change",
+    ),
+    path("tables/<uuid:table_id>/call-next/", fv.CallNextView.as_view(), name="call-next"),
     path("tables/<uuid:table_id>/change-seat/", fv.ChangeSeatView.as_view(), name="change-seat"),
     path("tables/<uuid:table_id>/leave/", fv.LeaveTableView.as_view(), name="leave-table"),
     path("tables/<uuid:table_id>/buy-in/", fv.BuyInView.as_view(), name="buy-in"),

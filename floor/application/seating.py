@@ -15,6 +15,7 @@ from floor.domain.game import Game
 from floor.domain.player import Player
 from floor.domain.roles import Actor
 from floor.domain.table import Table, TableStatus
+from floor.domain.waiting_list import EntryStatus
 from games.profile_rules import FirstButton
 
 MAX_TABLES_PER_DRAW = 4  # one suit per table [PT 25]
@@ -66,7 +67,16 @@ class SeatingCommands(PlayerCommands):
         if table.seat_change_requests:
             return [], {"seat_change_request": str(UUID(table.seat_change_requests[0]))}
         waiting = self.waiting_list(table.game)
-        first = waiting.first_waiting() if waiting else None
+        first = None
+        for entry in waiting.entries if waiting else []:
+            if entry["status"] != EntryStatus.WAITING:
+                continue
+            # A player seated elsewhere (on a list of another game, CM-7) must
+            # leave that table first: the seat goes to the next one free to take it.
+            candidate = self.find(Player, UUID(entry["player_id"]))
+            if candidate is not None and candidate.seated_at is None:
+                first = entry
+                break
         if first is None:
             return [], None
         window = self.profile.waiting_list.call_window
@@ -241,6 +251,42 @@ class SeatingCommands(PlayerCommands):
 
         payload = {"table_id": str(table_id), "player": player}
         return self.execute("request_seat_change", actor, command_id, payload, decide)
+
+    def withdraw_seat_change(
+        self, actor: Actor, command_id: str, *, table_id: str, player: str
+    ) -> Outcome:
+        """The player keeps their seat after all: the list comes next again."""
+
+        def decide() -> Decision:
+            table = self.load(Table, table_id, "table")
+            found = self.player(player)
+            table.withdraw_seat_change(found.id)
+            return [table], {"table_id": str(table.id), "player_id": str(found.id)}
+
+        payload = {"table_id": str(table_id), "player": player}
+        return self.execute("withdraw_seat_change", actor, command_id, payload, decide)
+
+    def call_next(self, actor: Actor, command_id: str, *, table_id: str, seat: int) -> Outcome:
+        """Offers a free seat: to a seated player who asked to change seat, or
+        to the first on the list, who is called [PT 12; CM-5, CM-6]."""
+
+        def decide() -> Decision:
+            table = self.load(Table, table_id, "table")
+            table.check_not_closed()
+            free = table.check_seat_number(seat)
+            table.check_seat_free(free)
+            waiting = self.waiting_list(table.game)
+            if waiting is not None and free in waiting.seats_called(table.id):
+                raise conflict(
+                    "seat_already_offered", f"Seat {free} is already offered to a called player."
+                )
+            changed, offer = self._offer_seat(table, free)
+            if offer is None:
+                raise conflict("nobody_to_call", "Nobody free to take the seat is on the list.")
+            return changed, {"table_id": str(table.id), "seat": free, "offered": offer}
+
+        payload = {"table_id": str(table_id), "seat": seat}
+        return self.execute("call_next", actor, command_id, payload, decide)
 
     def change_seat(
         self, actor: Actor, command_id: str, *, table_id: str, player: str, seat: int

@@ -40,6 +40,8 @@ COMMAND_ROLES: dict[str, tuple[Role, ...]] = {
     "draw_seats": _JEFE,
     "seat_player": _JEFE,
     "request_seat_change": _JEFE,
+    "withdraw_seat_change": _JEFE,
+    "call_next": _JEFE,
     "change_seat": _JEFE,
     "leave_table": _JEFE,
     "close_table": _JEFE,

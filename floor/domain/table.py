@@ -261,6 +261,15 @@ class Table(AuditedAggregate):
     def _seat_change_requested(self, player_id: str) -> None:
         self.seat_change_requests = [*self.seat_change_requests, player_id]
 
+    def withdraw_seat_change(self, player_id: UUID) -> None:
+        if player_id.hex not in self.seat_change_requests:
+            raise conflict("no_seat_change_request", "That player asked for no seat change.")
+        self._seat_change_withdrawn(player_id=player_id.hex)
+
+    @event("SeatChangeWithdrawn")
+    def _seat_change_withdrawn(self, player_id: str) -> None:
+        self.seat_change_requests = [p for p in self.seat_change_requests if p != player_id]
+
     def check_seat_change_first(self, seat: int) -> None:
         """A vacancy goes first to a seated player who asked to change seat."""
         if self.seat_change_requests:

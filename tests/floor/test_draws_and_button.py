@@ -17,8 +17,8 @@ from floor.application.seating import SeatingCommands
 from floor.domain import draws
 from floor.domain.player import Player
 from games.cards import Card, card
-from tests.floor.test_players_and_lists import OMAHA, Room, events_of, refused
 from tests.support.floor import CRUPIER, JEFE, new_id
+from tests.support.room import OMAHA, Room, events_of, refused
 
 pytestmark = pytest.mark.django_db
 

@@ -602,6 +602,8 @@ random_bodies = st.one_of(st.dictionaries(st.sampled_from(FIELDS), json_values),
 ENDPOINT_FIELDS = {
     "seat/": (["player"], ["seat", "post_big_blind", "leave_other_lists"]),
     "seat-change-request/": (["player"], []),
+    "seat-change-request/withdraw/": (["player"], []),
+    "call-next/": (["seat"], []),
     "change-seat/": (["player", "seat"], []),
     "leave/": (["player"], ["reason"]),
     "buy-in/": (["player", "amount_cents"], []),

@@ -10,8 +10,8 @@ from __future__ import annotations
 import pytest
 
 from floor.domain import positions
-from tests.floor.test_players_and_lists import OMAHA, Room, refused
 from tests.support.floor import CRUPIER, HOLDEM, JEFE, new_id
+from tests.support.room import OMAHA, Room, refused
 
 pytestmark = pytest.mark.django_db
 

@@ -12,8 +12,8 @@ import pytest
 
 from floor.domain import positions
 from floor.domain.errors import DomainError
-from tests.floor.test_players_and_lists import Room, events_of, pid, refused
 from tests.support.floor import CRUPIER, JEFE, new_id
+from tests.support.room import Room, events_of, pid, refused
 
 pytestmark = pytest.mark.django_db
 
@@ -388,3 +388,95 @@ def test_cm_an_open_draw_does_not_hand_out_a_seat_offered_to_a_called_player(roo
     # the called player is drawn too (CM-3), among every seat still free
     assert room.sit(table_id, first)["seat"] in set(free) - {drawn}
     assert room.listed(table_id) == []
+
+
+# --- offering a free seat by hand ------------------------------------------------------------
+
+
+def test_the_jefe_offers_a_free_seat_to_the_first_on_the_list(make_app):
+    """PT 12; CM-5: a free seat (here left by the draw) goes to the list in order."""
+    room = Room(make_app("PT"))
+    table_id, _cards = room.drawn_table(4)  # ten seats, four drawn
+    first, second = room.new_players(2)
+    room.join(first, table_id)
+    room.join(second, table_id)
+    seat = room.get(table_id).free_seats()[0]
+    offered = room.app.call_next(JEFE, new_id(), table_id=table_id, seat=seat).result
+    assert offered["offered"]["called"] == pid(first)
+    assert room.waiting(table_id).entries[0]["call"]["seat"] == seat
+    refused(
+        room.app,
+        "seat_already_offered",
+        room.app.call_next,
+        JEFE,
+        new_id(),
+        table_id=table_id,
+        seat=seat,
+    )
+    taken = room.seats(table_id)
+    busy = next(iter(taken))
+    refused(
+        room.app, "seat_taken", room.app.call_next, JEFE, new_id(), table_id=table_id, seat=busy
+    )
+
+
+def test_with_nobody_on_the_list_there_is_nobody_to_call(make_app):
+    room = Room(make_app("PT"))
+    table_id, _cards = room.drawn_table(4)
+    seat = room.get(table_id).free_seats()[0]
+    refused(
+        room.app,
+        "nobody_to_call",
+        room.app.call_next,
+        JEFE,
+        new_id(),
+        table_id=table_id,
+        seat=seat,
+    )
+
+
+def test_a_withdrawn_seat_change_request_gives_the_list_its_turn_back(room):
+    table_id, cards = room.drawn_table(5, seats=5)
+    waiting = room.new_player()
+    room.join(waiting, table_id)
+    room.app.request_seat_change(JEFE, new_id(), table_id=table_id, player=cards[0])
+    left = room.leave(table_id, cards[1])
+    assert left["offered"] == {"seat_change_request": pid(cards[0])}
+    refused(
+        room.app,
+        "seat_change_requested_first",
+        room.app.seat_player,
+        JEFE,
+        new_id(),
+        table_id=table_id,
+        player=waiting,
+        seat=left["seat"],
+    )
+    room.app.withdraw_seat_change(JEFE, new_id(), table_id=table_id, player=cards[0])
+    refused(
+        room.app,
+        "no_seat_change_request",
+        room.app.withdraw_seat_change,
+        JEFE,
+        new_id(),
+        table_id=table_id,
+        player=cards[0],
+    )
+    room.app.call_next(JEFE, new_id(), table_id=table_id, seat=left["seat"])
+    room.sit(table_id, waiting, left["seat"])
+    assert room.seats(table_id)[left["seat"]] == waiting
+
+
+def test_a_player_seated_elsewhere_is_not_called_the_next_one_is(room):
+    """A player on this game's list who sits at another table (CM-7) would have
+    to leave it first: the vacancy goes to the next player free to take it."""
+    table_id, cards = room.drawn_table(5, seats=5)
+    elsewhere, free = room.new_players(2)
+    room.join(elsewhere, table_id)
+    room.join(free, table_id)
+    omaha_id = room.table(variant="omaha")
+    for card in [elsewhere, *room.new_players(3)]:
+        room.join(card, omaha_id)
+    room.app.draw_seats(JEFE, new_id(), table_ids=[omaha_id])
+    assert room.player(elsewhere).seated_at is not None
+    assert room.leave(table_id, cards[0])["offered"]["called"] == pid(free)

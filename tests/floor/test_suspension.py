@@ -13,8 +13,8 @@ from uuid import UUID
 import pytest
 
 from floor.domain.player import Player
-from tests.floor.test_players_and_lists import Room, all_events, events_of, pid, refused
 from tests.support.floor import CRUPIER, JEFE, new_id
+from tests.support.room import Room, all_events, events_of, pid, refused
 
 pytestmark = pytest.mark.django_db
 
