@@ -47,6 +47,8 @@ class TableView(models.Model):
     opened_at = models.DateTimeField()
     opened_by = models.CharField(max_length=150)
     second_variant = models.CharField(max_length=30, blank=True, default="")
+    ante_cents = models.BigIntegerField(default=0)
+    rake = models.JSONField(null=True)
     button = models.PositiveSmallIntegerField(null=True)
     hands_played = models.PositiveIntegerField(default=0)
     hand_in_progress = models.PositiveIntegerField(null=True)

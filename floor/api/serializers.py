@@ -42,6 +42,8 @@ class TableSerializer(serializers.ModelSerializer):
             "minimum_cents",
             "maximum_cents",
             "small_blind_cents",
+            "ante_cents",
+            "rake",
             "seats",
             "status",
             "opened_at",
@@ -82,6 +84,31 @@ class OpenTableSerializer(CommandSerializer):
         max_value=MAX_AMOUNT_CENTS, help_text="Table maximum, in euro cents."
     )
     seats = serializers.IntegerField()
+    second_variant = serializers.ChoiceField(
+        choices=[v.value for v in Variant],
+        required=False,
+        allow_null=True,
+        help_text="A mixed table's second variant, where the profile allows it (PT 23).",
+    )
+    ante_cents = serializers.IntegerField(
+        min_value=0, max_value=MAX_AMOUNT_CENTS, default=0, help_text="At most half the minimum."
+    )
+    rake_model = serializers.ChoiceField(
+        choices=["per_hand", "per_session"],
+        required=False,
+        help_text="The announced house benefit; omitted: the profile's default.",
+    )
+    rake_percent = serializers.DecimalField(
+        max_digits=5, decimal_places=2, required=False, help_text="Per hand: at most 5."
+    )
+    rake_cap_cents = serializers.IntegerField(
+        min_value=1, max_value=MAX_AMOUNT_CENTS, required=False
+    )
+    rake_step_cents = serializers.IntegerField(
+        min_value=1, max_value=MAX_AMOUNT_CENTS, required=False
+    )
+    session_percent = serializers.DecimalField(max_digits=5, decimal_places=2, required=False)
+    session_base = serializers.ChoiceField(choices=["table_maximum", "stack"], required=False)
 
 
 class ErrorSerializer(serializers.Serializer):

@@ -49,11 +49,18 @@ class FloorApplication(SeatingCommands):
         maximum_cents: int,
         seats: int,
         second_variant: str | None = None,
+        ante_cents: int = 0,
+        **rake: object,
     ) -> Outcome:
         """The jefe de sector opens a table; a sector holds four (GA art. 19). A
-        mixed table names a second variant where the profile allows it [PT 23]."""
+        mixed table names a second variant where the profile allows it [PT 23];
+        ``rake`` takes the announced house benefit (rake_model, rake_percent,
+        rake_cap_cents, rake_step_cents, session_percent, session_base), within
+        the profile [GA art. 18.3; PT 7; CM "Beneficio"]."""
         payload = {
             "second_variant": second_variant,
+            "ante_cents": ante_cents,
+            **{k: str(v) for k, v in rake.items() if v is not None},
             "sector_id": str(sector_id),
             "variant": variant,
             "limit": limit,
@@ -72,6 +79,8 @@ class FloorApplication(SeatingCommands):
                 seats=seats,
                 profile=self.profile,
                 second_variant=second_variant,
+                ante_cents=ante_cents,
+                rake=rake,
             )
             table_id = uuid4()
             number = sector.add_table(table_id, self.profile.max_tables_per_sector)

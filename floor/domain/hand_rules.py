@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 from floor.domain import positions
 from floor.domain.errors import conflict, invalid
 from games.profiles import RuleProfile
+from games.rake import HandRake, hand_rake
 
 if TYPE_CHECKING:
     from floor.domain.table import Table
@@ -216,6 +217,25 @@ def decide_start(
     }
 
 
+def most_rake(table: Table, profile: RuleProfile, pot: int) -> int:
+    """The most a hand's pot may be raked: the table's announced per-hand rake,
+    its percentage counted in whole steps and capped [GA art. 18.3a; PT 7a; CM
+    "Beneficio"]; nothing per hand at a table charging per session or banked."""
+    announced = table.rake
+    if announced is None:
+        if table.banked or profile.rake.per_hand is None:
+            return 0
+        rule = profile.rake.per_hand  # a table opened before rakes were announced
+        most = int(Fraction(rule.max_percent) * pot)
+        return most if rule.max_cap is None else min(most, rule.max_cap)
+    if announced["model"] != "per_hand":
+        return 0
+    setting = HandRake(
+        Fraction(announced["share"]), announced["cap_cents"], announced["step_cents"]
+    )
+    return hand_rake(setting, pot)
+
+
 def decide_end(
     table: Table,
     profile: RuleProfile,
@@ -250,10 +270,7 @@ def decide_end(
             won_cents=sum(won.values()),
             rake_cents=rake_cents,
         )
-    rule = profile.rake.per_hand
-    most = int(Fraction(rule.max_percent) * pot)
-    if rule.max_cap is not None:
-        most = min(most, rule.max_cap)
+    most = most_rake(table, profile, pot)
     if rake_cents > most:
         raise invalid(
             "rake_above_maximum",

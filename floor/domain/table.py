@@ -69,6 +69,8 @@ class Table(AuditedAggregate):
             seats=spec.seats,
             second_variant=spec.second_variant,
             banked=spec.banked,
+            ante_cents=spec.ante_cents,
+            rake=spec.rake,
         )
 
     @event("Opened")
@@ -84,6 +86,8 @@ class Table(AuditedAggregate):
         seats: int,
         second_variant: str | None = None,
         banked: bool = False,
+        ante_cents: int = 0,
+        rake: dict | None = None,
     ) -> None:
         self.sector_id = sector_id
         self.number = number
@@ -94,6 +98,8 @@ class Table(AuditedAggregate):
         self.maximum_cents = maximum_cents
         self.seats = seats
         self.banked = banked
+        self.ante_cents = ante_cents
+        self.rake = rake
         self.status = TableStatus.REGISTERING
         self.occupants: dict[str, dict] = {}  # str(seat) -> seat state
         self.button: int | None = None

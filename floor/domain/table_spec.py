@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from floor.domain.errors import DomainError, ErrorKind, invalid
 from floor.domain.game import Game
+from games.betting import check_ante
 from games.errors import RuleViolation
 from games.limits import BettingLimit, TableStakes, check_stakes
 from games.profiles import RuleProfile
@@ -46,6 +47,50 @@ def check_game(
     return Game(str(game), str(betting), minimum_cents, maximum_cents)
 
 
+def _as_domain(check, *args: object, **kwargs: object):
+    """Runs a games check; its refusal becomes the floor's 400 with the same code."""
+    try:
+        return check(*args, **kwargs)
+    except RuleViolation as broken:
+        raise DomainError(
+            broken.code, broken.message, kind=ErrorKind.INVALID, **broken.params
+        ) from None
+
+
+RAKE_FIELDS = (
+    "rake_model",
+    "rake_percent",
+    "rake_cap_cents",
+    "rake_step_cents",
+    "session_percent",
+    "session_base",
+)
+
+
+def announced_rake(profile: RuleProfile, variant: Variant, seats: int, given: dict) -> dict | None:
+    """The house benefit a table announces, within the profile [GA art. 18.3;
+    PT 7; CM "Beneficio"]: what is not given takes the profile's default."""
+    unknown = sorted(set(given) - set(RAKE_FIELDS))
+    if unknown:
+        raise invalid("rake_field_unknown", f"Unknown rake setting {unknown[0]}.", field=unknown[0])
+    chosen = {k: v for k, v in given.items() if v is not None}
+    rules = _as_domain(profile.for_table, variant, seats=seats, **chosen)
+    if rules.rake_model is None:
+        return None
+    if rules.rake_model == "per_hand":
+        return {
+            "model": "per_hand",
+            "share": str(rules.rake_share),
+            "cap_cents": rules.rake_cap_cents,
+            "step_cents": rules.rake_step_cents,
+        }
+    return {
+        "model": "per_session",
+        "share": str(rules.session_share),
+        "base": str(rules.session_base),
+    }
+
+
 @dataclass(frozen=True)
 class TableSpec:
     """What a table plays: ``variant`` (and ``second_variant`` on a mixed
@@ -57,6 +102,11 @@ class TableSpec:
     maximum_cents: int
     seats: int
     second_variant: str | None = None
+    ante_cents: int = 0
+    # The announced house benefit [GA art. 18.3; PT 7; CM "Beneficio"]:
+    # {"model": "per_hand", "share": "1/20", "cap_cents", "step_cents"} or
+    # {"model": "per_session", "share", "base"}; None for a banked game.
+    rake: dict | None = None
 
     @property
     def game(self) -> Game:
@@ -77,8 +127,11 @@ class TableSpec:
         seats: int,
         profile: RuleProfile,
         second_variant: str | None = None,
+        ante_cents: int = 0,
+        rake: dict | None = None,
     ) -> TableSpec:
-        """The spec, or the first rule it breaks: variant, limit, stakes, seats."""
+        """The spec, or the first rule it breaks: variant, limit, stakes, seats,
+        ante, rake model."""
         checked = check_game(variant, limit, minimum_cents, maximum_cents, profile)
         game, betting = Variant(checked.variant), BettingLimit(checked.limit)
         if isinstance(seats, bool) or not isinstance(seats, int):
@@ -105,6 +158,9 @@ class TableSpec:
                 low=low,
                 high=high,
             )
+        if isinstance(ante_cents, bool) or not isinstance(ante_cents, int) or ante_cents < 0:
+            raise invalid("not_an_integer", "The ante is a whole, non-negative number of cents.")
+        _as_domain(check_ante, ante_cents, minimum_cents)
         return cls(
             str(game),
             str(betting),
@@ -112,6 +168,8 @@ class TableSpec:
             maximum_cents,
             seats,
             str(variants[1]) if len(variants) > 1 else None,
+            ante_cents,
+            announced_rake(profile, game, seats, rake or {}),
         )
 
     @staticmethod

@@ -122,6 +122,8 @@ class FloorProjection:
         suspension = table.suspension or {}
         TableView.objects.filter(id=table.id).update(
             second_variant=table.second_variant or "",
+            ante_cents=getattr(table, "ante_cents", 0),
+            rake=getattr(table, "rake", None),
             status=table.status,
             button=table.button,
             hands_played=table.hands_played,

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from eventsourcing.domain import DomainEventProtocol
 
 from floor.models import EventJournalEntry
@@ -43,4 +45,6 @@ def _plain(value: object) -> object:
         return [_plain(v) for v in value]
     if isinstance(value, (str, int, float, bool)) or value is None:
         return value
+    if isinstance(value, datetime):
+        return value.isoformat()
     return str(value)

@@ -231,3 +231,27 @@ def test_an_event_store_outage_answers_503_and_a_retry_is_safe(director, floor_a
     assert (response.status_code, response.json()["code"]) == (503, "store_unavailable")
     monkeypatch.setattr(floor_app, "open_sector", real_open_sector)
     assert director.post("/api/sectors/", body, format="json").status_code == 201
+
+
+def test_a_table_announces_its_ante_and_rake_within_the_profile(director, jefe):
+    sector = open_sector(director)
+    opened = open_table(jefe, sector["id"], ante_cents=100, rake_percent="4", rake_step_cents=5000)
+    assert opened.status_code == 201, opened.content
+    table = opened.json()
+    assert table["ante_cents"] == 100
+    assert table["rake"] == {
+        "model": "per_hand",
+        "share": "1/25",
+        "cap_cents": 1000,
+        "step_cents": 5000,
+    }
+    before = TableView.objects.count()
+    for change, code in [
+        ({"rake_percent": "6"}, "rake_percent_out_of_band"),
+        ({"ante_cents": 101}, "ante_above_half_minimum"),
+        ({"rake_model": "per_session"}, "rake_model_not_in_profile"),
+        ({"rake_step_cents": 3000}, "rake_step_not_in_profile"),
+    ]:
+        refused = open_table(jefe, sector["id"], **change)
+        assert (refused.status_code, refused.json()["code"]) == (400, code), refused.content
+    assert TableView.objects.count() == before

@@ -173,16 +173,16 @@ def test_a_shift_through_the_api(jefe, crupier, sector, floor_app):
             crupier,
             f"{url}/hands/end/",
             contributions={str(small): 200, str(big): 200},
-            winnings={str(big): 390},
-            rake_cents=10,
+            winnings={str(big): 400},
+            rake_cents=0,  # CM counts 5 % in whole steps of 20 EUR: none on 4 EUR
         )
     )
     assert ended["result"]["pot_cents"] == 400
     stacks = {s["seat"]: s["stack_cents"] for s in ended["table"]["occupied_seats"]}
-    assert (stacks[small], stacks[big]) == (800, 1190)
+    assert (stacks[small], stacks[big]) == (800, 1200)
     assert (ended["table"]["hands_played"], ended["table"]["hand_in_progress"]) == (1, None)
     hands = jefe.get(f"{url}/hands/").json()
-    assert [(h["number"], h["pot_cents"], h["rake_cents"]) for h in hands] == [(1, 400, 10)]
+    assert [(h["number"], h["pot_cents"], h["rake_cents"]) for h in hands] == [(1, 400, 0)]
 
     # A rest of two hands keeps the seat (GA art. 20).
     resting_card = next(c for c, s in seats.items() if s not in (small, big))

@@ -71,7 +71,8 @@ def test_one_hand_at_a_time_and_the_hands_are_counted(room):
     assert room.get(table_id).hand is None
 
 
-def test_the_hand_must_balance_and_moves_the_stacks(room):
+def test_the_hand_must_balance_and_moves_the_stacks(make_app):
+    room = Room(make_app("PT"))  # PT: 5 % of any pot, no steps
     table_id, _ = room.drawn_table(4)
     a, b, c, d = room.get(table_id).occupied()
     room.start(table_id, [a, b, c])  # d sits this one out
@@ -98,7 +99,50 @@ def test_the_hand_must_balance_and_moves_the_stacks(room):
     assert [room.state(table_id, seat=s)["stack"] for s in (a, b, c, d)] == [1560, 600, 800, 1000]
 
 
-@pytest.mark.parametrize("profile", ["GA", "PT", "CM"])
+def test_cm_counts_the_rake_in_whole_steps_of_the_table(make_app):
+    """CM "Beneficio": 5 % of the called pot counted in steps of 20, 50 or
+    100 EUR, at most 10 EUR a hand; the table announces its step."""
+    room = Room(make_app("CM"))
+    table_id, _ = room.drawn_table(4, buy_in=1000, rake_step_cents=5_000)
+    assert room.get(table_id).rake == {
+        "model": "per_hand",
+        "share": "1/20",
+        "cap_cents": 1000,
+        "step_cents": 5000,
+    }
+    seats = room.get(table_id).occupied()
+    room.start(table_id)
+    put_in = {str(s): 1000 for s in seats}  # 40 EUR: no whole step of 50 EUR
+    error = end_refused(
+        room,
+        "rake_above_maximum",
+        table_id,
+        contributions=put_in,
+        winnings={str(seats[0]): 3999},
+        rake_cents=1,
+    )
+    assert error.params == {"maximum_cents": 0}
+    room.end(table_id, put_in, {str(seats[0]): 4000}, rake_cents=0)
+
+
+def test_a_per_session_table_takes_no_rake_per_hand(make_app):
+    """GA art. 18.3b: the time charge replaces the per-hand rake."""
+    room = Room(make_app("GA"))
+    table_id, _ = room.drawn_table(4, rake_model="per_session", session_percent="10")
+    a, b, *_ = room.get(table_id).occupied()
+    room.start(table_id, button=a)
+    error = end_refused(
+        room,
+        "rake_above_maximum",
+        table_id,
+        contributions={str(a): 500, str(b): 500},
+        winnings={str(a): 990},
+        rake_cents=10,
+    )
+    assert error.params == {"maximum_cents": 0}
+
+
+@pytest.mark.parametrize("profile", ["GA", "PT"])
 def test_the_rake_is_at_most_five_percent_of_the_pot(make_app, profile):
     room = Room(make_app(profile))
     table_id, _ = room.drawn_table(4)
