@@ -45,6 +45,134 @@ MESSAGES = {
         "%(high_percent)s %% of the maximum (GA art. 22.3a; PT 20)."
     ),
     "seats_out_of_range": _("This table must have between %(low)s and %(high)s seats."),
+    # --- players -------------------------------------------------------------------
+    "player_not_found": _("There is no player with that card or id."),
+    "player_exists": _("Card %(card_number)s is already registered."),
+    "card_number_invalid": _("A card number has 1 to 30 letters, digits or dashes."),
+    "display_name_required": _("A player needs a name."),
+    "display_name_invalid": _("A player's name has at most %(max_length)s printable characters."),
+    "bar_reason_required": _("Give a reason for barring the player."),
+    "player_already_barred": _("That player is already barred."),
+    "player_not_barred": _("That player is not barred."),
+    "player_seated": _("That player is seated: they leave the table before being barred."),
+    "player_barred": _("That player is barred and may not play."),
+    "player_already_seated": _("That player already sits at another table."),
+    # --- waiting lists ------------------------------------------------------------
+    "player_not_on_list": _("That player is not on this waiting list."),
+    "seated_same_variant": _("A seated player may register only for a different variant (CM-7)."),
+    "reason_invalid": _("That reason is not one the floor accepts."),
+    "waiting_list_first": _(
+        "The waiting list comes first: the seat is held for a called player, or "
+        "someone is waiting ahead of this player."
+    ),
+    "nobody_to_call": _("Nobody on the waiting list is free to take the seat."),
+    "seat_already_offered": _("That seat is already offered to a called player."),
+    # --- tables and seats ---------------------------------------------------------
+    "table_not_found": _("That table does not exist."),
+    "table_closed": _("Table %(table)s is closed."),
+    "table_full": _("The table has no free seat."),
+    "table_not_started": _("The seats of table %(table)s are drawn when it starts."),
+    "table_not_registering": _("The seats of table %(table)s were drawn already."),
+    "hand_in_progress": _("A hand is being played at table %(table)s: wait for it to end."),
+    "seat_out_of_range": _("That seat does not exist at this table."),
+    "seat_taken": _("Seat %(seat)s is taken."),
+    "seat_required": _("Say which seat the player takes."),
+    "seat_is_drawn": _("The draw is open until the table is full: the seat is drawn (CM-3)."),
+    "player_not_at_table": _("That player does not sit at this table."),
+    "seat_change_already_requested": _("That player has already asked to change seat."),
+    "no_seat_change_request": _("That player has not asked to change seat."),
+    "seat_change_requested_first": _(
+        "A player at this table asked to change seat: offer seat %(seat)s to them first."
+    ),
+    "player_already_resting": _("That player is already resting."),
+    "player_not_resting": _("That player is not resting."),
+    "rest_used_repeatedly": _(
+        "The player in seat %(seat)s keeps resting and must leave the table (PT 13)."
+    ),
+    # --- the draw -------------------------------------------------------------------
+    "table_ids_required": _("Name the tables to draw."),
+    "too_many_tables": _("One draw serves at most four tables (PT 25)."),
+    "tables_not_same_game": _("One draw is for one game: the tables must play the same game."),
+    "not_enough_players": _(
+        "Only %(registered)s players are registered; the draw needs %(needed)s (GA art. 23; PT 24)."
+    ),
+    # --- chips ------------------------------------------------------------------------
+    "amount_invalid": _(
+        "That amount is not valid: amounts are whole cents, never negative, and a "
+        "buy-in is more than zero."
+    ),
+    "buy_in_not_table_average": _(
+        "Joining a game in progress, a player buys in for the average stack at the table (PT 28)."
+    ),
+    "buy_in_out_of_limits": _("The buy-in must be between the table minimum and maximum."),
+    "rebuy_out_of_limits": _(
+        "A rebuy is at least the table minimum and leaves the stack at most the "
+        "table maximum (CM-2)."
+    ),
+    # --- hands ------------------------------------------------------------------------
+    "table_not_running": _("Hands are dealt only while the table is running."),
+    "variant_required": _("On a mixed table the player with the hand names the variant (PT 23)."),
+    "variant_not_at_table": _("This table does not play that variant."),
+    "hand_report_invalid": _(
+        "The hand report is not valid: check the seats dealt in and their amounts."
+    ),
+    "too_few_players_dealt_in": _("A hand needs at least two players."),
+    "button_required": _(
+        "Say which seat holds the button: the dealer marks the first one (GA art. 23.1)."
+    ),
+    "button_seat_empty": _("Seat %(seat)s is empty: the button cannot go there."),
+    "button_out_of_turn": _("The button goes to seat %(expected)s this hand."),
+    "seat_empty": _("Seat %(seat)s is empty."),
+    "player_resting": _("The player in seat %(seat)s is resting."),
+    "rebuy_required": _(
+        "The player in seat %(seat)s must buy chips before playing: their stack is "
+        "empty or does not cover the blinds they owe (CM-16; PT 79, 90)."
+    ),
+    "player_must_leave": _("The player in seat %(seat)s must leave the table (PT 13)."),
+    "newcomer_on_button_seat": _(
+        "The player in seat %(seat)s joined on the button's seat: they play from "
+        "the next hand (PT 80)."
+    ),
+    "blind_over_stack": _("A player cannot post a blind larger than their stack."),
+    "big_blind_owed": _(
+        "The player in seat %(seat)s owes a big blind: they post it to play this "
+        "hand, or wait for the big blind (CM-17, PT 89)."
+    ),
+    "newcomer_waits_for_big_blind": _(
+        "The player in seat %(seat)s has just joined: they post a big blind to play "
+        "this hand, or wait for the big blind (CM-17, PT 89)."
+    ),
+    "no_hand_in_progress": _("No hand is being played at this table."),
+    "seat_not_in_hand": _("Seat %(seat)s was not dealt in this hand."),
+    "hand_does_not_balance": _("The winnings plus the rake must equal what was put in the pot."),
+    "rake_above_maximum": _("The rake exceeds what the rules allow for this pot."),
+    "contribution_over_stack": _("Seat %(seat)s put in more than its stack."),
+    # --- opening a table: variants, ante and rake -----------------------------------
+    "variant_not_in_profile": _("The %(profile)s rules do not provide for this variant."),
+    "mixed_table_not_allowed": _("The %(profile)s rules do not provide for mixed tables."),
+    "mixed_table_variants_invalid": _(
+        "A mixed table plays two different non-banked variants (PT 23)."
+    ),
+    "ante_above_half_minimum": _("The ante may be at most half of the table minimum."),
+    "rake_field_unknown": _("Unknown rake setting: %(field)s."),
+    "bad_override_value": _("One of the rake settings has a value that is not valid."),
+    "rake_model_not_in_profile": _("These rules do not provide for that rake model."),
+    "rake_not_for_banked": _("Banked games have no rake: the bank plays against the boxes."),
+    "override_not_for_rake_model": _(
+        "Some of those rake settings do not apply to the chosen rake model."
+    ),
+    "rake_percent_out_of_band": _(
+        "The rake per hand is between 0 %% and %(high_percent)s %% of the pot."
+    ),
+    "rake_cap_not_allowed": _("These rules have no cap on the rake."),
+    "rake_cap_above_profile": _("The rake cap is above what these rules allow."),
+    "rake_step_not_in_profile": _("These rules do not allow that rake step."),
+    "session_percent_out_of_band": _(
+        "The session charge is between %(low_percent)s %% and %(high_percent)s %%."
+    ),
+    "session_base_not_in_profile": _(
+        "The session charge is a share of the table maximum or of the stack."
+    ),
     "role_not_allowed": _("Your role may not do this: it needs the role %(roles)s."),
     "command_id_required": _("The request has no command id."),
     "command_id_invalid": _("A command id may not contain control characters."),
