@@ -51,11 +51,16 @@ def actor_for(user: Any) -> Actor:
 
 def perform(command: str, user: Any, command_id: str, **arguments: Any) -> Outcome:
     """Runs ``command`` of the floor application as ``user``, then shows it."""
+    return perform_as(actor_for(user), command, command_id, **arguments)
+
+
+def perform_as(actor: Actor, command: str, command_id: str, **arguments: Any) -> Outcome:
+    """Runs ``command`` as ``actor`` (a person's, or the clock's), then shows it."""
     try:
         app = floor_app()
-        outcome: Outcome = getattr(app, command)(actor_for(user), command_id, **arguments)
+        outcome: Outcome = getattr(app, command)(actor, command_id, **arguments)
     except (DatabaseError, PersistenceError) as error:
-        logger.exception("%s of %s: the event store did not answer", command, user)
+        logger.exception("%s of %s: the event store did not answer", command, actor.username)
         raise ServiceUnavailable(str(error)) from error
     try:
         floor_projector().catch_up(until=outcome.position, timeout=READ_YOUR_WRITES_SECONDS)

@@ -188,6 +188,9 @@ MESSAGES = {
     "read_models_lagging": _(
         "The command was recorded but the screens are behind; reload in a moment."
     ),
+    "timer_not_due": _("That deadline has not come yet."),
+    "deadline_invalid": _("A deadline is a date and time with its time zone."),
+    "waiting_list_not_found": _("That waiting list does not exist."),
     "concurrent_update": _(
         "The floor changed while your command was being decided; nothing was "
         "recorded. Please try again."

@@ -212,3 +212,31 @@ class SchedulerHeartbeat(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} at {self.last_run_at:%H:%M:%S}"
+
+
+class PendingTimer(models.Model):
+    """A deadline an event recorded, waiting to fire (DESIGN.md, Time and timers).
+
+    Written by the projection; fired by its ETA task or claimed by the sweeper
+    with a compare-and-set update on ``state``. Firing is an idempotent command
+    whose id is ``key``, so a timer fired twice has its effect once.
+    """
+
+    PENDING, CLAIMED, FIRED, CANCELLED = "pending", "claimed", "fired", "cancelled"
+
+    key = models.CharField(primary_key=True, max_length=200)
+    kind = models.CharField(max_length=40)
+    subject = models.UUIDField(db_index=True)  # the aggregate the deadline belongs to
+    due_at = models.DateTimeField(db_index=True)
+    command = models.CharField(max_length=60)
+    arguments = models.JSONField(default=dict)
+    state = models.CharField(max_length=12, default=PENDING, db_index=True)
+    claimed_at = models.DateTimeField(null=True)
+    fired_at = models.DateTimeField(null=True)
+    outcome = models.JSONField(null=True)
+
+    class Meta:
+        ordering = ["due_at"]
+
+    def __str__(self) -> str:
+        return f"{self.kind} at {self.due_at:%H:%M:%S} ({self.state})"

@@ -7,8 +7,9 @@ import logging
 from celery import shared_task
 from django.utils import timezone
 
-from floor.models import SchedulerHeartbeat
+from floor.models import PendingTimer, SchedulerHeartbeat
 from floor.runtime import floor_projector
+from floor.timers import fire_by_key, sweep_timers
 
 logger = logging.getLogger(__name__)
 
@@ -22,10 +23,22 @@ def heartbeat(name: str) -> str:
 
 @shared_task(name="floor.tasks.sweep")
 def sweep() -> int:
-    """Beat's sweep: catches the read models up with the log and records that it
-    ran. The clocks issue adds the firing of overdue timers here."""
+    """Beat's sweep: catches the read models up with the log, fires the overdue
+    timers (those whose ETA message was lost or whose worker died), and records
+    that it ran."""
     applied = floor_projector().catch_up()
+    fired = sweep_timers()
     heartbeat("sweep")
-    if applied:
-        logger.info("sweep projected %d events", applied)
+    if applied or fired:
+        logger.info("sweep projected %d events, fired %d timers", applied, fired)
     return applied
+
+
+@shared_task(name="floor.tasks.fire_timer", bind=True, max_retries=None)
+def fire_timer(self, key: str) -> str:
+    """A timer's own task, queued with ``eta`` at its deadline for precision.
+    Early (clocks differ): it asks to run again at the deadline."""
+    done = fire_by_key(key)
+    if done == "early":
+        raise self.retry(eta=PendingTimer.objects.get(key=key).due_at)
+    return done

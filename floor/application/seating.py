@@ -403,22 +403,26 @@ class SeatingCommands(PlayerCommands):
             if reason not in ("closed_by_jefe", "suspension_expired", "closing_time"):
                 raise invalid("reason_invalid", "Unknown reason for closing a table.")
             table = self.load(Table, table_id, "table")
-            players = table.close(reason)
-            changed: list = [table]
-            waiting = self.waiting_list(table.game)
-            if waiting is not None and waiting.seats_called(table.id):
-                waiting.cancel_calls(table.id)  # the seats offered are gone
-                changed.append(waiting)
-            for state in players.values():
-                found = self.find(Player, UUID(state["player_id"]))
-                found.leave_seat(table.id, table.game.key, "table_closed", self.now())
-                changed.append(found)
-            return changed, {
-                "table_id": str(table.id),
-                "stacks": {str(UUID(s["player_id"])): s["stack"] for s in players.values()},
-            }
+            stacks = {str(UUID(s["player_id"])): s["stack"] for s in table.occupants.values()}
+            changed = self.close_players_out(table, reason)
+            return changed, {"table_id": str(table.id), "stacks": stacks}
 
         return self.execute("close_table", actor, command_id, payload, decide)
+
+    def close_players_out(self, table: Table, reason: str) -> list:
+        """Closes ``table``: its players leave with their stacks, which stay
+        theirs; the calls for its seats lapse. Returns what changed."""
+        players = table.close(reason)
+        changed: list = [table]
+        waiting = self.waiting_list(table.game)
+        if waiting is not None and waiting.seats_called(table.id):
+            waiting.cancel_calls(table.id)  # the seats offered are gone
+            changed.append(waiting)
+        for state in players.values():
+            found = self.find(Player, UUID(state["player_id"]))
+            found.leave_seat(table.id, table.game.key, "table_closed", self.now())
+            changed.append(found)
+        return changed
 
     # --- hands ------------------------------------------------------------------------
 

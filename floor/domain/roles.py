@@ -19,6 +19,9 @@ class Role(StrEnum):
     CRUPIER = "crupier"
     DIRECTOR = "director"
     INSPECTOR = "inspector"
+    # The service's own clock: fires the deadlines the events recorded. No
+    # person holds it; timers act under it (DESIGN.md, Time and timers).
+    CLOCK = "clock"
 
 
 # Command name -> the roles that may issue it, in order of preference.
@@ -50,6 +53,9 @@ COMMAND_ROLES: dict[str, tuple[Role, ...]] = {
     "buy_in": _TABLE_REPORTERS,
     "start_hand": _TABLE_REPORTERS,
     "end_hand": _TABLE_REPORTERS,
+    # Deadlines firing [PT 24; CM-6]: the clock only.
+    "expire_suspension": (Role.CLOCK,),
+    "expire_call": (Role.CLOCK,),
 }
 
 

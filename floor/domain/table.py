@@ -433,6 +433,23 @@ class Table(AuditedAggregate):
         self.status = TableStatus.RUNNING
         self.suspension = None
 
+    def suspension_deadline_passed(self, closes_at: datetime, now: datetime) -> bool:
+        """Whether the suspension's deadline ``closes_at`` is the one in force and
+        has come: the table then closes [PT 24]. False when the state moved on
+        (four players came back, the table closed, a later suspension)."""
+        if self.status != TableStatus.SUSPENDED or not self.suspension:
+            return False
+        recorded = self.suspension.get("closes_at")
+        if recorded is None or datetime.fromisoformat(recorded) != closes_at:
+            return False
+        if now < closes_at:
+            raise conflict(
+                "timer_not_due",
+                f"The suspension of {self.label} closes it at {closes_at:%H:%M:%S}.",
+                due=closes_at.isoformat(),
+            )
+        return True
+
     def close(self, reason: str) -> dict[str, dict]:
         """Closes the table; its players leave with their stacks (they stay theirs)."""
         self.check_not_closed()

@@ -109,6 +109,26 @@ class WaitingList(AuditedAggregate):
             "ends_at": ends_at.isoformat() if ends_at else None,
         }
 
+    def call_lapsed(self, player_id: UUID, ends_at: datetime, now: datetime) -> dict | None:
+        """The call's window ``ends_at`` has come and the player did not take the
+        seat: they are removed [CM-6]; returns the call (table and seat) to offer
+        on. None when the state moved on (seated, withdrew, called again)."""
+        entry = self.entry_of(player_id)
+        if entry is None or entry["status"] != EntryStatus.CALLED or not entry["call"]:
+            return None
+        recorded = entry["call"]["ends_at"]
+        if recorded is None or datetime.fromisoformat(recorded) != ends_at:
+            return None
+        if now < ends_at:
+            raise conflict(
+                "timer_not_due",
+                f"The call's window ends at {ends_at:%H:%M:%S}.",
+                due=ends_at.isoformat(),
+            )
+        call = dict(entry["call"])
+        self.remove(player_id, "absent_when_called")
+        return call
+
     def cancel_calls(self, table_id: UUID) -> None:
         """The table closed: its calls lapse and the players wait again, in
         their places."""

@@ -26,6 +26,7 @@ from floor.domain.waiting_list import WaitingList
 from floor.models import (
     EventJournalEntry,
     HandView,
+    PendingTimer,
     PlayerView,
     SeatView,
     SectorView,
@@ -34,6 +35,7 @@ from floor.models import (
     WaitingListView,
 )
 from floor.projections.journal import journal
+from floor.projections.timers import apply_timer_event
 
 SEAT_FLAGS = (
     "newcomer",
@@ -64,6 +66,7 @@ class FloorProjection:
     def read_models(self) -> Iterable[type[models.Model]]:
         """Children first, so that emptying them respects foreign keys."""
         return [
+            PendingTimer,
             HandView,
             SeatView,
             WaitingEntryView,
@@ -82,6 +85,7 @@ class FloorProjection:
     def apply(self, event: DomainEventProtocol, position: int) -> None:
         """Journals every event; updates the rows it touches."""
         journal(event, position)
+        apply_timer_event(event)
         if isinstance(event, Sector.Opened):
             SectorView.objects.create(
                 id=event.originator_id,
