@@ -189,6 +189,14 @@ MESSAGES = {
         "The command was recorded but the screens are behind; reload in a moment."
     ),
     "timer_not_due": _("That deadline has not come yet."),
+    "action_clock_not_in_profile": _(
+        "These rules have no action clock: a slow player is warned (GA art. 24.3a; PT 71a)."
+    ),
+    "action_clock_running": _("The clock already runs on seat %(seat)s."),
+    "no_action_clock": _("No clock runs on seat %(seat)s."),
+    "seat_hand_dead": _(
+        "Seat %(seat)s's hand is dead (the action clock ran out, CM-22): it wins nothing."
+    ),
     "deadline_invalid": _("A deadline is a date and time with its time zone."),
     "waiting_list_not_found": _("That waiting list does not exist."),
     "concurrent_update": _(

@@ -119,6 +119,12 @@ BuyInView = table_command("buy_in", s.BuyInSerializer, "Chips bought at the tabl
 StartRestView = table_command("start_rest", s.PlayerCommandSerializer, "A player rests")
 EndRestView = table_command("end_rest", s.PlayerCommandSerializer, "A player is back")
 CloseTableView = table_command("close_table", s.CloseTableSerializer, "Close a table")
+StartActionClockView = table_command(
+    "start_action_clock", s.StartActionClockSerializer, "Put a slow player on the clock (CM-20)"
+)
+StopActionClockView = table_command(
+    "stop_action_clock", s.SeatCommandSerializer, "The player acted: stop the clock (CM-22)"
+)
 StartHandView = table_command("start_hand", s.StartHandSerializer, "Report a hand dealt")
 EndHandView = table_command("end_hand", s.EndHandSerializer, "Report a hand's end")
 

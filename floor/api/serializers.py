@@ -24,6 +24,9 @@ from floor.models import (
 from games.limits import MAX_AMOUNT_CENTS, BettingLimit, small_blind_for
 from games.variants import Variant
 
+# The variants a table may play, as the API offers them (one enum in the schema).
+VARIANT_CHOICES = [v.value for v in Variant]
+
 
 class TableSerializer(serializers.ModelSerializer):
     sector_id = serializers.UUIDField(read_only=True)
@@ -75,7 +78,7 @@ class OpenSectorSerializer(CommandSerializer):
 
 
 class OpenTableSerializer(CommandSerializer):
-    variant = serializers.ChoiceField(choices=[v.value for v in Variant])
+    variant = serializers.ChoiceField(choices=VARIANT_CHOICES)
     limit = serializers.ChoiceField(choices=[b.value for b in BettingLimit])
     minimum_cents = serializers.IntegerField(
         max_value=MAX_AMOUNT_CENTS, help_text="Table minimum (the big blind), in euro cents."
@@ -85,7 +88,7 @@ class OpenTableSerializer(CommandSerializer):
     )
     seats = serializers.IntegerField()
     second_variant = serializers.ChoiceField(
-        choices=[v.value for v in Variant],
+        choices=VARIANT_CHOICES,
         required=False,
         allow_null=True,
         help_text="A mixed table's second variant, where the profile allows it (PT 23).",
@@ -339,6 +342,19 @@ class SeatPlayerSerializer(PlayerCommandSerializer):
     )
     post_big_blind = serializers.BooleanField(default=False)
     leave_other_lists = serializers.BooleanField(default=False)
+
+
+class StartActionClockSerializer(CommandSerializer):
+    seat = serializers.IntegerField(help_text="The player to act.")
+    pot_cents = serializers.IntegerField(
+        min_value=0,
+        max_value=MAX_AMOUNT_CENTS,
+        help_text="The pot now: 2 min up to 200 EUR, 4 above.",
+    )
+
+
+class SeatCommandSerializer(CommandSerializer):
+    seat = serializers.IntegerField()
 
 
 class CallNextSerializer(CommandSerializer):

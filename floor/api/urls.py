@@ -43,6 +43,16 @@ urlpatterns = [
     path("tables/<uuid:table_id>/close/", fv.CloseTableView.as_view(), name="close-table"),
     path("tables/<uuid:table_id>/hands/start/", fv.StartHandView.as_view(), name="start-hand"),
     path("tables/<uuid:table_id>/hands/end/", fv.EndHandView.as_view(), name="end-hand"),
+    path(
+        "tables/<uuid:table_id>/action-clock/start/",
+        fv.StartActionClockView.as_view(),
+        name="start-action-clock",
+    ),
+    path(
+        "tables/<uuid:table_id>/action-clock/stop/",
+        fv.StopActionClockView.as_view(),
+        name="stop-action-clock",
+    ),
     path("players/", fv.PlayerListView.as_view(), name="players"),
     path("players/<uuid:player_id>/", fv.PlayerDetailView.as_view(), name="player"),
     path(

@@ -90,3 +90,58 @@ class ClockCommands(SeatingCommands):
             return changed, {"fired": True, "removed": str(player.id), "offered": offered}
 
         return self.execute("expire_call", actor, command_id, payload, decide)
+
+    # --- the action clock [CM-20 to CM-22] ---------------------------------------
+
+    def start_action_clock(
+        self, actor: Actor, command_id: str, *, table_id: str, seat: int, pot_cents: int
+    ) -> Outcome:
+        """Puts the player in ``seat`` on the clock: two minutes with at most
+        200 EUR in the pot, four with more, then one more minute [CM-21, CM-22]."""
+        payload = {"table_id": str(table_id), "seat": seat, "pot_cents": pot_cents}
+
+        def decide() -> Decision:
+            table = self.load(Table, table_id, "table")
+            clock = table.start_action_clock(seat, pot_cents, self.now(), self.profile.action_clock)
+            return [table], {"table_id": str(table.id), **clock}
+
+        return self.execute("start_action_clock", actor, command_id, payload, decide)
+
+    def stop_action_clock(
+        self, actor: Actor, command_id: str, *, table_id: str, seat: int
+    ) -> Outcome:
+        """The player acted: the clock stops [CM-22]."""
+
+        def decide() -> Decision:
+            table = self.load(Table, table_id, "table")
+            table.stop_action_clock(seat)
+            return [table], {"table_id": str(table.id), "seat": seat}
+
+        payload = {"table_id": str(table_id), "seat": seat}
+        return self.execute("stop_action_clock", actor, command_id, payload, decide)
+
+    def warn_action_clock(
+        self, actor: Actor, command_id: str, *, table_id: str, extra_at: str
+    ) -> Outcome:
+        """The first period is over: the last minute runs [CM-22]."""
+
+        def decide() -> Decision:
+            table = self.load(Table, table_id, "table")
+            fired = table.warn_action_clock(_moment(extra_at, "extra_at"), self.now())
+            return ([table] if fired else []), {"fired": fired, "table_id": str(table.id)}
+
+        payload = {"table_id": str(table_id), "extra_at": str(extra_at)}
+        return self.execute("warn_action_clock", actor, command_id, payload, decide)
+
+    def expire_action_clock(
+        self, actor: Actor, command_id: str, *, table_id: str, dead_at: str
+    ) -> Outcome:
+        """The last minute is over without the player acting: their hand is dead [CM-22]."""
+
+        def decide() -> Decision:
+            table = self.load(Table, table_id, "table")
+            fired = table.expire_action_clock(_moment(dead_at, "dead_at"), self.now())
+            return ([table] if fired else []), {"fired": fired, "table_id": str(table.id)}
+
+        payload = {"table_id": str(table_id), "dead_at": str(dead_at)}
+        return self.execute("expire_action_clock", actor, command_id, payload, decide)

@@ -261,6 +261,13 @@ def decide_end(
             f"Seat {outsiders[0]} was not dealt in this hand.",
             seat=outsiders[0],
         )
+    dead = sorted(set(won) & set(table.hand.get("dead", [])))
+    if dead:
+        raise conflict(
+            "seat_hand_dead",
+            f"Seat {dead[0]}'s hand is dead (the action clock ran out, CM-22): it wins nothing.",
+            seat=dead[0],
+        )
     pot = sum(put_in.values())
     if sum(won.values()) + rake_cents != pot:
         raise invalid(

@@ -53,9 +53,14 @@ COMMAND_ROLES: dict[str, tuple[Role, ...]] = {
     "buy_in": _TABLE_REPORTERS,
     "start_hand": _TABLE_REPORTERS,
     "end_hand": _TABLE_REPORTERS,
+    # Any player may ask; the dealer or the jefe starts the clock [CM-20].
+    "start_action_clock": _TABLE_REPORTERS,
+    "stop_action_clock": _TABLE_REPORTERS,
     # Deadlines firing [PT 24; CM-6]: the clock only.
     "expire_suspension": (Role.CLOCK,),
     "expire_call": (Role.CLOCK,),
+    "warn_action_clock": (Role.CLOCK,),
+    "expire_action_clock": (Role.CLOCK,),
 }
 
 

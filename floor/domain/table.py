@@ -19,6 +19,7 @@ from uuid import UUID
 from eventsourcing.domain import event
 
 from floor.domain import hand_rules
+from floor.domain.action_clock import ActionClockMixin
 from floor.domain.aggregate import AuditedAggregate
 from floor.domain.errors import conflict, invalid
 from floor.domain.game import Game
@@ -54,7 +55,7 @@ def new_seat_state(player_id: str, *, newcomer: bool, posts_big_blind: bool) -> 
     }
 
 
-class Table(AuditedAggregate):
+class Table(ActionClockMixin, AuditedAggregate):
     @classmethod
     def open(cls, *, table_id: UUID, sector_id: UUID, number: int, spec: TableSpec) -> Table:
         """Opens a checked table under the number its sector gave it."""
@@ -109,6 +110,7 @@ class Table(AuditedAggregate):
         self.draw_open = False
         self.seat_change_requests: list[str] = []  # player ids, in order [PT 12; CM-5]
         self.suspension: dict | None = None
+        self.action_clock: dict | None = None
 
     # --- reading ----------------------------------------------------------------
 
@@ -469,6 +471,39 @@ class Table(AuditedAggregate):
         self.suspension = None
         self.draw_open = False
 
+    # --- the action clock's events (its decisions: floor.domain.action_clock) ----------
+
+    @event("ActionClockStarted")
+    def _action_clock_started(
+        self,
+        seat: int,
+        pot_cents: int,
+        started_at: datetime,
+        extra_at: datetime,
+        dead_at: datetime,
+    ) -> None:
+        self.action_clock = {
+            "seat": seat,
+            "pot_cents": pot_cents,
+            "started_at": started_at.isoformat(),
+            "extra_at": extra_at.isoformat(),
+            "dead_at": dead_at.isoformat(),
+            "warned": False,
+        }
+
+    @event("ActionClockStopped")
+    def _action_clock_stopped(self, seat: int) -> None:
+        self.action_clock = None
+
+    @event("ActionClockWarned")
+    def _action_clock_warned(self, seat: int) -> None:
+        self.action_clock["warned"] = True
+
+    @event("HandDeclaredDead")
+    def _hand_declared_dead(self, seat: int) -> None:
+        self.action_clock = None
+        self.hand["dead"] = [*self.hand.get("dead", []), seat]
+
     # --- hands ----------------------------------------------------------------------
 
     def start_hand(self, profile: RuleProfile, **report: object) -> dict:
@@ -550,4 +585,5 @@ class Table(AuditedAggregate):
             self.occupants[seat]["must_leave"] = why
         self.last_button = self.button
         self.hand = None
+        self.action_clock = None
         self.hands_played += 1

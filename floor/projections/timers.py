@@ -2,7 +2,8 @@
 they fire or the state moves on (DESIGN.md, Time and timers).
 
 A suspension records when its table closes [PT 24]; a call records when its
-window ends [CM-6]. Each becomes a ``PendingTimer`` row; the events that end it
+window ends [CM-6]; the action clock when its last minute starts and when the
+hand is dead [CM-21, CM-22]. Each becomes a ``PendingTimer`` row; the events that end it
 early (the table resumes or closes, the player sits or leaves the list) cancel
 it. Creating one also sends its ETA task, once the transaction commits: the
 task gives precision, the sweeper catches whatever the broker lost.
@@ -70,6 +71,24 @@ def apply_timer_event(event: DomainEventProtocol) -> None:
         )
     elif isinstance(event, (Table.Resumed, Table.Closed)):
         _cancel(subject=event.originator_id, kind="suspension_close")
+        if isinstance(event, Table.Closed):
+            _cancel(subject=event.originator_id, kind__startswith="action_clock_")
+    elif isinstance(event, Table.ActionClockStarted):
+        table_id = event.originator_id
+        for kind, command, field, when in (
+            ("action_clock_warning", "warn_action_clock", "extra_at", event.extra_at),
+            ("action_clock_expiry", "expire_action_clock", "dead_at", event.dead_at),
+        ):
+            _add(
+                f"{kind}:{table_id}:{when.isoformat()}",
+                kind,
+                table_id,
+                when,
+                command,
+                {"table_id": str(table_id), field: when.isoformat()},
+            )
+    elif isinstance(event, (Table.ActionClockStopped, Table.HandDeclaredDead, Table.HandEnded)):
+        _cancel(subject=event.originator_id, kind__startswith="action_clock_")
     elif isinstance(event, WaitingList.Called) and event.ends_at is not None:
         list_id = event.originator_id
         _add(

@@ -1,0 +1,87 @@
+"""The player action clock [CM-20 to CM-22], as a part of the Table aggregate.
+
+Any player may ask; the dealer or the jefe starts it for the player to act: two
+minutes if the pot is at most 200 EUR, four if more, then one more minute (the
+console counts the last ten seconds aloud), then the player's hand is dead.
+Acting stops it. Under GA and PT a slow player is only warned [GA art. 24.3a;
+PT 71a], so the clock cannot be started there. Start, warning, expiry and stop
+are each an event.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from floor.domain.errors import conflict, invalid
+from games.profile_rules import ActionClock
+
+
+class ActionClockMixin:
+    """The Table's decisions about its clock. The events they trigger are the
+    Table's own (``ActionClockStarted``, ``ActionClockWarned``,
+    ``HandDeclaredDead``, ``ActionClockStopped``, in table.py), since the
+    event-sourcing library registers events on the aggregate class. The state
+    is ``self.action_clock``: None, or the running clock
+    ``{"seat", "pot_cents", "started_at", "extra_at", "dead_at", "warned"}``."""
+
+    def start_action_clock(
+        self, seat: int, pot_cents: int, now: datetime, rules: ActionClock
+    ) -> dict:
+        if not rules.enforced:
+            raise conflict(
+                "action_clock_not_in_profile",
+                "These rules have no action clock: a slow player is warned "
+                "(GA art. 24.3a; PT 71a).",
+            )
+        if self.hand is None:
+            raise conflict("no_hand_in_progress", f"No hand is being played at {self.label}.")
+        if isinstance(pot_cents, bool) or not isinstance(pot_cents, int) or pot_cents < 0:
+            raise invalid("amount_invalid", "The pot is whole, non-negative cents.")
+        seat = self.check_seat_number(seat)
+        if seat not in self.hand["dealt_in"] or seat in self.hand.get("dead", []):
+            raise conflict("seat_not_in_hand", f"Seat {seat} is not in this hand.", seat=seat)
+        if self.action_clock is not None:
+            raise conflict(
+                "action_clock_running",
+                f"The clock already runs on seat {self.action_clock['seat']}.",
+                seat=self.action_clock["seat"],
+            )
+        extra_at = now + rules.first_period(pot_cents)
+        dead_at = extra_at + rules.extra
+        self._action_clock_started(
+            seat=seat, pot_cents=pot_cents, started_at=now, extra_at=extra_at, dead_at=dead_at
+        )
+        return dict(self.action_clock)
+
+    def stop_action_clock(self, seat: int) -> None:
+        """The player acted [CM-22]."""
+        if self.action_clock is None or self.action_clock["seat"] != seat:
+            raise conflict("no_action_clock", f"No clock runs on seat {seat}.", seat=seat)
+        self._action_clock_stopped(seat=seat)
+
+    def _running_clock_due(self, field: str, expected: datetime, now: datetime) -> bool:
+        clock = self.action_clock
+        if clock is None or datetime.fromisoformat(clock[field]) != expected:
+            return False
+        if now < expected:
+            raise conflict(
+                "timer_not_due",
+                f"The clock's deadline is {expected:%H:%M:%S}.",
+                due=expected.isoformat(),
+            )
+        return True
+
+    def warn_action_clock(self, extra_at: datetime, now: datetime) -> bool:
+        """The first period is over: the last minute starts [CM-22]."""
+        if not self._running_clock_due("extra_at", extra_at, now) or self.action_clock["warned"]:
+            return False
+        self._action_clock_warned(seat=self.action_clock["seat"])
+        return True
+
+    def expire_action_clock(self, dead_at: datetime, now: datetime) -> bool:
+        """The last minute is over and the player has not acted: their hand is
+        dead [CM-22]."""
+        if not self._running_clock_due("dead_at", dead_at, now):
+            return False
+        self._hand_declared_dead(seat=self.action_clock["seat"])
+        return True
