@@ -189,6 +189,10 @@ MESSAGES = {
         "The command was recorded but the screens are behind; reload in a moment."
     ),
     "timer_not_due": _("That deadline has not come yet."),
+    "reseat_cooldown": _(
+        "This player left a table of this game a short while ago: they may sit at "
+        "another without the draw only after the cool-down (CM-13)."
+    ),
     "action_clock_not_in_profile": _(
         "These rules have no action clock: a slow player is warned (GA art. 24.3a; PT 71a)."
     ),

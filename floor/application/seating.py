@@ -4,6 +4,7 @@ leaving and closing (RULES.md sections 3 to 5)."""
 from __future__ import annotations
 
 import secrets
+from datetime import datetime
 from random import Random
 from uuid import UUID
 
@@ -59,6 +60,25 @@ class SeatingCommands(PlayerCommands):
                 changed.append(waiting)
             player.left_list(key)
         return changed
+
+    def _check_reseat_cooldown(self, player: Player, table: Table) -> None:
+        """A player who left a table sits at another of the same game without
+        the draw only once the cool-down has passed [CM-13]."""
+        cooldown = self.profile.table_moves.reseat_cooldown
+        left = player.last_left
+        if cooldown is None or left is None or left["game"] != table.game.key:
+            return
+        if left["table_id"] == table.id.hex:
+            return
+        until = datetime.fromisoformat(left["at"]) + cooldown
+        if self.now() < until:
+            raise conflict(
+                "reseat_cooldown",
+                f"{player.display_name} left a table of this game less than "
+                f"{int(cooldown.total_seconds() // 60)} minutes ago: they may sit here "
+                f"without the draw from {until:%H:%M} (CM-13).",
+                until=until.isoformat(),
+            )
 
     def _offer_seat(self, table: Table, seat: int) -> tuple[list, dict | None]:
         """A freed seat goes first to a seated player who asked to change seat,
@@ -220,6 +240,8 @@ class SeatingCommands(PlayerCommands):
                     )
             table.check_seat_free(chosen)
             table.check_seat_change_first(chosen)
+            if drawn_from is None:
+                self._check_reseat_cooldown(found, table)
             if waiting is not None:
                 waiting.check_turn(found.id, table.id, chosen)
             table.seat_player(

@@ -480,3 +480,36 @@ def test_a_player_seated_elsewhere_is_not_called_the_next_one_is(room):
     room.app.draw_seats(JEFE, new_id(), table_ids=[omaha_id])
     assert room.player(elsewhere).seated_at is not None
     assert room.leave(table_id, cards[0])["offered"]["called"] == pid(free)
+
+
+# --- the re-seat cool-down [CM-13] -----------------------------------------------------------
+
+
+def test_a_player_who_left_sits_at_another_table_of_the_game_only_after_15_minutes(room, clock):
+    first_id, cards = room.drawn_table(5, seats=5)  # full: the draw is closed
+    second_id, others = room.drawn_table(5, seats=5)
+    leaver = cards[0]
+    room.leave(first_id, leaver)
+    free = room.leave(second_id, others[0])["seat"]
+    clock.advance(timedelta(minutes=14, seconds=59))
+    error = refused(
+        room.app, "reseat_cooldown", room.app.seat_player, JEFE, new_id(),
+        table_id=second_id, player=leaver, seat=free,
+    )  # fmt: skip
+    assert error.params == {"until": (clock.now() + timedelta(seconds=1)).isoformat()}
+    # Back at the table they left is no change of table: no cool-down.
+    back = room.get(first_id).free_seats()[0]
+    room.sit(first_id, leaver, back)
+    room.leave(first_id, leaver)  # and the cool-down starts again from now
+    clock.advance(timedelta(minutes=15))
+    room.sit(second_id, leaver, free)
+    assert room.seats(second_id)[free] == leaver
+
+
+def test_without_a_cool_down_a_player_moves_at_once(make_app):
+    room = Room(make_app("GA"))
+    first_id, cards = room.drawn_table(5, seats=5)
+    second_id, others = room.drawn_table(5, seats=5)
+    room.leave(first_id, cards[0])
+    free = room.leave(second_id, others[0])["seat"]
+    room.sit(second_id, cards[0], free)
