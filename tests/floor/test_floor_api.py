@@ -540,6 +540,7 @@ FIELDS = [
     "contributions",
     "winnings",
     "rake_cents",
+    "pot_cents",
     "table_id",
     "table_ids",
     "post_big_blind",
