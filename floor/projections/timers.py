@@ -16,6 +16,7 @@ from datetime import datetime
 
 from celery import current_app
 from django.db import transaction
+from django.utils import timezone
 from eventsourcing.domain import DomainEventProtocol
 
 from floor.domain.table import Table
@@ -31,7 +32,8 @@ def send_eta(key: str, due_at: datetime) -> None:
     """Queues the timer's task for its deadline; a broker that does not answer
     only costs precision, since the sweeper claims overdue timers."""
     try:
-        current_app.send_task(FIRE_TASK, args=[key], eta=due_at, expires=None)
+        # No publishing retries: a request must not hang on a broken broker.
+        current_app.send_task(FIRE_TASK, args=[key], eta=due_at, retry=False)
     except Exception:  # the broker is down: the sweeper will fire it
         logger.warning("could not queue timer %s; the sweeper will fire it", key, exc_info=True)
 
@@ -47,7 +49,9 @@ def _add(key: str, kind: str, subject, due_at: datetime, command: str, arguments
             "arguments": arguments,
         },
     )
-    if created:
+    if created and due_at > timezone.now():
+        # A deadline already past (a rebuild, a late projection) is the
+        # sweeper's: it fires within a sweep.
         transaction.on_commit(lambda: send_eta(key, due_at))
 
 
@@ -87,6 +91,8 @@ def apply_timer_event(event: DomainEventProtocol) -> None:
                 command,
                 {"table_id": str(table_id), field: when.isoformat()},
             )
+    elif isinstance(event, Table.ActionClockWarned):
+        _cancel(subject=event.originator_id, kind="action_clock_warning")
     elif isinstance(event, (Table.ActionClockStopped, Table.HandDeclaredDead, Table.HandEnded)):
         _cancel(subject=event.originator_id, kind__startswith="action_clock_")
     elif isinstance(event, WaitingList.Called) and event.ends_at is not None:
