@@ -11,6 +11,8 @@ from rest_framework import serializers
 
 from floor.domain.command_record import MAX_COMMAND_ID_LENGTH
 from floor.domain.sector import MAX_SECTOR_NAME_LENGTH
+from floor.domain.table import CLOSING_REASONS, LEAVING_REASONS
+from floor.domain.waiting_list import LIST_LEAVING_REASONS
 from floor.models import (
     EventJournalEntry,
     HandView,
@@ -323,7 +325,7 @@ class GameSerializer(PlayerCommandSerializer):
 
 
 class LeaveListSerializer(GameSerializer):
-    reason = serializers.ChoiceField(choices=["withdrew", "absent_when_called"], default="withdrew")
+    reason = serializers.ChoiceField(choices=LIST_LEAVING_REASONS, default="withdrew")
 
 
 class DrawSerializer(CommandSerializer):
@@ -366,7 +368,7 @@ class ChangeSeatSerializer(PlayerCommandSerializer):
 
 
 class LeaveTableSerializer(PlayerCommandSerializer):
-    reason = serializers.ChoiceField(choices=["left", "must_leave", "removed"], default="left")
+    reason = serializers.ChoiceField(choices=LEAVING_REASONS, default="left")
 
 
 class BuyInSerializer(PlayerCommandSerializer):
@@ -374,9 +376,7 @@ class BuyInSerializer(PlayerCommandSerializer):
 
 
 class CloseTableSerializer(CommandSerializer):
-    reason = serializers.ChoiceField(
-        choices=["closed_by_jefe", "suspension_expired", "closing_time"], default="closed_by_jefe"
-    )
+    reason = serializers.ChoiceField(choices=CLOSING_REASONS, default="closed_by_jefe")
 
 
 class StartHandSerializer(CommandSerializer):

@@ -11,10 +11,7 @@ from floor.domain.player import Player
 from floor.domain.roles import Actor
 from floor.domain.table import Table
 from floor.domain.table_spec import check_game
-from floor.domain.waiting_list import WaitingList
-
-# Why a player comes off a list by the jefe's hand [CM-6].
-LEAVING_REASONS = ("withdrew", "absent_when_called")
+from floor.domain.waiting_list import LIST_LEAVING_REASONS, WaitingList
 
 
 class PlayerCommands(CommandService):
@@ -129,10 +126,10 @@ class PlayerCommands(CommandService):
     ) -> Outcome:
         """Takes a player off a game's list (withdrawn, or absent when called [CM-6])."""
         reason = game.pop("reason", "withdrew")
-        if reason not in LEAVING_REASONS:
+        if reason not in LIST_LEAVING_REASONS:
             raise invalid(
                 "reason_invalid",
-                f"A player leaves a list because they {' or '.join(LEAVING_REASONS)}.",
+                f"A player leaves a list because they {' or '.join(LIST_LEAVING_REASONS)}.",
             )
         payload = {"player": player, "reason": reason, **game}
 

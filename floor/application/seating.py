@@ -15,7 +15,7 @@ from floor.domain.errors import conflict, invalid
 from floor.domain.game import Game
 from floor.domain.player import Player
 from floor.domain.roles import Actor
-from floor.domain.table import Table, TableStatus
+from floor.domain.table import CLOSING_REASONS, LEAVING_REASONS, Table, TableStatus
 from floor.domain.waiting_list import EntryStatus
 from games.profile_rules import FirstButton
 
@@ -349,7 +349,7 @@ class SeatingCommands(PlayerCommands):
         payload = {"table_id": str(table_id), "player": player, "reason": reason}
 
         def decide() -> Decision:
-            if reason not in ("left", "must_leave", "removed"):
+            if reason not in LEAVING_REASONS:
                 raise invalid("reason_invalid", "A player left, had to leave, or was removed.")
             table = self.load(Table, table_id, "table")
             found = self.player(player)
@@ -422,7 +422,7 @@ class SeatingCommands(PlayerCommands):
         payload = {"table_id": str(table_id), "reason": reason}
 
         def decide() -> Decision:
-            if reason not in ("closed_by_jefe", "suspension_expired", "closing_time"):
+            if reason not in CLOSING_REASONS:
                 raise invalid("reason_invalid", "Unknown reason for closing a table.")
             table = self.load(Table, table_id, "table")
             stacks = {str(UUID(s["player_id"])): s["stack"] for s in table.occupants.values()}

@@ -15,8 +15,6 @@ from random import Random
 
 from games.cards import SUIT_CHARS, Card, deck
 
-SUIT_NAMES = {"s": "spades", "h": "hearts", "d": "diamonds", "c": "clubs"}
-
 
 @dataclass(frozen=True)
 class SeatDraw:

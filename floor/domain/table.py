@@ -26,6 +26,10 @@ from floor.domain.game import Game
 from floor.domain.table_spec import TableSpec
 from games.profiles import RuleProfile
 
+# Why a player leaves a table, and why a table closes: the events record one.
+LEAVING_REASONS = ("left", "must_leave", "removed")
+CLOSING_REASONS = ("closed_by_jefe", "suspension_expired", "closing_time")
+
 
 class TableStatus:
     REGISTERING = "registering"

@@ -18,6 +18,9 @@ from floor.domain.aggregate import AuditedAggregate
 from floor.domain.errors import conflict
 from floor.domain.game import Game
 
+# Why the jefe takes a player off a list [CM-6].
+LIST_LEAVING_REASONS = ("withdrew", "absent_when_called")
+
 
 class EntryStatus:
     WAITING = "waiting"
@@ -49,9 +52,6 @@ class WaitingList(AuditedAggregate):
             if entry["player_id"] == player_id.hex:
                 return i
         return None
-
-    def first(self) -> dict | None:
-        return self.entries[0] if self.entries else None
 
     def first_waiting(self) -> dict | None:
         return next((e for e in self.entries if e["status"] == EntryStatus.WAITING), None)
