@@ -193,6 +193,33 @@ MESSAGES = {
         "This player left a table of this game a short while ago: they may sit at "
         "another without the draw only after the cool-down (CM-13)."
     ),
+    "absence_clock_not_in_profile": _(
+        "These rules have no absence clock: a player away rests, within the hands "
+        "the rules allow (GA art. 20; PT 13)."
+    ),
+    "absence_needs_hand_played": _(
+        "The absence clock is for a player who has played a hand at this table (CM-19)."
+    ),
+    "absence_needs_chips": _("The absence clock is for a player with chips on the table (CM-19)."),
+    "absence_table_full": _(
+        "%(away)s players of this table are already away: at most %(maximum)s at a time (CM-18)."
+    ),
+    "absence_used_today": _("This player has used the absence clock today already (CM-18)."),
+    "player_already_away": _("That player is already away on the clock."),
+    "player_not_away": _("That player is not away."),
+    "player_in_hand": _(
+        "The player in seat %(seat)s is in this hand: they step away once it ends."
+    ),
+    "player_away": _("The player in seat %(seat)s is away (CM-18)."),
+    "time_charge_due": _(
+        "The player in seat %(seat)s owes this session's time charge: they buy chips "
+        "to pay it first (GA art. 18.3b; PT 7b)."
+    ),
+    "session_charge_not_in_profile": _("These rules charge no time per session."),
+    "closing_time_past": _("That closing time has passed."),
+    "sector_closing": _("%(sector)s is playing the last hands of the night (CM-24)."),
+    "last_hands_started": _("This table already plays its last hands."),
+    "last_hands_played": _("This table has dealt the last hands of the night (CM-24)."),
     "action_clock_not_in_profile": _(
         "These rules have no action clock: a slow player is warned (GA art. 24.3a; PT 71a)."
     ),

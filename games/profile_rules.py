@@ -16,9 +16,10 @@ them, with one instance per source: raises and banked bands in
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import date, datetime, time, timedelta
 from enum import StrEnum
 from fractions import Fraction
+from zoneinfo import ZoneInfo
 
 from games.betting import BankedBand
 from games.variants import Variant
@@ -96,6 +97,41 @@ class AbsenceRules:
     requires_chips_at_table: bool = True  # CM-19
     expiry_with_waiting_list: AbsenceExpiry = AbsenceExpiry.REMOVE_CHIPS  # CM-18
     expiry_without_waiting_list: AbsenceExpiry = AbsenceExpiry.POST_BLINDS  # CM-18
+
+
+@dataclass(frozen=True)
+class ClosingRules:
+    """The last hands of the night."""
+
+    # How long before the casino closes the last hands start: 15 minutes
+    # [CM-24]; GA has them announced as the day ends [GA art. 7, 15.3].
+    lead: timedelta
+    # How many hands are still dealt: three [CM-24; GA art. 15.3].
+    last_hands: int
+    # Banked games announce their own count: five in sen descarte [GA art. 7].
+    last_hands_by_variant: tuple[tuple[Variant, int], ...] = ()
+
+    def hands_for(self, variant: Variant | str) -> int:
+        wanted = Variant(variant)
+        return next((n for v, n in self.last_hands_by_variant if v is wanted), self.last_hands)
+
+
+@dataclass(frozen=True)
+class GamingDay:
+    """When the casino's day turns: the once-a-day rules count by it [CM-18].
+
+    The day runs from ``starts`` local time to the same time next day, so a
+    night that passes midnight stays one gaming day (a service default; the
+    cage's gaming day, opened and closed by hand, is the ledger's).
+    """
+
+    time_zone: str = "Europe/Madrid"
+    starts: time = time(10, 0)
+
+    def of(self, moment: datetime) -> date:
+        local = moment.astimezone(ZoneInfo(self.time_zone))
+        day = local.date()
+        return day if local.time() >= self.starts else day - timedelta(days=1)
 
 
 @dataclass(frozen=True)

@@ -30,7 +30,9 @@ from games.profile_rules import (
     ActionClock,
     BlindRules,
     ButtonRules,
+    ClosingRules,
     FirstButton,
+    GamingDay,
     LimitRules,
     RestRules,
     Rotation,
@@ -98,6 +100,12 @@ class RuleProfile:
     button: ButtonRules
     # The seat draw, joining stacks and mixed tables [PT 23, 28; CM-3].
     seating: SeatingRules = field(default_factory=SeatingRules)
+    # The last hands of the night [CM-24; GA art. 7, 15.3].
+    closing: ClosingRules = field(
+        default_factory=lambda: ClosingRules(lead=timedelta(0), last_hands=3)
+    )
+    # The casino's day, for what may be done once a day [CM-18].
+    gaming_day: GamingDay = field(default_factory=GamingDay)
     # Variants whose own rules count raises differently [GA art. 30.1].
     variant_raises: tuple[tuple[Variant, RaiseRule], ...] = ()
 
@@ -153,6 +161,14 @@ GA = RuleProfile(
     # stud allows each player three a round [GA art. 30.1].
     raises=GA_RAISES,
     variant_raises=((Variant.SEVEN_STUD, GA_STUD7_RAISES),),
+    # As the day ends the last hands are announced: five in sen descarte
+    # [GA art. 7], three in Trijoker [GA art. 15.3]; three elsewhere (service
+    # default, RULES.md section 3).
+    closing=ClosingRules(
+        lead=timedelta(0),
+        last_hands=3,
+        last_hands_by_variant=((Variant.SEN_DESCARTE, 5), (Variant.TRIJOKER, 3)),
+    ),
     rake=GA_RAKE,  # GA art. 18.3
     split=GA_SPLIT,  # GA art. 23.3
     # The dealer marks the hand; it turns counter-clockwise [GA art. 23.1].
@@ -208,6 +224,9 @@ PT = RuleProfile(
         newcomer_stack_is_table_average=True,  # PT 28
         mixed_tables_allowed=True,  # PT 23
     ),
+    # PT names no last hands: three as the day ends (service default).
+    closing=ClosingRules(lead=timedelta(0), last_hands=3),
+    gaming_day=GamingDay(time_zone="Europe/Lisbon"),
 )
 
 # Casino Mediterráneo house rules, layered on the Galician regulation.
@@ -248,6 +267,8 @@ CM = replace(
         first=FirstButton.CARD_DRAW, rotation=Rotation.CLOCKWISE, draw_suit_order="shdc"
     ),
     seating=SeatingRules(draw_open_until_full=True),  # CM-3
+    # Fifteen minutes before the casino closes, the last three hands [CM-24].
+    closing=replace(GA.closing, lead=timedelta(minutes=15)),
 )
 
 

@@ -22,7 +22,7 @@ from floor.domain.waiting_list import WaitingList
 CLOCK_ACTOR = Actor("floor-clock", frozenset({Role.CLOCK}))
 
 
-def _moment(value: object, name: str) -> datetime:
+def moment(value: object, name: str) -> datetime:
     try:
         moment = datetime.fromisoformat(str(value))
     except ValueError:
@@ -41,7 +41,7 @@ class ClockCommands(SeatingCommands):
         payload = {"table_id": str(table_id), "closes_at": str(closes_at)}
 
         def decide() -> Decision:
-            deadline = _moment(closes_at, "closes_at")
+            deadline = moment(closes_at, "closes_at")
             table = self.load(Table, table_id, "table")
             if not table.suspension_deadline_passed(deadline, self.now()):
                 return [], {"fired": False, "table_id": str(table.id), "status": table.status}
@@ -68,7 +68,7 @@ class ClockCommands(SeatingCommands):
         }
 
         def decide() -> Decision:
-            deadline = _moment(ends_at, "ends_at")
+            deadline = moment(ends_at, "ends_at")
             waiting = self.load(WaitingList, waiting_list_id, "waiting_list")
             player = self.player(player_id)
             call = waiting.call_lapsed(player.id, deadline, self.now())
@@ -127,7 +127,7 @@ class ClockCommands(SeatingCommands):
 
         def decide() -> Decision:
             table = self.load(Table, table_id, "table")
-            fired = table.warn_action_clock(_moment(extra_at, "extra_at"), self.now())
+            fired = table.warn_action_clock(moment(extra_at, "extra_at"), self.now())
             return ([table] if fired else []), {"fired": fired, "table_id": str(table.id)}
 
         payload = {"table_id": str(table_id), "extra_at": str(extra_at)}
@@ -140,7 +140,7 @@ class ClockCommands(SeatingCommands):
 
         def decide() -> Decision:
             table = self.load(Table, table_id, "table")
-            fired = table.expire_action_clock(_moment(dead_at, "dead_at"), self.now())
+            fired = table.expire_action_clock(moment(dead_at, "dead_at"), self.now())
             return ([table] if fired else []), {"fired": fired, "table_id": str(table.id)}
 
         payload = {"table_id": str(table_id), "dead_at": str(dead_at)}

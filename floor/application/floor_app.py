@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from uuid import UUID, uuid4
 
-from floor.application.clocks import ClockCommands
+from floor.application.house_clocks import HouseClockCommands
 from floor.application.service import Decision, Outcome
 from floor.domain.errors import conflict
 from floor.domain.player import Player
@@ -15,7 +15,7 @@ from floor.domain.table_spec import TableSpec
 from floor.domain.waiting_list import WaitingList
 
 
-class FloorApplication(ClockCommands):
+class FloorApplication(HouseClockCommands):
     """The floor's commands: sectors and tables here; players and lists in
     floor.application.players; seats, draws, rests and hands in
     floor.application.seating; deadlines firing in floor.application.clocks."""

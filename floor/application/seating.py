@@ -245,7 +245,11 @@ class SeatingCommands(PlayerCommands):
             if waiting is not None:
                 waiting.check_turn(found.id, table.id, chosen)
             table.seat_player(
-                found.id, chosen, posts_big_blind=bool(post_big_blind), drawn_from=drawn_from
+                found.id,
+                chosen,
+                posts_big_blind=bool(post_big_blind),
+                drawn_from=drawn_from,
+                time_due=table.owes_on_joining(self.profile, self.now()),
             )
             found.take_seat(table.id, chosen, table.game.key)
             keys = list(found.waiting_lists) if leave_other_lists else []
@@ -472,6 +476,7 @@ class SeatingCommands(PlayerCommands):
             table = self.load(Table, table_id, "table")
             decided = table.start_hand(
                 self.profile,
+                self.now(),
                 variant=variant,
                 button=button,
                 dealt_in=dealt_in,
@@ -503,10 +508,14 @@ class SeatingCommands(PlayerCommands):
             table = self.load(Table, table_id, "table")
             decided = table.end_hand(
                 self.profile,
+                self.now(),
                 contributions=contributions,
                 winnings=winnings,
                 rake_cents=rake_cents,
             )
-            return [table], {"table_id": str(table.id), **decided}
+            changed = [table]
+            if table.last_hands_done:  # the last hand of the night [CM-24]
+                changed = self.close_players_out(table, "closing_time")
+            return changed, {"table_id": str(table.id), **decided, "status": table.status}
 
         return self.execute("end_hand", actor, command_id, payload, decide)

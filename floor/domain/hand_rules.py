@@ -73,6 +73,43 @@ def expected_button(table: Table, direction: int) -> tuple[int | None, int | Non
     return natural, None
 
 
+def check_may_deal(table: Table) -> None:
+    """A hand is dealt only at a running table, between hands, and not past
+    the last hand of the night [CM-24]."""
+    table.check_not_closed()
+    if table.status != "running":
+        raise conflict(
+            "table_not_running",
+            f"{table.label} is {table.status}: hands are dealt only while it runs.",
+            status=table.status,
+        )
+    table.check_no_hand()
+    if table.last_hands is not None and table.last_hands["left"] <= 0:
+        raise conflict(
+            "last_hands_played",
+            f"{table.label} has dealt the last hands of the night (CM-24).",
+        )
+
+
+def away_blinds(
+    table: Table, profile: RuleProfile, button: int, direction: int, seats_in: list[int]
+) -> tuple[dict[str, int], int | None]:
+    """The blinds posted for players away past their absence clock [CM-18],
+    and the big blind's seat counting them in."""
+    posting = [
+        s
+        for s in table.occupied()
+        if table.occupants[str(s)]["away"] and table.occupants[str(s)]["away"]["posting_blinds"]
+    ]
+    small, big = positions.blind_seats(button, table.seats, direction, [*seats_in, *posting])
+    small_blind = int(table.minimum_cents * profile.blinds.small_share_of_minimum)
+    posted: dict[str, int] = {}
+    for seat, amount in ((small, small_blind), (big, table.minimum_cents)):
+        if seat in posting:
+            posted[str(seat)] = min(amount, table.occupants[str(seat)]["stack"])
+    return {s: a for s, a in posted.items() if a}, big
+
+
 def decide_start(
     table: Table,
     profile: RuleProfile,
@@ -83,14 +120,7 @@ def decide_start(
     blinds: Mapping,
 ) -> dict:
     """Checks a hand-start report and returns the HandStarted event's data."""
-    table.check_not_closed()
-    if table.status != "running":
-        raise conflict(
-            "table_not_running",
-            f"{table.label} is {table.status}: hands are dealt only while it runs.",
-            status=table.status,
-        )
-    table.check_no_hand()
+    check_may_deal(table)
     variants = [table.variant] + ([table.second_variant] if table.second_variant else [])
     if variant is None:
         if len(variants) > 1:
@@ -134,6 +164,15 @@ def decide_start(
             raise conflict("seat_empty", f"Seat {seat} is empty.", seat=seat)
         if state["resting"]:
             raise conflict("player_resting", f"The player in seat {seat} is resting.", seat=seat)
+        if state["away"]:
+            raise conflict("player_away", f"The player in seat {seat} is away (CM-18).", seat=seat)
+        if state["time_due"] and table.session is not None:
+            raise conflict(
+                "time_charge_due",
+                f"The player in seat {seat} owes this session's time charge: they buy "
+                "chips to pay it first (GA art. 18.3b; PT 7b).",
+                seat=seat,
+            )
         if state["stack"] <= 0 or state["must_rebuy"]:
             raise conflict(
                 "rebuy_required",
@@ -153,7 +192,7 @@ def decide_start(
                 f"Seat {seat} joined on the button's seat: they play from the next hand (PT 80).",
                 seat=seat,
             )
-    _small, big = positions.blind_seats(button, table.seats, direction, seats_in)
+    posted_for_away, big = away_blinds(table, profile, button, direction, seats_in)
     for seat, amount in posted.items():
         if seat not in seats_in:
             raise invalid("hand_report_invalid", f"Seat {seat} posts a blind but is not dealt in.")
@@ -214,6 +253,7 @@ def decide_start(
         "resting": resting,
         "rest_exceeded": rest_exceeded,
         "must_leave": must_leave,
+        "away_blinds": posted_for_away,
     }
 
 
@@ -268,7 +308,9 @@ def decide_end(
             f"Seat {dead[0]}'s hand is dead (the action clock ran out, CM-22): it wins nothing.",
             seat=dead[0],
         )
-    pot = sum(put_in.values())
+    # Blinds posted for players away past their clock are in the pot [CM-18].
+    posted_for_away = {int(s): a for s, a in table.hand.get("away_blinds", {}).items()}
+    pot = sum(put_in.values()) + sum(posted_for_away.values())
     if sum(won.values()) + rake_cents != pot:
         raise invalid(
             "hand_does_not_balance",
@@ -305,6 +347,11 @@ def decide_end(
         bb_after = profile.rest.idle_hands_post_big_blind
         if bb_after is not None and idle[str(seat)] >= bb_after:
             post_big.append(seat)
+    for seat, posted in posted_for_away.items():
+        stack = table.occupants[str(seat)]["stack"] - posted
+        stacks[str(seat)] = stack
+        if stack < table.minimum_cents:
+            must_rebuy.append(seat)
     return {
         "number": table.hand["number"],
         "pot_cents": pot,

@@ -9,7 +9,7 @@ same player at two tables conflict on the player's version.
 from __future__ import annotations
 
 import re
-from datetime import datetime
+from datetime import date, datetime
 from uuid import UUID
 
 from eventsourcing.domain import event
@@ -75,6 +75,8 @@ class Player(AuditedAggregate):
         # Game keys of the waiting lists the player is on (a player may be on
         # several and leave the others when seated, if they ask so).
         self.waiting_lists: list[str] = []
+        # Gaming days on which the player used the absence clock [CM-18].
+        self.absence_days: list[str] = []
 
     # --- barring ---------------------------------------------------------------
 
@@ -170,6 +172,20 @@ class Player(AuditedAggregate):
     @event("LeftWaitingList")
     def _left_list(self, game_key: str) -> None:
         self.waiting_lists = [k for k in self.waiting_lists if k != game_key]
+
+    def use_absence_clock(self, day: date, table_id: UUID, uses_per_day: int) -> None:
+        """The absence clock is once a gaming day [CM-18]."""
+        if self.absence_days.count(day.isoformat()) >= uses_per_day:
+            raise conflict(
+                "absence_used_today",
+                f"{self.display_name} has used the absence clock today already (CM-18).",
+            )
+        self._absence_clock_used(gaming_day=day.isoformat(), table_id=table_id)
+
+    @event("AbsenceClockUsed")
+    def _absence_clock_used(self, gaming_day: str, table_id: UUID) -> None:
+        # Only today's count matters: earlier days are dropped.
+        self.absence_days = [d for d in self.absence_days if d == gaming_day] + [gaming_day]
 
     def played_previous_session(self, game_key: str) -> bool:
         return game_key in self.previous_sessions

@@ -56,11 +56,21 @@ COMMAND_ROLES: dict[str, tuple[Role, ...]] = {
     # Any player may ask; the dealer or the jefe starts the clock [CM-20].
     "start_action_clock": _TABLE_REPORTERS,
     "stop_action_clock": _TABLE_REPORTERS,
-    # Deadlines firing [PT 24; CM-6]: the clock only.
+    # The absence clock [CM-18]: the dealer or the jefe starts it and sees the
+    # player back.
+    "start_absence": _TABLE_REPORTERS,
+    "end_absence": _TABLE_REPORTERS,
+    # The casino's closing time [CM-24]: the jefe or the director announces it.
+    "announce_closing": (Role.JEFE_SECTOR, Role.DIRECTOR),
+    # Deadlines firing [PT 24; CM-6, CM-18, CM-22, CM-24; GA art. 18.3b]: the clock only.
     "expire_suspension": (Role.CLOCK,),
     "expire_call": (Role.CLOCK,),
     "warn_action_clock": (Role.CLOCK,),
     "expire_action_clock": (Role.CLOCK,),
+    "warn_absence": (Role.CLOCK,),
+    "expire_absence": (Role.CLOCK,),
+    "strike_session_hour": (Role.CLOCK,),
+    "start_last_hands": (Role.CLOCK,),
 }
 
 

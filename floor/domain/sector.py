@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta
 from uuid import UUID
 
 from eventsourcing.domain import event
@@ -48,9 +49,18 @@ class Sector(AuditedAggregate):
         self.name = name
         # Table id (hex) -> its number in the sector, 1 to the profile's maximum.
         self.tables: dict[str, int] = {}
+        # The casino's closing announced [CM-24]: {"closes_at", "last_hands_at",
+        # "begun"}, or None.
+        self.closing: dict | None = None
 
     def add_table(self, table_id: UUID, max_tables: int) -> int:
         """Gives the table the lowest free number, or refuses a fifth table."""
+        if self.closing and self.closing["begun"]:
+            raise conflict(
+                "sector_closing",
+                f"{self.name} is playing the last hands of the night (CM-24).",
+                sector=self.name,
+            )
         if len(self.tables) >= max_tables:
             raise conflict(
                 "sector_full",
@@ -67,3 +77,56 @@ class Sector(AuditedAggregate):
     @event("TableAdded")
     def _table_added(self, table_id: UUID, number: int) -> None:
         self.tables[table_id.hex] = number
+
+    # --- closing time [CM-24] -----------------------------------------------------
+
+    def announce_closing(self, closes_at: datetime, lead: timedelta, now: datetime) -> datetime:
+        """The casino closes at ``closes_at``: the last hands start ``lead``
+        before it [CM-24]. Returns when they start. A later announcement moves
+        the time, until the last hands have begun."""
+        if closes_at <= now:
+            raise conflict(
+                "closing_time_past",
+                f"The closing time {closes_at:%H:%M} has passed.",
+                closes_at=closes_at.isoformat(),
+            )
+        if self.closing and self.closing["begun"]:
+            raise conflict(
+                "sector_closing",
+                f"{self.name} is playing the last hands of the night (CM-24).",
+                sector=self.name,
+            )
+        last_hands_at = max(closes_at - lead, now)
+        self._closing_announced(closes_at=closes_at, last_hands_at=last_hands_at)
+        return last_hands_at
+
+    @event("ClosingAnnounced")
+    def _closing_announced(self, closes_at: datetime, last_hands_at: datetime) -> None:
+        self.closing = {
+            "closes_at": closes_at.isoformat(),
+            "last_hands_at": last_hands_at.isoformat(),
+            "begun": False,
+        }
+
+    def last_hands_due(self, last_hands_at: datetime, now: datetime) -> bool:
+        """Whether ``last_hands_at`` is the announced moment and it has come;
+        False when a later announcement moved it or the hands have begun."""
+        closing = self.closing
+        if not closing or closing["begun"]:
+            return False
+        if datetime.fromisoformat(closing["last_hands_at"]) != last_hands_at:
+            return False
+        if now < last_hands_at:
+            raise conflict(
+                "timer_not_due",
+                f"The last hands start at {last_hands_at:%H:%M:%S}.",
+                due=last_hands_at.isoformat(),
+            )
+        return True
+
+    def begin_last_hands(self) -> None:
+        self._last_hands_begun(tables=sorted(self.tables, key=self.tables.get))
+
+    @event("LastHandsBegun")
+    def _last_hands_begun(self, tables: list[str]) -> None:
+        self.closing["begun"] = True

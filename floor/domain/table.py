@@ -19,15 +19,19 @@ from uuid import UUID
 from eventsourcing.domain import event
 
 from floor.domain import hand_rules
+from floor.domain.absence import AbsenceMixin
 from floor.domain.action_clock import ActionClockMixin
 from floor.domain.aggregate import AuditedAggregate
 from floor.domain.errors import conflict, invalid
 from floor.domain.game import Game
+from floor.domain.session_clock import SessionClockMixin
 from floor.domain.table_spec import TableSpec
 from games.profiles import RuleProfile
 
 # Why a player leaves a table, and why a table closes: the events record one.
 LEAVING_REASONS = ("left", "must_leave", "removed")
+# The seat freed by the absence clock [CM-18]: the clock decides it, nobody asks.
+ABSENCE_EXPIRED = "absence_expired"
 CLOSING_REASONS = ("closed_by_jefe", "suspension_expired", "closing_time")
 
 
@@ -56,10 +60,13 @@ def new_seat_state(player_id: str, *, newcomer: bool, posts_big_blind: bool) -> 
         "must_leave": "",  # why, under PT 13
         "must_post_big_blind": False,  # [PT 89]
         "rest_exceeded": False,  # rested past the allowance [GA art. 20; PT 13]
+        "played_hand": False,  # dealt a hand here: may ask for the absence clock [CM-19]
+        "away": None,  # on the absence clock [CM-18] (floor.domain.absence)
+        "time_due": False,  # owes the session's time charge [GA art. 18.3b; PT 7b]
     }
 
 
-class Table(ActionClockMixin, AuditedAggregate):
+class Table(ActionClockMixin, AbsenceMixin, SessionClockMixin, AuditedAggregate):
     @classmethod
     def open(cls, *, table_id: UUID, sector_id: UUID, number: int, spec: TableSpec) -> Table:
         """Opens a checked table under the number its sector gave it."""
@@ -115,6 +122,10 @@ class Table(ActionClockMixin, AuditedAggregate):
         self.seat_change_requests: list[str] = []  # player ids, in order [PT 12; CM-5]
         self.suspension: dict | None = None
         self.action_clock: dict | None = None
+        self.session: dict | None = None  # the time rake's session (session_clock.py)
+        self.sessions_started = 0
+        # The last hands of the night [CM-24]: {"left": hands still to deal}.
+        self.last_hands: dict | None = None
 
     # --- reading ----------------------------------------------------------------
 
@@ -224,10 +235,17 @@ class Table(ActionClockMixin, AuditedAggregate):
     # --- joining, moving, leaving --------------------------------------------------
 
     def seat_player(
-        self, player_id: UUID, seat: int, *, posts_big_blind: bool, drawn_from: list[int] | None
+        self,
+        player_id: UUID,
+        seat: int,
+        *,
+        posts_big_blind: bool,
+        drawn_from: list[int] | None,
+        time_due: bool = False,
     ) -> None:
         """A player takes a free seat; ``drawn_from`` lists the free seats the
-        seat was drawn among, when the draw is still open [CM-3]."""
+        seat was drawn among, when the draw is still open [CM-3]; ``time_due``:
+        they sat down early enough in a session to pay it [PT 7b]."""
         self.check_not_closed()
         if self.status == TableStatus.REGISTERING:
             raise conflict(
@@ -243,6 +261,7 @@ class Table(ActionClockMixin, AuditedAggregate):
             newcomer=newcomer,
             posts_big_blind=posts_big_blind and newcomer,
             drawn_from=drawn_from,
+            time_due=time_due,
         )
 
     @event("PlayerSeated")
@@ -253,10 +272,12 @@ class Table(ActionClockMixin, AuditedAggregate):
         newcomer: bool,
         posts_big_blind: bool,
         drawn_from: list[int] | None,
+        time_due: bool = False,
     ) -> None:
         self.occupants[str(seat)] = new_seat_state(
             player_id, newcomer=newcomer, posts_big_blind=posts_big_blind
         )
+        self.occupants[str(seat)]["time_due"] = time_due
         if not self.free_seats():
             self.draw_open = False
 
@@ -305,10 +326,13 @@ class Table(ActionClockMixin, AuditedAggregate):
         self.seat_change_requests = [p for p in self.seat_change_requests if p != player_id]
 
     def remove_player(self, player_id: UUID, reason: str) -> tuple[int, int]:
-        """The player leaves; returns their seat and the stack that stays theirs."""
+        """The player leaves; returns their seat and the stack that stays theirs.
+        A player away on the clock is in no hand: their seat may be freed while
+        the others play [CM-18]."""
         self.check_not_closed()
-        self.check_no_hand()
         seat, state = self.seated_state(player_id)
+        if not (reason == ABSENCE_EXPIRED and state["away"]):
+            self.check_no_hand()
         self._player_left(player_id=player_id.hex, seat=seat, stack=state["stack"], reason=reason)
         return seat, state["stack"]
 
@@ -365,7 +389,9 @@ class Table(ActionClockMixin, AuditedAggregate):
             )
         stack = state["stack"] + amount
         self._chips_bought(seat=seat, amount=amount, stack=stack)
-        return stack
+        # A session's time owed is paid from the chips bought [GA art. 18.3b; PT 7b].
+        self.collect_time(seat)
+        return self.occupants[str(seat)]["stack"]
 
     @event("ChipsBought")
     def _chips_bought(self, seat: int, amount: int, stack: int) -> None:
@@ -474,6 +500,96 @@ class Table(ActionClockMixin, AuditedAggregate):
         self.seat_change_requests = []
         self.suspension = None
         self.draw_open = False
+        self.session = None
+        self.last_hands = None
+
+    # --- the last hands of the night [CM-24] -------------------------------------------
+
+    def start_last_hands(self, hands: int) -> None:
+        """The casino closes soon: this many more hands are dealt, then the
+        table closes [CM-24; GA art. 7, 15.3]."""
+        self.check_not_closed()
+        if self.last_hands is not None:
+            raise conflict("last_hands_started", f"{self.label} already plays its last hands.")
+        self._last_hands_started(hands=hands)
+
+    @event("LastHandsStarted")
+    def _last_hands_started(self, hands: int) -> None:
+        self.last_hands = {"left": hands}
+
+    @property
+    def last_hands_done(self) -> bool:
+        """The last hand of the night has been played: the table closes."""
+        return self.last_hands is not None and self.last_hands["left"] <= 0 and self.hand is None
+
+    # --- the absence clock's events (its decisions: floor.domain.absence) ---------------
+
+    @event("AbsenceStarted")
+    def _absence_started(
+        self,
+        seat: int,
+        player_id: str,
+        started_at: datetime,
+        warn_at: datetime,
+        expires_at: datetime,
+    ) -> None:
+        self.occupants[str(seat)]["away"] = {
+            "started_at": started_at.isoformat(),
+            "warn_at": warn_at.isoformat(),
+            "expires_at": expires_at.isoformat(),
+            "warned": False,
+            "posting_blinds": False,
+        }
+
+    @event("AbsenceWarned")
+    def _absence_warned(self, seat: int, player_id: str) -> None:
+        self.occupants[str(seat)]["away"]["warned"] = True
+
+    @event("AbsenceExpired")
+    def _absence_expired(self, seat: int, player_id: str, outcome: str) -> None:
+        if outcome == "post_blinds":
+            self.occupants[str(seat)]["away"]["posting_blinds"] = True
+
+    @event("AbsenceEnded")
+    def _absence_ended(self, seat: int, player_id: str) -> None:
+        self.occupants[str(seat)]["away"] = None
+
+    # --- the session clock's events (its decisions: floor.domain.session_clock) ---------
+
+    @event("SessionStarted")
+    def _session_started(
+        self, number: int, started_at: datetime, hour_at: datetime, seats: list[int]
+    ) -> None:
+        self.sessions_started = number
+        self.session = {
+            "number": number,
+            "started_at": started_at.isoformat(),
+            "hour_at": hour_at.isoformat(),
+            "struck": False,
+            "hands_since_hour": 0,
+        }
+        for seat in seats:
+            self.occupants[str(seat)]["time_due"] = True
+
+    @event("TimeCharged")
+    def _time_charged(
+        self, seat: int, player_id: str, session: int, cents: int, stack: int
+    ) -> None:
+        state = self.occupants[str(seat)]
+        state["stack"] = stack
+        state["time_due"] = False
+        if stack < self.minimum_cents:
+            state["must_rebuy"] = True
+
+    @event("SessionHourStruck")
+    def _session_hour_struck(self, number: int, hand_in_progress: bool) -> None:
+        self.session["struck"] = True
+
+    @event("SessionEnded")
+    def _session_ended(self, number: int, reason: str) -> None:
+        self.session = None
+        for state in self.occupants.values():
+            state["time_due"] = False
 
     # --- the action clock's events (its decisions: floor.domain.action_clock) ----------
 
@@ -510,16 +626,21 @@ class Table(ActionClockMixin, AuditedAggregate):
 
     # --- hands ----------------------------------------------------------------------
 
-    def start_hand(self, profile: RuleProfile, **report: object) -> dict:
-        """The dealer reports a hand dealt (see floor.domain.hand_rules)."""
+    def start_hand(self, profile: RuleProfile, now: datetime, **report: object) -> dict:
+        """The dealer reports a hand dealt (see floor.domain.hand_rules). At a
+        table charging time, play starting opens a session and charges it."""
+        hand_rules.check_may_deal(self)
+        self.open_session_if_due(profile, now)
         decided = hand_rules.decide_start(self, profile, **report)
         self._hand_started(**decided)
         return decided
 
-    def end_hand(self, profile: RuleProfile, **report: object) -> dict:
-        """The dealer reports a hand's end: who put in, who won, the rake."""
+    def end_hand(self, profile: RuleProfile, now: datetime, **report: object) -> dict:
+        """The dealer reports a hand's end: who put in, who won, the rake. A
+        session whose hour has struck may end with it."""
         decided = hand_rules.decide_end(self, profile, **report)
         self._hand_ended(**decided)
+        self.end_session_if_over(profile, now)
         return decided
 
     @event("HandStarted")
@@ -535,6 +656,7 @@ class Table(ActionClockMixin, AuditedAggregate):
         resting: list[int],
         rest_exceeded: list[int],
         must_leave: dict[str, str],
+        away_blinds: dict[str, int] | None = None,
     ) -> None:
         self.hand = {
             "number": number,
@@ -543,10 +665,15 @@ class Table(ActionClockMixin, AuditedAggregate):
             "dealt_in": dealt_in,
             "blinds": blinds,
             "dead_blinds": dead_blinds,
+            # Blinds posted for players away past their clock [CM-18].
+            "away_blinds": away_blinds or {},
         }
         self.button = button
+        if self.last_hands is not None:
+            self.last_hands["left"] -= 1
         for seat in dealt_in:
             state = self.occupants[str(seat)]
+            state["played_hand"] = True
             if state["must_post_big_blind"]:
                 # The big blind owed is posted: the five hands count again [PT 89].
                 state["idle_hands"] = 0
@@ -591,3 +718,5 @@ class Table(ActionClockMixin, AuditedAggregate):
         self.hand = None
         self.action_clock = None
         self.hands_played += 1
+        if self.session is not None and self.session["struck"]:
+            self.session["hands_since_hour"] += 1

@@ -1,0 +1,180 @@
+"""The house's clocks: the absence clock [CM-18, CM-19], the time rake's session
+clock [GA art. 18.3b; PT 7b] and the last hands of the night [CM-24].
+
+The people's commands (start an absence, see the player back, announce the
+closing time) and the clock's (the deadlines their events record, fired when
+they come: see floor.application.clocks for how firing stays idempotent).
+"""
+
+from __future__ import annotations
+
+from uuid import UUID
+
+from floor.application.clocks import ClockCommands, moment
+from floor.application.service import Decision, Outcome
+from floor.domain import absence
+from floor.domain.roles import Actor
+from floor.domain.sector import Sector
+from floor.domain.table import ABSENCE_EXPIRED, Table, TableStatus
+from games.profile_rules import AbsenceExpiry
+
+
+class HouseClockCommands(ClockCommands):
+    # --- the absence clock [CM-18, CM-19] -------------------------------------------
+
+    def start_absence(
+        self, actor: Actor, command_id: str, *, table_id: str, player: str
+    ) -> Outcome:
+        """The player steps away on the clock: twenty minutes without blinds,
+        once a gaming day, two players a table at most [CM-18, CM-19]."""
+
+        def decide() -> Decision:
+            rules = absence.check_in_profile(self.profile.absence)
+            table = self.load(Table, table_id, "table")
+            found = self.player(player)
+            now = self.now()
+            away = table.start_absence(found.id, now, rules)
+            found.use_absence_clock(self.profile.gaming_day.of(now), table.id, rules.uses_per_day)
+            return [table, found], {"table_id": str(table.id), "player_id": str(found.id), **away}
+
+        payload = {"table_id": str(table_id), "player": player}
+        return self.execute("start_absence", actor, command_id, payload, decide)
+
+    def end_absence(self, actor: Actor, command_id: str, *, table_id: str, player: str) -> Outcome:
+        """The player is back: the clock stops, or their blinds stop being posted."""
+
+        def decide() -> Decision:
+            table = self.load(Table, table_id, "table")
+            found = self.player(player)
+            away = table.end_absence(found.id)
+            return [table], {"table_id": str(table.id), "player_id": str(found.id), **away}
+
+        payload = {"table_id": str(table_id), "player": player}
+        return self.execute("end_absence", actor, command_id, payload, decide)
+
+    def warn_absence(
+        self, actor: Actor, command_id: str, *, table_id: str, player_id: str, warn_at: str
+    ) -> Outcome:
+        """Twenty minutes are up: the player is told to return within five [CM-18]."""
+
+        def decide() -> Decision:
+            table = self.load(Table, table_id, "table")
+            fired = table.warn_absence(UUID(str(player_id)), moment(warn_at, "warn_at"), self.now())
+            return ([table] if fired else []), {"fired": fired, "table_id": str(table.id)}
+
+        payload = {"table_id": str(table_id), "player_id": str(player_id), "warn_at": str(warn_at)}
+        return self.execute("warn_absence", actor, command_id, payload, decide)
+
+    def expire_absence(
+        self, actor: Actor, command_id: str, *, table_id: str, player_id: str, expires_at: str
+    ) -> Outcome:
+        """The courtesy minutes are up [CM-18]: with someone waiting for the
+        game the seat is freed and the chips go back to the player at the cage;
+        with nobody, the player's blinds are posted from the next hand."""
+        payload = {
+            "table_id": str(table_id),
+            "player_id": str(player_id),
+            "expires_at": str(expires_at),
+        }
+
+        def decide() -> Decision:
+            rules = absence.check_in_profile(self.profile.absence)
+            table = self.load(Table, table_id, "table")
+            found = self.player(str(player_id))
+            outcome = table.expire_absence(
+                found.id,
+                moment(expires_at, "expires_at"),
+                self.now(),
+                rules,
+                someone_waits=self._someone_waits(table),
+            )
+            result = {"fired": outcome is not None, "table_id": str(table.id)}
+            if outcome is None:
+                return [], result
+            result["outcome"] = str(outcome)
+            if outcome is not AbsenceExpiry.REMOVE_CHIPS:
+                return [table], result
+            seat, stack = table.remove_player(found.id, ABSENCE_EXPIRED)
+            found.leave_seat(table.id, table.game.key, ABSENCE_EXPIRED, self.now())
+            self._suspend_or_resume(table)
+            changed, offered = self._offer_seat(table, seat)
+            # The chips are the player's, held at the cage (the ledger posts them).
+            result.update(seat=seat, stack_to_cage_cents=stack, offered=offered)
+            return [table, found, *changed], result
+
+        return self.execute("expire_absence", actor, command_id, payload, decide)
+
+    def _someone_waits(self, table: Table) -> bool:
+        """Whether a player waits on the list of the table's game [CM-18]."""
+        waiting = self.waiting_list(table.game)
+        return waiting is not None and waiting.first_waiting() is not None
+
+    # --- the session clock [GA art. 18.3b; PT 7b] -----------------------------------
+
+    def strike_session_hour(
+        self, actor: Actor, command_id: str, *, table_id: str, hour_at: str
+    ) -> Outcome:
+        """The session's hour of play is up; it ends with the hand in progress
+        (PT 7b) or after two more hands (GA art. 18.3b)."""
+
+        def decide() -> Decision:
+            table = self.load(Table, table_id, "table")
+            fired = table.strike_session_hour(moment(hour_at, "hour_at"), self.now(), self.profile)
+            return ([table] if fired else []), {
+                "fired": fired,
+                "table_id": str(table.id),
+                "session": table.session,
+            }
+
+        payload = {"table_id": str(table_id), "hour_at": str(hour_at)}
+        return self.execute("strike_session_hour", actor, command_id, payload, decide)
+
+    # --- closing time [CM-24] ----------------------------------------------------------
+
+    def announce_closing(
+        self, actor: Actor, command_id: str, *, sector_id: str, closes_at: str
+    ) -> Outcome:
+        """The casino closes at ``closes_at``: the sector's tables play their
+        last hands from ``closing.lead`` before (15 minutes, CM-24)."""
+
+        def decide() -> Decision:
+            sector = self.load(Sector, sector_id, "sector")
+            closes = moment(closes_at, "closes_at")
+            starts = sector.announce_closing(closes, self.profile.closing.lead, self.now())
+            return [sector], {
+                "sector_id": str(sector.id),
+                "closes_at": closes.isoformat(),
+                "last_hands_at": starts.isoformat(),
+            }
+
+        payload = {"sector_id": str(sector_id), "closes_at": str(closes_at)}
+        return self.execute("announce_closing", actor, command_id, payload, decide)
+
+    def start_last_hands(
+        self, actor: Actor, command_id: str, *, sector_id: str, last_hands_at: str
+    ) -> Outcome:
+        """The last hands of the night begin [CM-24]: each running table deals
+        three more (five in sen descarte, GA art. 7) and closes; a table not
+        dealing closes now, its players keeping their stacks."""
+
+        def decide() -> Decision:
+            sector = self.load(Sector, sector_id, "sector")
+            if not sector.last_hands_due(moment(last_hands_at, "last_hands_at"), self.now()):
+                return [], {"fired": False, "sector_id": str(sector.id)}
+            sector.begin_last_hands()
+            changed: list = [sector]
+            tables: dict[str, str] = {}
+            for table_hex in sector.tables:
+                table = self.find(Table, UUID(table_hex))
+                if table is None or table.status == TableStatus.CLOSED:
+                    continue
+                if table.status == TableStatus.RUNNING or table.hand is not None:
+                    table.start_last_hands(self.profile.closing.hands_for(table.variant))
+                    changed.append(table)
+                else:
+                    changed += self.close_players_out(table, "closing_time")
+                tables[str(table.id)] = table.status
+            return changed, {"fired": True, "sector_id": str(sector.id), "tables": tables}
+
+        payload = {"sector_id": str(sector_id), "last_hands_at": str(last_hands_at)}
+        return self.execute("start_last_hands", actor, command_id, payload, decide)

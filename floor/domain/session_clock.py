@@ -1,0 +1,120 @@
+"""The session clock of a table charging its rake by time [GA art. 18.3b; PT 7b],
+as a part of the Table aggregate.
+
+A session is one hour of play plus the last two hands (GA) or plus the hand in
+progress when the hour strikes (PT). It starts with the first hand dealt while
+no session runs; its start charges every seated player the announced share of
+the table maximum or of their stack. Under PT a player who sits down within the
+first thirty minutes pays that session too. A player without the chips to pay
+is charged when they buy them, and is not dealt in before. Each charge is a
+``TimeCharged`` event: the ledger issue posts it from the stack to the house.
+
+``self.session`` is None, or ``{"number", "started_at", "hour_at", "struck",
+"hands_since_hour"}``; a seat owing the current session's charge has
+``time_due``.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from fractions import Fraction
+
+from floor.domain.errors import conflict
+from games.profiles import RuleProfile
+from games.rake import SessionBase, SessionChargeRule, pays_on_joining, session_over
+
+
+class SessionClockMixin:
+    """The Table's decisions about its sessions; the events (``SessionStarted``,
+    ``TimeCharged``, ``SessionHourStruck``, ``SessionEnded``) are in table.py."""
+
+    @property
+    def charges_by_time(self) -> bool:
+        return bool(self.rake) and self.rake["model"] == "per_session"
+
+    def session_rule(self, profile: RuleProfile) -> SessionChargeRule:
+        rule = profile.rake.per_session
+        if rule is None:  # a table announced under another profile
+            raise conflict("session_charge_not_in_profile", "These rules charge no time.")
+        return rule
+
+    def time_charge(self, stack: int) -> int:
+        """One session's charge: the share of the table maximum or of the stack."""
+        base = self.maximum_cents
+        if self.rake["base"] == str(SessionBase.STACK):
+            base = stack
+        return int(Fraction(self.rake["share"]) * base)
+
+    def collect_time(self, seat: int) -> int | None:
+        """Charges the seat the current session, if it owes it and has the chips."""
+        state = self.occupants[str(seat)]
+        if not state["time_due"] or self.session is None:
+            return None
+        charge = self.time_charge(state["stack"])
+        if state["stack"] <= 0 or charge > state["stack"]:
+            return None
+        self._time_charged(
+            seat=seat,
+            player_id=state["player_id"],
+            session=self.session["number"],
+            cents=charge,
+            stack=state["stack"] - charge,
+        )
+        return charge
+
+    def open_session_if_due(self, profile: RuleProfile, now: datetime) -> dict | None:
+        """Play begins (a hand is dealt) with no session running: one starts,
+        and every seated player owes its charge."""
+        if not self.charges_by_time or self.session is not None:
+            return None
+        rule = self.session_rule(profile)
+        self._session_started(
+            number=self.sessions_started + 1,
+            started_at=now,
+            hour_at=now + rule.session_length,
+            seats=self.occupied(),
+        )
+        for seat in self.occupied():
+            self.collect_time(seat)
+        return dict(self.session)
+
+    def owes_on_joining(self, profile: RuleProfile, now: datetime) -> bool:
+        """Under PT a player sitting down in a session's first thirty minutes
+        pays it [PT 7b]."""
+        if not self.charges_by_time or self.session is None:
+            return False
+        rule = self.session_rule(profile)
+        joined_after = now - datetime.fromisoformat(self.session["started_at"])
+        return pays_on_joining(rule, joined_after)
+
+    def strike_session_hour(self, hour_at: datetime, now: datetime, profile: RuleProfile) -> bool:
+        """The session's hour is up: under PT it ends once the hand in progress
+        does (now, if none is); under GA after two more hands."""
+        session = self.session
+        if session is None or session["struck"]:
+            return False
+        if datetime.fromisoformat(session["hour_at"]) != hour_at:
+            return False
+        if now < hour_at:
+            raise conflict(
+                "timer_not_due",
+                f"The session's hour strikes at {hour_at:%H:%M:%S}.",
+                due=hour_at.isoformat(),
+            )
+        self._session_hour_struck(number=session["number"], hand_in_progress=self.hand is not None)
+        self.end_session_if_over(profile, now)
+        return True
+
+    def end_session_if_over(self, profile: RuleProfile, now: datetime) -> bool:
+        session = self.session
+        if session is None or not session["struck"]:
+            return False
+        over = session_over(
+            self.session_rule(profile),
+            played=now - datetime.fromisoformat(session["started_at"]),
+            hands_finished_since_hour=session["hands_since_hour"],
+            hand_in_progress=self.hand is not None,
+        )
+        if over:
+            self._session_ended(number=session["number"], reason="session_over")
+        return over

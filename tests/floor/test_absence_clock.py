@@ -1,0 +1,226 @@
+"""The absence clock [CM-18, CM-19], moved by the injected clock: once a gaming
+day, two players a table at most, after a hand played and with chips; twenty
+minutes without blinds, a warning, five minutes of courtesy; then the seat is
+freed when someone waits, else the player's blinds are posted."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+
+from floor import runtime
+from floor.application.clocks import CLOCK_ACTOR
+from floor.models import PendingTimer
+from floor.timers import sweep_timers
+from tests.support.floor import CRUPIER, new_id
+from tests.support.room import Room, events_of, pid, refused
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def room(floor_app) -> Room:
+    return Room(floor_app)
+
+
+def played_table(room: Room, players: int = 5) -> tuple[str, list[str]]:
+    """A CM table that has played one hand, every player with chips."""
+    table_id, cards = room.drawn_table(players)
+    room.played(table_id)
+    return table_id, cards
+
+
+def step_away(room: Room, table_id: str, card: str) -> dict:
+    result = room.app.start_absence(CRUPIER, new_id(), table_id=table_id, player=card).result
+    runtime.floor_projector().catch_up()
+    return result
+
+
+def come_back(room: Room, table_id: str, card: str) -> dict:
+    result = room.app.end_absence(CRUPIER, new_id(), table_id=table_id, player=card).result
+    runtime.floor_projector().catch_up()
+    return result
+
+
+def fire_due(clock) -> int:
+    fired = sweep_timers(clock.now())
+    runtime.floor_projector().catch_up()
+    return fired
+
+
+def present(room: Room, table_id: str) -> list[int]:
+    return [s for s in room.get(table_id).occupied() if not room.state(table_id, seat=s)["away"]]
+
+
+def test_the_clock_runs_twenty_minutes_then_five_of_courtesy(room, clock):
+    table_id, cards = played_table(room)
+    started = step_away(room, table_id, cards[0])
+    assert started["warn_at"] == (clock.now() + timedelta(minutes=20)).isoformat()
+    assert started["expires_at"] == (clock.now() + timedelta(minutes=25)).isoformat()
+    assert {t.kind for t in PendingTimer.objects.filter(state=PendingTimer.PENDING)} == {
+        "absence_warning",
+        "absence_expiry",
+    }
+    clock.advance(timedelta(minutes=19, seconds=59))
+    assert fire_due(clock) == 0
+    clock.advance(timedelta(seconds=1))
+    assert fire_due(clock) == 1
+    assert room.state(table_id, cards[0])["away"]["warned"] is True
+    names = [type(e).__name__ for e in events_of(room.app, table_id)]
+    assert names[-2:] == ["AbsenceStarted", "AbsenceWarned"]
+
+
+def test_nobody_waiting_the_players_blinds_are_posted_until_they_return(room, clock):
+    table_id, cards = played_table(room)
+    away_seat = room.seat_of(table_id, cards[0])
+    step_away(room, table_id, cards[0])
+    clock.advance(timedelta(minutes=25))
+    assert fire_due(clock) == 2  # the warning, then the expiry
+    state = room.state(table_id, cards[0])
+    assert state["away"]["posting_blinds"] is True
+    expired = events_of(room.app, table_id, "AbsenceExpired")[-1]
+    assert expired.outcome == "post_blinds"
+    # The player still holds the seat; each hand whose blind falls on it posts it.
+    stack = state["stack"]
+    posted_total = 0
+    for _ in range(6):
+        started = room.start(table_id, present(room, table_id))
+        posted = started["away_blinds"]
+        assert set(posted) <= {str(away_seat)}
+        posted_total += sum(posted.values())
+        winner = str(started["dealt_in"][0])
+        room.end(table_id, {}, {winner: sum(posted.values())} if posted else {})
+    assert posted_total > 0
+    assert room.state(table_id, cards[0])["stack"] == stack - posted_total
+    come_back(room, table_id, cards[0])
+    assert room.state(table_id, cards[0])["away"] is None
+
+
+def test_with_someone_waiting_the_seat_is_freed_and_the_chips_go_to_the_cage(room, clock):
+    table_id, cards = played_table(room)
+    waiting = room.new_player()
+    room.join(waiting, table_id)
+    seat = room.seat_of(table_id, cards[1])
+    stack = room.state(table_id, cards[1])["stack"]
+    step_away(room, table_id, cards[1])
+    room.start(table_id, present(room, table_id))  # the others play on
+    clock.advance(timedelta(minutes=25))
+    assert fire_due(clock) == 2
+    assert room.seat_of(table_id, cards[1]) is None
+    left = events_of(room.app, table_id, "PlayerLeft")[-1]
+    assert (left.seat, left.stack, left.reason) == (seat, stack, "absence_expired")
+    assert room.player(cards[1]).seated_at is None
+    fired = PendingTimer.objects.get(kind="absence_expiry")
+    assert fired.outcome["stack_to_cage_cents"] == stack
+    # The first on the list is called for the seat freed.
+    assert fired.outcome["offered"]["called"] == pid(waiting)
+
+
+def test_returning_in_time_stops_the_clock_even_in_the_last_second(room, clock):
+    table_id, cards = played_table(room)
+    step_away(room, table_id, cards[0])
+    clock.advance(timedelta(minutes=24, seconds=59))
+    assert fire_due(clock) == 1  # the warning only
+    come_back(room, table_id, cards[0])
+    assert not PendingTimer.objects.filter(state=PendingTimer.PENDING).exists()
+    clock.advance(timedelta(seconds=1))
+    assert fire_due(clock) == 0
+    # Fired late, by a lost ETA message say, the expiry does nothing.
+    outcome = room.app.expire_absence(
+        CLOCK_ACTOR,
+        new_id(),
+        table_id=table_id,
+        player_id=pid(cards[0]),
+        expires_at=(clock.now()).isoformat(),
+    )
+    assert outcome.result["fired"] is False
+    assert room.seat_of(table_id, cards[0]) is not None
+
+
+def test_an_away_player_is_not_dealt_in_and_posts_no_blind_within_the_clock(room, clock):
+    table_id, cards = played_table(room)
+    seat = room.seat_of(table_id, cards[2])
+    step_away(room, table_id, cards[2])
+    refused(
+        room.app, "player_away", room.app.start_hand, CRUPIER, new_id(),
+        table_id=table_id, dealt_in=room.get(table_id).occupied(),
+    )  # fmt: skip
+    for _ in range(5):
+        started = room.start(table_id, present(room, table_id))
+        assert started["away_blinds"] == {} and seat not in started["dealt_in"]
+        room.end(table_id)
+
+
+def test_the_clock_needs_a_hand_played_and_chips_on_the_table(room):
+    table_id, cards = room.drawn_table(5)
+    refused(
+        room.app, "absence_needs_hand_played", room.app.start_absence, CRUPIER, new_id(),
+        table_id=table_id, player=cards[0],
+    )  # fmt: skip
+    started = room.start(table_id)
+    loser, winner = (str(s) for s in started["dealt_in"][:2])
+    room.end(table_id, {loser: 1000}, {winner: 1000})
+    broke = room.get(room.get(table_id).occupants[loser]["player_id"]).card_number
+    refused(
+        room.app, "absence_needs_chips", room.app.start_absence, CRUPIER, new_id(),
+        table_id=table_id, player=broke,
+    )  # fmt: skip
+    step_away(
+        room, table_id, room.get(room.get(table_id).occupants[winner]["player_id"]).card_number
+    )
+
+
+def test_at_most_two_players_of_a_table_are_away(room):
+    table_id, cards = played_table(room, 6)
+    step_away(room, table_id, cards[0])
+    step_away(room, table_id, cards[1])
+    error = refused(
+        room.app, "absence_table_full", room.app.start_absence, CRUPIER, new_id(),
+        table_id=table_id, player=cards[2],
+    )  # fmt: skip
+    assert error.params == {"away": 2, "maximum": 2}
+    come_back(room, table_id, cards[0])
+    step_away(room, table_id, cards[2])
+
+
+def test_once_a_gaming_day(room, clock):
+    table_id, cards = played_table(room)
+    step_away(room, table_id, cards[0])
+    come_back(room, table_id, cards[0])
+    refused(
+        room.app, "absence_used_today", room.app.start_absence, CRUPIER, new_id(),
+        table_id=table_id, player=cards[0],
+    )  # fmt: skip
+    clock.advance(timedelta(days=1))
+    step_away(room, table_id, cards[0])
+    used = events_of(room.app, pid(cards[0]), "AbsenceClockUsed")
+    assert len({e.gaming_day for e in used}) == 2
+
+
+def test_a_player_in_the_hand_steps_away_once_it_ends(room):
+    table_id, cards = played_table(room)
+    room.start(table_id)
+    refused(
+        room.app, "player_in_hand", room.app.start_absence, CRUPIER, new_id(),
+        table_id=table_id, player=cards[0],
+    )  # fmt: skip
+    room.end(table_id)
+    step_away(room, table_id, cards[0])
+
+
+def test_rules_without_the_clock_refuse_it(make_app):
+    room = Room(make_app("PT"))
+    table_id, cards = room.drawn_table(5, buy_in=None)
+    refused(
+        room.app, "absence_clock_not_in_profile", room.app.start_absence, CRUPIER, new_id(),
+        table_id=table_id, player=cards[0],
+    )  # fmt: skip
+
+
+def test_leaving_or_closing_cancels_the_absence_timers(room):
+    table_id, cards = played_table(room)
+    step_away(room, table_id, cards[0])
+    room.leave(table_id, cards[0])
+    runtime.floor_projector().catch_up()
+    assert not PendingTimer.objects.filter(state=PendingTimer.PENDING).exists()
