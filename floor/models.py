@@ -26,6 +26,10 @@ class SectorView(models.Model):
     table_count = models.PositiveSmallIntegerField(default=0)
     opened_at = models.DateTimeField()
     opened_by = models.CharField(max_length=150)
+    # The casino's closing time and when the last hands start [CM-24].
+    closes_at = models.DateTimeField(null=True)
+    last_hands_at = models.DateTimeField(null=True)
+    last_hands_begun = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["name"]
@@ -58,6 +62,11 @@ class TableView(models.Model):
     closes_at = models.DateTimeField(null=True)
     closed_at = models.DateTimeField(null=True)
     seat_change_requests = models.JSONField(default=list)
+    # The clocks running at the table: the action clock [CM-20..22], the time
+    # rake's session [GA art. 18.3b; PT 7b], the last hands still to deal [CM-24].
+    action_clock = models.JSONField(null=True)
+    session = models.JSONField(null=True)
+    last_hands_left = models.PositiveSmallIntegerField(null=True)
     version = models.PositiveIntegerField(default=1)
 
     class Meta:
@@ -108,6 +117,9 @@ class SeatView(models.Model):
     must_leave = models.CharField(max_length=30, blank=True, default="")
     must_post_big_blind = models.BooleanField(default=False)
     rest_exceeded = models.BooleanField(default=False)
+    # On the absence clock [CM-18]: its deadlines, warned, posting blinds.
+    away = models.JSONField(null=True)
+    time_due = models.BooleanField(default=False)  # owes the session's time charge
 
     class Meta:
         ordering = ["table", "seat"]

@@ -45,15 +45,26 @@ def table_floor(table_id: Any) -> TableView:
     )
 
 
+def sector_floor(sector_id: Any) -> SectorView:
+    """A sector with its tables and their seats, for the jefe's view."""
+    seats = SeatView.objects.select_related("player")
+    tables = TableView.objects.select_related("sector").prefetch_related(
+        Prefetch("occupied_seats", queryset=seats)
+    )
+    return get_object_or_404(
+        SectorView.objects.prefetch_related(Prefetch("tables", queryset=tables)),
+        id=sector_id,
+    )
+
+
 def waiting_lists():
     entries = WaitingEntryView.objects.select_related("player")
     return WaitingListView.objects.prefetch_related(Prefetch("entries", queryset=entries))
 
 
-def _answer(name: str, shape: type[serializers.Serializer]) -> Any:
-    return inline_serializer(
-        name=name, fields={"result": serializers.DictField(), "table": shape()}
-    )
+def _answer(name: str, shape: type[serializers.Serializer], key: str = "table") -> Any:
+    """A command's answer: its result and the thing it changed, under ``key``."""
+    return inline_serializer(name=name, fields={"result": serializers.DictField(), key: shape()})
 
 
 class _Command(APIView):
@@ -124,6 +135,12 @@ StartActionClockView = table_command(
 )
 StopActionClockView = table_command(
     "stop_action_clock", s.SeatCommandSerializer, "The player acted: stop the clock (CM-22)"
+)
+StartAbsenceView = table_command(
+    "start_absence", s.PlayerCommandSerializer, "A player steps away on the absence clock (CM-18)"
+)
+EndAbsenceView = table_command(
+    "end_absence", s.PlayerCommandSerializer, "A player away is back (CM-18)"
 )
 StartHandView = table_command("start_hand", s.StartHandSerializer, "Report a hand dealt")
 EndHandView = table_command("end_hand", s.EndHandSerializer, "Report a hand's end")
@@ -198,15 +215,27 @@ class SectorFloorView(APIView):
     @extend_schema(responses={200: s.SectorFloorSerializer, 404: s.ErrorSerializer})
     def get(self, request: Request, sector_id: UUID) -> Response:
         """The sector view: its tables, their seats and players, their state."""
-        seats = SeatView.objects.select_related("player")
-        tables = TableView.objects.select_related("sector").prefetch_related(
-            Prefetch("occupied_seats", queryset=seats)
-        )
-        sector = get_object_or_404(
-            SectorView.objects.prefetch_related(Prefetch("tables", queryset=tables)),
-            id=sector_id,
-        )
-        return Response(s.SectorFloorSerializer(sector).data)
+        return Response(s.SectorFloorSerializer(sector_floor(sector_id)).data)
+
+
+class AnnounceClosingView(_Command):
+    command = "announce_closing"
+    body = s.AnnounceClosingSerializer
+
+    @extend_schema(
+        request=s.AnnounceClosingSerializer,
+        responses={
+            201: _answer("announce_closing_answer", s.SectorFloorSerializer, "sector"),
+            **REFUSALS,
+        },
+        summary="Announce the casino's closing time: the last hands start 15 minutes before",
+        operation_id="announce_closing",
+    )
+    def post(self, request: Request, sector_id: UUID) -> Response:
+        """The jefe or the director announces when the casino closes [CM-24]."""
+        outcome, result = self.run(request, sector_id=str(sector_id))
+        sector = s.SectorFloorSerializer(sector_floor(sector_id)).data
+        return command_response(outcome, {"result": result, "sector": sector})
 
 
 # --- players ---------------------------------------------------------------------------

@@ -152,6 +152,8 @@ class SeatSerializer(serializers.ModelSerializer):
             "must_leave",
             "must_post_big_blind",
             "rest_exceeded",
+            "away",
+            "time_due",
         ]
 
 
@@ -174,6 +176,9 @@ class TableFloorSerializer(TableSerializer):
             "closes_at",
             "closed_at",
             "seat_change_requests",
+            "action_clock",
+            "session",
+            "last_hands_left",
             "occupied_seats",
             "free_seats",
         ]
@@ -185,6 +190,15 @@ class TableFloorSerializer(TableSerializer):
 
 class SectorFloorSerializer(SectorSerializer):
     tables = TableFloorSerializer(many=True, read_only=True)
+
+    class Meta(SectorSerializer.Meta):
+        fields = [*SectorSerializer.Meta.fields, "closes_at", "last_hands_at", "last_hands_begun"]
+
+
+class AnnounceClosingSerializer(CommandSerializer):
+    closes_at = serializers.DateTimeField(
+        help_text="When the casino closes; the last hands start 15 minutes before (CM-24)."
+    )
 
 
 class PlayerSerializer(serializers.ModelSerializer):

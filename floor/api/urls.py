@@ -19,6 +19,13 @@ urlpatterns = [
     path("tables/", views.TableListView.as_view(), name="tables"),
     path("tables/<uuid:table_id>/", views.TableDetailView.as_view(), name="table"),
     path("sectors/<uuid:sector_id>/floor/", fv.SectorFloorView.as_view(), name="sector-floor"),
+    path(
+        "sectors/<uuid:sector_id>/closing/",
+        fv.AnnounceClosingView.as_view(),
+        name="announce-closing",
+    ),
+    path("tables/<uuid:table_id>/absence/", fv.StartAbsenceView.as_view(), name="start-absence"),
+    path("tables/<uuid:table_id>/absence/end/", fv.EndAbsenceView.as_view(), name="end-absence"),
     path("tables/<uuid:table_id>/floor/", fv.TableFloorView.as_view(), name="table-floor"),
     path("tables/<uuid:table_id>/hands/", fv.TableHandsView.as_view(), name="table-hands"),
     path("tables/<uuid:table_id>/history/", fv.TableHistoryView.as_view(), name="table-history"),

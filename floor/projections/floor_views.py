@@ -48,6 +48,8 @@ SEAT_FLAGS = (
     "must_leave",
     "must_post_big_blind",
     "rest_exceeded",
+    "away",
+    "time_due",
 )
 
 
@@ -93,6 +95,12 @@ class FloorProjection:
                 opened_at=event.timestamp,
                 opened_by=event.actor,
             )
+        elif isinstance(event, Sector.ClosingAnnounced):
+            SectorView.objects.filter(id=event.originator_id).update(
+                closes_at=event.closes_at, last_hands_at=event.last_hands_at
+            )
+        elif isinstance(event, Sector.LastHandsBegun):
+            SectorView.objects.filter(id=event.originator_id).update(last_hands_begun=True)
         elif isinstance(event, Sector.TableAdded):
             # Incremental on purpose: applying an event twice would show.
             SectorView.objects.filter(id=event.originator_id).update(
@@ -138,6 +146,9 @@ class FloorProjection:
             closes_at=_when(suspension.get("closes_at")),
             closed_at=event.timestamp if isinstance(event, Table.Closed) else None,
             seat_change_requests=[str(UUID(p)) for p in table.seat_change_requests],
+            action_clock=table.action_clock,
+            session=table.session,
+            last_hands_left=table.last_hands["left"] if table.last_hands else None,
             version=table.version,
         )
         SeatView.objects.filter(table_id=table.id).delete()

@@ -42,9 +42,7 @@ def test_fifteen_minutes_before_closing_each_table_deals_three_more_hands(room, 
     table_id, cards = room.drawn_table(5)
     announced = announce(room, clock.now() + timedelta(hours=1))
     assert announced["last_hands_at"] == (clock.now() + timedelta(minutes=45)).isoformat()
-    assert PendingTimer.objects.get(kind="last_hands").due_at == clock.now() + timedelta(
-        minutes=45
-    )
+    assert PendingTimer.objects.get(kind="last_hands").due_at == clock.now() + timedelta(minutes=45)
     clock.advance(timedelta(minutes=44, seconds=59))
     assert fire_due(clock) == 0
     clock.advance(timedelta(seconds=1))

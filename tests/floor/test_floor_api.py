@@ -6,6 +6,7 @@ code, never a 500, recording nothing."""
 from __future__ import annotations
 
 import json
+from datetime import timedelta
 from random import Random
 
 import pytest
@@ -550,6 +551,7 @@ FIELDS = [
     "maximum_cents",
     "card_number",
     "display_name",
+    "closes_at",
 ]
 scalars = st.one_of(
     st.none(),
@@ -588,6 +590,9 @@ plausible = {
     "display_name": st.sampled_from(["Ana", "", "x" * 61, "A\x07"]),
     "table_id": st.sampled_from(["TABLE", UNKNOWN]),
     "table_ids": st.lists(st.sampled_from(["TABLE", UNKNOWN]), max_size=3),
+    "closes_at": st.sampled_from(
+        ["2026-11-23T05:00:00+01:00", "2026-11-23T05:00:00", "2020-01-01T00:00:00Z", "tonight"]
+    ),
 }
 
 
@@ -608,6 +613,9 @@ ENDPOINT_FIELDS = {
     "call-next/": (["seat"], []),
     "action-clock/start/": (["seat", "pot_cents"], []),
     "action-clock/stop/": (["seat"], []),
+    "absence/": (["player"], []),
+    "absence/end/": (["player"], []),
+    "closing/": (["closes_at"], []),
     "change-seat/": (["player", "seat"], []),
     "leave/": (["player"], ["reason"]),
     "buy-in/": (["player", "amount_cents"], []),
@@ -671,6 +679,8 @@ def test_no_body_makes_a_floor_command_answer_500(
         url = path
     elif path in ("bar/", "lift-bar/"):
         url = f"/api/players/{players[CARDS[0]]}/{path}"
+    elif path == "closing/":
+        url = f"/api/sectors/{sector['id']}/closing/"
     elif path in ("close/", "draw/"):
         # Not the running table: closing it would end the exploration early.
         url = f"/api/tables/{spare['id']}/{path}"
@@ -681,3 +691,32 @@ def test_no_body_makes_a_floor_command_answer_500(
     assert response.status_code < 500, (url, body, response.content)
     if response.status_code >= 400:
         assert response.json()["code"], response.content
+
+
+def test_the_absence_clock_and_the_closing_time_through_the_api(
+    jefe, crupier, sector, running, floor_app, clock
+):
+    table = running["table"]
+    seated = sorted(seats_of(table), key=seats_of(table).get)
+    url = f"/api/tables/{table['id']}"
+    # A hand first: the absence clock is for a player who has played one (CM-19).
+    refused(post(crupier, f"{url}/absence/", player=seated[0]), 409, "absence_needs_hand_played")
+    dealt = [seats_of(table)[c] for c in seated]
+    ok(post(crupier, f"{url}/hands/start/", dealt_in=dealt))
+    ok(post(crupier, f"{url}/hands/end/", contributions={}, winnings={}))
+    away = ok(post(crupier, f"{url}/absence/", player=seated[0]))
+    seat = next(s for s in away["table"]["occupied_seats"] if s["card_number"] == seated[0])
+    assert seat["away"]["expires_at"] == away["result"]["expires_at"]
+    assert away["result"]["warn_at"] == (clock.now() + timedelta(minutes=20)).isoformat()
+    back = ok(post(crupier, f"{url}/absence/end/", player=seated[0]))
+    assert all(s["away"] is None for s in back["table"]["occupied_seats"])
+    refused(post(crupier, f"{url}/absence/", player=seated[0]), 409, "absence_used_today")
+    # The closing time: the crupier may not announce it; the jefe does.
+    closes_at = (clock.now() + timedelta(hours=2)).isoformat()
+    closing_url = f"/api/sectors/{sector['id']}/closing/"
+    refused(post(crupier, closing_url, closes_at=closes_at), 403, "role_not_allowed")
+    answer = ok(post(jefe, closing_url, closes_at=closes_at))
+    assert answer["sector"]["last_hands_at"] == answer["result"]["last_hands_at"]
+    past = (clock.now() - timedelta(minutes=1)).isoformat()
+    refused(post(jefe, closing_url, closes_at=past), 409, "closing_time_past")
+    refused(post(jefe, closing_url, closes_at="tonight"), 400, "invalid_input")

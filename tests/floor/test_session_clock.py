@@ -61,9 +61,7 @@ def charges(room: Room, table_id: str, session: int) -> dict[int, int]:
 
 
 @pytest.mark.parametrize("profile", ["GA", "PT"])
-def test_play_starting_opens_a_session_and_charges_every_seated_player(
-    room_under, clock, profile
-):
+def test_play_starting_opens_a_session_and_charges_every_seated_player(room_under, clock, profile):
     room = room_under(profile)
     table_id, cards = time_table(room)
     assert room.get(table_id).session is None  # no play yet, no charge

@@ -3,22 +3,26 @@ durations (a suspension closes its table after 3 s instead of 15 min):
 
 - the suspension's ETA task closes the table on time;
 - a worker killed with SIGKILL while the timer is pending: after a restart the
-  timer still fires (beat's sweeper claims it, or its ETA message comes back).
+  timer still fires (beat's sweeper claims it, or its ETA message comes back);
+- a player's action clock (2 s, then 1 s more with a small pot) warns, then
+  declares the hand dead, each on time [CM-22].
 """
 
 from __future__ import annotations
 
 import signal
 import uuid
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 import pytest
 
 from floor import runtime
+from floor.application.clocks import CLOCK_ACTOR
 from floor.domain.clock import SystemClock
-from floor.models import PendingTimer
+from floor.models import PendingTimer, SchedulerHeartbeat
+from tests.support.floor import CRUPIER, new_id
 from tests.support.processes import celery, running, service_env
-from tests.support.room import Room
+from tests.support.room import Room, events_of
 from tests.support.wait import wait_until
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
@@ -89,3 +93,63 @@ def test_a_timer_pending_when_the_worker_is_killed_fires_after_the_restart(
     ):
         wait_until(lambda: closed(app, table_id), timeout=90, what="the table to close")
     assert PendingTimer.objects.get(kind="suspension_close").state == PendingTimer.FIRED
+
+
+# How late a timer may fire on a worker that is up: its ETA task fires it at
+# the deadline; the sweeper (every second here) only catches what the ETA missed.
+ON_TIME = timedelta(seconds=5)
+
+
+def test_the_action_clock_warns_then_declares_the_hand_dead_on_time_on_the_worker(
+    worker_env, tmp_path, app
+):
+    room = Room(app)
+    table_id, _cards = room.drawn_table(4)
+    room.start(table_id)
+    slow = room.get(table_id).occupied()[1]
+    worker = celery("worker", "--pool", "solo", "-l", "info", "-n", f"a-{tmp_path.name}@%h")
+    beat = celery("beat", "-l", "info", "--schedule", str(tmp_path / "beat-schedule"))
+    with (
+        running(worker, worker_env, tmp_path / "worker.log"),
+        running(beat, worker_env, tmp_path / "beat.log"),
+    ):
+        # A sweep that ran proves worker and beat are up, so what follows
+        # measures the timers, not the processes starting.
+        wait_until(
+            lambda: SchedulerHeartbeat.objects.filter(name="sweep").exists(),
+            timeout=90,
+            what="beat's sweep to run on the worker",
+        )
+        started = app.start_action_clock(
+            CRUPIER, new_id(), table_id=table_id, seat=slow, pot_cents=200_00
+        ).result
+        runtime.floor_projector().catch_up()  # the timer rows, and their ETA tasks queued
+        timers = {t.kind: t for t in PendingTimer.objects.filter(subject=table_id)}
+        warning, expiry = timers["action_clock_warning"], timers["action_clock_expiry"]
+        assert warning.due_at.isoformat() == started["extra_at"]
+        assert expiry.due_at.isoformat() == started["dead_at"]
+        # The TEST profile reads CM's minutes as seconds: 2 s with at most
+        # 200 EUR in the pot, then 1 s more.
+        assert warning.due_at - datetime.fromisoformat(started["started_at"]) == timedelta(
+            seconds=2
+        )
+        assert expiry.due_at - warning.due_at == timedelta(seconds=1)
+        wait_until(
+            lambda: slow in (room.get(table_id).hand or {}).get("dead", []),
+            timeout=60,
+            what="the clock to declare the hand dead",
+        )
+    table = room.get(table_id)
+    assert table.action_clock is None and table.hand["dead"] == [slow]
+    names = [type(e).__name__ for e in events_of(app, table_id)]
+    assert names[-3:] == ["ActionClockStarted", "ActionClockWarned", "HandDeclaredDead"]
+    (warned,) = events_of(app, table_id, "ActionClockWarned")
+    (dead,) = events_of(app, table_id, "HandDeclaredDead")
+    assert warned.seat == dead.seat == slow
+    for event, timer in ((warned, warning), (dead, expiry)):
+        timer.refresh_from_db()
+        assert event.actor == CLOCK_ACTOR.username
+        assert timer.state == PendingTimer.FIRED and timer.outcome["fired"] is True
+        # Decided no earlier than the deadline, and recorded soon after it.
+        assert timer.due_at <= event.timestamp <= timer.fired_at
+        assert timer.fired_at - timer.due_at < ON_TIME, (timer.kind, timer.fired_at - timer.due_at)
