@@ -96,11 +96,11 @@ class HouseClockCommands(ClockCommands):
                 return [table], result
             seat, stack = table.remove_player(found.id, ABSENCE_EXPIRED)
             found.leave_seat(table.id, table.game.key, ABSENCE_EXPIRED, self.now())
-            self._suspend_or_resume(table)
-            changed, offered = self._offer_seat(table, seat)
+            closed = self._suspend_or_resume(table)
+            changed, offered = self._offer_seat(table, seat) if not closed else ([], None)
             # The chips are the player's, held at the cage (the ledger posts them).
             result.update(seat=seat, stack_to_cage_cents=stack, offered=offered)
-            return [table, found, *changed], result
+            return [table, found, *closed, *changed], result
 
         return self.execute("expire_absence", actor, command_id, payload, decide)
 

@@ -28,16 +28,21 @@ class SeatingCommands(PlayerCommands):
 
     # --- helpers ---------------------------------------------------------------------
 
-    def _suspend_or_resume(self, table: Table) -> None:
+    def _suspend_or_resume(self, table: Table) -> list:
         """Below four players a running table is suspended; at four it resumes
-        [GA art. 23; PT 24]. The closing deadline is recorded (None under GA)."""
+        [GA art. 23; PT 24]. The closing deadline is recorded (None under GA).
+        Playing its last hands of the night, it closes instead [CM-24]. Returns
+        what else changed."""
         needed = self.profile.min_players
         if table.status == TableStatus.RUNNING and table.below_minimum(needed):
+            if table.last_hands is not None and table.hand is None:
+                return self.close_players_out(table, "closing_time")
             delay = self.profile.suspension_closes_after
             now = self.now()
             table.suspend(now, now + delay if delay else None, needed)
         elif table.status == TableStatus.SUSPENDED and not table.below_minimum(needed):
             table.resume()
+        return []
 
     def _first_button(self, seats: list[int]) -> tuple[int | None, dict | None]:
         """The first hand's button among the drawn seats: by card draw [CM], the
@@ -256,7 +261,7 @@ class SeatingCommands(PlayerCommands):
             if table.game.key not in keys:
                 keys.append(table.game.key)
             changed = [table, found, *self._leave_lists(found, keys, "seated")]
-            self._suspend_or_resume(table)
+            changed += self._suspend_or_resume(table)
             return changed, {
                 "table_id": str(table.id),
                 "seat": chosen,
@@ -359,9 +364,9 @@ class SeatingCommands(PlayerCommands):
             found = self.player(player)
             seat, stack = table.remove_player(found.id, reason)
             found.leave_seat(table.id, table.game.key, reason, self.now())
-            self._suspend_or_resume(table)
-            changed, offer = self._offer_seat(table, seat)
-            return [table, found, *changed], {
+            closed = self._suspend_or_resume(table)
+            changed, offer = self._offer_seat(table, seat) if not closed else ([], None)
+            return [table, found, *closed, *changed], {
                 "table_id": str(table.id),
                 "seat": seat,
                 "stack_cents": stack,

@@ -119,3 +119,14 @@ def test_banked_games_announce_their_own_last_hands():
     assert CM.closing.hands_for("texas_holdem") == 3
     assert GA.closing.hands_for("sen_descarte") == 5  # GA art. 7
     assert GA.closing.hands_for("trijoker") == 3  # GA art. 15.3
+
+
+def test_a_table_falling_below_four_in_its_last_hands_closes_instead_of_waiting(room, clock):
+    table_id, cards = room.drawn_table(4)
+    announce(room, clock.now() + timedelta(minutes=15))
+    assert fire_due(clock) == 1
+    room.played(table_id)
+    left = room.leave(table_id, cards[0])
+    assert left["status"] == "closed"
+    assert events_of(room.app, table_id, "Closed")[-1].reason == "closing_time"
+    assert not events_of(room.app, table_id, "Suspended")
