@@ -32,9 +32,10 @@ test: $(VENV)/.dev-installed
 
 ## make bench: benchmarks in bench/ (ratios against a baseline run side by side)
 bench: $(VENV)/.dev-installed
-	bash .ci/services postgres
+	bash .ci/services postgres redis
 	$(PY) bench/commands.py
 	$(PY) bench/hand_eval.py
+	$(PY) bench/timers.py
 
 lint: $(VENV)/.dev-installed
 	$(VENV)/bin/ruff check .
