@@ -193,6 +193,32 @@ MESSAGES = {
         "This player left a table of this game a short while ago: they may sit at "
         "another without the draw only after the cool-down (CM-13)."
     ),
+    "tables_unbalanced": _(
+        "That would leave %(fullest)s and %(emptiest)s more than %(limit)s player apart: "
+        "tables of one game stay balanced (CM-10)."
+    ),
+    "no_such_proposal": _("That move is no longer proposed: the tables changed since."),
+    "move_not_same_game": _("A player moves only between tables of one game and stakes."),
+    "same_table": _("The player already sits at that table."),
+    "player_not_seated": _("That player is not seated."),
+    "reason_required": _("Say why: every move the jefe chooses records it."),
+    "table_change_already_requested": _("That player has already asked to change table."),
+    "no_table_change_request": _("Nobody at that table asked to change table."),
+    "table_change_needs_stack_lost": _(
+        "A player changes table only after losing their stack (PT 26)."
+    ),
+    "table_would_fall_below_minimum": _(
+        "The table would fall below the players a game needs (PT 26)."
+    ),
+    "players_kept_apart": _("This player is kept apart from a player at that table (CM-14)."),
+    "keep_apart_self": _("A player cannot be kept apart from themselves."),
+    "not_kept_apart": _("Those players are not kept apart."),
+    "player_in_tournament": _(
+        "This player plays the tournament: a cash table only during its dinner break (CM-23)."
+    ),
+    "already_in_tournament": _("That player is already in the tournament."),
+    "not_in_tournament": _("That player is not in the tournament."),
+    "balance_group_not_found": _("There are no tables of that game."),
     "absence_clock_not_in_profile": _(
         "These rules have no absence clock: a player away rests, within the hands "
         "the rules allow (GA art. 20; PT 13)."

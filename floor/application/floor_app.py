@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from uuid import UUID, uuid4
 
-from floor.application.house_clocks import HouseClockCommands
+from floor.application.balancing import BalancingCommands
 from floor.application.service import Decision, Outcome
+from floor.domain.balance_group import BalanceGroup
 from floor.domain.errors import conflict
 from floor.domain.player import Player
 from floor.domain.roles import Actor
@@ -15,12 +16,18 @@ from floor.domain.table_spec import TableSpec
 from floor.domain.waiting_list import WaitingList
 
 
-class FloorApplication(HouseClockCommands):
+class FloorApplication(BalancingCommands):
     """The floor's commands: sectors and tables here; players and lists in
     floor.application.players; seats, draws, rests and hands in
     floor.application.seating; deadlines firing in floor.application.clocks."""
 
-    snapshotting_intervals = {Sector: 50, Table: 50, Player: 50, WaitingList: 50}
+    snapshotting_intervals = {
+        Sector: 50,
+        Table: 50,
+        Player: 50,
+        WaitingList: 50,
+        BalanceGroup: 50,
+    }
 
     def open_sector(self, actor: Actor, command_id: str, *, name: str) -> Outcome:
         """The director opens a sector of the room (GA art. 4, 11)."""
@@ -85,7 +92,8 @@ class FloorApplication(HouseClockCommands):
             table_id = uuid4()
             number = sector.add_table(table_id, self.profile.max_tables_per_sector)
             table = Table.open(table_id=table_id, sector_id=sector.id, number=number, spec=spec)
-            return [sector, table], {
+            group = self.join_group(table)
+            return [sector, table, group], {
                 "table_id": str(table.id),
                 "sector_id": str(sector.id),
                 "number": number,

@@ -98,6 +98,7 @@ class HouseClockCommands(ClockCommands):
             found.leave_seat(table.id, table.game.key, ABSENCE_EXPIRED, self.now())
             closed = self._suspend_or_resume(table)
             changed, offered = self._offer_seat(table, seat) if not closed else ([], None)
+            changed += self._left_group(table, found)
             # The chips are the player's, held at the cage (the ledger posts them).
             result.update(seat=seat, stack_to_cage_cents=stack, offered=offered)
             return [table, found, *closed, *changed], result

@@ -8,7 +8,7 @@ from datetime import datetime
 from random import Random
 from uuid import UUID
 
-from floor.application.players import PlayerCommands
+from floor.application.groups import GroupSupport
 from floor.application.service import Decision, Outcome
 from floor.domain import draws
 from floor.domain.errors import conflict, invalid
@@ -22,7 +22,7 @@ from games.profile_rules import FirstButton
 MAX_TABLES_PER_DRAW = 4  # one suit per table [PT 25]
 
 
-class SeatingCommands(PlayerCommands):
+class SeatingCommands(GroupSupport):
     # The draws' random source [issue 4: `secrets`]; tests may set a seeded one.
     random: Random = secrets.SystemRandom()
 
@@ -65,6 +65,15 @@ class SeatingCommands(PlayerCommands):
                 changed.append(waiting)
             player.left_list(key)
         return changed
+
+    def _left_group(self, table: Table, player: Player) -> list:
+        """A player gone from a table: their table-change request lapses and
+        the group may need a move."""
+        group = self.balance_group(table.game)
+        if group is None:
+            return []
+        group.withdraw_change(player.id, reason="left")
+        return [group, *self.rebalance(table.game)]
 
     def _check_reseat_cooldown(self, player: Player, table: Table) -> None:
         """A player who left a table sits at another of the same game without
@@ -137,11 +146,17 @@ class SeatingCommands(PlayerCommands):
                         table=table.number,
                     )
             waiting = self.waiting_list(game)
-            candidates = []
+            candidates: list[Player] = []
+            on_break = self.dinner_break()
             for entry in waiting.entries if waiting else []:
                 player = self.find(Player, UUID(entry["player_id"]))
-                if player and not player.barred and player.seated_at is None:
-                    candidates.append(player)
+                if player is None or player.barred or player.seated_at is not None:
+                    continue
+                if player.in_tournament and not on_break:  # CM-23
+                    continue
+                if any(p.id.hex in player.kept_apart for p in candidates):  # CM-14
+                    continue
+                candidates.append(player)
             needed = 1 if tables[0].banked else self.profile.min_players
             if len(candidates) < needed * len(tables):
                 raise conflict(
@@ -189,6 +204,7 @@ class SeatingCommands(PlayerCommands):
                 }
             for player in chosen:
                 changed += self._leave_lists(player, [game.key], "seated")
+            changed += self.rebalance(game)
             result["left_on_list"] = len(candidates) - len(chosen)
             return changed, result
 
@@ -249,6 +265,7 @@ class SeatingCommands(PlayerCommands):
                 self._check_reseat_cooldown(found, table)
             if waiting is not None:
                 waiting.check_turn(found.id, table.id, chosen)
+            self.check_may_sit(found, table)
             table.seat_player(
                 found.id,
                 chosen,
@@ -262,6 +279,7 @@ class SeatingCommands(PlayerCommands):
                 keys.append(table.game.key)
             changed = [table, found, *self._leave_lists(found, keys, "seated")]
             changed += self._suspend_or_resume(table)
+            changed += self.rebalance(table.game)
             return changed, {
                 "table_id": str(table.id),
                 "seat": chosen,
@@ -366,6 +384,7 @@ class SeatingCommands(PlayerCommands):
             found.leave_seat(table.id, table.game.key, reason, self.now())
             closed = self._suspend_or_resume(table)
             changed, offer = self._offer_seat(table, seat) if not closed else ([], None)
+            changed += self._left_group(table, found)
             return [table, found, *closed, *changed], {
                 "table_id": str(table.id),
                 "seat": seat,
@@ -445,6 +464,10 @@ class SeatingCommands(PlayerCommands):
         theirs; the calls for its seats lapse. Returns what changed."""
         players = table.close(reason)
         changed: list = [table]
+        group = self.balance_group(table.game)
+        if group is not None:
+            group.remove_table(table.id)
+            changed += [group, *self.rebalance(table.game)]
         waiting = self.waiting_list(table.game)
         if waiting is not None and waiting.seats_called(table.id):
             waiting.cancel_calls(table.id)  # the seats offered are gone

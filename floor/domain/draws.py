@@ -73,3 +73,12 @@ def draw_button(seats: Sequence[int], rng: Random) -> tuple[dict[int, str], int]
     dealt = dict(zip(sorted(seats), cards, strict=True))
     winner = max(dealt, key=lambda seat: dealt[seat])  # Card order: rank, then suit
     return {seat: str(card) for seat, card in dealt.items()}, winner
+
+
+def draw_high_card(players: Sequence[str], rng: Random) -> tuple[dict[str, str], str]:
+    """One card to each player; the highest card wins, equal ranks broken by
+    suit [CM-11]. Returns each player's card and the winner."""
+    cards = rng.sample(deck(), len(players))
+    dealt = dict(zip(players, cards, strict=True))
+    winner = max(dealt, key=lambda player: dealt[player])
+    return {player: str(card) for player, card in dealt.items()}, winner

@@ -77,6 +77,11 @@ class Player(AuditedAggregate):
         self.waiting_lists: list[str] = []
         # Gaming days on which the player used the absence clock [CM-18].
         self.absence_days: list[str] = []
+        # Players the jefe keeps from this player's table [CM-14] (hex ids).
+        self.kept_apart: list[str] = []
+        # Registered in the running tournament: no cash table but on its dinner
+        # break [CM-23].
+        self.in_tournament = False
 
     # --- barring ---------------------------------------------------------------
 
@@ -186,6 +191,72 @@ class Player(AuditedAggregate):
     def _absence_clock_used(self, gaming_day: str, table_id: UUID) -> None:
         # Only today's count matters: earlier days are dropped.
         self.absence_days = [d for d in self.absence_days if d == gaming_day] + [gaming_day]
+
+    def move_table(self, table_id: UUID, seat: int) -> None:
+        """Sits at another table of the game, moved there (not a leaving: no
+        cool-down follows, CM-13)."""
+        self._moved_table(table_id=table_id, seat=seat)
+
+    @event("MovedTable")
+    def _moved_table(self, table_id: UUID, seat: int) -> None:
+        self.seated_at = {"table_id": table_id.hex, "seat": seat}
+
+    # --- separation [CM-14] and the tournament [CM-23] -------------------------------
+
+    def keep_apart_from(self, other: UUID, reason: str) -> None:
+        if other == self.id:
+            raise conflict("keep_apart_self", "A player cannot be kept apart from themselves.")
+        if other.hex not in self.kept_apart:
+            self._kept_apart(other=other.hex, reason=reason)
+
+    @event("KeptApart")
+    def _kept_apart(self, other: str, reason: str) -> None:
+        self.kept_apart = [*self.kept_apart, other]
+
+    def allow_together(self, other: UUID) -> None:
+        if other.hex not in self.kept_apart:
+            raise conflict("not_kept_apart", "Those players are not kept apart.")
+        self._allowed_together(other=other.hex)
+
+    @event("AllowedTogether")
+    def _allowed_together(self, other: str) -> None:
+        self.kept_apart = [p for p in self.kept_apart if p != other]
+
+    def check_apart(self, seated: list[str]) -> None:
+        """Refuses a seat at a table where a player kept apart sits [CM-14]."""
+        if any(p in self.kept_apart for p in seated):
+            raise conflict(
+                "players_kept_apart",
+                f"{self.display_name} is kept apart from a player at that table (CM-14).",
+            )
+
+    def enter_tournament(self) -> None:
+        if self.in_tournament:
+            raise conflict("already_in_tournament", "That player is already in the tournament.")
+        self._entered_tournament()
+
+    @event("EnteredTournament")
+    def _entered_tournament(self) -> None:
+        self.in_tournament = True
+
+    def leave_tournament(self) -> None:
+        if not self.in_tournament:
+            raise conflict("not_in_tournament", "That player is not in the tournament.")
+        self._left_tournament()
+
+    @event("LeftTournament")
+    def _left_tournament(self) -> None:
+        self.in_tournament = False
+
+    def check_not_in_tournament(self, dinner_break: bool) -> None:
+        """Nobody plays the tournament and a cash table at once, but on the
+        tournament's dinner break [CM-23]."""
+        if self.in_tournament and not dinner_break:
+            raise conflict(
+                "player_in_tournament",
+                f"{self.display_name} plays the tournament: a cash table only during its "
+                "dinner break (CM-23).",
+            )
 
     def played_previous_session(self, game_key: str) -> bool:
         return game_key in self.previous_sessions

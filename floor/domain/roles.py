@@ -62,6 +62,19 @@ COMMAND_ROLES: dict[str, tuple[Role, ...]] = {
     "end_absence": _TABLE_REPORTERS,
     # The casino's closing time [CM-24]: the jefe or the director announces it.
     "announce_closing": (Role.JEFE_SECTOR, Role.DIRECTOR),
+    # Balancing and table changes [CM-10, CM-11; PT 26]: the jefe's.
+    "accept_move": _JEFE,
+    "override_move": _JEFE,
+    "request_table_change": _JEFE,
+    "withdraw_table_change": _JEFE,
+    "grant_table_change": _JEFE,
+    "break_table": _JEFE,
+    # Who may not sit where [CM-14, CM-23].
+    "keep_apart": (Role.JEFE_SECTOR, Role.DIRECTOR),
+    "allow_together": (Role.JEFE_SECTOR, Role.DIRECTOR),
+    "enter_tournament": _JEFE,
+    "leave_tournament": _JEFE,
+    "set_dinner_break": (Role.JEFE_SECTOR, Role.DIRECTOR),
     # Deadlines firing [PT 24; CM-6, CM-18, CM-22, CM-24; GA art. 18.3b]: the clock only.
     "expire_suspension": (Role.CLOCK,),
     "expire_call": (Role.CLOCK,),

@@ -32,7 +32,7 @@ from games.profiles import RuleProfile
 LEAVING_REASONS = ("left", "must_leave", "removed")
 # The seat freed by the absence clock [CM-18]: the clock decides it, nobody asks.
 ABSENCE_EXPIRED = "absence_expired"
-CLOSING_REASONS = ("closed_by_jefe", "suspension_expired", "closing_time")
+CLOSING_REASONS = ("closed_by_jefe", "suspension_expired", "closing_time", "table_broken")
 
 
 class TableStatus:
@@ -340,6 +340,57 @@ class Table(ActionClockMixin, AbsenceMixin, SessionClockMixin, AuditedAggregate)
     def _player_left(self, player_id: str, seat: int, stack: int, reason: str) -> None:
         del self.occupants[str(seat)]
         self.seat_change_requests = [p for p in self.seat_change_requests if p != player_id]
+
+    # --- changing table (floor.domain.balance decides where) --------------------------
+
+    def send_player(self, player_id: UUID, to_table: UUID, kind: str) -> tuple[int, int]:
+        """The player leaves for another table of the game with their stack
+        [CM-12], between hands. Returns their seat and stack."""
+        self.check_not_closed()
+        self.check_no_hand()
+        seat, state = self.seated_state(player_id)
+        self._player_moved_out(
+            player_id=player_id.hex,
+            seat=seat,
+            stack=state["stack"],
+            to_table=to_table.hex,
+            kind=kind,
+        )
+        return seat, state["stack"]
+
+    @event("PlayerMovedOut")
+    def _player_moved_out(
+        self, player_id: str, seat: int, stack: int, to_table: str, kind: str
+    ) -> None:
+        del self.occupants[str(seat)]
+        self.seat_change_requests = [p for p in self.seat_change_requests if p != player_id]
+
+    def receive_player(
+        self, player_id: UUID, seat: int, stack: int, from_table: UUID, kind: str
+    ) -> None:
+        """A player moved from another table of the game sits with their stack."""
+        self.check_not_closed()
+        if self.status == TableStatus.REGISTERING:
+            raise conflict(
+                "table_not_started",
+                f"The seats of {self.label} are drawn when it starts.",
+                table=self.number,
+            )
+        self.check_seat_free(self.check_seat_number(seat))
+        self._player_moved_in(
+            player_id=player_id.hex, seat=seat, stack=stack, from_table=from_table.hex, kind=kind
+        )
+
+    @event("PlayerMovedIn")
+    def _player_moved_in(
+        self, player_id: str, seat: int, stack: int, from_table: str, kind: str
+    ) -> None:
+        state = new_seat_state(player_id, newcomer=False, posts_big_blind=False)
+        state["stack"] = stack
+        state["must_rebuy"] = stack < self.minimum_cents
+        self.occupants[str(seat)] = state
+        if not self.free_seats():
+            self.draw_open = False
 
     # --- chips -------------------------------------------------------------------
 

@@ -66,18 +66,33 @@ class WaitingList(AuditedAggregate):
         self._registered(player_id=player_id, reservation=reservation, at=at, relisted=relisted)
         return reservation
 
+    def register_at_top(self, player_ids: list[UUID], at: datetime) -> None:
+        """The players of a broken table without a seat elsewhere go to the top
+        of the list, in the order they drew (RULES.md section 7)."""
+        for player_id in reversed(player_ids):
+            reservation = self.last_reservation + 1
+            self._registered(
+                player_id=player_id, reservation=reservation, at=at, relisted=False, at_top=True
+            )
+
     @event("Registered")
-    def _registered(self, player_id: UUID, reservation: int, at: datetime, relisted: bool) -> None:
+    def _registered(
+        self,
+        player_id: UUID,
+        reservation: int,
+        at: datetime,
+        relisted: bool,
+        at_top: bool = False,
+    ) -> None:
         self.entries = [e for e in self.entries if e["player_id"] != player_id.hex]
-        self.entries.append(
-            {
-                "player_id": player_id.hex,
-                "reservation": reservation,
-                "registered_at": at.isoformat(),
-                "status": EntryStatus.WAITING,
-                "call": None,
-            }
-        )
+        entry = {
+            "player_id": player_id.hex,
+            "reservation": reservation,
+            "registered_at": at.isoformat(),
+            "status": EntryStatus.WAITING,
+            "call": None,
+        }
+        self.entries = [entry, *self.entries] if at_top else [*self.entries, entry]
         self.last_reservation = reservation
 
     def call(

@@ -66,18 +66,16 @@ def test_every_event_names_actor_role_command_profile_and_the_clock_time(floor_a
     table_command = new_id()
     floor_app.open_table(JEFE, table_command, sector_id=sector_id, **HOLDEM)
     events = all_events(floor_app)
-    assert len(events) == 5  # sector + record, then table added + table + record
-    expected = [
-        ("dora", "director", sector_command),
-        ("dora", "director", sector_command),
-        ("jaime", "jefe_sector", table_command),
-        ("jaime", "jefe_sector", table_command),
-        ("jaime", "jefe_sector", table_command),
-    ]
+    # The sector and its record; then the table added, the table, its game's
+    # balance group opened with the table in it, and the record.
+    assert len(events) == 7
+    expected = [("dora", "director", sector_command)] * 2 + [
+        ("jaime", "jefe_sector", table_command)
+    ] * 5
     assert [(e.actor, e.actor_role, e.command_id) for e in events] == expected
     assert {e.rule_profile for e in events} == {floor_app.profile.code}
     start = clock.now() - timedelta(minutes=7)
-    assert [e.timestamp for e in events] == [start, start] + [clock.now()] * 3
+    assert [e.timestamp for e in events] == [start, start] + [clock.now()] * 5
 
 
 def test_a_version_conflict_is_decided_again_on_fresh_state(make_app):

@@ -1,0 +1,385 @@
+"""Balancing the tables of a game, table changes, breaking a table, and who may
+not sit where (RULES.md section 7; floor.domain.balance decides).
+
+The service proposes each balancing move with why; the jefe accepts it or moves
+another player with a reason. A seated player may ask to change table; when
+several at one table ask, a high card decides [CM-11]. A table broken sends its
+players to the free seats of the game's other tables, the rest to the top of
+the list. The jefe keeps players apart [CM-14] and keeps tournament players
+off the cash tables but on its dinner break [CM-23].
+"""
+
+from __future__ import annotations
+
+from uuid import UUID
+
+from floor.application.groups import seating_view
+from floor.application.house_clocks import HouseClockCommands
+from floor.application.service import Decision, Outcome
+from floor.domain import balance, draws
+from floor.domain.balance_group import BalanceGroup
+from floor.domain.errors import conflict, invalid
+from floor.domain.player import Player
+from floor.domain.positions import step
+from floor.domain.roles import Actor
+from floor.domain.table import Table
+from floor.domain.tournament import TOURNAMENT_ID, Tournament
+from floor.domain.waiting_list import WaitingList
+
+MAX_REASON_LENGTH = 200
+
+
+def _reason(reason: object) -> str:
+    text = " ".join(str(reason or "").split())
+    if not text:
+        raise invalid("reason_required", "Say why: every move the jefe chooses records it.")
+    if len(text) > MAX_REASON_LENGTH or not text.isprintable():
+        raise invalid(
+            "reason_invalid",
+            f"A reason is printable text of at most {MAX_REASON_LENGTH} characters.",
+        )
+    return text
+
+
+class BalancingCommands(HouseClockCommands):
+    # --- moving one player -------------------------------------------------------------
+
+    def _free_for_move(self, table: Table) -> list[int]:
+        """Free seats not held for a called player [CM-6]."""
+        waiting = self.waiting_list(table.game)
+        held = waiting.seats_called(table.id) if waiting else {}
+        return [s for s in table.free_seats() if s not in held]
+
+    def _seat_at(self, table: Table, seat: object | None) -> tuple[int, str]:
+        """The seat asked for, or the policy's: nearest the big blind, never the
+        small blind's (floor.domain.balance)."""
+        free = self._free_for_move(table)
+        if seat is not None:
+            chosen = table.check_seat_number(seat)
+            table.check_seat_free(chosen)
+            if chosen not in free:
+                raise conflict(
+                    "waiting_list_first",
+                    f"Seat {chosen} is offered to a called player: it is theirs while the "
+                    "call lasts.",
+                )
+            return chosen, "the seat the jefe chose"
+        picked = balance.target_seat(seating_view(table), step(self.profile), free)
+        if picked is None:
+            raise conflict("table_full", f"{table.label} has no free seat for the move.")
+        return picked
+
+    def _move(
+        self,
+        group: BalanceGroup,
+        source: Table,
+        target: Table,
+        player: Player,
+        seat: int,
+        kind: str,
+        why: dict,
+    ) -> tuple[list, dict]:
+        """Moves the player with their stack [CM-12], records why, and lets the
+        tables suspend, resume and propose again."""
+        if source.game != target.game:
+            raise conflict("move_not_same_game", "A player moves between tables of one game.")
+        from_seat, stack = source.send_player(player.id, target.id, kind)
+        target.receive_player(player.id, seat, stack, source.id, kind)
+        player.move_table(target.id, seat)
+        day = self.profile.gaming_day.of(self.now()).isoformat()
+        move = {
+            "player_id": player.id.hex,
+            "from_table": source.id.hex,
+            "from_seat": from_seat,
+            "to_table": target.id.hex,
+            "to_seat": seat,
+            "stack": stack,
+            "kind": kind,
+            "why": why,
+        }
+        group.record_move(move, day)
+        changed = [source, target, player, group]
+        changed += self._suspend_or_resume(source)
+        changed += self._suspend_or_resume(target)
+        changed += self.rebalance(source.game)
+        return changed, {**move, "player_id": str(player.id)}
+
+    def _group_of(self, group_id: object) -> BalanceGroup:
+        return self.load(BalanceGroup, group_id, "balance_group")
+
+    def accept_move(
+        self, actor: Actor, command_id: str, *, group_id: str, proposal_id: int
+    ) -> Outcome:
+        """The jefe accepts the move the service proposed [CM-10]."""
+
+        def decide() -> Decision:
+            group = self._group_of(group_id)
+            proposal = group.check_proposal(proposal_id)
+            source = self.load(Table, proposal["from_table"], "table")
+            target = self.load(Table, proposal["to_table"], "table")
+            player = self.find(Player, UUID(proposal["player_id"]))
+            self.check_may_sit(player, target, moving_from=source)
+            why = {**proposal["why"], "proposal": proposal["id"]}
+            return self._move(group, source, target, player, proposal["to_seat"], "balance", why)
+
+        payload = {"group_id": str(group_id), "proposal_id": proposal_id}
+        return self.execute("accept_move", actor, command_id, payload, decide)
+
+    def override_move(
+        self,
+        actor: Actor,
+        command_id: str,
+        *,
+        group_id: str,
+        player: str,
+        to_table_id: str,
+        reason: str,
+        seat: int | None = None,
+    ) -> Outcome:
+        """The jefe moves a player of their choice, saying why; the balance
+        rule does not stop it (the reason is on record)."""
+        payload = {
+            "group_id": str(group_id),
+            "player": player,
+            "to_table_id": str(to_table_id),
+            "reason": reason,
+            "seat": seat,
+        }
+
+        def decide() -> Decision:
+            why_jefe = _reason(reason)
+            group = self._group_of(group_id)
+            found = self.player(player)
+            if found.seated_at is None:
+                raise conflict("player_not_seated", f"{found.display_name} is not seated.")
+            source = self.load(Table, UUID(found.seated_at["table_id"]), "table")
+            target = self.load(Table, to_table_id, "table")
+            if source.id == target.id:
+                raise conflict("same_table", "The player already sits at that table.")
+            if source.id.hex not in group.tables or target.id.hex not in group.tables:
+                raise conflict("move_not_same_game", "A player moves between tables of one game.")
+            found.check_apart([s["player_id"] for s in target.occupants.values()])
+            chosen, _ = self._seat_at(target, seat)
+            why = {"override": why_jefe, "proposal": (group.proposal or {}).get("id")}
+            return self._move(group, source, target, found, chosen, "override", why)
+
+        return self.execute("override_move", actor, command_id, payload, decide)
+
+    # --- table changes [CM-11, CM-12; PT 26] -------------------------------------------
+
+    def request_table_change(
+        self, actor: Actor, command_id: str, *, table_id: str, player: str
+    ) -> Outcome:
+        """A seated player asks to move to another table of the game; under PT
+        only once their stack is lost [PT 26]."""
+
+        def decide() -> Decision:
+            table = self.load(Table, table_id, "table")
+            table.check_not_closed()
+            found = self.player(player)
+            _seat, state = table.seated_state(found.id)
+            if self.profile.table_moves.change_only_after_losing_stack and state["stack"] > 0:
+                raise conflict(
+                    "table_change_needs_stack_lost",
+                    "A player changes table only after losing their stack (PT 26).",
+                )
+            group = self.join_group(table)
+            group.request_change(found.id, table.id)
+            return [group], {"table_id": str(table.id), "player_id": str(found.id)}
+
+        payload = {"table_id": str(table_id), "player": player}
+        return self.execute("request_table_change", actor, command_id, payload, decide)
+
+    def withdraw_table_change(
+        self, actor: Actor, command_id: str, *, table_id: str, player: str
+    ) -> Outcome:
+        def decide() -> Decision:
+            table = self.load(Table, table_id, "table")
+            found = self.player(player)
+            group = self.join_group(table)
+            group.withdraw_change(found.id)
+            return [group], {"table_id": str(table.id), "player_id": str(found.id)}
+
+        payload = {"table_id": str(table_id), "player": player}
+        return self.execute("withdraw_table_change", actor, command_id, payload, decide)
+
+    def grant_table_change(
+        self,
+        actor: Actor,
+        command_id: str,
+        *,
+        table_id: str,
+        to_table_id: str,
+        seat: int | None = None,
+    ) -> Outcome:
+        """Moves a player of ``table_id`` who asked to ``to_table_id``, where
+        balance allows [CM-10]; several asking draw, highest card wins [CM-11].
+        Under PT the table left keeps four players [PT 26]."""
+        payload = {"table_id": str(table_id), "to_table_id": str(to_table_id), "seat": seat}
+
+        def decide() -> Decision:
+            source = self.load(Table, table_id, "table")
+            target = self.load(Table, to_table_id, "table")
+            group = self.join_group(source)
+            requesters = group.requesters(source.id)
+            if not requesters:
+                raise conflict(
+                    "no_table_change_request", "Nobody at that table asked to change table."
+                )
+            if target.id.hex not in group.tables or target.id == source.id:
+                raise conflict("move_not_same_game", "A player moves between tables of one game.")
+            cards, winner = (
+                draws.draw_high_card(requesters, self.random)
+                if len(requesters) > 1
+                else ({}, requesters[0])
+            )
+            moves = self.profile.table_moves
+            if (
+                moves.change_only_after_losing_stack
+                and source.player_count - 1 < self.profile.min_players
+            ):
+                raise conflict(
+                    "table_would_fall_below_minimum",
+                    f"{source.label} would fall below {self.profile.min_players} players (PT 26).",
+                )
+            found = self.find(Player, UUID(winner))
+            self.check_may_sit(found, target, moving_from=source)
+            chosen, why_seat = self._seat_at(target, seat)
+            why = {
+                "player": "asked to change table"
+                + (", and won the draw for it (CM-11)" if cards else ""),
+                "seat": why_seat,
+                "draw": {str(UUID(p)): c for p, c in cards.items()},
+            }
+            return self._move(group, source, target, found, chosen, "table_change", why)
+
+        return self.execute("grant_table_change", actor, command_id, payload, decide)
+
+    # --- breaking a table ----------------------------------------------------------------
+
+    def break_table(self, actor: Actor, command_id: str, *, table_id: str) -> Outcome:
+        """Closes a table of a game: its players draw for the free seats of the
+        game's other tables, the emptiest first; the rest go to the top of the
+        list in their draw order, keeping their stacks."""
+
+        def decide() -> Decision:
+            table = self.load(Table, table_id, "table")
+            table.check_not_closed()
+            table.check_no_hand()
+            group = self.join_group(table)
+            others = [t for t in self.playing_tables(group) if t.id != table.id]
+            order = [s["player_id"] for s in table.occupants.values()]
+            self.random.shuffle(order)
+            changed: list = [table, group]
+            placed: dict[str, dict] = {}
+            for position, player_hex in enumerate(order, start=1):
+                player = self.find(Player, UUID(player_hex))
+                target = self._break_target(player, others)
+                if target is None:
+                    continue
+                seat, why_seat = self._seat_at(target, None)
+                why = {
+                    "break": f"{table.label} was broken; drew place {position}.",
+                    "seat": why_seat,
+                }
+                more, _ = self._move(group, table, target, player, seat, "break", why)
+                changed += more
+                placed[str(player.id)] = {"table_id": str(target.id), "seat": seat}
+            left = [UUID(p) for p in order if str(UUID(p)) not in placed]
+            changed += self.close_players_out(table, "table_broken")
+            if left:
+                waiting = self.waiting_list(table.game) or self._open_list(table)
+                waiting.register_at_top(left, self.now())
+                changed.append(waiting)
+                for player_id in left:
+                    player = self.find(Player, player_id)
+                    player.joined_list(table.game.key)
+                    changed.append(player)
+            return changed, {
+                "table_id": str(table.id),
+                "draw": [str(UUID(p)) for p in order],
+                "placed": placed,
+                "listed": [str(p) for p in left],
+            }
+
+        return self.execute("break_table", actor, command_id, {"table_id": str(table_id)}, decide)
+
+    def _break_target(self, player: Player, others: list[Table]) -> Table | None:
+        """The emptiest table with a free seat where the player may sit."""
+        fitting = [
+            t
+            for t in others
+            if self._free_for_move(t)
+            and not any(s["player_id"] in player.kept_apart for s in t.occupants.values())
+        ]
+        return min(fitting, key=lambda t: t.player_count, default=None)
+
+    def _open_list(self, table: Table) -> WaitingList:
+        return WaitingList.open_for(table.game)
+
+    # --- separation [CM-14] and the tournament [CM-23] ---------------------------------
+
+    def keep_apart(
+        self, actor: Actor, command_id: str, *, player: str, other: str, reason: str
+    ) -> Outcome:
+        """The jefe keeps two players from the same table [CM-14]."""
+
+        def decide() -> Decision:
+            why = _reason(reason)
+            first, second = self.player(player), self.player(other)
+            first.keep_apart_from(second.id, why)
+            second.keep_apart_from(first.id, why)
+            together = (
+                first.seated_at is not None
+                and second.seated_at is not None
+                and first.seated_at["table_id"] == second.seated_at["table_id"]
+            )
+            return [first, second], {
+                "player_id": str(first.id),
+                "other_id": str(second.id),
+                # Already at one table: the jefe moves one of them.
+                "same_table_now": together,
+            }
+
+        payload = {"player": player, "other": other, "reason": reason}
+        return self.execute("keep_apart", actor, command_id, payload, decide)
+
+    def allow_together(self, actor: Actor, command_id: str, *, player: str, other: str) -> Outcome:
+        def decide() -> Decision:
+            first, second = self.player(player), self.player(other)
+            first.allow_together(second.id)
+            second.allow_together(first.id)
+            return [first, second], {"player_id": str(first.id), "other_id": str(second.id)}
+
+        payload = {"player": player, "other": other}
+        return self.execute("allow_together", actor, command_id, payload, decide)
+
+    def enter_tournament(self, actor: Actor, command_id: str, *, player: str) -> Outcome:
+        """The player plays the tournament: no cash table but on its dinner break [CM-23]."""
+
+        def decide() -> Decision:
+            found = self.player(player)
+            found.enter_tournament()
+            return [found], {"player_id": str(found.id), "seated": found.seated_at is not None}
+
+        return self.execute("enter_tournament", actor, command_id, {"player": player}, decide)
+
+    def leave_tournament(self, actor: Actor, command_id: str, *, player: str) -> Outcome:
+        def decide() -> Decision:
+            found = self.player(player)
+            found.leave_tournament()
+            return [found], {"player_id": str(found.id)}
+
+        return self.execute("leave_tournament", actor, command_id, {"player": player}, decide)
+
+    def set_dinner_break(self, actor: Actor, command_id: str, *, on: bool) -> Outcome:
+        """The tournament's dinner break starts or ends [CM-23]."""
+
+        def decide() -> Decision:
+            if not isinstance(on, bool):
+                raise invalid("invalid_input", "Say whether the dinner break is on.")
+            tournament = self.find(Tournament, TOURNAMENT_ID) or Tournament.create()
+            tournament.set_dinner_break(on)
+            return [tournament], {"dinner_break": tournament.dinner_break}
+
+        return self.execute("set_dinner_break", actor, command_id, {"on": on}, decide)

@@ -1,0 +1,126 @@
+"""What every seating command asks of a game's balance group (RULES.md section
+7): may this player sit at this table (balance, separation, tournament), and,
+once the tables changed, which move the service now proposes.
+
+The decisions are floor.domain.balance's; here the tables are loaded and the
+group updated in the same command as the change that moved it.
+"""
+
+from __future__ import annotations
+
+from uuid import UUID
+
+from floor.application.players import PlayerCommands
+from floor.domain import balance
+from floor.domain.balance_group import BalanceGroup
+from floor.domain.game import Game
+from floor.domain.player import Player
+from floor.domain.positions import step
+from floor.domain.sector import Sector
+from floor.domain.table import Table, TableStatus
+from floor.domain.tournament import TOURNAMENT_ID, Tournament
+
+# Tables whose players count for balance: seats drawn and not closed.
+PLAYING = (TableStatus.RUNNING, TableStatus.SUSPENDED)
+
+
+class GroupSupport(PlayerCommands):
+    def balance_group(self, game: Game) -> BalanceGroup | None:
+        return self.find(BalanceGroup, BalanceGroup.id_for(game))
+
+    def join_group(self, table: Table) -> BalanceGroup:
+        """The group of the table's game, the table in it (opened on first use)."""
+        group = self.balance_group(table.game) or BalanceGroup.open_for(table.game)
+        group.add_table(table.id)
+        return group
+
+    def playing_tables(self, group: BalanceGroup) -> list[Table]:
+        """The group's tables whose players count, in the order they opened."""
+        tables = [self.find(Table, UUID(t)) for t in group.tables]
+        return [t for t in tables if t is not None and t.status in PLAYING]
+
+    def table_label(self, table: Table) -> str:
+        sector = self.find(Sector, table.sector_id)
+        return f"{sector.name}, {table.label}" if sector else table.label
+
+    def dinner_break(self) -> bool:
+        tournament = self.find(Tournament, TOURNAMENT_ID)
+        return tournament is not None and tournament.dinner_break
+
+    # --- may this player sit here -------------------------------------------------
+
+    def check_may_sit(self, player: Player, table: Table, *, moving_from: Table | None = None):
+        """Refuses a seat that would put a player with one kept apart from them
+        [CM-14], a tournament player [CM-23], or that would unbalance the game's
+        tables [CM-10; PT 26]."""
+        player.check_not_in_tournament(self.dinner_break())
+        player.check_apart([s["player_id"] for s in table.occupants.values()])
+        limit = balance.tolerance(self.profile)
+        group = self.balance_group(table.game)
+        if limit is None or group is None:
+            return
+        tables = self.playing_tables(group)
+        counts = {t.id.hex: t.player_count for t in tables}
+        if table.id.hex not in counts:
+            return
+        source = moving_from.id.hex if moving_from is not None else None
+        after = balance.moved(counts, source, table.id.hex)
+        labels = {t.id.hex: self.table_label(t) for t in tables}
+        balance.check_balance(counts, after, limit, labels)
+
+    # --- the move the service proposes ----------------------------------------------
+
+    def rebalance(self, game: Game) -> list:
+        """Records the move the tables of ``game`` now need, or withdraws the one
+        they no longer need. Returns what changed."""
+        group = self.balance_group(game)
+        if group is None:
+            return []
+        return [group] if group.propose(self.proposal_for(group)) else []
+
+    def proposal_for(self, group: BalanceGroup) -> dict | None:
+        limit = balance.tolerance(self.profile)
+        tables = self.playing_tables(group)
+        counts = {t.id.hex: t.player_count for t in tables}
+        if limit is None or len(counts) < 2 or balance.spread(counts) <= limit:
+            return None
+        by_id = {t.id.hex: t for t in tables}
+        source = by_id[max(counts, key=counts.get)]
+        target = by_id[min(counts, key=counts.get)]
+        direction = step(self.profile)
+        day = self.profile.gaming_day.of(self.now()).isoformat()
+        # Nobody away on the absence clock, nor kept apart from someone there.
+        pinned = {s["player_id"] for s in source.occupants.values() if s["away"]}
+        for state in target.occupants.values():
+            other = self.find(Player, UUID(state["player_id"]))
+            pinned |= set(other.kept_apart) if other else set()
+        chosen = balance.mover(seating_view(source), direction, group.moved_today(day), pinned)
+        seat = balance.target_seat(seating_view(target), direction, target.free_seats())
+        if chosen is None or seat is None:
+            return None
+        player_id, from_seat, why_player = chosen
+        to_seat, why_seat = seat
+        source_label, target_label = self.table_label(source), self.table_label(target)
+        return {
+            "player_id": player_id,
+            "from_table": source.id.hex,
+            "from_seat": from_seat,
+            "to_table": target.id.hex,
+            "to_seat": to_seat,
+            "why": {
+                "tables": f"{source_label} has {counts[source.id.hex]} players and "
+                f"{target_label} {counts[target.id.hex]}: more than {limit} apart (CM-10).",
+                "player": f"Seat {from_seat} at {source_label}: {why_player}.",
+                "seat": f"Seat {to_seat} at {target_label}: {why_seat}.",
+            },
+        }
+
+
+def seating_view(table: Table) -> balance.SeatingView:
+    return balance.SeatingView(
+        table_id=table.id.hex,
+        seats=table.seats,
+        occupied={int(s): st["player_id"] for s, st in table.occupants.items()},
+        last_button=table.last_button,
+        button=table.button,
+    )

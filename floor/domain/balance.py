@@ -1,0 +1,142 @@
+"""Keeping the tables of one game fair and full (RULES.md section 7).
+
+Tables of the same variant and stakes form a balance group, across sectors. No
+move may leave them more than one player apart [CM-10; PT 26]. These functions
+decide; the group aggregate (floor.domain.balance_group) records.
+
+The tolerance is an invariant of what the service performs or accepts: a
+placement, a table change or a move is accepted when it leaves the group within
+tolerance, or, for a group already out of it (players left), when it does not
+widen the spread. Leaving cannot be refused; it is what makes the service
+propose a move.
+
+The fair policy for a move, explained in every proposal:
+- from the table with the most players to the one with the fewest (the lowest
+  table number among equals, sectors in order);
+- the player who moves is the one due to pay the big blind next, so nobody
+  skips or pays blinds twice for moving; a player already moved today moves
+  only when everyone else at that table has been moved too;
+- the seat is the free seat nearest the big blind's position of the next hand
+  at the new table, never the small blind's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from floor.domain import positions
+from floor.domain.errors import conflict
+from games.profiles import RuleProfile
+
+
+def tolerance(profile: RuleProfile) -> int | None:
+    """The most players the tables of a game may differ by [CM-10]; PT 26 asks
+    that tables not be unbalanced, read as one player. None: no such rule (GA)."""
+    moves = profile.table_moves
+    if moves.max_player_difference is not None:
+        return moves.max_player_difference
+    return 1 if moves.moves_may_not_unbalance else None
+
+
+def spread(counts: Mapping[str, int]) -> int:
+    """How many players apart the fullest and the emptiest table are."""
+    return max(counts.values()) - min(counts.values()) if counts else 0
+
+
+def check_balance(
+    before: Mapping[str, int], after: Mapping[str, int], limit: int | None, labels: Mapping
+) -> None:
+    """Refuses an operation that leaves the group out of tolerance, unless the
+    group was out already and the operation does not widen the spread."""
+    if limit is None or len(after) < 2:
+        return
+    wide = spread(after)
+    if wide <= limit or (wide <= spread(before) and spread(before) > limit):
+        return
+    fullest = max(after, key=after.get)
+    emptiest = min(after, key=after.get)
+    raise conflict(
+        "tables_unbalanced",
+        f"That would leave {labels[fullest]} with {after[fullest]} players and "
+        f"{labels[emptiest]} with {after[emptiest]}: tables of one game stay at most "
+        f"{limit} player apart (CM-10).",
+        fullest=labels[fullest],
+        emptiest=labels[emptiest],
+        limit=limit,
+    )
+
+
+def moved(counts: Mapping[str, int], source: str | None, target: str | None) -> dict[str, int]:
+    """The counts after one player leaves ``source`` and sits at ``target``."""
+    after = dict(counts)
+    if source is not None and source in after:
+        after[source] -= 1
+    if target is not None and target in after:
+        after[target] += 1
+    return after
+
+
+@dataclass(frozen=True)
+class SeatingView:
+    """What the policy needs of a table: its seats, who sits where, the button."""
+
+    table_id: str
+    seats: int
+    occupied: dict[int, str]  # seat -> player id (hex)
+    last_button: int | None
+    button: int | None
+
+
+def next_hand_blinds(table: SeatingView, direction: int) -> tuple[int | None, int | None, int]:
+    """The small- and big-blind seats of the next hand, and its button."""
+    seated = sorted(table.occupied)
+    previous = table.last_button if table.last_button is not None else table.button
+    if previous is None:
+        previous = seated[0] if seated else 1
+    button = positions.next_seat(previous, table.seats, direction, seated) or previous
+    small, big = positions.blind_seats(button, table.seats, direction, seated)
+    return small, big, button
+
+
+def mover(
+    table: SeatingView, direction: int, moved_today: set[str], pinned: set[str]
+) -> tuple[str, int, str] | None:
+    """The player to move from ``table``: the one due to pay the big blind next,
+    then the following seats in play order; those moved today after the others;
+    ``pinned`` players (in a hand, away, kept apart from the target) never.
+    Returns the player, their seat and why."""
+    _small, big, _button = next_hand_blinds(table, direction)
+    if big is None:
+        order = sorted(table.occupied)
+    else:
+        order = [big, *positions.following(big, table.seats, direction)]
+    order = [s for s in order if s in table.occupied and table.occupied[s] not in pinned]
+    fresh = [s for s in order if table.occupied[s] not in moved_today]
+    pool = fresh or order
+    if not pool:
+        return None
+    seat = pool[0]
+    why = "due to pay the big blind next" if seat == big else "next in turn for the big blind"
+    if not fresh:
+        why += "; every player here was moved today already"
+    return table.occupied[seat], seat, why
+
+
+def target_seat(table: SeatingView, direction: int, free: list[int]) -> tuple[int, str] | None:
+    """The free seat for a player moved to ``table``: the nearest to the next
+    hand's big blind in play order, never the small blind's."""
+    if not free:
+        return None
+    small, big, button = next_hand_blinds(table, direction)
+    start = big if big is not None else button
+    order = [start, *positions.following(start, table.seats, direction)]
+    for seat in order:
+        if seat in free and seat != small:
+            why = (
+                "the big blind's seat of the next hand"
+                if seat == big
+                else "the free seat nearest the big blind, not the small blind"
+            )
+            return seat, why
+    return None

@@ -1,0 +1,153 @@
+"""The tables of one game and stakes, across the sectors, kept balanced
+(RULES.md section 7; floor.domain.balance decides).
+
+The group knows its open tables, the balancing move it proposes (with why),
+the seated players who asked to change table [CM-11, PT 26], and who was moved
+today, so that nobody is moved twice before the others. Its id derives from
+the game, so there is one group a game.
+"""
+
+from __future__ import annotations
+
+from uuid import UUID
+
+from eventsourcing.domain import event
+
+from floor.domain.aggregate import AuditedAggregate
+from floor.domain.errors import conflict
+from floor.domain.game import Game
+from floor.domain.identity import name_based_id
+
+# Why a player changes table: the service's move, the jefe's own, the player's
+# request, a table broken.
+MOVE_KINDS = ("balance", "override", "table_change", "break")
+
+
+class BalanceGroup(AuditedAggregate):
+    @staticmethod
+    def id_for(game: Game) -> UUID:
+        return name_based_id("balance-group", game.key)
+
+    @classmethod
+    def open_for(cls, game: Game) -> BalanceGroup:
+        return cls(id=cls.id_for(game), game_key=game.key)
+
+    @event("Opened")
+    def __init__(self, id: UUID, game_key: str) -> None:  # noqa: A002 - derived from the game
+        self.game_key = game_key
+        self.tables: list[str] = []  # open tables (hex), in the order they opened
+        self.proposal: dict | None = None
+        self.proposals_made = 0
+        self.change_requests: list[dict] = []  # {"player_id", "table_id"}, in order
+        self.moved_on: dict[str, str] = {}  # player (hex) -> gaming day last moved
+
+    # --- tables ----------------------------------------------------------------------
+
+    def add_table(self, table_id: UUID) -> None:
+        if table_id.hex not in self.tables:
+            self._table_added(table_id=table_id.hex)
+
+    @event("TableAdded")
+    def _table_added(self, table_id: str) -> None:
+        self.tables = [*self.tables, table_id]
+
+    def remove_table(self, table_id: UUID) -> None:
+        if table_id.hex in self.tables:
+            self._table_removed(table_id=table_id.hex)
+
+    @event("TableRemoved")
+    def _table_removed(self, table_id: str) -> None:
+        self.tables = [t for t in self.tables if t != table_id]
+        self.change_requests = [r for r in self.change_requests if r["table_id"] != table_id]
+
+    # --- proposals -----------------------------------------------------------------
+
+    def propose(self, proposal: dict | None) -> bool:
+        """Records the move the service now proposes (None: none is needed);
+        returns whether it changed."""
+        current = self.proposal
+        if proposal is None:
+            if current is None:
+                return False
+            self._proposal_withdrawn(proposal_id=current["id"], reason="balanced")
+            return True
+        same = current is not None and all(
+            current[k] == proposal[k] for k in ("player_id", "from_table", "to_table", "to_seat")
+        )
+        if same:
+            return False
+        self._move_proposed(proposal={**proposal, "id": self.proposals_made + 1})
+        return True
+
+    @event("MoveProposed")
+    def _move_proposed(self, proposal: dict) -> None:
+        self.proposal = proposal
+        self.proposals_made = proposal["id"]
+
+    @event("ProposalWithdrawn")
+    def _proposal_withdrawn(self, proposal_id: int, reason: str) -> None:
+        self.proposal = None
+
+    def check_proposal(self, proposal_id: object) -> dict:
+        if self.proposal is None or self.proposal["id"] != proposal_id:
+            raise conflict(
+                "no_such_proposal",
+                "That move is no longer proposed: the tables changed since.",
+                proposal=proposal_id,
+            )
+        return self.proposal
+
+    # --- moves -----------------------------------------------------------------------
+
+    def record_move(self, move: dict, day: str) -> None:
+        """A player changed table; ``move`` says who, from where to where, and why."""
+        self._player_moved(**move, gaming_day=day)
+
+    @event("PlayerMoved")
+    def _player_moved(
+        self,
+        player_id: str,
+        from_table: str,
+        from_seat: int,
+        to_table: str,
+        to_seat: int,
+        stack: int,
+        kind: str,
+        why: dict,
+        gaming_day: str,
+    ) -> None:
+        self.moved_on = {**self.moved_on, player_id: gaming_day}
+        self.change_requests = [r for r in self.change_requests if r["player_id"] != player_id]
+        if self.proposal is not None and self.proposal["player_id"] == player_id:
+            self.proposal = None
+
+    def moved_today(self, day: str) -> set[str]:
+        return {p for p, d in self.moved_on.items() if d == day}
+
+    # --- table-change requests [CM-11; PT 26] -------------------------------------------
+
+    def requesters(self, table_id: UUID) -> list[str]:
+        return [r["player_id"] for r in self.change_requests if r["table_id"] == table_id.hex]
+
+    def request_change(self, player_id: UUID, table_id: UUID) -> None:
+        if any(r["player_id"] == player_id.hex for r in self.change_requests):
+            raise conflict("table_change_already_requested", "That request is already noted.")
+        self._change_requested(player_id=player_id.hex, table_id=table_id.hex)
+
+    @event("TableChangeRequested")
+    def _change_requested(self, player_id: str, table_id: str) -> None:
+        self.change_requests = [
+            *self.change_requests,
+            {"player_id": player_id, "table_id": table_id},
+        ]
+
+    def withdraw_change(self, player_id: UUID, reason: str = "withdrew") -> None:
+        if not any(r["player_id"] == player_id.hex for r in self.change_requests):
+            if reason == "withdrew":
+                raise conflict("no_table_change_request", "That player asked for no table change.")
+            return
+        self._change_withdrawn(player_id=player_id.hex, reason=reason)
+
+    @event("TableChangeWithdrawn")
+    def _change_withdrawn(self, player_id: str, reason: str) -> None:
+        self.change_requests = [r for r in self.change_requests if r["player_id"] != player_id]
