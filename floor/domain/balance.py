@@ -124,19 +124,24 @@ def mover(
 
 
 def target_seat(table: SeatingView, direction: int, free: list[int]) -> tuple[int, str] | None:
-    """The free seat for a player moved to ``table``: the nearest to the next
-    hand's big blind in play order, never the small blind's."""
-    if not free:
-        return None
-    small, big, button = next_hand_blinds(table, direction)
-    start = big if big is not None else button
+    """The free seat for a player moved to ``table``: the one that pays the big
+    blind next hand once taken, else the first after the big blind in play
+    order (the soonest to pay it); never the small blind's, nor the button's."""
+    seated = sorted(table.occupied)
+    previous = table.last_button if table.last_button is not None else table.button
+    _small, big, _button = next_hand_blinds(table, direction)
+    start = big if big is not None else (previous or 1)
     order = [start, *positions.following(start, table.seats, direction)]
-    for seat in order:
-        if seat in free and seat != small:
-            why = (
-                "the big blind's seat of the next hand"
-                if seat == big
-                else "the free seat nearest the big blind, not the small blind"
-            )
-            return seat, why
-    return None
+    candidates = []
+    for seat in (s for s in order if s in free):
+        taken = [*seated, seat]
+        origin = previous if previous is not None else seat
+        button = positions.next_seat(origin, table.seats, direction, taken) or origin
+        small_then, big_then = positions.blind_seats(button, table.seats, direction, taken)
+        if seat == big_then:
+            return seat, "the big blind's seat of the next hand"
+        if seat not in (small_then, button):
+            candidates.append(seat)
+    if not candidates:
+        return None
+    return candidates[0], "the free seat soonest to pay the big blind, not a blind or the button"
