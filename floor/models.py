@@ -92,12 +92,32 @@ class PlayerView(models.Model):
     )
     seat = models.PositiveSmallIntegerField(null=True)
     registered_at = models.DateTimeField()
+    in_tournament = models.BooleanField(default=False)  # CM-23
+    kept_apart = models.JSONField(default=list)  # player ids kept from their table [CM-14]
 
     class Meta:
         ordering = ["card_number"]
 
     def __str__(self) -> str:
         return f"{self.card_number} {self.display_name}"
+
+
+class BalanceGroupView(models.Model):
+    """The tables of one game and stakes (RULES.md section 7): the move the
+    service proposes and why, and the players asking to change table."""
+
+    id = models.UUIDField(primary_key=True)
+    game = models.CharField(max_length=80, unique=True)
+    table_ids = models.JSONField(default=list)  # open tables, in the order they opened
+    proposal = models.JSONField(null=True)
+    change_requests = models.JSONField(default=list)
+    moves = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["game"]
+
+    def __str__(self) -> str:
+        return self.game
 
 
 class SeatView(models.Model):

@@ -24,6 +24,7 @@ from floor.api import serializers as s
 from floor.api.views import REFUSALS, command_response
 from floor.gateway import perform
 from floor.models import (
+    BalanceGroupView,
     EventJournalEntry,
     HandView,
     PlayerView,
@@ -141,6 +142,23 @@ StartAbsenceView = table_command(
 )
 EndAbsenceView = table_command(
     "end_absence", s.PlayerCommandSerializer, "A player away is back (CM-18)"
+)
+RequestTableChangeView = table_command(
+    "request_table_change", s.PlayerCommandSerializer, "A seated player asks to change table"
+)
+WithdrawTableChangeView = table_command(
+    "withdraw_table_change", s.PlayerCommandSerializer, "A player keeps their table after all"
+)
+GrantTableChangeView = table_command(
+    "grant_table_change",
+    s.GrantTableChangeSerializer,
+    "Move a player who asked to another table of the game (high card among several, CM-11)",
+)
+BreakTableView = table_command(
+    "break_table",
+    s.CommandSerializer,
+    "Break a table: its players to the free seats of the game's other tables, the rest "
+    "to the top of the list",
 )
 StartHandView = table_command("start_hand", s.StartHandSerializer, "Report a hand dealt")
 EndHandView = table_command("end_hand", s.EndHandSerializer, "Report a hand's end")
@@ -311,6 +329,18 @@ def player_command(command: str, body: type[serializers.Serializer], summary: st
     return type(name, (_Command,), {"command": command, "body": body, "post": post})
 
 
+KeepApartView = player_command(
+    "keep_apart", s.KeepApartSerializer, "Keep two players from the same table (CM-14)"
+)
+AllowTogetherView = player_command(
+    "allow_together", s.AllowTogetherSerializer, "Two players may sit together again"
+)
+EnterTournamentView = player_command(
+    "enter_tournament", s.CommandSerializer, "The player plays the tournament (CM-23)"
+)
+LeaveTournamentView = player_command(
+    "leave_tournament", s.CommandSerializer, "The player is out of the tournament"
+)
 BarPlayerView = player_command("bar_player", s.BarPlayerSerializer, "Bar a player")
 LiftBarView = player_command("lift_bar", s.CommandSerializer, "Lift a player's bar")
 
@@ -356,6 +386,69 @@ class LeaveWaitingListView(_Command):
         request=s.LeaveListSerializer,
         responses={201: LEAVE_ANSWER, 200: LEAVE_ANSWER, **REFUSALS},
         summary="Take a player off a game's list",
+    )
+    def post(self, request: Request) -> Response:
+        outcome, result = self.run(request)
+        return command_response(outcome, {"result": result})
+
+
+# --- balancing ----------------------------------------------------------------------------
+
+
+class BalanceGroupsView(APIView):
+    @extend_schema(responses={200: s.BalanceGroupSerializer(many=True)})
+    def get(self, request: Request) -> Response:
+        """Each game's tables across the sectors: how far apart, the move the
+        service proposes and why, the table-change requests, a new table the
+        list could start."""
+        groups = BalanceGroupView.objects.all()
+        return Response(s.BalanceGroupSerializer(groups, many=True).data)
+
+
+def group_command(command: str, body: type[serializers.Serializer], summary: str) -> type:
+    """An endpoint running ``command`` on the balance group in the URL."""
+
+    def post(self, request: Request, group_id: UUID) -> Response:
+        outcome, result = self.run(request, group_id=str(group_id))
+        group = get_object_or_404(BalanceGroupView, id=group_id)
+        data = s.BalanceGroupSerializer(group).data
+        return command_response(outcome, {"result": result, "balance_group": data})
+
+    post = extend_schema(
+        request=body,
+        responses={
+            201: _answer(f"{command}_answer", s.BalanceGroupSerializer, "balance_group"),
+            **REFUSALS,
+        },
+        summary=summary,
+        operation_id=command,
+    )(post)
+    name = f"{command.title().replace('_', '')}View"
+    return type(name, (_Command,), {"command": command, "body": body, "post": post})
+
+
+AcceptMoveView = group_command(
+    "accept_move", s.AcceptMoveSerializer, "Accept the balancing move the service proposes"
+)
+OverrideMoveView = group_command(
+    "override_move", s.OverrideMoveSerializer, "Move a player of the jefe's choice, saying why"
+)
+
+
+class DinnerBreakView(_Command):
+    command = "set_dinner_break"
+    body = s.DinnerBreakSerializer
+
+    @extend_schema(
+        request=s.DinnerBreakSerializer,
+        responses={
+            201: inline_serializer(
+                name="set_dinner_break_answer", fields={"result": serializers.DictField()}
+            ),
+            **REFUSALS,
+        },
+        summary="The tournament's dinner break starts or ends (CM-23)",
+        operation_id="set_dinner_break",
     )
     def post(self, request: Request) -> Response:
         outcome, result = self.run(request)

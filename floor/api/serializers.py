@@ -6,14 +6,17 @@ tables of a sector) are the domain's, which answers with a code.
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.utils import timezone
 from rest_framework import serializers
 
+from floor.domain import balance
 from floor.domain.command_record import MAX_COMMAND_ID_LENGTH
 from floor.domain.sector import MAX_SECTOR_NAME_LENGTH
 from floor.domain.table import CLOSING_REASONS, LEAVING_REASONS
 from floor.domain.waiting_list import LIST_LEAVING_REASONS
 from floor.models import (
+    BalanceGroupView,
     EventJournalEntry,
     HandView,
     PlayerView,
@@ -24,6 +27,7 @@ from floor.models import (
     WaitingListView,
 )
 from games.limits import MAX_AMOUNT_CENTS, BettingLimit, small_blind_for
+from games.profiles import get_profile
 from games.variants import Variant
 
 # The variants a table may play, as the API offers them (one enum in the schema).
@@ -215,6 +219,8 @@ class PlayerSerializer(serializers.ModelSerializer):
             "table_id",
             "seat",
             "registered_at",
+            "in_tournament",
+            "kept_apart",
         ]
 
 
@@ -416,3 +422,88 @@ class EndHandSerializer(CommandSerializer):
         help_text="Seat -> what the seat won, in cents.",
     )
     rake_cents = Cents(min_value=0, max_value=MAX_AMOUNT_CENTS, default=0)
+
+
+# --- balancing (RULES.md section 7) ------------------------------------------------------
+
+
+class GroupTableSerializer(serializers.ModelSerializer):
+    sector_name = serializers.CharField(source="sector.name", read_only=True)
+
+    class Meta:
+        model = TableView
+        fields = ["id", "sector_id", "sector_name", "number", "status", "players", "seats"]
+
+
+class BalanceGroupSerializer(serializers.ModelSerializer):
+    """A game's tables across the sectors, how far apart they are, the move the
+    service proposes and why, the table-change requests, and whether the list
+    can start another table."""
+
+    tables = serializers.SerializerMethodField()
+    spread = serializers.SerializerMethodField()
+    open_table = serializers.SerializerMethodField()
+
+    class Meta:
+        model = BalanceGroupView
+        fields = [
+            "id",
+            "game",
+            "tables",
+            "spread",
+            "proposal",
+            "change_requests",
+            "moves",
+            "open_table",
+        ]
+
+    def _tables(self, group: BalanceGroupView) -> list[TableView]:
+        tables = TableView.objects.filter(id__in=group.table_ids).select_related("sector")
+        return sorted(tables, key=lambda t: group.table_ids.index(str(t.id)))
+
+    def get_tables(self, group: BalanceGroupView) -> list[dict]:
+        return GroupTableSerializer(self._tables(group), many=True).data
+
+    def get_spread(self, group: BalanceGroupView) -> int:
+        playing = {str(t.id): t.players for t in self._tables(group) if t.status in PLAYING}
+        return balance.spread(playing)
+
+    def get_open_table(self, group: BalanceGroupView) -> dict | None:
+        tables = [t for t in self._tables(group) if t.status in PLAYING]
+        free = sum(t.seats - t.players for t in tables)
+        waiting = WaitingEntryView.objects.filter(
+            waiting_list__game=group.game, status="waiting", player__table__isnull=True
+        ).count()
+        profile = get_profile(settings.FLOOR_RULE_PROFILE)
+        return balance.opening_proposal(waiting, free, profile.min_players)
+
+
+PLAYING = ("running", "suspended")
+
+
+class AcceptMoveSerializer(CommandSerializer):
+    proposal_id = serializers.IntegerField(help_text="The proposal's id, as listed.")
+
+
+class OverrideMoveSerializer(PlayerCommandSerializer):
+    to_table_id = serializers.UUIDField()
+    seat = serializers.IntegerField(required=False, allow_null=True)
+    reason = serializers.CharField(max_length=200, help_text="Why this move (on record).")
+
+
+class GrantTableChangeSerializer(CommandSerializer):
+    to_table_id = serializers.UUIDField()
+    seat = serializers.IntegerField(required=False, allow_null=True)
+
+
+class KeepApartSerializer(CommandSerializer):
+    other = serializers.CharField(max_length=40, help_text="The other player's id or card.")
+    reason = serializers.CharField(max_length=200)
+
+
+class AllowTogetherSerializer(CommandSerializer):
+    other = serializers.CharField(max_length=40)
+
+
+class DinnerBreakSerializer(CommandSerializer):
+    on = serializers.BooleanField()

@@ -544,6 +544,8 @@ class SeatingCommands(GroupSupport):
             changed = [table]
             if table.last_hands_done:  # the last hand of the night [CM-24]
                 changed = self.close_players_out(table, "closing_time")
+            else:  # the blinds moved: so does the seat a move should take
+                changed += self.rebalance(table.game)
             return changed, {"table_id": str(table.id), **decided, "status": table.status}
 
         return self.execute("end_hand", actor, command_id, payload, decide)

@@ -126,13 +126,14 @@ def mover(
 def target_seat(table: SeatingView, direction: int, free: list[int]) -> tuple[int, str] | None:
     """The free seat for a player moved to ``table``: the one that pays the big
     blind next hand once taken, else the first after the big blind in play
-    order (the soonest to pay it); never the small blind's, nor the button's."""
+    order (the soonest to pay it), the button's last; never the small blind's.
+    None when only the small blind's is free: the next hand moves the blinds."""
     seated = sorted(table.occupied)
     previous = table.last_button if table.last_button is not None else table.button
     _small, big, _button = next_hand_blinds(table, direction)
     start = big if big is not None else (previous or 1)
     order = [start, *positions.following(start, table.seats, direction)]
-    candidates = []
+    plain, on_button = [], []
     for seat in (s for s in order if s in free):
         taken = [*seated, seat]
         origin = previous if previous is not None else seat
@@ -140,8 +141,28 @@ def target_seat(table: SeatingView, direction: int, free: list[int]) -> tuple[in
         small_then, big_then = positions.blind_seats(button, table.seats, direction, taken)
         if seat == big_then:
             return seat, "the big blind's seat of the next hand"
-        if seat not in (small_then, button):
-            candidates.append(seat)
-    if not candidates:
+        if seat == button:
+            on_button.append(seat)
+        elif seat != small_then:
+            plain.append(seat)
+    if plain:
+        return plain[0], "the free seat soonest to pay the big blind, not a blind"
+    if on_button:
+        return on_button[0], "the only free seat that is not the small blind's: the button's"
+    return None
+
+
+def opening_proposal(waiting: int, free_seats: int, min_players: int) -> dict | None:
+    """Whether the list can start another table of the game [CM-7, CM-8;
+    PT 25]: the open tables are completed first in list order, and what is
+    left must be enough to start a game."""
+    left = waiting - free_seats
+    if left < min_players:
         return None
-    return candidates[0], "the free seat soonest to pay the big blind, not a blind or the button"
+    return {
+        "waiting": waiting,
+        "free_seats": free_seats,
+        "why": f"{waiting} players wait and the open tables have {free_seats} free seats: "
+        f"once those are filled in list order (CM-8), {left} remain, enough to start a "
+        f"table of at least {min_players} (CM-7).",
+    }

@@ -18,12 +18,14 @@ from django.db.models import F
 from eventsourcing.application import Application
 from eventsourcing.domain import DomainEventProtocol
 
+from floor.domain.balance_group import BalanceGroup
 from floor.domain.game import Game
 from floor.domain.player import Player
 from floor.domain.sector import Sector
 from floor.domain.table import Table
 from floor.domain.waiting_list import WaitingList
 from floor.models import (
+    BalanceGroupView,
     EventJournalEntry,
     HandView,
     PendingTimer,
@@ -69,6 +71,7 @@ class FloorProjection:
         """Children first, so that emptying them respects foreign keys."""
         return [
             PendingTimer,
+            BalanceGroupView,
             HandView,
             SeatView,
             WaitingEntryView,
@@ -112,6 +115,8 @@ class FloorProjection:
             self._player(self._state(event), event)
         elif isinstance(event, WaitingList.Event):
             self._waiting_list(self._state(event))
+        elif isinstance(event, BalanceGroup.Event):
+            self._balance_group(self._state(event), event)
 
     # --- tables ------------------------------------------------------------------------
 
@@ -192,11 +197,38 @@ class FloorProjection:
             "bar_reason": player.bar_reason,
             "table_id": UUID(seated["table_id"]) if seated else None,
             "seat": seated.get("seat"),
+            "in_tournament": player.in_tournament,
+            "kept_apart": [str(UUID(p)) for p in player.kept_apart],
         }
         if isinstance(event, Player.Registered):
             PlayerView.objects.create(id=player.id, registered_at=event.timestamp, **fields)
         else:
             PlayerView.objects.filter(id=player.id).update(**fields)
+
+    def _balance_group(self, group: BalanceGroup, event: DomainEventProtocol) -> None:
+        requests = [
+            {"player_id": str(UUID(r["player_id"])), "table_id": str(UUID(r["table_id"]))}
+            for r in group.change_requests
+        ]
+        proposal = None
+        if group.proposal is not None:
+            proposal = {
+                **group.proposal,
+                "player_id": str(UUID(group.proposal["player_id"])),
+                "from_table": str(UUID(group.proposal["from_table"])),
+                "to_table": str(UUID(group.proposal["to_table"])),
+            }
+        BalanceGroupView.objects.update_or_create(
+            id=group.id,
+            defaults={
+                "game": group.game_key,
+                "table_ids": [str(UUID(t)) for t in group.tables],
+                "proposal": proposal,
+                "change_requests": requests,
+            },
+        )
+        if isinstance(event, BalanceGroup.PlayerMoved):
+            BalanceGroupView.objects.filter(id=group.id).update(moves=F("moves") + 1)
 
     def _waiting_list(self, waiting: WaitingList) -> None:
         game = Game.from_key(waiting.game_key)

@@ -129,6 +129,8 @@ def test_a_shift_through_the_api(jefe, crupier, sector, floor_app):
         "table_id",
         "seat",
         "registered_at",
+        "in_tournament",
+        "kept_apart",
     }
 
     # Registered for the table's game: reservation numbers in order.
@@ -552,6 +554,10 @@ FIELDS = [
     "card_number",
     "display_name",
     "closes_at",
+    "to_table_id",
+    "other",
+    "on",
+    "proposal_id",
 ]
 scalars = st.one_of(
     st.none(),
@@ -590,6 +596,10 @@ plausible = {
     "display_name": st.sampled_from(["Ana", "", "x" * 61, "A\x07"]),
     "table_id": st.sampled_from(["TABLE", UNKNOWN]),
     "table_ids": st.lists(st.sampled_from(["TABLE", UNKNOWN]), max_size=3),
+    "to_table_id": st.sampled_from(["TABLE", "SPARE", UNKNOWN, "x"]),
+    "other": st.sampled_from([*CARDS, UNKNOWN, ""]),
+    "on": st.booleans(),
+    "proposal_id": st.integers(min_value=-1, max_value=3),
     "closes_at": st.sampled_from(
         ["2026-11-23T05:00:00+01:00", "2026-11-23T05:00:00", "2020-01-01T00:00:00Z", "tonight"]
     ),
@@ -616,6 +626,17 @@ ENDPOINT_FIELDS = {
     "absence/": (["player"], []),
     "absence/end/": (["player"], []),
     "closing/": (["closes_at"], []),
+    "table-change-request/": (["player"], []),
+    "table-change-request/withdraw/": (["player"], []),
+    "grant-table-change/": (["to_table_id"], ["seat"]),
+    "break/": ([], []),
+    "keep-apart/": (["other", "reason"], []),
+    "allow-together/": (["other"], []),
+    "tournament/": ([], []),
+    "tournament/leave/": ([], []),
+    "/api/tournament/dinner-break/": (["on"], []),
+    "accept/": (["proposal_id"], []),
+    "override/": (["player", "to_table_id", "reason"], ["seat"]),
     "change-seat/": (["player", "seat"], []),
     "leave/": (["player"], ["reason"]),
     "buy-in/": (["player", "amount_cents"], []),
@@ -677,16 +698,27 @@ def test_no_body_makes_a_floor_command_answer_500(
     table, players = running["table"], running["players"]
     if path.startswith("/api/"):
         url = path
-    elif path in ("bar/", "lift-bar/"):
+    elif path in ("accept/", "override/"):
+        group = jefe.get("/api/balance-groups/").json()[0]
+        url = f"/api/balance-groups/{group['id']}/{path}"
+    elif path in (
+        "bar/",
+        "lift-bar/",
+        "keep-apart/",
+        "allow-together/",
+        "tournament/",
+        "tournament/leave/",
+    ):
         url = f"/api/players/{players[CARDS[0]]}/{path}"
     elif path == "closing/":
         url = f"/api/sectors/{sector['id']}/closing/"
-    elif path in ("close/", "draw/"):
+    elif path in ("close/", "draw/", "break/"):
         # Not the running table: closing it would end the exploration early.
         url = f"/api/tables/{spare['id']}/{path}"
     else:
         url = f"/api/tables/{table['id']}/{path}"
     raw = json.dumps(body).replace('"TABLE"', f'"{table["id"]}"')
+    raw = raw.replace('"SPARE"', f'"{spare["id"]}"')
     response = jefe.generic("POST", url, raw, content_type="application/json")
     assert response.status_code < 500, (url, body, response.content)
     if response.status_code >= 400:
@@ -720,3 +752,53 @@ def test_the_absence_clock_and_the_closing_time_through_the_api(
     past = (clock.now() - timedelta(minutes=1)).isoformat()
     refused(post(jefe, closing_url, closes_at=past), 409, "closing_time_past")
     refused(post(jefe, closing_url, closes_at="tonight"), 400, "invalid_input")
+
+
+def test_balancing_through_the_api(jefe, crupier, sector, running, floor_app):
+    """A second table of the game: a proposal with why, accepted; separation and
+    the tournament refuse a seat with their codes."""
+    table = running["table"]
+    second = open_table(jefe, sector)
+    extra = [f"D-{n}" for n in range(1, 6)]
+    register(jefe, extra)
+    join(jefe, second["id"], extra)
+    ok(post(jefe, f"/api/tables/{second['id']}/draw/"))
+    seated = sorted(seats_of(table))
+    for card in seated[:2]:  # six and five... then four: two apart
+        ok(post(jefe, f"/api/tables/{table['id']}/leave/", player=card))
+    groups = jefe.get("/api/balance-groups/").json()
+    assert len(groups) == 1
+    group = groups[0]
+    assert group["spread"] == 2 and group["proposal"]["why"]["player"]
+    assert group["proposal"]["from_table"] == second["id"]
+    accepted = ok(
+        post(
+            jefe,
+            f"/api/balance-groups/{group['id']}/accept/",
+            proposal_id=group["proposal"]["id"],
+        )
+    )
+    assert accepted["balance_group"]["spread"] == 0
+    assert accepted["balance_group"]["proposal"] is None
+    refused(
+        post(jefe, f"/api/balance-groups/{group['id']}/accept/", proposal_id=99),
+        409,
+        "no_such_proposal",
+    )
+    # Kept apart from someone at the table, or in the tournament: refused.
+    free = second_floor(jefe, table)["free_seats"][0]
+    newcomers = register(jefe, ["D-8", "D-9"])
+    join(jefe, table["id"], ["D-8", "D-9"])
+    still = sorted(seats_of(second_floor(jefe, table)))[0]
+    ok(post(jefe, f"/api/players/{newcomers['D-8']}/keep-apart/", other=still, reason="Cousins"))
+    seat_url = f"/api/tables/{table['id']}/seat/"
+    refused(post(jefe, seat_url, player="D-8", seat=free), 409, "players_kept_apart")
+    ok(post(jefe, "/api/waiting-lists/leave/", player="D-8", table_id=table["id"]))
+    ok(post(jefe, f"/api/players/{newcomers['D-9']}/tournament/"))
+    refused(post(jefe, seat_url, player="D-9", seat=free), 409, "player_in_tournament")
+    ok(post(jefe, "/api/tournament/dinner-break/", on=True))
+    ok(post(jefe, seat_url, player="D-9", seat=free))
+
+
+def second_floor(jefe, table: dict) -> dict:
+    return jefe.get(f"/api/tables/{table['id']}/floor/").json()
