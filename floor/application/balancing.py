@@ -64,10 +64,12 @@ class BalancingCommands(HouseClockCommands):
                     "call lasts.",
                 )
             return chosen, "the seat the jefe chose"
-        picked = balance.target_seat(seating_view(table), step(self.profile), free)
-        if picked is None:
+        if not free:
             raise conflict("table_full", f"{table.label} has no free seat for the move.")
-        return picked
+        picked = balance.target_seat(seating_view(table), step(self.profile), free)
+        # Only the small blind's seat is free: a player who asked, or whose
+        # table broke, takes it rather than wait.
+        return picked or (free[0], "the only free seat")
 
     def _move(
         self,
@@ -226,7 +228,9 @@ class BalancingCommands(HouseClockCommands):
                 raise conflict(
                     "no_table_change_request", "Nobody at that table asked to change table."
                 )
-            if target.id.hex not in group.tables or target.id == source.id:
+            if target.id == source.id:
+                raise conflict("same_table", "The player already sits at that table.")
+            if target.id.hex not in group.tables:
                 raise conflict("move_not_same_game", "A player moves between tables of one game.")
             cards, winner = (
                 draws.draw_high_card(requesters, self.random)
