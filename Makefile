@@ -36,6 +36,7 @@ bench: $(VENV)/.dev-installed
 	$(PY) bench/commands.py
 	$(PY) bench/hand_eval.py
 	$(PY) bench/timers.py
+	$(PY) bench/balance.py
 
 lint: $(VENV)/.dev-installed
 	$(VENV)/bin/ruff check .

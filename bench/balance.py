@@ -1,0 +1,270 @@
+"""A day on a floor of 40 tables in 8 games: how well the tables stay balanced,
+and what it costs the players in moves (RULES.md section 7).
+
+The floor: 10 sectors of 4 tables, 8 games (Hold'em and Omaha, four stakes
+each), 5 tables a game, each drawn with 8 players at opening. Then a day, minute
+by minute on an injected clock: players arrive on the lists of random games and
+are seated in list order where the service accepts them (it refuses a seat
+that would unbalance the tables, CM-10); seated players leave after a random
+while; a called player takes the seat offered; every running table deals a hand
+every few minutes; a table below four players whose game has room elsewhere is
+broken. Everything goes through the floor's commands, in process, on the
+in-memory event store.
+
+Two runs on the same seed, side by side: the jefe accepts every move the service
+proposes, and the baseline where proposals are ignored. For each: moves per
+player, the worst spread between tables of one game, and how many game-minutes
+the floor spent more than one player apart.
+
+Usage: .venv/bin/python bench/balance.py [--minutes 480] [--seed 7]
+Results: printed, and written to var/bench/balance-<timestamp>.json.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import time
+from collections import Counter
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from uuid import UUID, uuid4
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from floor.application.floor_app import FloorApplication  # noqa: E402
+from floor.domain import balance  # noqa: E402
+from floor.domain.balance_group import BalanceGroup  # noqa: E402
+from floor.domain.clock import ManualClock  # noqa: E402
+from floor.domain.errors import DomainError  # noqa: E402
+from floor.domain.roles import Actor, Role  # noqa: E402
+from games.profiles import CM  # noqa: E402
+
+OUTPUT_DIR = ROOT / "var" / "bench"
+DIRECTOR = Actor("bench-director", frozenset({Role.DIRECTOR}))
+JEFE = Actor("bench-jefe", frozenset({Role.JEFE_SECTOR}))
+DEALER = Actor("bench-dealer", frozenset({Role.CRUPIER}))
+GAMES = [
+    {"variant": variant, "limit": limit, "minimum_cents": minimum, "maximum_cents": 1000 * k}
+    for variant, limit in (("texas_holdem", "no_limit"), ("omaha", "pot_limit"))
+    for k, minimum in ((1, 200), (2, 400), (5, 1000), (10, 2000))
+]
+TABLES_PER_GAME = 5
+OPENING_PLAYERS = 8
+HAND_EVERY_MINUTES = 4
+
+
+def cid() -> str:
+    return str(uuid4())
+
+
+class Day:
+    """One simulated day on a fresh floor."""
+
+    def __init__(self, seed: int, accept_proposals: bool) -> None:
+        self.rng = random.Random(seed)
+        self.clock = ManualClock(datetime(2026, 11, 22, 16, 0, tzinfo=UTC))
+        self.app = FloorApplication(env={}, profile=CM, clock=self.clock)
+        self.app.random = random.Random(seed + 1)
+        self.accept = accept_proposals
+        self.players = 0
+        self.leaving_at: dict[str, datetime] = {}  # card -> when they go
+        self.refusals: Counter = Counter()
+        self.moves: Counter = Counter()  # player id -> times moved
+        self.commands = 0
+        self.worst = 0
+        self.minutes_out = 0
+        self.breaks = 0
+        self.tables: dict[int, list[str]] = {}  # game -> table ids
+        self.open_floor()
+
+    def run(self, command: str, actor: Actor, **arguments) -> dict | None:
+        self.commands += 1
+        try:
+            return getattr(self.app, command)(actor, cid(), **arguments).result
+        except DomainError as refused:
+            self.refusals[refused.code] += 1
+            return None
+
+    def new_player(self) -> str:
+        self.players += 1
+        card = f"B-{self.players:05d}"
+        self.run("register_player", JEFE, card_number=card, display_name=card)
+        stay = timedelta(minutes=self.rng.expovariate(1 / 150))
+        self.leaving_at[card] = self.clock.now() + stay
+        return card
+
+    def open_floor(self) -> None:
+        slots = [(g, n) for g in range(len(GAMES)) for n in range(TABLES_PER_GAME)]
+        for sector in range(len(slots) // 4):
+            sector_id = self.run("open_sector", DIRECTOR, name=f"Bench {sector + 1}")["sector_id"]
+            for game, _ in slots[sector * 4 : sector * 4 + 4]:
+                table = self.run("open_table", JEFE, sector_id=sector_id, seats=10, **GAMES[game])
+                self.tables.setdefault(game, []).append(table["table_id"])
+        for table_ids in self.tables.values():
+            for table_id in table_ids:
+                for _ in range(OPENING_PLAYERS):
+                    self.run("join_waiting_list", JEFE, player=self.new_player(), table_id=table_id)
+                self.run("draw_seats", JEFE, table_ids=[table_id])
+                self.buy_in_all(table_id)
+
+    def buy_in_all(self, table_id: str) -> None:
+        table = self.app.repository.get(UUID(table_id))
+        for state in table.occupants.values():
+            if state["stack"] == 0:
+                player = str(UUID(state["player_id"]))
+                self.run(
+                    "buy_in",
+                    DEALER,
+                    table_id=table_id,
+                    player=player,
+                    amount_cents=table.maximum_cents,
+                )
+
+    def table(self, table_id: str):
+        return self.app.repository.get(UUID(table_id))
+
+    def seat_from_list(self, game: int) -> None:
+        """The first free player on the game's list sits where the service
+        accepts them, emptiest table first."""
+        tables = [self.table(t) for t in self.tables[game]]
+        waiting = self.app.waiting_list(tables[0].game)
+        first = waiting.first_waiting() if waiting else None
+        if first is None:
+            return
+        player = str(UUID(first["player_id"]))
+        for table in sorted(tables, key=lambda t: t.player_count):
+            if table.status not in ("running", "suspended") or not table.free_seats():
+                continue
+            seat = None if table.draw_open else table.free_seats()[0]
+            if self.run("seat_player", JEFE, table_id=str(table.id), player=player, seat=seat):
+                self.buy_in_all(str(table.id))
+                return
+
+    def minute(self) -> None:
+        now = self.clock.now()
+        for _ in range(self.rng.choice((0, 0, 1, 1, 2))):  # arrivals
+            game = self.rng.randrange(len(GAMES))
+            self.run(
+                "join_waiting_list", JEFE, player=self.new_player(), table_id=self.tables[game][0]
+            )
+        for game, table_ids in self.tables.items():
+            for table_id in table_ids:
+                table = self.table(table_id)
+                for state in list(table.occupants.values()):
+                    card = self.app.repository.get(UUID(state["player_id"])).card_number
+                    if self.leaving_at.get(card, now) <= now:
+                        self.run("leave_table", JEFE, table_id=table_id, player=card)
+            self.seat_from_list(game)
+            self.seat_from_list(game)
+            self.break_short_tables(game)
+            if self.accept:
+                self.accept_proposals(game)
+        if int((now - self.start).total_seconds() // 60) % HAND_EVERY_MINUTES == 0:
+            self.deal_hands()
+        self.measure()
+        self.clock.advance(timedelta(minutes=1))
+
+    def break_short_tables(self, game: int) -> None:
+        tables = [self.table(t) for t in self.tables[game]]
+        playing = [t for t in tables if t.status in ("running", "suspended")]
+        for table in playing:
+            others = [t for t in playing if t.id != table.id]
+            room = sum(len(t.free_seats()) for t in others)
+            if table.status == "suspended" and others and room >= table.player_count:
+                if self.run("break_table", JEFE, table_id=str(table.id)):
+                    self.breaks += 1
+                return
+
+    def accept_proposals(self, game: int) -> None:
+        group_id = BalanceGroup.id_for(self.table(self.tables[game][0]).game)
+        for _ in range(3):
+            group = self.app.repository.get(group_id)
+            if group.proposal is None:
+                return
+            moved = self.run(
+                "accept_move", JEFE, group_id=str(group_id), proposal_id=group.proposal["id"]
+            )
+            if moved is None:
+                return
+            self.moves[moved["player_id"]] += 1
+
+    def deal_hands(self) -> None:
+        for table_ids in self.tables.values():
+            for table_id in table_ids:
+                table = self.table(table_id)
+                ready = [
+                    int(s)
+                    for s, st in table.occupants.items()
+                    if st["stack"] > 0 and not st["must_rebuy"] and not st["newcomer"]
+                ]
+                if table.status != "running" or len(ready) < 2:
+                    continue
+                if self.run("start_hand", DEALER, table_id=table_id, dealt_in=ready):
+                    self.run("end_hand", DEALER, table_id=table_id, contributions={}, winnings={})
+
+    def measure(self) -> None:
+        for table_ids in self.tables.values():
+            counts = {
+                t: self.table(t).player_count
+                for t in table_ids
+                if self.table(t).status in ("running", "suspended")
+            }
+            wide = balance.spread(counts)
+            self.worst = max(self.worst, wide)
+            self.minutes_out += wide > 1
+
+    def simulate(self, minutes: int) -> dict:
+        self.start = self.clock.now()
+        began = time.perf_counter()
+        for _ in range(minutes):
+            self.minute()
+        elapsed = time.perf_counter() - began
+        moved = list(self.moves.values())
+        return {
+            "players": self.players,
+            "moves": sum(moved),
+            "players_moved": len(moved),
+            "moves_per_player": round(sum(moved) / self.players, 4),
+            "most_moves_one_player": max(moved, default=0),
+            "players_moved_twice_or_more": sum(1 for m in moved if m >= 2),
+            "worst_spread": self.worst,
+            "game_minutes_out_of_tolerance": self.minutes_out,
+            "tables_broken": self.breaks,
+            "commands": self.commands,
+            "commands_per_second": round(self.commands / elapsed, 1),
+            "refusals": dict(self.refusals.most_common()),
+        }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--minutes", type=int, default=480, help="length of the day")
+    parser.add_argument("--seed", type=int, default=7)
+    args = parser.parse_args(argv)
+    runs = {}
+    for name, accept in (("proposals accepted", True), ("proposals ignored", False)):
+        runs[name] = Day(args.seed, accept).simulate(args.minutes)
+    print(
+        f"40 tables, {len(GAMES)} games x {TABLES_PER_GAME}, {args.minutes} minutes, "
+        f"seed {args.seed}"
+    )
+    keys = [k for k in runs["proposals accepted"] if k != "refusals"]
+    print(f"{'':32}" + "".join(f"{name:>22}" for name in runs))
+    for key in keys:
+        print(f"{key:32}" + "".join(f"{run[key]:>22}" for run in runs.values()))
+    for name, run in runs.items():
+        print(f"refusals, {name}: {run['refusals']}")
+    OUTPUT_DIR.mkdir(parents=True, exist_ok=True)
+    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
+    out = OUTPUT_DIR / f"balance-{stamp}.json"
+    out.write_text(json.dumps({"args": vars(args), "runs": runs}, indent=2))
+    print(f"written to {out.relative_to(ROOT)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
