@@ -132,6 +132,14 @@ class Day:
         accepts them, emptiest table first."""
         tables = [self.table(t) for t in self.tables[game]]
         waiting = self.app.waiting_list(tables[0].game)
+        for entry in waiting.entries if waiting else []:
+            if entry["status"] == "called":  # the called player comes for the seat [CM-6]
+                call = entry["call"]
+                table_id = str(UUID(call["table_id"]))
+                player = str(UUID(entry["player_id"]))
+                seat = call["seat"]
+                if self.run("seat_player", JEFE, table_id=table_id, player=player, seat=seat):
+                    self.buy_in_all(table_id)
         first = waiting.first_waiting() if waiting else None
         if first is None:
             return
@@ -146,7 +154,7 @@ class Day:
 
     def minute(self) -> None:
         now = self.clock.now()
-        for _ in range(self.rng.choice((0, 0, 1, 1, 2))):  # arrivals
+        for _ in range(self.rng.choice((0, 1, 1, 2, 3))):  # arrivals
             game = self.rng.randrange(len(GAMES))
             self.run(
                 "join_waiting_list", JEFE, player=self.new_player(), table_id=self.tables[game][0]

@@ -158,7 +158,10 @@ class Player(AuditedAggregate):
     @event("LeftTable")
     def _left_table(self, table_id: UUID, game_key: str, reason: str, at: datetime) -> None:
         self.seated_at = None
-        self.last_left = {"table_id": table_id.hex, "game": game_key, "at": at.isoformat()}
+        if reason != "table_closed":
+            # Leaving is the player's doing; a table closing under them is not,
+            # and sends them on without the re-seat cool-down [CM-13].
+            self.last_left = {"table_id": table_id.hex, "game": game_key, "at": at.isoformat()}
         if reason == "table_closed" and game_key not in self.previous_sessions:
             self.previous_sessions = [*self.previous_sessions, game_key]
 

@@ -120,7 +120,8 @@ def test_a_closed_table_lets_its_players_go_with_their_stacks(room):
     for card in cards:
         player = room.player(card)
         assert player.seated_at is None
-        assert player.last_left["table_id"] == table.id.hex
+        # The table closed under them: no re-seat cool-down follows [CM-13].
+        assert player.last_left is None
     # they may sit elsewhere
     other = room.table()
     for card in cards:
