@@ -10,7 +10,7 @@ from uuid import UUID
 
 from floor.application.groups import GroupSupport
 from floor.application.service import Decision, Outcome
-from floor.domain import draws
+from floor.domain import balance, draws
 from floor.domain.errors import conflict, invalid
 from floor.domain.game import Game
 from floor.domain.player import Player
@@ -65,6 +65,51 @@ class SeatingCommands(GroupSupport):
                 changed.append(waiting)
             player.left_list(key)
         return changed
+
+    def _complete_open_tables(
+        self, drawing: list[Table], candidates: list[Player]
+    ) -> tuple[list[Player], list[Table], list[Player]]:
+        """Before a new table's seats are drawn, the open tables of the game are
+        completed in list order [CM-8]: each free seat (not held for a called
+        player) goes to the next candidate who may sit there. Returns those
+        seated, the tables they sat at and the candidates left for the draw."""
+        if balance.tolerance(self.profile) is None:
+            return [], [], candidates
+        group = self.balance_group(drawing[0].game)
+        drawing_ids = {t.id for t in drawing}
+        open_tables = [
+            t for t in (self.playing_tables(group) if group else []) if t.id not in drawing_ids
+        ]
+        waiting = self.waiting_list(drawing[0].game)
+        seated: list[Player] = []
+        touched: list[Table] = []
+        left = list(candidates)
+        for table in open_tables:
+            held = waiting.seats_called(table.id) if waiting else {}
+            for seat in [s for s in table.free_seats() if s not in held]:
+                taker = next(
+                    (
+                        p
+                        for p in left
+                        if not any(o["player_id"] in p.kept_apart for o in table.occupants.values())
+                    ),
+                    None,
+                )
+                if taker is None:
+                    break
+                table.seat_player(
+                    taker.id,
+                    seat,
+                    posts_big_blind=False,
+                    drawn_from=None,
+                    time_due=table.owes_on_joining(self.profile, self.now()),
+                )
+                taker.take_seat(table.id, seat, table.game.key)
+                seated.append(taker)
+                left.remove(taker)
+                if table not in touched:
+                    touched.append(table)
+        return seated, touched, left
 
     def _left_group(self, table: Table, player: Player) -> list:
         """A player gone from a table: their table-change request lapses and
@@ -157,6 +202,12 @@ class SeatingCommands(GroupSupport):
                 if any(p.id.hex in player.kept_apart for p in candidates):  # CM-14
                     continue
                 candidates.append(player)
+            changed: list = [*tables]
+            completed, touched, candidates = self._complete_open_tables(tables, candidates)
+            for table in touched:
+                changed += [table, *self._suspend_or_resume(table)]
+            for player in completed:
+                changed += [player, *self._leave_lists(player, [game.key], "seated")]
             needed = 1 if tables[0].banked else self.profile.min_players
             if len(candidates) < needed * len(tables):
                 raise conflict(
@@ -177,8 +228,8 @@ class SeatingCommands(GroupSupport):
             else:
                 by_suit = {pid: {"card": None, "table_id": tables[0].id.hex} for pid in ids}
             players = {p.id.hex: p for p in chosen}
-            changed: list = [*tables, *chosen]
-            result: dict = {"tables": {}}
+            changed += chosen
+            result: dict = {"tables": {}, "completed": [str(p.id) for p in completed]}
             for table in tables:
                 here = [pid for pid in ids if by_suit[pid]["table_id"] == table.id.hex]
                 drawn = draws.draw_seats(here, table.free_seats(), self.random)

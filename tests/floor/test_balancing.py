@@ -25,9 +25,24 @@ def room(floor_app) -> Room:
     return Room(floor_app)
 
 
+def drawn_together(room: Room, players: int, tables: int = 2) -> list[str]:
+    """Tables of one game drawn in one draw [PT 25]: the players shared as
+    evenly as the seats allow, every player bought in."""
+    table_ids = [room.table() for _ in range(tables)]
+    for card in room.new_players(players):
+        room.join(card, table_ids[0])
+    room.app.draw_seats(JEFE, new_id(), table_ids=table_ids)
+    for table_id in table_ids:
+        for card in room.seats(table_id).values():
+            room.buy(table_id, card, 1000)
+    return table_ids
+
+
 def two_tables(room: Room, first: int = 5, second: int = 5) -> tuple[str, str]:
-    a, _ = room.drawn_table(first)
-    b, _ = room.drawn_table(second)
+    a, b = drawn_together(room, first + second)
+    if counts(room, a, b) != [first, second]:
+        a, b = b, a
+    assert counts(room, a, b) == [first, second]
     return a, b
 
 
@@ -155,27 +170,50 @@ def test_under_pt_a_table_change_needs_the_stack_lost_and_four_left(make_app):
     runtime.install(app)
     try:
         room = Room(app)
-        a, _ = room.drawn_table(5)
-        room.drawn_table(4)
-        card = next(iter(room.seats(a).values()))
+        a, b = drawn_together(room, 9)
+        if room.get(a).player_count < room.get(b).player_count:
+            a, b = b, a
+        first, second = list(room.seats(a).values())[:2]
         refused(
             room.app, "table_change_needs_stack_lost", room.app.request_table_change, JEFE,
-            new_id(), table_id=a, player=card,
+            new_id(), table_id=a, player=first,
+        )  # fmt: skip
+
+        def lose_stack(card: str) -> None:
+            seat = room.seat_of(a, card)
+            stack = room.state(a, card)["stack"]
+            started = room.start(a)
+            winner = next(s for s in started["dealt_in"] if s != seat)
+            room.end(a, {str(seat): stack}, {str(winner): stack})
+
+        lose_stack(first)
+        room.app.request_table_change(JEFE, new_id(), table_id=a, player=first)
+        room.app.grant_table_change(JEFE, new_id(), table_id=a, to_table_id=b)
+        assert counts(room, a, b) == [4, 5]
+        lose_stack(second)
+        room.app.request_table_change(JEFE, new_id(), table_id=a, player=second)
+        refused(
+            room.app, "table_would_fall_below_minimum", room.app.grant_table_change, JEFE,
+            new_id(), table_id=a, to_table_id=b,
         )  # fmt: skip
     finally:
         runtime.install(None)
 
 
 def test_breaking_a_table_fills_the_others_and_lists_the_rest_first(room):
-    a, b = two_tables(room, 9, 9)
-    c, _ = room.drawn_table(4)
+    a, b, c = drawn_together(room, 22, tables=3)
+    assert sorted(counts(room, a, b, c)) == [7, 7, 8]
     waiting = newcomer(room, a)
+    seated_before = counts(room, a, b)
     result = room.app.break_table(JEFE, new_id(), table_id=c).result
     assert room.get(c).status == "closed"
     assert events_of(room.app, c, "Closed")[-1].reason == "table_broken"
-    # Two free seats: one each at a and b (the emptiest first), two to the list.
+    # The other tables fill to ten, the emptiest first; the rest go to the list.
     assert counts(room, a, b) == [10, 10]
-    assert len(result["placed"]) == 2 and len(result["listed"]) == 2
+    placed = 20 - sum(seated_before)
+    assert len(result["placed"]) == placed
+    at_broken_table = 22 - sum(seated_before)
+    assert len(result["listed"]) == at_broken_table - placed
     listed = room.listed(a)
     assert [pid(c) for c in listed[:2]] == result["listed"]  # top, in draw order
     assert listed[2] == waiting

@@ -47,7 +47,10 @@ class Floor:
         n = next(games)
         self.room = Room(app, seed=n, tag=f"P{n}")
         self.stakes = {"minimum_cents": 200 + 2 * (n % 100), "maximum_cents": 1000}
-        self.tables = [self.room.drawn_table(size, **self.stakes)[0] for size in (5, 5, 4)]
+        self.tables = [self.room.table(**self.stakes) for _ in range(3)]
+        for card in self.room.new_players(14):  # drawn together: 5, 5 and 4 [PT 25]
+            self.room.join(card, self.tables[0])
+        app.draw_seats(JEFE, new_id(), table_ids=self.tables)
         self.app = app
 
     def table(self, table_id: str):
@@ -86,7 +89,11 @@ class Floor:
         elif operation == "change" and seated:
             card = seated[pick % len(seated)]
             source = str(UUID(room.player(card).seated_at["table_id"]))
+            # Mostly the emptiest other table (a jefe's choice), sometimes any.
+            others = [t for t in tables if t != source and self.table(t).status != "closed"]
             target = tables[(pick // 7) % len(tables)]
+            if others and pick % 4:
+                target = min(others, key=lambda t: self.table(t).player_count)
             app.request_table_change(JEFE, new_id(), table_id=source, player=card)
             app.grant_table_change(JEFE, new_id(), table_id=source, to_table_id=target)
         elif operation == "accept":

@@ -363,8 +363,11 @@ def test_a_player_leaves_only_between_hands_and_only_a_table_they_sit_at(room):
 
 
 def test_a_player_who_left_may_sit_at_another_table(room):
-    first, cards = room.drawn_table(5)
+    first, cards = room.drawn_table(5, seats=5)
     room.leave(first, cards[0])
+    filler = room.new_player()  # the seat left is taken: the open table is full [CM-8]
+    room.join(filler, first)
+    room.sit(first, filler, room.get(first).free_seats()[0])
     second = room.table()
     for card in [cards[0], *room.new_players(3)]:
         room.join(card, second)

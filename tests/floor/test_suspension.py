@@ -220,7 +220,7 @@ def test_every_event_names_its_actor_role_command_and_profile(make_app, clock):
     room.app.start_rest(CRUPIER, "rest-1", table_id=table_id, player=cards[1])
     room.leave(table_id, cards[0])
     draw_command = "draw-2"
-    other = room.table()
+    other = room.table(minimum_cents=400)
     for card in room.new_players(4):
         room.join(card, other)
     room.app.draw_seats(JEFE, draw_command, table_ids=[other])
