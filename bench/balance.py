@@ -137,7 +137,7 @@ class Day:
                 call = entry["call"]
                 table_id = str(UUID(call["table_id"]))
                 player = str(UUID(entry["player_id"]))
-                seat = call["seat"]
+                seat = None if self.table(table_id).draw_open else call["seat"]
                 if self.run("seat_player", JEFE, table_id=table_id, player=player, seat=seat):
                     self.buy_in_all(table_id)
         first = waiting.first_waiting() if waiting else None
