@@ -2,7 +2,8 @@
 and what it costs the players in moves (RULES.md section 7).
 
 The floor: 10 sectors of 4 tables, 8 games (Hold'em and Omaha, four stakes
-each), 5 tables a game, each drawn with 8 players at opening. Then a day, minute
+each), 5 tables a game, opened with 49 players (four full tables and nine at the
+fifth). Then a day, minute
 by minute on an injected clock: players arrive on the lists of random games and
 are seated in list order where the service accepts them (it refuses a seat
 that would unbalance the tables, CM-10); seated players leave after a random
@@ -53,7 +54,7 @@ GAMES = [
     for k, minimum in ((1, 200), (2, 400), (5, 1000), (10, 2000))
 ]
 TABLES_PER_GAME = 5
-OPENING_PLAYERS = 8
+OPENING_PLAYERS = 9
 HAND_EVERY_MINUTES = 4
 
 
@@ -104,12 +105,15 @@ class Day:
             for game, _ in slots[sector * 4 : sector * 4 + 4]:
                 table = self.run("open_table", JEFE, sector_id=sector_id, seats=10, **GAMES[game])
                 self.tables.setdefault(game, []).append(table["table_id"])
+        # One draw seats a game's first four tables, full [PT 25]; the fifth is
+        # drawn after, its players left once the open tables are full [CM-8].
         for table_ids in self.tables.values():
-            for table_id in table_ids:
-                for _ in range(OPENING_PLAYERS):
-                    self.run("join_waiting_list", JEFE, player=self.new_player(), table_id=table_id)
-                self.run("draw_seats", JEFE, table_ids=[table_id])
-                self.buy_in_all(table_id)
+            for group, players in ((table_ids[:4], 40), (table_ids[4:], OPENING_PLAYERS)):
+                for _ in range(players):
+                    self.run("join_waiting_list", JEFE, player=self.new_player(), table_id=group[0])
+                self.run("draw_seats", JEFE, table_ids=group)
+                for table_id in group:
+                    self.buy_in_all(table_id)
 
     def buy_in_all(self, table_id: str) -> None:
         table = self.app.repository.get(UUID(table_id))
