@@ -203,6 +203,10 @@ MESSAGES = {
     "player_not_seated": _("That player is not seated."),
     "reason_required": _("Say why: every move the jefe chooses records it."),
     "table_change_already_requested": _("That player has already asked to change table."),
+    "table_change_requested_first": _(
+        "A seated player asked to change to this table: the seat is offered to them "
+        "before the list (CM-11)."
+    ),
     "no_table_change_request": _("Nobody at that table asked to change table."),
     "table_change_needs_stack_lost": _(
         "A player changes table only after losing their stack (PT 26)."

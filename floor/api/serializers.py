@@ -194,9 +194,26 @@ class TableFloorSerializer(TableSerializer):
 
 class SectorFloorSerializer(SectorSerializer):
     tables = TableFloorSerializer(many=True, read_only=True)
+    balance_proposals = serializers.SerializerMethodField()
 
     class Meta(SectorSerializer.Meta):
-        fields = [*SectorSerializer.Meta.fields, "closes_at", "last_hands_at", "last_hands_begun"]
+        fields = [
+            *SectorSerializer.Meta.fields,
+            "closes_at",
+            "last_hands_at",
+            "last_hands_begun",
+            "balance_proposals",
+        ]
+
+    def get_balance_proposals(self, sector: SectorView) -> list[dict]:
+        """The balancing moves proposed to or from this sector's tables, with
+        why (RULES.md section 7)."""
+        mine = {str(t.id) for t in sector.tables.all()}
+        return [
+            {"group_id": str(g.id), "game": g.game, **g.proposal}
+            for g in BalanceGroupView.objects.filter(proposal__isnull=False)
+            if {g.proposal["from_table"], g.proposal["to_table"]} & mine
+        ]
 
 
 class AnnounceClosingSerializer(CommandSerializer):

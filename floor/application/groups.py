@@ -13,6 +13,7 @@ from uuid import UUID
 from floor.application.players import PlayerCommands
 from floor.domain import balance
 from floor.domain.balance_group import BalanceGroup
+from floor.domain.errors import DomainError, conflict
 from floor.domain.game import Game
 from floor.domain.player import Player
 from floor.domain.positions import step
@@ -54,6 +55,12 @@ class GroupSupport(PlayerCommands):
         [CM-14], a tournament player [CM-23], or that would unbalance the game's
         tables [CM-10; PT 26]."""
         player.check_not_in_tournament(self.dinner_break())
+        if moving_from is None and self.table_change_first(table) is not None:
+            raise conflict(
+                "table_change_requested_first",
+                f"A seated player asked to change to {table.label}: the seat is offered to "
+                "them before the list (CM-11).",
+            )
         player.check_apart([s["player_id"] for s in table.occupants.values()])
         limit = balance.tolerance(self.profile)
         group = self.balance_group(table.game)
@@ -67,6 +74,36 @@ class GroupSupport(PlayerCommands):
         after = balance.moved(counts, source, table.id.hex)
         labels = {t.id.hex: self.table_label(t) for t in tables}
         balance.check_balance(counts, after, limit, labels)
+
+    def table_change_first(self, table: Table) -> dict | None:
+        """A player of another table of the game who asked to change table, and
+        may move here, comes before the waiting list [CM-11]."""
+        group = self.balance_group(table.game)
+        if group is None or not group.change_requests or table.status not in PLAYING:
+            return None
+        limit = balance.tolerance(self.profile)
+        tables = self.playing_tables(group)
+        counts = {t.id.hex: t.player_count for t in tables}
+        labels = {t.id.hex: t.label for t in tables}
+        for request in group.change_requests:
+            source = self.find(Table, UUID(request["table_id"]))
+            if source is None or source.id == table.id or source.id.hex not in counts:
+                continue
+            if (
+                self.profile.table_moves.change_only_after_losing_stack
+                and source.player_count - 1 < self.profile.min_players
+            ):
+                continue  # PT 26
+            try:
+                after = balance.moved(counts, source.id.hex, table.id.hex)
+                balance.check_balance(counts, after, limit, labels)
+            except DomainError:
+                continue
+            return {
+                "table_change_request": str(UUID(request["player_id"])),
+                "from_table": str(source.id),
+            }
+        return None
 
     # --- the move the service proposes ----------------------------------------------
 

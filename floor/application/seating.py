@@ -141,10 +141,14 @@ class SeatingCommands(GroupSupport):
 
     def _offer_seat(self, table: Table, seat: int) -> tuple[list, dict | None]:
         """A freed seat goes first to a seated player who asked to change seat,
-        then to the list in order [PT 12; CM-5]: the first waiting player is
+        then to one of another table of the game who asked to change table
+        [CM-11], then to the list in order [PT 12; CM-5]: the first waiting player is
         called, with the call window's end where the profile has one [CM-6]."""
         if table.seat_change_requests:
             return [], {"seat_change_request": str(UUID(table.seat_change_requests[0]))}
+        changing = self.table_change_first(table)
+        if changing is not None:  # seated players before the list [CM-11]
+            return [], changing
         waiting = self.waiting_list(table.game)
         first = None
         for entry in waiting.entries if waiting else []:

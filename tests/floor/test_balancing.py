@@ -240,3 +240,20 @@ def test_a_tournament_player_sits_at_a_cash_table_only_on_its_dinner_break(room)
     room.app.set_dinner_break(JEFE, new_id(), on=True)
     room.sit(a, card)
     assert room.app.repository.get(Player.create_id(card)).seated_at is not None
+
+
+def test_a_seat_freed_goes_to_a_player_asking_to_change_table_before_the_list(room):
+    a, b = two_tables(room, 5, 5)
+    asker = next(iter(room.seats(a).values()))
+    room.app.request_table_change(JEFE, new_id(), table_id=a, player=asker)
+    waiting = newcomer(room, b)
+    leaver = next(iter(room.seats(b).values()))
+    left = room.leave(b, leaver)
+    assert left["offered"] == {"table_change_request": pid(asker), "from_table": a}
+    refused(
+        room.app, "table_change_requested_first", room.app.seat_player, JEFE, new_id(),
+        table_id=b, player=waiting,
+    )  # fmt: skip
+    moved = room.app.grant_table_change(JEFE, new_id(), table_id=a, to_table_id=b).result
+    assert moved["player_id"] == pid(asker)
+    assert counts(room, a, b) == [4, 5]

@@ -36,6 +36,7 @@ EXPECTED_REFUSALS = {
     "players_kept_apart",
     "waiting_list_first",
     "table_not_started",
+    "table_change_requested_first",
 }
 games = itertools.count()
 

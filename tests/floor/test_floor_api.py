@@ -771,6 +771,9 @@ def test_balancing_through_the_api(jefe, crupier, sector, running, floor_app):
     group = groups[0]
     assert group["spread"] == 2 and group["proposal"]["why"]["player"]
     assert group["proposal"]["from_table"] == second["id"]
+    floor = jefe.get(f"/api/sectors/{sector['id']}/floor/").json()
+    assert [p["id"] for p in floor["balance_proposals"]] == [group["proposal"]["id"]]
+    assert floor["balance_proposals"][0]["why"] == group["proposal"]["why"]
     accepted = ok(
         post(
             jefe,
@@ -780,6 +783,7 @@ def test_balancing_through_the_api(jefe, crupier, sector, running, floor_app):
     )
     assert accepted["balance_group"]["spread"] == 0
     assert accepted["balance_group"]["proposal"] is None
+    assert jefe.get(f"/api/sectors/{sector['id']}/floor/").json()["balance_proposals"] == []
     refused(
         post(jefe, f"/api/balance-groups/{group['id']}/accept/", proposal_id=99),
         409,
