@@ -162,6 +162,16 @@ class Table(ActionClockMixin, AbsenceMixin, SessionClockMixin, AuditedAggregate)
         if self.status == TableStatus.CLOSED:
             raise conflict("table_closed", f"{self.label} is closed.", table=self.number)
 
+    def check_started(self) -> None:
+        """Open and drawn: a table still registering seats nobody but by its draw."""
+        self.check_not_closed()
+        if self.status == TableStatus.REGISTERING:
+            raise conflict(
+                "table_not_started",
+                f"The seats of {self.label} are drawn when it starts.",
+                table=self.number,
+            )
+
     def check_no_hand(self) -> None:
         """Chips are added and seats change only between hands [GA art. 21; PT 14]."""
         if self.hand is not None:
@@ -246,13 +256,7 @@ class Table(ActionClockMixin, AbsenceMixin, SessionClockMixin, AuditedAggregate)
         """A player takes a free seat; ``drawn_from`` lists the free seats the
         seat was drawn among, when the draw is still open [CM-3]; ``time_due``:
         they sat down early enough in a session to pay it [PT 7b]."""
-        self.check_not_closed()
-        if self.status == TableStatus.REGISTERING:
-            raise conflict(
-                "table_not_started",
-                f"The seats of {self.label} are drawn when it starts.",
-                table=self.number,
-            )
+        self.check_started()
         self.check_seat_free(seat)
         newcomer = self.hands_played > 0 or self.hand is not None
         self._player_seated(
@@ -369,13 +373,7 @@ class Table(ActionClockMixin, AbsenceMixin, SessionClockMixin, AuditedAggregate)
         self, player_id: UUID, seat: int, stack: int, from_table: UUID, kind: str
     ) -> None:
         """A player moved from another table of the game sits with their stack."""
-        self.check_not_closed()
-        if self.status == TableStatus.REGISTERING:
-            raise conflict(
-                "table_not_started",
-                f"The seats of {self.label} are drawn when it starts.",
-                table=self.number,
-            )
+        self.check_started()
         self.check_seat_free(self.check_seat_number(seat))
         self._player_moved_in(
             player_id=player_id.hex, seat=seat, stack=stack, from_table=from_table.hex, kind=kind

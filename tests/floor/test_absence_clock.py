@@ -12,9 +12,9 @@ import pytest
 from floor import runtime
 from floor.application.clocks import CLOCK_ACTOR
 from floor.models import PendingTimer
-from floor.timers import sweep_timers
 from tests.support.floor import CRUPIER, new_id
 from tests.support.room import Room, events_of, pid, refused
+from tests.support.timers import fire_due
 
 pytestmark = pytest.mark.django_db
 
@@ -41,12 +41,6 @@ def come_back(room: Room, table_id: str, card: str) -> dict:
     result = room.app.end_absence(CRUPIER, new_id(), table_id=table_id, player=card).result
     runtime.floor_projector().catch_up()
     return result
-
-
-def fire_due(clock) -> int:
-    fired = sweep_timers(clock.now())
-    runtime.floor_projector().catch_up()
-    return fired
 
 
 def present(room: Room, table_id: str) -> list[int]:

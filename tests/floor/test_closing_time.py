@@ -11,10 +11,10 @@ import pytest
 from floor import runtime
 from floor.application.clocks import CLOCK_ACTOR
 from floor.models import PendingTimer
-from floor.timers import sweep_timers
 from games.profiles import CM, GA
 from tests.support.floor import HOLDEM, JEFE, new_id
 from tests.support.room import Room, events_of, refused
+from tests.support.timers import fire_due
 
 pytestmark = pytest.mark.django_db
 
@@ -30,12 +30,6 @@ def announce(room: Room, closes_at) -> dict:
     ).result
     runtime.floor_projector().catch_up()
     return result
-
-
-def fire_due(clock) -> int:
-    fired = sweep_timers(clock.now())
-    runtime.floor_projector().catch_up()
-    return fired
 
 
 def test_fifteen_minutes_before_closing_each_table_deals_three_more_hands(room, clock):

@@ -11,9 +11,9 @@ import pytest
 
 from floor import runtime
 from floor.models import PendingTimer
-from floor.timers import sweep_timers
 from tests.support.floor import CRUPIER, new_id
 from tests.support.room import Room, events_of, pid, refused
+from tests.support.timers import fire_due
 
 pytestmark = pytest.mark.django_db
 
@@ -44,12 +44,6 @@ def deal(room: Room, table_id: str, **report) -> dict:
     started = room.start(table_id, **report)
     runtime.floor_projector().catch_up()
     return started
-
-
-def fire_due(clock) -> int:
-    fired = sweep_timers(clock.now())
-    runtime.floor_projector().catch_up()
-    return fired
 
 
 def charges(room: Room, table_id: str, session: int) -> dict[int, int]:
