@@ -47,6 +47,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from bench.scratch_env import clean_environ
+
 ROOT = Path(__file__).resolve().parent.parent
 VENV_BIN = ROOT / ".venv" / "bin"
 OUTPUT_DIR = ROOT / "var" / "bench"
@@ -68,22 +71,6 @@ EVENTS_PER_SECTOR = 2 + 3 * TABLES_PER_SECTOR  # Opened + record; per table 3 ev
 REQUEST_TIMEOUT = 60.0  # s: one command, queued behind the others at worst
 READY_TIMEOUT = 30.0  # s: gunicorn up and answering /healthz
 SUBPROCESS_TIMEOUT = 300.0  # s: migrate or setup on a slow disk
-
-# Environment that would point the bench server elsewhere than its scratch stores.
-FOREIGN_ENV = (
-    "DATABASE_URL",
-    "POSTGRES_DB",
-    "POSTGRES_USER",
-    "POSTGRES_PASSWORD",
-    "POSTGRES_HOST",
-    "POSTGRES_PORT",
-    "CELERY_BROKER_URL",
-    "FLOOR_EVENT_STORE",
-    "FLOOR_EVENT_STORE_PATH",
-    "FLOOR_SQLITE_PATH",
-    "FLOOR_VAR_DIR",
-    "DJANGO_SETTINGS_MODULE",
-)
 
 
 @dataclass(frozen=True)
@@ -356,7 +343,7 @@ def verify_log(server: Server, sectors: int) -> dict[str, Any]:
 def server_env(backend: str, scratch: Path) -> dict[str, str]:
     """The server's environment: this one minus anything pointing elsewhere,
     plus the scratch var dir and, on PostgreSQL, the scratch database."""
-    env = {k: v for k, v in os.environ.items() if k not in FOREIGN_ENV}
+    env = clean_environ()
     env.update(
         DJANGO_SETTINGS_MODULE="bench.settings",
         FLOOR_VAR_DIR=str(scratch / "var"),

@@ -47,6 +47,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from bench.scratch_env import clean_environ
+
 ROOT = Path(__file__).resolve().parent.parent
 VENV_PYTHON = ROOT / ".venv" / "bin" / "python"
 OUTPUT_DIR = ROOT / "var" / "bench"
@@ -63,25 +66,6 @@ TABLES_PER_SECTOR = 4
 PLAYERS_PER_TABLE = 4
 READY_TIMEOUT = 90.0  # s: worker and beat up, one sweep run
 DRIVE_TIMEOUT = 900.0  # s: one whole run, setup included
-
-# Environment that would point the run elsewhere than its scratch stores.
-FOREIGN_ENV = (
-    "DATABASE_URL",
-    "POSTGRES_DB",
-    "POSTGRES_USER",
-    "POSTGRES_PASSWORD",
-    "POSTGRES_HOST",
-    "POSTGRES_PORT",
-    "CELERY_BROKER_URL",
-    "FLOOR_EVENT_STORE",
-    "FLOOR_EVENT_STORE_PATH",
-    "FLOOR_SQLITE_PATH",
-    "FLOOR_SQLITE_TEST_PATH",
-    "FLOOR_VAR_DIR",
-    "FLOOR_RULE_PROFILE",
-    "FLOOR_SWEEP_SECONDS",
-    "DJANGO_SETTINGS_MODULE",
-)
 
 
 # --- Inside the worker: which path fired each timer.
@@ -378,7 +362,7 @@ def collect(app, tables, fired_log: Path, setup_s: float, triggers_s: float, beh
 def run_env(backend: str, scratch: Path, args: argparse.Namespace) -> dict[str, str]:
     """This environment minus anything pointing elsewhere, plus the scratch
     var dir, the TEST profile, the sweep interval and the broker."""
-    env = {k: v for k, v in os.environ.items() if k not in FOREIGN_ENV}
+    env = clean_environ()
     env.update(
         DJANGO_SETTINGS_MODULE="config.settings",
         FLOOR_VAR_DIR=str(scratch / "var"),
