@@ -114,7 +114,10 @@ def _apply_table_event(event: DomainEventProtocol) -> None:
         )
     elif isinstance(event, Table.AbsenceWarned):
         _cancel(subject=table_id, kind="absence_warning", arguments__player_id=_player_uuid(event))
-    elif isinstance(event, (Table.AbsenceExpired, Table.AbsenceEnded, Table.PlayerLeft)):
+    elif isinstance(
+        event,
+        (Table.AbsenceExpired, Table.AbsenceEnded, Table.PlayerLeft, Table.PlayerMovedOut),
+    ):
         player = _player_uuid(event)
         _cancel(subject=table_id, kind__startswith="absence_", arguments__player_id=player)
     elif isinstance(event, Table.SessionStarted):

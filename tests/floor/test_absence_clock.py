@@ -11,8 +11,9 @@ import pytest
 
 from floor import runtime
 from floor.application.clocks import CLOCK_ACTOR
+from floor.domain.balance_group import BalanceGroup
 from floor.models import PendingTimer
-from tests.support.floor import CRUPIER, new_id
+from tests.support.floor import CRUPIER, JEFE, new_id
 from tests.support.room import Room, events_of, pid, refused
 from tests.support.timers import fire_due
 
@@ -218,3 +219,19 @@ def test_leaving_or_closing_cancels_the_absence_timers(room):
     room.leave(table_id, cards[0])
     runtime.floor_projector().catch_up()
     assert not PendingTimer.objects.filter(state=PendingTimer.PENDING).exists()
+
+
+def test_a_player_moved_to_another_table_leaves_no_absence_timer_behind(room):
+    table_id, cards = room.drawn_table(5, seats=5)  # full: the next draw is a table's own
+    room.played(table_id)
+    other, _ = room.drawn_table(4)
+    step_away(room, table_id, cards[0])
+    group = room.app.repository.get(BalanceGroup.id_for(room.get(table_id).game))
+    room.app.override_move(
+        JEFE, new_id(), group_id=str(group.id), player=cards[0], to_table_id=other,
+        reason="Back from the bar at the other table",
+    )  # fmt: skip
+    runtime.floor_projector().catch_up()
+    assert not PendingTimer.objects.filter(
+        state=PendingTimer.PENDING, kind__startswith="absence_"
+    ).exists()
