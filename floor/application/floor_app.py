@@ -90,7 +90,7 @@ class FloorApplication(BalancingCommands):
                 rake=rake,
             )
             table_id = uuid4()
-            number = sector.add_table(table_id, self.profile.max_tables_per_sector)
+            number = sector.add_table(table_id, self.profile.max_tables_per_sector, self.now())
             table = Table.open(table_id=table_id, sector_id=sector.id, number=number, spec=spec)
             group = self.join_group(table)
             return [sector, table, group], {

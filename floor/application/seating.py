@@ -34,8 +34,10 @@ class SeatingCommands(GroupSupport):
         Playing its last hands of the night, it closes instead [CM-24]. Returns
         what else changed."""
         needed = self.profile.min_players
+        if table.hand is not None:
+            return []  # a hand is played out first; its end decides [PT 24]
         if table.status == TableStatus.RUNNING and table.below_minimum(needed):
-            if table.last_hands is not None and table.hand is None:
+            if table.last_hands is not None:
                 return self.close_players_out(table, "closing_time")
             delay = self.profile.suspension_closes_after
             now = self.now()
@@ -599,8 +601,12 @@ class SeatingCommands(GroupSupport):
             changed = [table]
             if table.last_hands_done:  # the last hand of the night [CM-24]
                 changed = self.close_players_out(table, "closing_time")
-            else:  # the blinds moved: so does the seat a move should take
-                changed += self.rebalance(table.game)
+            else:
+                # Players gone during the hand (the absence clock) count now;
+                # and the blinds moved, so does the seat a move should take.
+                changed += self._suspend_or_resume(table)
+                if table.status != TableStatus.CLOSED:
+                    changed += self.rebalance(table.game)
             return changed, {"table_id": str(table.id), **decided, "status": table.status}
 
         return self.execute("end_hand", actor, command_id, payload, decide)

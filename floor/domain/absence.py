@@ -38,7 +38,14 @@ class AbsenceMixin:
     ``AbsenceEnded``) are the Table's own, in table.py."""
 
     def away_seats(self) -> list[int]:
-        return [s for s in self.occupied() if self.occupants[str(s)]["away"]]
+        """Players on the clock's twenty plus five minutes: those past it, whose
+        blinds are posted, no longer use it [CM-18]."""
+        return [
+            s
+            for s in self.occupied()
+            if self.occupants[str(s)]["away"]
+            and not self.occupants[str(s)]["away"]["posting_blinds"]
+        ]
 
     def start_absence(self, player_id: UUID, now: datetime, rules: AbsenceRules) -> dict:
         """The player steps away on the clock [CM-18, CM-19]."""
@@ -52,7 +59,9 @@ class AbsenceMixin:
                 f"The player in seat {seat} is resting: end the rest first.",
                 seat=seat,
             )
-        if self.hand is not None and seat in self.hand["dealt_in"]:
+        if self.hand is not None and (
+            seat in self.hand["dealt_in"] or str(seat) in self.hand.get("away_blinds", {})
+        ):
             raise conflict(
                 "player_in_hand",
                 f"The player in seat {seat} is in this hand: they step away once it ends.",
@@ -63,7 +72,10 @@ class AbsenceMixin:
                 "absence_needs_hand_played",
                 "The absence clock is for a player who has played a hand here (CM-19).",
             )
-        if rules.requires_chips_at_table and state["stack"] <= 0:
+        # A stack below the big blind is no stack [CM-16].
+        if rules.requires_chips_at_table and (
+            state["stack"] < self.minimum_cents or state["must_rebuy"]
+        ):
             raise conflict(
                 "absence_needs_chips",
                 "The absence clock is for a player with chips on the table (CM-19).",

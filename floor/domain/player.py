@@ -23,6 +23,16 @@ MAX_DISPLAY_NAME_LENGTH = 60
 
 
 class Player(AuditedAggregate):
+    # Version 2 added the absence days, separation and the tournament: a
+    # snapshot taken before them is brought up to date when loaded.
+    class_version = 2
+
+    @staticmethod
+    def upcast_v1_v2(state: dict) -> None:
+        state.setdefault("absence_days", [])
+        state.setdefault("kept_apart", [])
+        state.setdefault("in_tournament", False)
+
     @staticmethod
     def clean_card_number(card_number: object) -> str:
         """Card numbers are letters, digits and dashes, compared without case."""

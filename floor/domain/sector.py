@@ -15,6 +15,14 @@ MAX_SECTOR_NAME_LENGTH = 60
 
 
 class Sector(AuditedAggregate):
+    # Version 2 added the closing time: a snapshot taken before it is brought
+    # up to date when loaded.
+    class_version = 2
+
+    @staticmethod
+    def upcast_v1_v2(state: dict) -> None:
+        state.setdefault("closing", None)
+
     @staticmethod
     def create_id(name: str) -> UUID:
         """Sector names are unique in a casino, whatever their case or spacing."""
@@ -53,9 +61,17 @@ class Sector(AuditedAggregate):
         # "begun"}, or None.
         self.closing: dict | None = None
 
-    def add_table(self, table_id: UUID, max_tables: int) -> int:
+    def closing_tonight(self, now: datetime) -> bool:
+        """Whether the last hands of the night have begun and the casino has
+        not closed yet: a closing ends with its night."""
+        closing = self.closing
+        return bool(
+            closing and closing["begun"] and now < datetime.fromisoformat(closing["closes_at"])
+        )
+
+    def add_table(self, table_id: UUID, max_tables: int, now: datetime) -> int:
         """Gives the table the lowest free number, or refuses a fifth table."""
-        if self.closing and self.closing["begun"]:
+        if self.closing_tonight(now):
             raise conflict(
                 "sector_closing",
                 f"{self.name} is playing the last hands of the night (CM-24).",
@@ -90,7 +106,7 @@ class Sector(AuditedAggregate):
                 f"The closing time {closes_at:%H:%M} has passed.",
                 closes_at=closes_at.isoformat(),
             )
-        if self.closing and self.closing["begun"]:
+        if self.closing_tonight(now):
             raise conflict(
                 "sector_closing",
                 f"{self.name} is playing the last hands of the night (CM-24).",

@@ -67,6 +67,20 @@ def new_seat_state(player_id: str, *, newcomer: bool, posts_big_blind: bool) -> 
 
 
 class Table(ActionClockMixin, AbsenceMixin, SessionClockMixin, AuditedAggregate):
+    # Version 2 added the absence clock, the session clock and the last hands:
+    # a snapshot taken before them is brought up to date when loaded.
+    class_version = 2
+
+    @staticmethod
+    def upcast_v1_v2(state: dict) -> None:
+        state.setdefault("session", None)
+        state.setdefault("sessions_started", 0)
+        state.setdefault("last_hands", None)
+        for seat in state.get("occupants", {}).values():
+            seat.setdefault("played_hand", False)
+            seat.setdefault("away", None)
+            seat.setdefault("time_due", False)
+
     @classmethod
     def open(cls, *, table_id: UUID, sector_id: UUID, number: int, spec: TableSpec) -> Table:
         """Opens a checked table under the number its sector gave it."""
@@ -353,6 +367,9 @@ class Table(ActionClockMixin, AbsenceMixin, SessionClockMixin, AuditedAggregate)
         self.check_not_closed()
         self.check_no_hand()
         seat, state = self.seated_state(player_id)
+        if state["away"] and kind != "break":
+            # Their absence clock runs here; they move once back [CM-18].
+            raise conflict("player_away", f"The player in seat {seat} is away (CM-18).", seat=seat)
         self._player_moved_out(
             player_id=player_id.hex,
             seat=seat,
@@ -458,6 +475,8 @@ class Table(ActionClockMixin, AbsenceMixin, SessionClockMixin, AuditedAggregate)
         seat, state = self.seated_state(player_id)
         if state["resting"]:
             raise conflict("player_already_resting", "That player is already resting.")
+        if state["away"]:
+            raise conflict("player_away", f"The player in seat {seat} is away (CM-18).", seat=seat)
         if repeated_rests_leave and state["rests"] >= 2:
             raise conflict(
                 "rest_used_repeatedly",

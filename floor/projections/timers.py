@@ -153,10 +153,14 @@ def _apply_list_event(event: DomainEventProtocol) -> None:
 def _apply_sector_event(event: DomainEventProtocol) -> None:
     sector_id = event.originator_id
     if isinstance(event, Sector.ClosingAnnounced):
-        # A new announcement replaces the one before [CM-24].
-        _cancel(subject=sector_id, kind="last_hands")
+        # A new announcement replaces the one before [CM-24]; the same time
+        # announced again keeps its timer.
+        key = f"last_hands:{sector_id}:{event.last_hands_at.isoformat()}"
+        PendingTimer.objects.filter(
+            subject=sector_id, kind="last_hands", state=PendingTimer.PENDING
+        ).exclude(key=key).update(state=PendingTimer.CANCELLED)
         _add(
-            f"last_hands:{sector_id}:{event.last_hands_at.isoformat()}",
+            key,
             "last_hands",
             sector_id,
             event.last_hands_at,

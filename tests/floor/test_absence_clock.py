@@ -221,17 +221,53 @@ def test_leaving_or_closing_cancels_the_absence_timers(room):
     assert not PendingTimer.objects.filter(state=PendingTimer.PENDING).exists()
 
 
-def test_a_player_moved_to_another_table_leaves_no_absence_timer_behind(room):
+def test_a_player_away_moves_only_when_their_table_breaks_and_leaves_no_timer(room):
     table_id, cards = room.drawn_table(5, seats=5)  # full: the next draw is a table's own
     room.played(table_id)
     other, _ = room.drawn_table(4)
     step_away(room, table_id, cards[0])
     group = room.app.repository.get(BalanceGroup.id_for(room.get(table_id).game))
-    room.app.override_move(
-        JEFE, new_id(), group_id=str(group.id), player=cards[0], to_table_id=other,
-        reason="Back from the bar at the other table",
+    refused(
+        room.app, "player_away", room.app.override_move, JEFE, new_id(),
+        group_id=str(group.id), player=cards[0], to_table_id=other, reason="Move them",
     )  # fmt: skip
+    room.app.break_table(JEFE, new_id(), table_id=table_id)
     runtime.floor_projector().catch_up()
+    assert room.player(cards[0]).seated_at["table_id"] == room.get(other).id.hex
     assert not PendingTimer.objects.filter(
         state=PendingTimer.PENDING, kind__startswith="absence_"
     ).exists()
+
+
+def test_a_stack_below_the_big_blind_is_no_stack_for_the_clock(room):
+    table_id, cards = played_table(room)
+    seat = room.seat_of(table_id, cards[0])
+    started = room.start(table_id)
+    winner = next(s for s in started["dealt_in"] if s != seat)
+    room.end(table_id, {str(seat): 999}, {str(winner): 999})  # 1 cent left [CM-16]
+    refused(
+        room.app, "absence_needs_chips", room.app.start_absence, CRUPIER, new_id(),
+        table_id=table_id, player=cards[0],
+    )  # fmt: skip
+
+
+def test_players_whose_blinds_are_posted_no_longer_count_toward_the_two(room, clock):
+    table_id, cards = played_table(room, 6)
+    step_away(room, table_id, cards[0])
+    step_away(room, table_id, cards[1])
+    clock.advance(timedelta(minutes=25))
+    assert fire_due(clock) == 4  # both warned, both posting blinds now
+    step_away(room, table_id, cards[2])
+
+
+def test_a_player_removed_during_a_hand_suspends_the_table_once_it_ends(room, clock):
+    table_id, cards = played_table(room, 4)
+    room.join(room.new_player(), table_id)  # someone waits: the seat will be freed
+    step_away(room, table_id, cards[0])
+    room.start(table_id, present(room, table_id))
+    clock.advance(timedelta(minutes=25))
+    assert fire_due(clock) == 2
+    table = room.get(table_id)
+    assert (table.player_count, table.status) == (3, "running")  # the hand plays on
+    room.end(table_id)
+    assert room.get(table_id).status == "suspended"

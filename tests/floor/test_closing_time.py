@@ -124,3 +124,23 @@ def test_a_table_falling_below_four_in_its_last_hands_closes_instead_of_waiting(
     assert left["status"] == "closed"
     assert events_of(room.app, table_id, "Closed")[-1].reason == "closing_time"
     assert not events_of(room.app, table_id, "Suspended")
+
+
+def test_announcing_the_same_time_again_keeps_its_timer(room, clock):
+    table_id, _ = room.drawn_table(5)
+    closes_at = clock.now() + timedelta(hours=1)
+    announce(room, closes_at)
+    announce(room, closes_at)
+    pending = PendingTimer.objects.filter(kind="last_hands", state=PendingTimer.PENDING)
+    assert pending.count() == 1
+    clock.advance(timedelta(minutes=45))
+    assert fire_due(clock) == 1
+    assert room.get(table_id).last_hands == {"left": 3}
+
+
+def test_a_closing_ends_with_its_night(room, clock):
+    announce(room, clock.now() + timedelta(minutes=15))
+    assert fire_due(clock) == 1
+    clock.advance(timedelta(minutes=15))  # the casino has closed
+    room.table()  # the next day opens tables again
+    announce(room, clock.now() + timedelta(hours=10))
