@@ -105,6 +105,18 @@ class SessionClockMixin:
         self.end_session_if_over(profile, now)
         return True
 
+    def strike_if_due(self, now: datetime) -> bool:
+        """A hand reported after the hour, its timer not fired yet (a late
+        worker): the hour is struck now, as the rule has it, not when the timer
+        comes. Returns whether it struck."""
+        session = self.session
+        if session is None or session["struck"]:
+            return False
+        if now < datetime.fromisoformat(session["hour_at"]):
+            return False
+        self._session_hour_struck(number=session["number"], hand_in_progress=self.hand is not None)
+        return True
+
     def end_session_if_over(self, profile: RuleProfile, now: datetime) -> bool:
         session = self.session
         if session is None or not session["struck"]:

@@ -698,6 +698,8 @@ class Table(ActionClockMixin, AbsenceMixin, SessionClockMixin, AuditedAggregate)
         """The dealer reports a hand dealt (see floor.domain.hand_rules). At a
         table charging time, play starting opens a session and charges it."""
         hand_rules.check_may_deal(self)
+        if self.strike_if_due(now):
+            self.end_session_if_over(profile, now)
         self.open_session_if_due(profile, now)
         decided = hand_rules.decide_start(self, profile, **report)
         self._hand_started(**decided)
@@ -707,6 +709,7 @@ class Table(ActionClockMixin, AbsenceMixin, SessionClockMixin, AuditedAggregate)
         """The dealer reports a hand's end: who put in, who won, the rake. A
         session whose hour has struck may end with it."""
         decided = hand_rules.decide_end(self, profile, **report)
+        self.strike_if_due(now)  # the hour struck during this hand
         self._hand_ended(**decided)
         self.end_session_if_over(profile, now)
         return decided

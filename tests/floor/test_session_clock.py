@@ -188,3 +188,22 @@ def test_a_table_charging_per_hand_has_no_session(room_under):
     deal(room, table_id)
     assert room.get(table_id).session is None
     assert not PendingTimer.objects.filter(kind="session_hour").exists()
+
+
+@pytest.mark.parametrize("profile", ["GA", "PT"])
+def test_a_late_timer_changes_nothing_the_hands_after_the_hour_decide(room_under, clock, profile):
+    """The worker is down at the hour: the hands reported after it strike it."""
+    room = room_under(profile)
+    table_id, _cards = time_table(room)
+    deal(room, table_id)
+    clock.advance(timedelta(hours=1, minutes=1))
+    room.end(table_id)  # the hand in progress at the hour
+    if profile == "GA":  # then one more hand [GA art. 18.3b]
+        assert room.get(table_id).session["hands_since_hour"] == 1
+        deal(room, table_id)
+        room.end(table_id)
+    assert room.get(table_id).session is None
+    struck = events_of(room.app, table_id, "SessionHourStruck")
+    assert [e.hand_in_progress for e in struck] == [True]
+    runtime.floor_projector().catch_up()  # the session ended: its timer is cancelled
+    assert not PendingTimer.objects.filter(kind="session_hour", state=PendingTimer.PENDING)
