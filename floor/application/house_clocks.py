@@ -8,11 +8,13 @@ they come: see floor.application.clocks for how firing stays idempotent).
 
 from __future__ import annotations
 
+from datetime import datetime
 from uuid import UUID
 
 from floor.application.clocks import ClockCommands, moment
 from floor.application.service import Decision, Outcome
 from floor.domain import absence
+from floor.domain.player import Player
 from floor.domain.roles import Actor
 from floor.domain.sector import Sector
 from floor.domain.table import ABSENCE_EXPIRED, Table, TableStatus
@@ -46,6 +48,16 @@ class HouseClockCommands(ClockCommands):
         def decide() -> Decision:
             table = self.load(Table, table_id, "table")
             found = self.player(player)
+            _seat, state = table.seated_state(found.id)
+            away = state["away"]
+            if away and not away["posting_blinds"]:
+                # Back after the courtesy, its timer late: the rule applies as
+                # of the deadline [CM-18].
+                expires_at = datetime.fromisoformat(away["expires_at"])
+                if self.now() >= expires_at:
+                    changed, result = self._expire(table, found, expires_at)
+                    if result.get("outcome") == str(AbsenceExpiry.REMOVE_CHIPS):
+                        return changed, {**result, "player_id": str(found.id), "late": True}
             away = table.end_absence(found.id)
             return [table], {"table_id": str(table.id), "player_id": str(found.id), **away}
 
@@ -78,32 +90,36 @@ class HouseClockCommands(ClockCommands):
         }
 
         def decide() -> Decision:
-            rules = absence.check_in_profile(self.profile.absence)
             table = self.load(Table, table_id, "table")
             found = self.player(str(player_id))
-            outcome = table.expire_absence(
-                found.id,
-                moment(expires_at, "expires_at"),
-                self.now(),
-                rules,
-                someone_waits=self._someone_waits(table),
-            )
-            result = {"fired": outcome is not None, "table_id": str(table.id)}
-            if outcome is None:
-                return [], result
-            result["outcome"] = str(outcome)
-            if outcome is not AbsenceExpiry.REMOVE_CHIPS:
-                return [table], result
-            seat, stack = table.remove_player(found.id, ABSENCE_EXPIRED)
-            found.leave_seat(table.id, table.game.key, ABSENCE_EXPIRED, self.now())
-            closed = self._suspend_or_resume(table)
-            changed, offered = self._offer_seat(table, seat) if not closed else ([], None)
-            changed += self._left_group(table, found)
-            # The chips are the player's, held at the cage (the ledger posts them).
-            result.update(seat=seat, stack_to_cage_cents=stack, offered=offered)
-            return [table, found, *closed, *changed], result
+            return self._expire(table, found, moment(expires_at, "expires_at"))
 
         return self.execute("expire_absence", actor, command_id, payload, decide)
+
+    def _expire(self, table: Table, found: Player, expires_at: datetime) -> Decision:
+        """The absence clock's expiry, whoever finds it due first [CM-18]."""
+        rules = absence.check_in_profile(self.profile.absence)
+        outcome = table.expire_absence(
+            found.id,
+            expires_at,
+            self.now(),
+            rules,
+            someone_waits=self._someone_waits(table),
+        )
+        result = {"fired": outcome is not None, "table_id": str(table.id)}
+        if outcome is None:
+            return [], result
+        result["outcome"] = str(outcome)
+        if outcome is not AbsenceExpiry.REMOVE_CHIPS:
+            return [table], result
+        seat, stack = table.remove_player(found.id, ABSENCE_EXPIRED)
+        found.leave_seat(table.id, table.game.key, ABSENCE_EXPIRED, self.now())
+        closed = self._suspend_or_resume(table)
+        changed, offered = self._offer_seat(table, seat) if not closed else ([], None)
+        changed += self._left_group(table, found)
+        # The chips are the player's, held at the cage (the ledger posts them).
+        result.update(seat=seat, stack_to_cage_cents=stack, offered=offered)
+        return [table, found, *closed, *changed], result
 
     def _someone_waits(self, table: Table) -> bool:
         """Whether a player waits on the list of the table's game [CM-18]."""

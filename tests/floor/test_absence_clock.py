@@ -271,3 +271,24 @@ def test_a_player_removed_during_a_hand_suspends_the_table_once_it_ends(room, cl
     assert (table.player_count, table.status) == (3, "running")  # the hand plays on
     room.end(table_id)
     assert room.get(table_id).status == "suspended"
+
+
+def test_back_after_the_courtesy_with_the_timer_late_the_rule_still_applies(room, clock):
+    table_id, cards = played_table(room)
+    room.join(room.new_player(), table_id)  # someone waits
+    step_away(room, table_id, cards[0])
+    clock.advance(timedelta(minutes=30))  # the worker was down: nothing fired
+    result = come_back(room, table_id, cards[0])
+    assert (result["outcome"], result["late"]) == ("remove_chips", True)
+    assert room.seat_of(table_id, cards[0]) is None
+    assert events_of(room.app, table_id, "PlayerLeft")[-1].reason == "absence_expired"
+
+
+def test_back_after_the_courtesy_with_nobody_waiting_keeps_the_seat(room, clock):
+    table_id, cards = played_table(room)
+    step_away(room, table_id, cards[0])
+    clock.advance(timedelta(minutes=30))
+    come_back(room, table_id, cards[0])
+    assert room.state(table_id, cards[0])["away"] is None
+    names = [type(e).__name__ for e in events_of(room.app, table_id)][-2:]
+    assert names == ["AbsenceExpired", "AbsenceEnded"]
