@@ -14,12 +14,17 @@ from floor.domain.sector import Sector
 from floor.domain.table import Table
 from floor.domain.table_spec import TableSpec
 from floor.domain.waiting_list import WaitingList
+from ledger.application.cage import CageCommands
+from ledger.domain.account import Account
+from ledger.domain.cage import Cage
 
 
-class FloorApplication(BalancingCommands):
+class FloorApplication(BalancingCommands, CageCommands):
     """The floor's commands: sectors and tables here; players and lists in
     floor.application.players; seats, draws, rests and hands in
-    floor.application.seating; deadlines firing in floor.application.clocks."""
+    floor.application.seating; deadlines firing in floor.application.clocks;
+    the cage and the books in ledger.application (one event store, so a hand
+    and the money it moves are saved together)."""
 
     snapshotting_intervals = {
         Sector: 50,
@@ -27,6 +32,8 @@ class FloorApplication(BalancingCommands):
         Player: 50,
         WaitingList: 50,
         BalanceGroup: 50,
+        Account: 100,
+        Cage: 50,
     }
 
     def open_sector(self, actor: Actor, command_id: str, *, name: str) -> Outcome:

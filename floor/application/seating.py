@@ -453,9 +453,18 @@ class SeatingCommands(GroupSupport):
         return self.execute("leave_table", actor, command_id, payload, decide)
 
     def buy_in(
-        self, actor: Actor, command_id: str, *, table_id: str, player: str, amount_cents: int
+        self,
+        actor: Actor,
+        command_id: str,
+        *,
+        table_id: str,
+        player: str,
+        amount_cents: int,
+        paid_with: str = "cash",
     ) -> Outcome:
-        """Chips bought at the table between hands, within the limits [CM-2; PT 28]."""
+        """Chips bought at the table between hands, within the limits [CM-2; PT
+        28], paid in cash at the table (chips from its tray), at the cage, or
+        with the player's own chips; the ledger books it from the event."""
 
         def decide() -> Decision:
             table = self.load(Table, table_id, "table")
@@ -464,10 +473,16 @@ class SeatingCommands(GroupSupport):
                 found.id,
                 amount_cents,
                 table_average=self.profile.seating.newcomer_stack_is_table_average,
+                paid_with=paid_with,
             )
             return [table], {"table_id": str(table.id), "stack_cents": stack}
 
-        payload = {"table_id": str(table_id), "player": player, "amount_cents": amount_cents}
+        payload = {
+            "table_id": str(table_id),
+            "player": player,
+            "amount_cents": amount_cents,
+            "paid_with": paid_with,
+        }
         return self.execute("buy_in", actor, command_id, payload, decide)
 
     # --- rest -------------------------------------------------------------------------

@@ -112,6 +112,11 @@ class CommandService(Application):
             with command_context(context):
                 try:
                     changed, result = decide()
+                    changed = list({id(a): a for a in changed}.values())  # each once
+                    changed += self.after_decide(changed)
+                    # Whatever else the decision touched (an account opened on
+                    # its first posting, say) is saved with it.
+                    changed += [a for a in _loaded.get().values() if a.pending_events]
                 except DomainError:
                     # A twin of this command may have committed since we looked:
                     # its effect is what refused us, and its outcome is ours.
@@ -132,6 +137,17 @@ class CommandService(Application):
             position = max(r.notification.id for r in recordings)
             return Outcome(result, False, position)
         raise ConcurrentUpdateError(self.max_attempts)
+
+    def after_decide(self, changed: Sequence[Aggregate]) -> list[Aggregate]:
+        """What else a decision changes, derived from what it changed (the
+        books, in ledger.application.books). Raising refuses the command."""
+        return []
+
+    def remember(self, aggregate: Aggregate) -> None:
+        """Makes an aggregate created within the command findable by it."""
+        loaded = _loaded.get()
+        if loaded is not None:
+            loaded[aggregate.id] = aggregate
 
     def now(self) -> datetime:
         """The time of the command being decided: the time its events carry."""

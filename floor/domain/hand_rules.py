@@ -363,4 +363,8 @@ def decide_end(
         "must_rebuy": must_rebuy,
         "must_post_big_blind": post_big,
         "must_leave": must_leave,
+        # Whose stacks these are, and the blinds posted for players away: what
+        # the ledger books for the hand (ledger.domain.floor_money).
+        "players": {seat: table.occupants[seat]["player_id"] for seat in stacks},
+        "away_posted": {str(s): a for s, a in posted_for_away.items()},
     }

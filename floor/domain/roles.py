@@ -75,6 +75,22 @@ COMMAND_ROLES: dict[str, tuple[Role, ...]] = {
     "enter_tournament": _JEFE,
     "leave_tournament": _JEFE,
     "set_dinner_break": (Role.JEFE_SECTOR, Role.DIRECTOR),
+    # The cage and the books [GA art. 19.1; CM "Personal"]: the cage moves
+    # money; the jefe asks for fills and credits and the cage confirms them.
+    "fund_cage": (Role.DIRECTOR, Role.CAJERO),
+    "open_gaming_day": (Role.CAJERO,),
+    "count_gaming_day": (Role.CAJERO,),
+    "explain_difference": (Role.CAJERO,),
+    "close_gaming_day": (Role.CAJERO,),
+    "sell_chips": (Role.CAJERO,),
+    "cash_out": (Role.CAJERO,),
+    "request_tray_move": _JEFE,
+    "confirm_tray_move": (Role.CAJERO,),
+    "cancel_tray_move": (Role.JEFE_SECTOR, Role.CAJERO),
+    "take_chips_off": _TABLE_REPORTERS,
+    "create_jackpot": (Role.DIRECTOR,),
+    "stake_jackpot": _TABLE_REPORTERS,
+    "pay_jackpot": _TABLE_REPORTERS,
     # Deadlines firing [PT 24; CM-6, CM-18, CM-22, CM-24; GA art. 18.3b]: the clock only.
     "expire_suspension": (Role.CLOCK,),
     "expire_call": (Role.CLOCK,),

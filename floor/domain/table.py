@@ -32,6 +32,12 @@ from games.profiles import RuleProfile
 LEAVING_REASONS = ("left", "must_leave", "removed")
 # The seat freed by the absence clock [CM-18]: the clock decides it, nobody asks.
 ABSENCE_EXPIRED = "absence_expired"
+# Where a buy-in's chips come from: cash given at the table (chips from its
+# tray), chips bought at the cage and brought to the seat, or the player's own
+# chips from off the tables.
+PAYMENT_SOURCES = ("cash", "cage", "chips")
+# Why chips may leave a table [CM-15].
+CHIPS_OFF_PURPOSES = ("tip", "hospitality")
 CLOSING_REASONS = ("closed_by_jefe", "suspension_expired", "closing_time", "table_broken")
 
 
@@ -409,8 +415,13 @@ class Table(ActionClockMixin, AbsenceMixin, SessionClockMixin, AuditedAggregate)
 
     # --- chips -------------------------------------------------------------------
 
-    def buy_in(self, player_id: UUID, amount: int, *, table_average: bool) -> int:
+    def buy_in(
+        self, player_id: UUID, amount: int, *, table_average: bool, paid_with: str = "cash"
+    ) -> int:
         """Chips bought at the table, between hands only [GA art. 21; PT 14].
+
+        ``paid_with`` says where the chips come from (ledger.domain.floor_money):
+        cash at the table, a purchase at the cage, or the player's own chips.
 
         First buy-in: within the table's minimum and maximum [CM-2], or, joining
         a game in progress under PT, the average capital at the table [PT 28].
@@ -453,18 +464,132 @@ class Table(ActionClockMixin, AbsenceMixin, SessionClockMixin, AuditedAggregate)
                 maximum_cents=self.maximum_cents,
                 stack_cents=state["stack"],
             )
+        if paid_with not in PAYMENT_SOURCES:
+            raise invalid(
+                "paid_with_invalid",
+                "A buy-in is paid with cash at the table, at the cage, or with the "
+                "player's own chips.",
+                choices=list(PAYMENT_SOURCES),
+            )
         stack = state["stack"] + amount
-        self._chips_bought(seat=seat, amount=amount, stack=stack)
+        self._chips_bought(
+            seat=seat, amount=amount, stack=stack, player_id=player_id.hex, paid_with=paid_with
+        )
         # A session's time owed is paid from the chips bought [GA art. 18.3b; PT 7b].
         self.collect_time(seat)
         return self.occupants[str(seat)]["stack"]
 
     @event("ChipsBought")
-    def _chips_bought(self, seat: int, amount: int, stack: int) -> None:
+    def _chips_bought(
+        self,
+        seat: int,
+        amount: int,
+        stack: int,
+        player_id: str | None = None,
+        paid_with: str = "cash",
+    ) -> None:
         state = self.occupants[str(seat)]
         state["stack"] = stack
         if stack >= self.minimum_cents:
             state["must_rebuy"] = False
+
+    def take_off(self, player_id: UUID, amount: int, purpose: str, most_cents: int) -> int:
+        """Chips leave the table only for a tip or hospitality, at most
+        ``most_cents`` at a time, between hands [CM-15; GA art. 21; PT 14]."""
+        self.check_not_closed()
+        self.check_no_hand()
+        if purpose not in CHIPS_OFF_PURPOSES:
+            raise conflict(
+                "chips_may_not_leave",
+                "Chips leave the table only for tips or hospitality (CM-15).",
+                choices=list(CHIPS_OFF_PURPOSES),
+            )
+        if isinstance(amount, bool) or not isinstance(amount, int) or amount <= 0:
+            raise invalid("amount_invalid", "An amount is a positive number of cents.")
+        if amount > most_cents:
+            raise conflict(
+                "chips_off_over_limit",
+                "At most 15 EUR of chips may leave the table for tips or hospitality (CM-15).",
+                maximum_cents=most_cents,
+            )
+        seat, state = self.seated_state(player_id)
+        self._check_stack_covers(seat, state, amount)
+        self._chips_taken_off(
+            seat=seat,
+            player_id=player_id.hex,
+            amount=amount,
+            purpose=purpose,
+            stack=state["stack"] - amount,
+        )
+        return self.occupants[str(seat)]["stack"]
+
+    def _check_stack_covers(self, seat: int, state: dict, amount: int) -> None:
+        if amount > state["stack"]:
+            raise conflict(
+                "stack_too_small",
+                f"Seat {seat} has {state['stack']} cents of chips.",
+                seat=seat,
+                stack_cents=state["stack"],
+            )
+
+    @event("ChipsTakenOff")
+    def _chips_taken_off(
+        self, seat: int, player_id: str, amount: int, purpose: str, stack: int
+    ) -> None:
+        self._set_stack(seat, stack)
+
+    def _set_stack(self, seat: int, stack: int) -> None:
+        state = self.occupants[str(seat)]
+        state["stack"] = stack
+        state["must_rebuy"] = stack < self.minimum_cents
+
+    def stake_jackpot(self, jackpot_id: UUID, stakes: dict[int, int], fund_cents: int) -> dict:
+        """The jackpot stakes of a hand come off the seats' stacks [GA art. 8b;
+        PT-SD 8]; the jackpot's own rules are checked by the ledger."""
+        self.check_not_closed()
+        checked = {}
+        for seat, cents in stakes.items():
+            seat = self.check_seat_number(seat)
+            state = self.occupants.get(str(seat))
+            if state is None:
+                raise conflict("seat_empty", f"Seat {seat} is empty.", seat=seat)
+            self._check_stack_covers(seat, state, cents)
+            checked[str(seat)] = cents
+        if not checked:
+            raise invalid("stakes_required", "Name the seats that staked on the jackpot.")
+        players = {seat: self.occupants[seat]["player_id"] for seat in checked}
+        self._jackpot_staked(
+            jackpot_id=jackpot_id.hex, stakes=checked, players=players, fund_cents=fund_cents
+        )
+        return checked
+
+    @event("JackpotStaked")
+    def _jackpot_staked(
+        self, jackpot_id: str, stakes: dict, players: dict, fund_cents: int
+    ) -> None:
+        for seat, cents in stakes.items():
+            state = self.occupants[seat]
+            state["stack"] -= cents
+
+    def pay_jackpot(self, jackpot_id: UUID, prizes: dict[int, int]) -> None:
+        """The jackpot's prizes go onto the winners' stacks."""
+        self.check_not_closed()
+        players = {}
+        for seat in prizes:
+            state = self.occupants.get(str(seat))
+            if state is None:
+                raise conflict("seat_empty", f"Seat {seat} is empty.", seat=seat)
+            players[str(seat)] = state["player_id"]
+        self._jackpot_paid(
+            jackpot_id=jackpot_id.hex,
+            prizes={str(s): c for s, c in prizes.items()},
+            players=players,
+        )
+
+    @event("JackpotPaid")
+    def _jackpot_paid(self, jackpot_id: str, prizes: dict, players: dict) -> None:
+        for seat, cents in prizes.items():
+            self.occupants[seat]["stack"] += cents
 
     # --- rest ----------------------------------------------------------------------
 
@@ -774,6 +899,8 @@ class Table(ActionClockMixin, AbsenceMixin, SessionClockMixin, AuditedAggregate)
         must_rebuy: list[int],
         must_post_big_blind: list[int],
         must_leave: dict[str, str],
+        players: dict[str, str] | None = None,
+        away_posted: dict[str, int] | None = None,
     ) -> None:
         for seat, stack in stacks.items():
             self.occupants[seat]["stack"] = stack

@@ -13,7 +13,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from floor import runtime
 from tests.support.floor import new_id
+from tests.support.money import fill_tray
 
 pytestmark = pytest.mark.django_db
 
@@ -65,7 +67,10 @@ def refused(response, status: int, code: str) -> dict:
 
 
 def open_table(jefe, sector: dict, **change) -> dict:
-    return ok(post(jefe, f"/api/sectors/{sector['id']}/tables/", **{**SIX_SEATS, **change}))
+    """A table, its tray filled by the cage (so buy-ins at the table find chips)."""
+    table = ok(post(jefe, f"/api/sectors/{sector['id']}/tables/", **{**SIX_SEATS, **change}))
+    fill_tray(runtime.floor_app(), table["id"])
+    return table
 
 
 def register(client, cards=CARDS) -> dict[str, str]:

@@ -19,7 +19,7 @@ from tests.support.floor import JEFE, new_id
 from tests.support.room import Room, refused
 
 ROOT = Path(__file__).resolve().parents[2]
-FLOOR_DIRS = ("floor/domain", "floor/application")
+FLOOR_DIRS = ("floor/domain", "floor/application", "ledger/domain", "ledger/application")
 REFUSALS = {"invalid", "conflict", "not_found", "forbidden", "DomainError"}
 # The games' checks whose refusals the floor passes on with the same code:
 # the stakes and ante of a table, and the rake it announces.
@@ -27,6 +27,7 @@ GAMES_CHECKS = {
     "games/limits.py": {"check_stakes"},
     "games/betting.py": {"check_ante", "_require_non_negative"},
     "games/table_rules.py": {"_check_per_hand", "_check_per_session", "_percent", "_cents"},
+    "games/banked/jackpot.py": {"check_stake", "check_seed"},
 }
 GAMES_REFUSALS = {"RuleViolation", "_refuse"}
 PLACEHOLDER = re.compile(r"%\((\w+)\)s")

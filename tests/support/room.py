@@ -13,6 +13,7 @@ import pytest
 from floor.domain.errors import DomainError
 from floor.domain.player import Player
 from tests.support.floor import CRUPIER, HOLDEM, JEFE, new_id, open_sector
+from tests.support.money import fill_tray
 
 OMAHA = {**HOLDEM, "variant": "omaha"}
 
@@ -54,11 +55,15 @@ class Room:
 
     # --- building -------------------------------------------------------------------
 
-    def table(self, **change) -> str:
+    def table(self, *, tray_cents: int = 500_000, **change) -> str:
+        """A table whose tray the cage filled with ``tray_cents`` of chips."""
         spec = {**HOLDEM, **change}
-        return self.app.open_table(JEFE, new_id(), sector_id=self.sector_id, **spec).result[
+        table_id = self.app.open_table(JEFE, new_id(), sector_id=self.sector_id, **spec).result[
             "table_id"
         ]
+        if tray_cents:
+            fill_tray(self.app, table_id, tray_cents)
+        return table_id
 
     def new_player(self, name: str | None = None) -> str:
         card = f"{self.tag}-{next(self._numbers):04d}"

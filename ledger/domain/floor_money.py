@@ -1,0 +1,176 @@
+"""What the floor's events do to the books.
+
+Every change of a stack the floor decides (a buy-in, a hand, a time charge, a
+player leaving or moving table, a table closing) is booked from the Table's
+own events, in the same save: the stacks the floor shows and the stack
+accounts of the ledger cannot drift apart, and no floor command has to
+remember to post.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from uuid import UUID
+
+from floor.domain.table import Table
+from ledger.domain import accounts
+from ledger.domain.accounts import AccountRef
+from ledger.domain.transaction import TransactionKind
+
+
+@dataclass
+class Booking:
+    """A transaction to post: its kind, postings and references."""
+
+    kind: TransactionKind
+    postings: list[tuple[AccountRef, int]]
+    reason: str = ""
+    table_id: str | None = None
+    player_id: str | None = None
+    reference: str | None = None
+    extra: dict = field(default_factory=dict)
+
+
+def _buy_in_postings(table: str, player: str, amount: int, paid_with: str) -> list:
+    seat_stack = accounts.stack(table, player)
+    if paid_with == "chips":
+        return [(accounts.player_chips(player), -amount), (seat_stack, amount)]
+    if paid_with == "cage":
+        cash, chips = accounts.CAGE_CASH, accounts.CAGE_CHIPS
+    else:  # cash at the table: into its drop box, chips from its tray
+        cash, chips = accounts.drop(table), accounts.tray(table)
+    return [(accounts.EXTERNAL, -amount), (cash, amount), (chips, -amount), (seat_stack, amount)]
+
+
+def bookings_for(event: object, table_id: UUID) -> list[Booking]:
+    """The transactions one Table event makes; none for most."""
+    table = table_id.hex
+    if isinstance(event, Table.ChipsBought):
+        player = event.player_id
+        return [
+            Booking(
+                TransactionKind.BUY_IN,
+                _buy_in_postings(table, player, event.amount, event.paid_with),
+                reason=event.paid_with,
+                table_id=table,
+                player_id=player,
+            )
+        ]
+    if isinstance(event, Table.TimeCharged):
+        return [
+            Booking(
+                TransactionKind.TIME_CHARGE,
+                [
+                    (accounts.stack(table, event.player_id), -event.cents),
+                    (accounts.rake_box(table), event.cents),
+                ],
+                reason=f"session {event.session}",
+                table_id=table,
+                player_id=event.player_id,
+            )
+        ]
+    if isinstance(event, Table.HandEnded):
+        players = event.players or {}
+        away = event.away_posted or {}
+        postings = [(accounts.rake_box(table), event.rake_cents)]
+        for seat, player in players.items():
+            change = (
+                event.winnings.get(seat, 0) - event.contributions.get(seat, 0) - away.get(seat, 0)
+            )
+            postings.append((accounts.stack(table, player), change))
+        if not any(amount for _, amount in postings):
+            return []  # a hand where nobody put anything in moves nothing
+        return [
+            Booking(
+                TransactionKind.HAND,
+                postings,
+                reason=f"hand {event.number}",
+                table_id=table,
+                reference=str(event.number),
+            )
+        ]
+    if isinstance(event, Table.PlayerLeft):
+        return _stack_leaves(table, event.player_id, event.stack, event.reason)
+    if isinstance(event, Table.Closed):
+        bookings = []
+        for state in event.players.values():
+            bookings += _stack_leaves(table, state["player_id"], state["stack"], event.reason)
+        return bookings
+    if isinstance(event, Table.PlayerMovedOut) and event.stack:
+        return [
+            Booking(
+                TransactionKind.STACK_MOVED,
+                [
+                    (accounts.stack(table, event.player_id), -event.stack),
+                    (accounts.stack(event.to_table, event.player_id), event.stack),
+                ],
+                reason=event.kind,
+                table_id=table,
+                player_id=event.player_id,
+                reference=event.to_table,
+            )
+        ]
+    if isinstance(event, Table.ChipsTakenOff):
+        box = accounts.tip_box(table) if event.purpose == "tip" else accounts.HOSPITALITY
+        kind = TransactionKind.TIP if event.purpose == "tip" else TransactionKind.HOSPITALITY
+        return [
+            Booking(
+                kind,
+                [(accounts.stack(table, event.player_id), -event.amount), (box, event.amount)],
+                reason=event.purpose,
+                table_id=table,
+                player_id=event.player_id,
+            )
+        ]
+    if isinstance(event, Table.JackpotStaked):
+        total = sum(event.stakes.values())
+        postings = [
+            (accounts.jackpot_fund(event.jackpot_id), event.fund_cents),
+            (accounts.rake_box(table), total - event.fund_cents),
+        ]
+        postings += [
+            (accounts.stack(table, event.players[seat]), -cents)
+            for seat, cents in event.stakes.items()
+        ]
+        return [
+            Booking(
+                TransactionKind.JACKPOT_BET,
+                postings,
+                reason="jackpot stakes",
+                table_id=table,
+                reference=event.jackpot_id,
+            )
+        ]
+    if isinstance(event, Table.JackpotPaid):
+        total = sum(event.prizes.values())
+        postings = [(accounts.jackpot_fund(event.jackpot_id), -total)]
+        postings += [
+            (accounts.stack(table, event.players[seat]), cents)
+            for seat, cents in event.prizes.items()
+        ]
+        return [
+            Booking(
+                TransactionKind.JACKPOT_PAID,
+                postings,
+                reason="jackpot prizes",
+                table_id=table,
+                reference=event.jackpot_id,
+            )
+        ]
+    return []
+
+
+def _stack_leaves(table: str, player: str, stack: int, reason: str) -> list[Booking]:
+    """The stack stays the player's: off the table, theirs to keep, play
+    elsewhere or cash at the cage."""
+    if not stack:
+        return []
+    return [
+        Booking(
+            TransactionKind.STACK_LEFT,
+            [(accounts.stack(table, player), -stack), (accounts.player_chips(player), stack)],
+            reason=reason,
+            table_id=table,
+            player_id=player,
+        )
+    ]

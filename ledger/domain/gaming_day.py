@@ -1,0 +1,241 @@
+"""The gaming day: opened, counted, reconciled, closed.
+
+At the open the day takes each tray's and the cage's balance as its opening
+figures. Fills and credits are noted as they are confirmed. At the end the cage
+counts every tray, drop box, rake box and tip box and its own cash and chips;
+each count that differs from the books is an exception, and the day closes only
+once every exception has a reason code. Each table's result is then closing
+tray + credits + drop - opening tray - fills, the drop being the cash drop and
+the rake box as counted.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from datetime import date
+from uuid import UUID
+
+from eventsourcing.domain import event
+
+from floor.domain.aggregate import AuditedAggregate
+from floor.domain.errors import conflict, invalid
+from floor.domain.identity import name_based_id
+from ledger.domain.accounts import AccountRef, Kind
+
+# Why a count may differ from the books; "other" needs a note.
+REASON_CODES = (
+    "count_error",
+    "dealer_error",
+    "unrecorded_fill",
+    "unrecorded_credit",
+    "chips_missing",
+    "chips_found",
+    "cash_short",
+    "cash_over",
+    "other",
+)
+# What the cage counts at the end of the day.
+COUNTED_KINDS = (Kind.TRAY, Kind.DROP, Kind.RAKE, Kind.TIPS, Kind.CAGE_CASH, Kind.CAGE_CHIPS)
+
+
+class DayStatus:
+    OPEN = "open"
+    COUNTED = "counted"
+    CLOSED = "closed"
+
+
+class GamingDay(AuditedAggregate):
+    @staticmethod
+    def id_for(day: str) -> UUID:
+        return name_based_id("gaming_day", day)
+
+    @classmethod
+    def open(
+        cls, day: str, opening: Mapping[str, int], opening_totals: Mapping[str, list[int]]
+    ) -> GamingDay:
+        try:
+            date.fromisoformat(day)
+        except (TypeError, ValueError):
+            raise invalid("gaming_day_invalid", f"{day!r} is not a date (YYYY-MM-DD).") from None
+        return cls(
+            id=cls.id_for(day),
+            day=day,
+            opening=dict(opening),
+            opening_totals={k: list(v) for k, v in opening_totals.items()},
+        )
+
+    @event("Opened")
+    def __init__(
+        self,
+        id: UUID,  # noqa: A002
+        day: str,
+        opening: dict[str, int],
+        opening_totals: dict[str, list[int]],
+    ) -> None:
+        self.day = day
+        self.opening = opening
+        # The cage accounts' totals in and out at the open [in, out].
+        self.opening_totals = opening_totals
+        self.status = DayStatus.OPEN
+        self.fills: dict[str, int] = {}
+        self.credits: dict[str, int] = {}
+        self.counts: dict[str, int] = {}
+        self.expected: dict[str, int] = {}
+        self.exceptions: list[dict] = []
+        self.report: dict | None = None
+
+    def check_not_closed(self) -> None:
+        if self.status == DayStatus.CLOSED:
+            raise conflict("gaming_day_closed", f"The gaming day {self.day} is closed.")
+
+    def note_tray_move(self, table_id: str, move: str, amount: int) -> None:
+        self.check_not_closed()
+        self._tray_moved(table_id=table_id, move=move, amount=amount)
+
+    @event("TrayMoved")
+    def _tray_moved(self, table_id: str, move: str, amount: int) -> None:
+        totals = self.fills if move == "fill" else self.credits
+        totals[table_id] = totals.get(table_id, 0) + amount
+
+    def count(self, counts: Mapping[str, int], expected: Mapping[str, int]) -> None:
+        """The cage's end-of-day count against the books. ``expected`` names
+        every account that must be counted; a count may be given again until an
+        exception has been explained."""
+        self.check_not_closed()
+        if any(e["reason_code"] for e in self.exceptions):
+            raise conflict(
+                "gaming_day_reconciling",
+                "Exceptions of this count were already explained: it stands.",
+            )
+        missing = sorted(set(expected) - set(counts))
+        if missing:
+            raise invalid(
+                "count_missing",
+                f"The count of {missing[0]} is missing.",
+                accounts=missing,
+            )
+        unknown = sorted(set(counts) - set(expected))
+        if unknown:
+            raise invalid(
+                "count_unknown_account",
+                f"{unknown[0]} is not counted at the close.",
+                accounts=unknown,
+            )
+        for name, cents in counts.items():
+            if isinstance(cents, bool) or not isinstance(cents, int) or cents < 0:
+                raise invalid("amount_invalid", f"The count of {name} is not whole cents.")
+        exceptions = [
+            {
+                "account": name,
+                "expected_cents": expected[name],
+                "counted_cents": counts[name],
+                "difference_cents": counts[name] - expected[name],
+                "reason_code": None,
+                "note": "",
+            }
+            for name in sorted(expected)
+            if counts[name] != expected[name]
+        ]
+        self._counted(counts=dict(counts), expected=dict(expected), exceptions=exceptions)
+
+    @event("Counted")
+    def _counted(self, counts: dict, expected: dict, exceptions: list) -> None:
+        self.status = DayStatus.COUNTED
+        self.counts = counts
+        self.expected = expected
+        self.exceptions = exceptions
+
+    def exception_for(self, account: str) -> dict:
+        found = next((e for e in self.exceptions if e["account"] == account), None)
+        if found is None:
+            raise invalid(
+                "exception_not_found", f"The count of {account} has no difference to explain."
+            )
+        return found
+
+    def explain(self, account: str, reason_code: str, note: str) -> int:
+        """Gives a difference its reason; returns the difference to book."""
+        self.check_not_closed()
+        found = self.exception_for(account)
+        if found["reason_code"]:
+            raise conflict("exception_explained", f"The difference on {account} is explained.")
+        if reason_code not in REASON_CODES:
+            raise invalid(
+                "reason_code_invalid",
+                "Unknown reason code for a count difference.",
+                choices=list(REASON_CODES),
+            )
+        if reason_code == "other" and not str(note).strip():
+            raise invalid("note_required", "A difference explained as 'other' needs a note.")
+        self._explained(account=account, reason_code=reason_code, note=str(note).strip())
+        return found["difference_cents"]
+
+    @event("ExceptionExplained")
+    def _explained(self, account: str, reason_code: str, note: str) -> None:
+        for exception in self.exceptions:
+            if exception["account"] == account:
+                exception["reason_code"] = reason_code
+                exception["note"] = note
+
+    def check_may_close(self) -> None:
+        self.check_not_closed()
+        if self.status != DayStatus.COUNTED:
+            raise conflict("gaming_day_not_counted", "Count the trays, boxes and cage first.")
+        open_ones = [e["account"] for e in self.exceptions if not e["reason_code"]]
+        if open_ones:
+            raise conflict(
+                "exceptions_unexplained",
+                f"{len(open_ones)} count differences need a reason code before the day closes.",
+                accounts=open_ones,
+            )
+
+    def table_results(self) -> dict[str, dict]:
+        """closing tray + credits + drop - opening tray - fills, per table."""
+        tables = {AccountRef(n).table_id for n in self.counts} - {None}
+        results = {}
+        for table in sorted(tables):
+            opening = self.opening.get(f"tray:{table}", 0)
+            closing = self.counts.get(f"tray:{table}", 0)
+            cash_drop = self.counts.get(f"drop:{table}", 0)
+            rake = self.counts.get(f"rake:{table}", 0)
+            fills = self.fills.get(table, 0)
+            credited = self.credits.get(table, 0)
+            results[table] = {
+                "opening_tray_cents": opening,
+                "closing_tray_cents": closing,
+                "fills_cents": fills,
+                "credits_cents": credited,
+                "cash_drop_cents": cash_drop,
+                "rake_drop_cents": rake,
+                "tips_cents": self.counts.get(f"tips:{table}", 0),
+                "result_cents": closing + credited + cash_drop + rake - opening - fills,
+            }
+        return results
+
+    def close(self, cage_flows: Mapping[str, int]) -> dict:
+        """Closes the day with its report; ``cage_flows`` are the day's cage
+        movements from the books (cash in and out, chips out and in)."""
+        self.check_may_close()
+        results = self.table_results()
+        report = {
+            "gaming_day": self.day,
+            "tables": results,
+            "total_result_cents": sum(r["result_cents"] for r in results.values()),
+            "cage": {
+                "opening_cash_cents": self.opening.get("cage_cash", 0),
+                "opening_chips_cents": self.opening.get("cage_chips", 0),
+                **dict(cage_flows),
+                "expected_cash_cents": self.expected.get("cage_cash", 0),
+                "counted_cash_cents": self.counts.get("cage_cash", 0),
+                "expected_chips_cents": self.expected.get("cage_chips", 0),
+                "counted_chips_cents": self.counts.get("cage_chips", 0),
+            },
+            "exceptions": self.exceptions,
+        }
+        self._closed(report=report)
+        return report
+
+    @event("Closed")
+    def _closed(self, report: dict) -> None:
+        self.status = DayStatus.CLOSED
+        self.report = report

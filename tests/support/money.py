@@ -1,0 +1,36 @@
+"""Money for tests: a funded cage with its day open, and trays with a float."""
+
+from __future__ import annotations
+
+from floor.domain.roles import Actor, Role
+from ledger.application.cage import CageCommands
+from ledger.domain.cage import Cage
+from tests.support.floor import JEFE, new_id
+
+CAJERO = Actor("carla", frozenset({Role.CAJERO}))
+DIRECTOR_OF_MONEY = Actor("dora", frozenset({Role.DIRECTOR}))
+# Enough for any test's buy-ins: 100,000 EUR of chips.
+CAGE_FLOAT_CENTS = 10_000_000
+
+
+def open_cage(app: CageCommands, *, chips_cents: int = CAGE_FLOAT_CENTS) -> None:
+    """Funds the cage and opens its gaming day, unless a day is already open."""
+    cage = app.find(Cage, Cage.ID)
+    if cage is not None and cage.open_day is not None:
+        return
+    app.fund_cage(CAJERO, new_id(), cash_cents=chips_cents, chips_cents=chips_cents)
+    app.open_gaming_day(CAJERO, new_id())
+
+
+def fill_tray(app: CageCommands, table_id: str, cents: int = 500_000) -> str:
+    """The jefe asks for a fill and the cage confirms it; returns the request.
+    The house first puts those chips into the cage, so a long test never runs
+    the cage dry."""
+    open_cage(app)
+    app.fund_cage(DIRECTOR_OF_MONEY, new_id(), chips_cents=cents)
+    asked = app.request_tray_move(
+        JEFE, new_id(), table_id=table_id, move="fill", amount_cents=cents
+    )
+    request_id = asked.result["request_id"]
+    app.confirm_tray_move(CAJERO, new_id(), request_id=request_id)
+    return request_id
