@@ -5,6 +5,7 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from floor.health import healthz
+from ledger.views import receipt
 
 urlpatterns = [
     path("", include("floor.urls")),
@@ -12,6 +13,8 @@ urlpatterns = [
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("i18n/", include("django.conf.urls.i18n")),
     path("api/", include("floor.api.urls")),
+    path("api/", include("ledger.api.urls")),
+    path("cage/receipts/<uuid:transaction_id>/", receipt, name="receipt"),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="swagger-ui"),
     path("healthz", healthz, name="healthz"),

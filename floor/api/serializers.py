@@ -13,7 +13,7 @@ from rest_framework import serializers
 from floor.domain import balance
 from floor.domain.command_record import MAX_COMMAND_ID_LENGTH
 from floor.domain.sector import MAX_SECTOR_NAME_LENGTH
-from floor.domain.table import CLOSING_REASONS, LEAVING_REASONS
+from floor.domain.table import CLOSING_REASONS, LEAVING_REASONS, PAYMENT_SOURCES
 from floor.domain.waiting_list import LIST_LEAVING_REASONS
 from floor.models import (
     BalanceGroupView,
@@ -410,6 +410,12 @@ class LeaveTableSerializer(PlayerCommandSerializer):
 
 class BuyInSerializer(PlayerCommandSerializer):
     amount_cents = Cents(min_value=1, max_value=MAX_AMOUNT_CENTS)
+    paid_with = serializers.ChoiceField(
+        choices=PAYMENT_SOURCES,
+        default="cash",
+        help_text="cash given at the table (chips from its tray), bought at the cage, "
+        "or the player's own chips from off the tables.",
+    )
 
 
 class CloseTableSerializer(CommandSerializer):

@@ -38,6 +38,8 @@ from floor.models import (
 )
 from floor.projections.journal import journal
 from floor.projections.timers import apply_timer_event
+from ledger.projections import READ_MODELS as LEDGER_READ_MODELS
+from ledger.projections import apply_ledger_event
 
 SEAT_FLAGS = (
     "newcomer",
@@ -70,6 +72,7 @@ class FloorProjection:
     def read_models(self) -> Iterable[type[models.Model]]:
         """Children first, so that emptying them respects foreign keys."""
         return [
+            *LEDGER_READ_MODELS,
             PendingTimer,
             BalanceGroupView,
             HandView,
@@ -117,6 +120,8 @@ class FloorProjection:
             self._waiting_list(self._state(event))
         elif isinstance(event, BalanceGroup.Event):
             self._balance_group(self._state(event), event)
+        else:
+            apply_ledger_event(event, position, self._state)
 
     # --- tables ------------------------------------------------------------------------
 

@@ -15,6 +15,12 @@ def euros(cents: int) -> str:
 
 
 @register.filter
+def euros_abs(cents: int) -> str:
+    """The amount without its sign (a receipt's "out" column)."""
+    return euros(abs(cents))
+
+
+@register.filter
 def small_blind(minimum_cents: int) -> int:
     """The small blind of a table with this minimum."""
     return small_blind_for(minimum_cents)

@@ -115,10 +115,10 @@ class CageCommands(LedgerBooks):
             trays = [accounts.tray(t) for t in cage.tables]
             opening = {ref.name: self.balance_of(ref) for ref in [*CAGE_ACCOUNTS, *trays]}
             totals = {ref.name: self.account_totals(ref) for ref in CAGE_ACCOUNTS}
+            cage.open_day_of(wanted)  # refuses while a day is open, or a closed day
             gaming_day = GamingDay.open(wanted, opening, totals)
             if self.find(GamingDay, gaming_day.id) is not None:
-                raise conflict("gaming_day_closed", f"The gaming day {wanted} was already opened.")
-            cage.open_day_of(wanted)
+                raise conflict("gaming_day_closed", f"The gaming day {wanted} was already closed.")
             return [cage, gaming_day], {"gaming_day": wanted, "opening": opening}
 
         return self.execute("open_gaming_day", actor, command_id, payload, decide)

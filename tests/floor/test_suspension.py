@@ -229,7 +229,7 @@ def test_every_event_names_its_actor_role_command_and_profile(make_app, clock):
     assert len(events) > 50
     for event in events:
         assert event.actor in {"dora", "jaime", "cris", "carla"}, event
-        assert event.actor_role in {"director", "jefe_sector", "crupier"}, event
+        assert event.actor_role in {"director", "jefe_sector", "crupier", "cajero"}, event
         assert event.command_id, event
         assert event.rule_profile == "PT", event
         assert event.timestamp == clock.now()

@@ -1,0 +1,176 @@
+"""The cage API's bodies and answers."""
+
+from __future__ import annotations
+
+from rest_framework import serializers
+
+from floor.api.serializers import (
+    CommandSerializer,
+    ErrorSerializer,
+    PlayerCommandSerializer,
+)
+
+__all__ = ["CommandSerializer", "ErrorSerializer"]
+from games.limits import MAX_AMOUNT_CENTS
+from ledger.domain.gaming_day import REASON_CODES
+from ledger.domain.jackpot import SCHEMES
+from ledger.models import AccountView, GamingDayView, JackpotView, TransactionView, TrayRequestView
+
+Cents = serializers.IntegerField
+
+
+class FundCageSerializer(CommandSerializer):
+    cash_cents = Cents(min_value=0, max_value=MAX_AMOUNT_CENTS, default=0)
+    chips_cents = Cents(min_value=0, max_value=MAX_AMOUNT_CENTS, default=0)
+
+
+class OpenGamingDaySerializer(CommandSerializer):
+    day = serializers.DateField(
+        required=False, help_text="The gaming day (YYYY-MM-DD); today's by default."
+    )
+
+    def validate_day(self, value):
+        return value.isoformat()
+
+
+class ChipsForPlayerSerializer(PlayerCommandSerializer):
+    amount_cents = Cents(min_value=1, max_value=MAX_AMOUNT_CENTS)
+
+
+class CashOutSerializer(PlayerCommandSerializer):
+    amount_cents = Cents(
+        min_value=1,
+        max_value=MAX_AMOUNT_CENTS,
+        required=False,
+        help_text="Leave out to cash every chip the player holds off the tables.",
+    )
+
+
+class TrayMoveSerializer(CommandSerializer):
+    move = serializers.ChoiceField(choices=["fill", "credit"])
+    amount_cents = Cents(min_value=1, max_value=MAX_AMOUNT_CENTS)
+
+
+class CancelTrayMoveSerializer(CommandSerializer):
+    reason = serializers.CharField(max_length=200, required=False, default="")
+
+
+class ChipsOffSerializer(PlayerCommandSerializer):
+    amount_cents = Cents(min_value=1, max_value=MAX_AMOUNT_CENTS)
+    purpose = serializers.ChoiceField(choices=["tip", "hospitality"])
+
+
+class CreateJackpotSerializer(CommandSerializer):
+    name = serializers.CharField(max_length=100)
+    stake_cents = Cents(min_value=1, max_value=MAX_AMOUNT_CENTS)
+    seed_cents = Cents(min_value=1, max_value=MAX_AMOUNT_CENTS)
+    table_ids = serializers.ListField(child=serializers.UUIDField(), min_length=1, max_length=40)
+    scheme = serializers.ChoiceField(choices=SCHEMES, required=False)
+
+    def validate_table_ids(self, value):
+        return [str(t) for t in value]
+
+
+class JackpotStakesSerializer(CommandSerializer):
+    table_id = serializers.UUIDField()
+    stakes = serializers.DictField(
+        child=Cents(min_value=1, max_value=MAX_AMOUNT_CENTS),
+        help_text="Seat number -> stake in cents.",
+    )
+
+    def validate_table_id(self, value):
+        return str(value)
+
+
+class JackpotWinnersSerializer(CommandSerializer):
+    table_id = serializers.UUIDField()
+    winners = serializers.DictField(
+        child=serializers.CharField(max_length=30),
+        help_text="Seat number -> the hand's category (royal_flush, straight_flush ...).",
+    )
+
+    def validate_table_id(self, value):
+        return str(value)
+
+
+class CountSerializer(CommandSerializer):
+    counts = serializers.DictField(
+        child=Cents(min_value=0, max_value=MAX_AMOUNT_CENTS),
+        help_text="Account name -> cents counted (tray:<table>, drop:<table>, "
+        "rake:<table>, tips:<table>, cage_cash, cage_chips). An account the "
+        "books hold nothing in may be left out.",
+    )
+
+
+class ExplainSerializer(CommandSerializer):
+    account = serializers.CharField(max_length=120)
+    reason_code = serializers.ChoiceField(choices=REASON_CODES)
+    note = serializers.CharField(max_length=300, required=False, default="", allow_blank=True)
+
+
+class AccountSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = AccountView
+        fields = [
+            "name",
+            "kind",
+            "table_id",
+            "player_id",
+            "holds_chips",
+            "balance_cents",
+            "total_in_cents",
+            "total_out_cents",
+            "updated_at",
+        ]
+
+
+class TransactionSerializer(serializers.ModelSerializer):
+    receipt_url = serializers.SerializerMethodField()
+
+    class Meta:
+        model = TransactionView
+        fields = [
+            "id",
+            "position",
+            "kind",
+            "reason",
+            "gaming_day",
+            "table_id",
+            "player_id",
+            "reference",
+            "postings",
+            "amount_cents",
+            "actor",
+            "actor_role",
+            "command_id",
+            "rule_profile",
+            "at",
+            "receipt_url",
+        ]
+
+    def get_receipt_url(self, transaction: TransactionView) -> str:
+        return f"/cage/receipts/{transaction.id}/"
+
+
+class TrayRequestSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = TrayRequestView
+        fields = "__all__"
+
+
+class JackpotSerializer(serializers.ModelSerializer):
+    fund_cents = serializers.SerializerMethodField()
+
+    class Meta:
+        model = JackpotView
+        fields = ["id", "name", "scheme", "stake_cents", "seed_cents", "table_ids", "fund_cents"]
+
+    def get_fund_cents(self, jackpot: JackpotView) -> int:
+        account = AccountView.objects.filter(name=f"jackpot:{jackpot.id.hex}").first()
+        return account.balance_cents if account else 0
+
+
+class GamingDaySerializer(serializers.ModelSerializer):
+    class Meta:
+        model = GamingDayView
+        fields = "__all__"

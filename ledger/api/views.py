@@ -1,0 +1,302 @@
+"""The cage API: every money command with an idempotent command id, and the
+books to read (accounts, transactions, fills and credits, jackpots, days).
+
+A command answers 201 ``{"result": ..., "transactions": [...]}`` (200 and the
+first outcome for a repeated command id), each transaction with the address of
+its printable receipt; a refusal is ``{"code", "message"}`` and records nothing.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from uuid import UUID
+
+from django.db.models import Q, Sum
+from django.shortcuts import get_object_or_404
+from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
+from rest_framework import serializers
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from floor.api.views import REFUSALS, command_response
+from floor.gateway import perform
+from ledger.api import serializers as s
+from ledger.domain.accounts import CHIP_KINDS, Kind
+from ledger.models import AccountView, GamingDayView, JackpotView, TransactionView, TrayRequestView
+
+ANSWER = inline_serializer(
+    name="cage_answer",
+    fields={
+        "result": serializers.DictField(),
+        "transactions": s.TransactionSerializer(many=True),
+    },
+)
+
+
+def transactions_of(result: dict) -> list[dict]:
+    ids = result.get("transaction_ids", [])
+    found = TransactionView.objects.filter(id__in=ids)
+    return s.TransactionSerializer(found, many=True).data
+
+
+class _CageCommand(APIView):
+    command: str
+    body: type[serializers.Serializer]
+
+    def run(self, request: Request, **arguments: Any) -> Response:
+        checked = self.body(data=request.data)
+        checked.is_valid(raise_exception=True)
+        data = dict(checked.validated_data)
+        command_id = data.pop("command_id")
+        outcome = perform(self.command, request.user, command_id, **arguments, **data)
+        body = {"result": outcome.result, "transactions": transactions_of(outcome.result)}
+        return command_response(outcome, body)
+
+
+def cage_command(command: str, body: type[serializers.Serializer], summary: str, **url) -> type:
+    """An endpoint running ``command`` with the body and the URL's ids."""
+
+    def post(self, request: Request, **kwargs: Any) -> Response:
+        return self.run(request, **{k: str(v) for k, v in kwargs.items()})
+
+    post = extend_schema(
+        request=body,
+        responses={201: ANSWER, 200: ANSWER, **REFUSALS},
+        summary=summary,
+        operation_id=command,
+    )(post)
+    name = f"{command.title().replace('_', '')}View"
+    return type(name, (_CageCommand,), {"command": command, "body": body, "post": post})
+
+
+FundCageView = cage_command(
+    "fund_cage", s.FundCageSerializer, "The house puts a float of cash and chips into the cage"
+)
+OpenGamingDayView = cage_command(
+    "open_gaming_day", s.OpenGamingDaySerializer, "Open the cage's gaming day"
+)
+CountGamingDayView = cage_command(
+    "count_gaming_day",
+    s.CountSerializer,
+    "The close's count: every tray and box and the cage; differences become exceptions",
+)
+ExplainDifferenceView = cage_command(
+    "explain_difference",
+    s.ExplainSerializer,
+    "Give a count difference its reason code; the difference is booked",
+)
+SellChipsView = cage_command(
+    "sell_chips", s.ChipsForPlayerSerializer, "The cage sells a player chips for cash"
+)
+CashOutView = cage_command(
+    "cash_out", s.CashOutSerializer, "The cage pays a player cash for their chips"
+)
+RequestTrayMoveView = cage_command(
+    "request_tray_move", s.TrayMoveSerializer, "The jefe asks the cage for a fill or a credit"
+)
+ConfirmTrayMoveView = cage_command(
+    "confirm_tray_move",
+    s.CommandSerializer,
+    "The cage confirms a fill or credit (another person than who asked)",
+)
+CancelTrayMoveView = cage_command(
+    "cancel_tray_move", s.CancelTrayMoveSerializer, "Cancel a fill or credit not yet confirmed"
+)
+ChipsOffView = cage_command(
+    "take_chips_off",
+    s.ChipsOffSerializer,
+    "Chips off a stack for a tip or hospitality, at most 15 EUR (CM-15)",
+)
+CreateJackpotView = cage_command(
+    "create_jackpot", s.CreateJackpotSerializer, "A progressive jackpot, seeded from the cage"
+)
+StakeJackpotView = cage_command(
+    "stake_jackpot", s.JackpotStakesSerializer, "A hand's jackpot stakes, seat by seat"
+)
+PayJackpotView = cage_command(
+    "pay_jackpot", s.JackpotWinnersSerializer, "Pay a hand's jackpot winners (GA 8b, PT-SD 12)"
+)
+
+
+class CloseGamingDayView(_CageCommand):
+    command = "close_gaming_day"
+    body = s.CommandSerializer
+
+    @extend_schema(
+        request=s.CommandSerializer,
+        responses={201: ANSWER, 200: ANSWER, **REFUSALS},
+        summary="Close the gaming day: boxes to the cage, tips paid, the report kept",
+        operation_id="close_gaming_day",
+    )
+    def post(self, request: Request) -> Response:
+        return self.run(request)
+
+
+# --- reading the books ----------------------------------------------------------------------
+
+
+def _page(request: Request, queryset, serializer, default: int = 100) -> dict:
+    """One page of ``queryset``: ``?offset=`` and ``?limit=`` (at most 500)."""
+    try:
+        offset = max(int(request.query_params.get("offset", 0)), 0)
+        limit = min(max(int(request.query_params.get("limit", default)), 1), 500)
+    except ValueError:
+        raise serializers.ValidationError(
+            {"offset": "offset and limit are whole numbers"}
+        ) from None
+    total = queryset.count()
+    rows = queryset[offset : offset + limit]
+    return {"count": total, "offset": offset, "results": serializer(rows, many=True).data}
+
+
+def _uuid_param(request: Request, name: str) -> UUID | None:
+    value = request.query_params.get(name)
+    if not value:
+        return None
+    try:
+        return UUID(value)
+    except ValueError:
+        raise serializers.ValidationError({name: "not a UUID"}) from None
+
+
+class AccountListView(APIView):
+    @extend_schema(
+        parameters=[
+            OpenApiParameter("kind", str, enum=[k.value for k in Kind]),
+            OpenApiParameter("table", UUID),
+            OpenApiParameter("player", UUID),
+        ],
+        responses=s.AccountSerializer(many=True),
+    )
+    def get(self, request: Request) -> Response:
+        """Every account's balance, filtered by kind, table or player."""
+        accounts = AccountView.objects.all()
+        kind = request.query_params.get("kind")
+        if kind:
+            if kind not in {k.value for k in Kind}:
+                raise serializers.ValidationError({"kind": "unknown account kind"})
+            accounts = accounts.filter(kind=kind)
+        if table := _uuid_param(request, "table"):
+            accounts = accounts.filter(table_id=table)
+        if player := _uuid_param(request, "player"):
+            accounts = accounts.filter(player_id=player)
+        return Response(s.AccountSerializer(accounts, many=True).data)
+
+
+class TransactionListView(APIView):
+    @extend_schema(
+        parameters=[
+            OpenApiParameter("gaming_day", str),
+            OpenApiParameter("kind", str),
+            OpenApiParameter("table", UUID),
+            OpenApiParameter("player", UUID),
+            OpenApiParameter("offset", int),
+            OpenApiParameter("limit", int),
+        ],
+        responses=inline_serializer(
+            name="transaction_page",
+            fields={
+                "count": serializers.IntegerField(),
+                "offset": serializers.IntegerField(),
+                "results": s.TransactionSerializer(many=True),
+            },
+        ),
+    )
+    def get(self, request: Request) -> Response:
+        """The transactions, oldest first, filtered and paginated."""
+        found = TransactionView.objects.all()
+        for name in ("gaming_day", "kind"):
+            if value := request.query_params.get(name):
+                found = found.filter(**{name: value})
+        if table := _uuid_param(request, "table"):
+            found = found.filter(table_id=table)
+        if player := _uuid_param(request, "player"):
+            found = found.filter(player_id=player)
+        return Response(_page(request, found, s.TransactionSerializer))
+
+
+class TransactionDetailView(APIView):
+    @extend_schema(responses={200: s.TransactionSerializer, 404: s.ErrorSerializer})
+    def get(self, request: Request, transaction_id: UUID) -> Response:
+        return Response(
+            s.TransactionSerializer(get_object_or_404(TransactionView, id=transaction_id)).data
+        )
+
+
+class TrayRequestListView(APIView):
+    @extend_schema(
+        parameters=[OpenApiParameter("status", str, enum=["pending", "confirmed", "cancelled"])],
+        responses=s.TrayRequestSerializer(many=True),
+    )
+    def get(self, request: Request) -> Response:
+        """Fills and credits, pending ones first in the cage's eyes."""
+        found = TrayRequestView.objects.all()
+        if status := request.query_params.get("status"):
+            found = found.filter(status=status)
+        return Response(s.TrayRequestSerializer(found, many=True).data)
+
+
+class JackpotListView(APIView):
+    @extend_schema(responses=s.JackpotSerializer(many=True))
+    def get(self, request: Request) -> Response:
+        return Response(s.JackpotSerializer(JackpotView.objects.all(), many=True).data)
+
+
+class GamingDayListView(APIView):
+    @extend_schema(responses=s.GamingDaySerializer(many=True))
+    def get(self, request: Request) -> Response:
+        """The gaming days, newest first, each with its count and report."""
+        return Response(s.GamingDaySerializer(GamingDayView.objects.all(), many=True).data)
+
+
+class GamingDayDetailView(APIView):
+    @extend_schema(responses={200: s.GamingDaySerializer, 404: s.ErrorSerializer})
+    def get(self, request: Request, day: str) -> Response:
+        return Response(s.GamingDaySerializer(get_object_or_404(GamingDayView, day=day)).data)
+
+
+def cage_position() -> dict:
+    """The cage now: its cash and chips, the chips out on the floor, and the
+    open day's flows; chips out equal what stacks, trays and boxes hold."""
+    balances = dict(AccountView.objects.values_list("name", "balance_cents"))
+    outside = AccountView.objects.filter(kind__in=[k.value for k in CHIP_KINDS]).exclude(
+        kind=Kind.CAGE_CHIPS.value
+    )
+    by_kind = dict(
+        outside.values("kind").annotate(total=Sum("balance_cents")).values_list("kind", "total")
+    )
+    day = GamingDayView.objects.filter(status__in=["open", "counted"]).first()
+    flows = {}
+    if day is not None:
+        cage_postings = TransactionView.objects.filter(gaming_day=day.day).filter(
+            Q(postings__has_key="cage_cash") | Q(postings__has_key="cage_chips")
+        )
+        cash_in = cash_out = chips_in = chips_out = 0
+        for postings in cage_postings.values_list("postings", flat=True):
+            cash, chips = postings.get("cage_cash", 0), postings.get("cage_chips", 0)
+            cash_in, cash_out = cash_in + max(cash, 0), cash_out + max(-cash, 0)
+            chips_in, chips_out = chips_in + max(chips, 0), chips_out + max(-chips, 0)
+        flows = {
+            "cash_in_cents": cash_in,
+            "cash_out_cents": cash_out,
+            "chips_in_cents": chips_in,
+            "chips_out_cents": chips_out,
+        }
+    return {
+        "gaming_day": day.day if day else None,
+        "cash_cents": balances.get("cage_cash", 0),
+        "chips_cents": balances.get("cage_chips", 0),
+        "chips_on_the_floor_cents": sum(by_kind.values()),
+        "chips_on_the_floor_by_kind": by_kind,
+        "day_flows": flows,
+    }
+
+
+class CagePositionView(APIView):
+    @extend_schema(
+        responses=inline_serializer("cage_position", {"cash_cents": serializers.IntegerField()})
+    )
+    def get(self, request: Request) -> Response:
+        """The cage's position now (cash, chips, chips out) and the day's flows."""
+        return Response(cage_position())

@@ -1,0 +1,130 @@
+"""The ledger's read models, from the same log as the floor's.
+
+Balances are summed incrementally from each transaction's postings (so every
+account, the world outside included, has one), and rebuilt from nothing by
+``rebuild_projections`` to the same figures. The rest is rewritten from the
+aggregate's state at the event's version, like the floor's read models.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from uuid import UUID
+
+from django.db.models import F
+from eventsourcing.domain import DomainEventProtocol
+
+from ledger.domain.accounts import AccountRef
+from ledger.domain.gaming_day import GamingDay
+from ledger.domain.jackpot import Jackpot
+from ledger.domain.transaction import Transaction
+from ledger.domain.tray_request import TrayRequest
+from ledger.models import (
+    AccountView,
+    GamingDayView,
+    JackpotView,
+    TransactionView,
+    TrayRequestView,
+)
+
+READ_MODELS = [AccountView, TransactionView, TrayRequestView, JackpotView, GamingDayView]
+
+
+def _uuid(value: str | None) -> UUID | None:
+    return UUID(value) if value else None
+
+
+def apply_ledger_event(event: DomainEventProtocol, position: int, state: Callable) -> None:
+    """Updates the ledger's read models for one event of the log."""
+    if isinstance(event, Transaction.Posted):
+        _transaction(event, position)
+    elif isinstance(event, TrayRequest.Event):
+        _tray_request(state(event), event)
+    elif isinstance(event, Jackpot.Created):
+        JackpotView.objects.create(
+            id=event.originator_id,
+            name=event.name,
+            scheme=event.scheme,
+            stake_cents=event.stake_cents,
+            seed_cents=event.seed_cents,
+            table_ids=[str(UUID(t)) for t in event.table_ids],
+        )
+    elif isinstance(event, GamingDay.Event):
+        _gaming_day(state(event), event)
+
+
+def _transaction(event: DomainEventProtocol, position: int) -> None:
+    TransactionView.objects.create(
+        id=event.originator_id,
+        position=position,
+        kind=event.kind,
+        reason=event.reason[:300],
+        gaming_day=event.gaming_day,
+        table_id=_uuid(event.table_id),
+        player_id=_uuid(event.player_id),
+        reference=event.reference or "",
+        postings=event.postings,
+        amount_cents=sum(a for a in event.postings.values() if a > 0),
+        actor=event.actor,
+        actor_role=event.actor_role,
+        command_id=event.command_id,
+        rule_profile=event.rule_profile,
+        at=event.timestamp,
+    )
+    for name, amount in event.postings.items():
+        ref = AccountRef(name)
+        table, player = ref.table_id, ref.player_id
+        AccountView.objects.get_or_create(
+            name=name,
+            defaults={
+                "kind": str(ref.kind),
+                "table_id": _uuid(table),
+                "player_id": _uuid(player),
+                "holds_chips": ref.holds_chips,
+            },
+        )
+        AccountView.objects.filter(name=name).update(
+            balance_cents=F("balance_cents") + amount,
+            total_in_cents=F("total_in_cents") + max(amount, 0),
+            total_out_cents=F("total_out_cents") + max(-amount, 0),
+            updated_at=event.timestamp,
+        )
+
+
+def _tray_request(request: TrayRequest, event: DomainEventProtocol) -> None:
+    fields = {
+        "move": request.move,
+        "table_id": UUID(request.table_id),
+        "amount_cents": request.amount,
+        "status": str(request.status),
+        "requested_by": request.requested_by,
+        "confirmed_by": request.confirmed_by or "",
+        "transaction_id": _uuid(request.transaction_id),
+    }
+    if isinstance(event, TrayRequest.Requested):
+        TrayRequestView.objects.create(id=request.id, requested_at=event.timestamp, **fields)
+        return
+    if isinstance(event, TrayRequest.Confirmed):
+        fields["confirmed_at"] = event.timestamp
+    TrayRequestView.objects.filter(id=request.id).update(**fields)
+
+
+def _gaming_day(day: GamingDay, event: DomainEventProtocol) -> None:
+    fields = {
+        "status": day.status,
+        "opening": day.opening,
+        "fills": day.fills,
+        "credits": day.credits,
+        "counts": day.counts,
+        "expected": day.expected,
+        "exceptions": day.exceptions,
+        "report": day.report,
+    }
+    if isinstance(event, GamingDay.Opened):
+        GamingDayView.objects.create(
+            day=day.day, opened_at=event.timestamp, opened_by=event.actor, **fields
+        )
+        return
+    if isinstance(event, GamingDay.Closed):
+        fields |= {"closed_at": event.timestamp, "closed_by": event.actor}
+    GamingDayView.objects.filter(day=day.day).update(**fields)

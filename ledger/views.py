@@ -1,0 +1,84 @@
+"""The cage's printable receipt of a transaction."""
+
+from __future__ import annotations
+
+from uuid import UUID
+
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
+from django.utils.translation import gettext_lazy as _
+
+from floor.models import PlayerView, TableView
+from ledger.models import TransactionView
+
+KIND_LABELS = {
+    "float": _("Cage float"),
+    "chips_sold": _("Chips sold"),
+    "cash_out": _("Cash-out"),
+    "buy_in": _("Buy-in"),
+    "hand": _("Hand"),
+    "time_charge": _("Time charge"),
+    "stack_left": _("Stack off the table"),
+    "stack_moved": _("Stack moved to another table"),
+    "tip": _("Tip"),
+    "hospitality": _("Hospitality"),
+    "fill": _("Fill"),
+    "credit": _("Credit"),
+    "jackpot_seed": _("Jackpot starting amount"),
+    "jackpot_bet": _("Jackpot stakes"),
+    "jackpot_paid": _("Jackpot paid"),
+    "drop": _("Day's drop"),
+    "tips_paid": _("Tips paid out"),
+    "adjustment": _("Count difference booked"),
+}
+
+
+def _account_label(name: str, tables: dict, players: dict) -> str:
+    kind, *parts = name.split(":")
+    labels = {
+        "cage_cash": _("Cage cash"),
+        "cage_chips": _("Cage chips"),
+        "tray": _("Tray"),
+        "drop": _("Drop box"),
+        "rake": _("Rake box"),
+        "tips": _("Tip box"),
+        "stack": _("Stack"),
+        "player": _("Player's chips"),
+        "jackpot": _("Jackpot fund"),
+        "hospitality": _("Hospitality"),
+        "external": _("Cash outside the room"),
+        "equity": _("House"),
+        "staff_tips": _("Staff tips"),
+    }
+    words = [str(labels.get(kind, kind))]
+    for part in parts:
+        ident = UUID(part)
+        words.append(tables.get(ident) or players.get(ident) or part[:8])
+    return " · ".join(words)
+
+
+@login_required
+def receipt(request: HttpRequest, transaction_id: UUID) -> HttpResponse:
+    """One transaction as a printable receipt: what moved, why, who, when."""
+    transaction = get_object_or_404(TransactionView, id=transaction_id)
+    ids = {UUID(p) for name in transaction.postings for p in name.split(":")[1:]}
+    tables = {t.id: str(t) for t in TableView.objects.filter(id__in=ids).select_related("sector")}
+    players = {
+        p.id: f"{p.display_name} ({p.card_number})" for p in PlayerView.objects.filter(id__in=ids)
+    }
+    lines = [
+        {
+            "account": _account_label(name, tables, players),
+            "amount": amount,
+        }
+        for name, amount in transaction.postings.items()
+    ]
+    context = {
+        "transaction": transaction,
+        "kind": KIND_LABELS.get(transaction.kind, transaction.kind),
+        "lines": lines,
+        "table": tables.get(transaction.table_id),
+        "player": players.get(transaction.player_id),
+    }
+    return render(request, "cage/receipt.html", context)
