@@ -99,6 +99,8 @@ class Day:
         return card
 
     def open_floor(self) -> None:
+        # The house funds the cage: every buy-in of the day takes its chips there.
+        self.run("fund_cage", DIRECTOR, chips_cents=10**11)
         slots = [(g, n) for g in range(len(GAMES)) for n in range(TABLES_PER_GAME)]
         for sector in range(len(slots) // 4):
             sector_id = self.run("open_sector", DIRECTOR, name=f"Bench {sector + 1}")["sector_id"]
@@ -126,6 +128,7 @@ class Day:
                     table_id=table_id,
                     player=player,
                     amount_cents=table.maximum_cents,
+                    paid_with="cage",  # chips from the cage's float (open_floor)
                 )
 
     def table(self, table_id: str):

@@ -145,6 +145,7 @@ class Floor:
         """``count`` tables, each with four players bought in and a hand dealt;
         returns each table and the seat whose player will be slow."""
         app, tables = self.app, []
+        app.fund_cage(self.director, self.new_id(), chips_cents=1000 * PLAYERS_PER_TABLE * count)
         sector_id = None
         for index in range(count):
             if index % TABLES_PER_SECTOR == 0:
@@ -171,7 +172,12 @@ class Floor:
             app.draw_seats(self.jefe, self.new_id(), table_ids=[table_id])
             for card in cards:
                 app.buy_in(
-                    self.crupier, self.new_id(), table_id=table_id, player=card, amount_cents=1000
+                    self.crupier,
+                    self.new_id(),
+                    table_id=table_id,
+                    player=card,
+                    amount_cents=1000,
+                    paid_with="cage",  # chips from the cage's float
                 )
             seats = app.repository.get(uuid.UUID(table_id)).occupied()
             app.start_hand(self.crupier, self.new_id(), table_id=table_id, dealt_in=seats)

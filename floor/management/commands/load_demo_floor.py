@@ -48,6 +48,10 @@ DEMO_PLAYERS = [
     ("DEMO-013", "Nuria"), ("DEMO-014", "Óscar"),
 ]  # fmt: skip
 DEMO_BUY_IN_CENTS = 500
+# The cage's float and each table's tray (EUR cents).
+DEMO_CAGE_CASH_CENTS = 2_000_000
+DEMO_CAGE_CHIPS_CENTS = 5_000_000
+DEMO_TRAY_CENTS = 200_000
 
 
 class Command(BaseCommand):
@@ -86,6 +90,7 @@ class Command(BaseCommand):
                     self.stdout.write(f"{sector_name} {variant}: {refused.message}")
                     continue
                 opened_tables.append(table.result["table_id"])
+        self.fill_demo_trays(users, opened_tables)
         self.seat_demo_players(users, opened_tables[0])
         self.stdout.write(
             self.style.SUCCESS(
@@ -93,6 +98,37 @@ class Command(BaseCommand):
                 f"tables, {len(DEMO_PLAYERS)} players, {len(DEMO_USERS)} users."
             )
         )
+
+    def fill_demo_trays(self, users: dict, table_ids: list[str]) -> None:
+        """The house funds the cage, the cage opens its day, and each table's
+        tray is filled (asked by the jefe, confirmed by the cage)."""
+        jefe, cajero = users[Role.JEFE_SECTOR], users[Role.CAJERO]
+        perform(
+            "fund_cage",
+            users[Role.DIRECTOR],
+            "demo:cage:float",
+            cash_cents=DEMO_CAGE_CASH_CENTS,
+            chips_cents=DEMO_CAGE_CHIPS_CENTS,
+        )
+        try:
+            perform("open_gaming_day", cajero, "demo:cage:open-day")
+        except DomainError as refused:  # a day this store opened before
+            self.stdout.write(f"Gaming day: {refused.message}")
+        for table_id in table_ids:
+            asked = perform(
+                "request_tray_move",
+                jefe,
+                f"demo:fill:{table_id}",
+                table_id=table_id,
+                move="fill",
+                amount_cents=DEMO_TRAY_CENTS,
+            )
+            perform(
+                "confirm_tray_move",
+                cajero,
+                f"demo:fill:{table_id}:confirmed",
+                request_id=asked.result["request_id"],
+            )
 
     def seat_demo_players(self, users: dict, table_id: str) -> None:
         """Registers the demo players for the first table's game, draws its
