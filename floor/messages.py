@@ -264,6 +264,77 @@ MESSAGES = {
         "The floor changed while your command was being decided; nothing was "
         "recorded. Please try again."
     ),
+    # The cage and the books
+    "gaming_day_not_open": _("The cage has no gaming day open: open the day first."),
+    "gaming_day_open": _("The gaming day %(gaming_day)s is still open: close it first."),
+    "gaming_day_closed": _(
+        "That gaming day was already opened: a gaming day opens once, and once closed "
+        "it takes nothing more."
+    ),
+    "gaming_day_invalid": _("A gaming day is a date (YYYY-MM-DD)."),
+    "gaming_day_not_found": _("That gaming day does not exist."),
+    "gaming_day_not_counted": _(
+        "Count the trays, the boxes and the cage before closing the gaming day."
+    ),
+    "gaming_day_reconciling": _(
+        "Differences in this count have already been explained: the count stands."
+    ),
+    "counts_invalid": _("The counts are given account by account, in cents."),
+    "count_missing": _(
+        "Some accounts have not been counted: the cage counts every tray, drop box, "
+        "rake box and tip box, and its own cash and chips."
+    ),
+    "count_unknown_account": _(
+        "That account is not counted at the close: the cage counts the trays, drop "
+        "boxes, rake boxes and tip boxes, and its own cash and chips."
+    ),
+    "exception_not_found": _("The count of that account has no difference to explain."),
+    "exception_explained": _("That count difference has already been explained."),
+    "reason_code_invalid": _("Unknown reason code for a count difference."),
+    "note_required": _('A difference explained as "other" needs a note.'),
+    "exceptions_unexplained": _(
+        "Every count difference needs a reason code before the gaming day closes."
+    ),
+    "account_invalid": _("That is not an account of the books."),
+    "insufficient_funds": _(
+        "That account does not hold enough for this: a tray, a stack, a box or the "
+        "cage never goes below zero."
+    ),
+    "transaction_does_not_balance": _("A transaction's postings must add up to zero."),
+    "transaction_empty": _("A transaction must move some money."),
+    "transaction_not_found": _("That transaction does not exist."),
+    "no_chips_to_cash": _("That player has no chips at the cage to cash."),
+    "paid_with_invalid": _(
+        "A buy-in is paid with cash at the table, at the cage, or with the player's own chips."
+    ),
+    "chips_may_not_leave": _("Chips leave the table only for tips or hospitality (CM-15)."),
+    "chips_off_over_limit": _(
+        "At most 15 euros of chips may leave the table for tips or hospitality (CM-15)."
+    ),
+    "stack_too_small": _("Seat %(seat)s does not have that many chips."),
+    "tray_move_invalid": _("A tray request is a fill or a credit."),
+    "tray_request_not_found": _("That fill or credit request does not exist."),
+    "tray_request_not_pending": _("That request has already been confirmed or cancelled."),
+    "same_person_confirms": _(
+        "Whoever asked for a fill or credit may not confirm it: another person does."
+    ),
+    "name_required": _("A jackpot needs a name."),
+    "jackpot_scheme_invalid": _("A jackpot follows either the GA or the PT-SD rules."),
+    "jackpot_tables_required": _("A jackpot is fed by at least one table: name its tables."),
+    "jackpot_not_found": _("That jackpot does not exist."),
+    "table_not_in_jackpot": _("That table does not feed this jackpot."),
+    "jackpot_stake_not_fixed_amount": _(
+        "The jackpot stake is the fixed amount set by the inspectorate (PT-SD 8)."
+    ),
+    "jackpot_stake_over_half_minimum": _(
+        "The progressive jackpot stake is at most half the table minimum (GA art. 8b)."
+    ),
+    "jackpot_seed_too_small": _("A jackpot fund starts at no less than 10,000 stakes (PT-SD 10)."),
+    "stakes_required": _("Name the seats that staked on the jackpot."),
+    "seats_required": _("Give the amounts or hands seat by seat."),
+    "seat_invalid": _("%(seat)s is not a seat number."),
+    "hand_category_invalid": _("That is not a hand category."),
+    "no_jackpot_prize": _("None of those hands wins a jackpot prize."),
 }
 
 
@@ -273,6 +344,7 @@ ROLE_LABELS = {
     Role.CRUPIER: _("dealer"),
     Role.DIRECTOR: _("director"),
     Role.INSPECTOR: _("inspector"),
+    Role.CLOCK: _("floor clock (automatic deadlines)"),
 }
 
 

@@ -477,12 +477,9 @@ class SeatingCommands(GroupSupport):
             )
             return [table], {"table_id": str(table.id), "stack_cents": stack}
 
-        payload = {
-            "table_id": str(table_id),
-            "player": player,
-            "amount_cents": amount_cents,
-            "paid_with": paid_with,
-        }
+        payload = {"table_id": str(table_id), "player": player, "amount_cents": amount_cents}
+        if paid_with != "cash":  # a cash buy-in keeps the fingerprint it always had
+            payload["paid_with"] = paid_with
         return self.execute("buy_in", actor, command_id, payload, decide)
 
     # --- rest -------------------------------------------------------------------------
