@@ -29,7 +29,7 @@ GAMES_CHECKS = {
     "games/table_rules.py": {"_check_per_hand", "_check_per_session", "_percent", "_cents"},
     "games/banked/jackpot.py": {"check_stake", "check_seed"},
 }
-GAMES_REFUSALS = {"RuleViolation", "_refuse"}
+GAMES_REFUSALS = {"RuleViolation", "SettlementError", "_refuse"}
 PLACEHOLDER = re.compile(r"%\((\w+)\)s")
 
 
