@@ -106,6 +106,10 @@ class RuleProfile:
     )
     # The casino's day, for what may be done once a day [CM-18].
     gaming_day: GamingDay = field(default_factory=GamingDay)
+    # Chips leave a table only for tips or hospitality, at most this much at a
+    # time [CM-15]; GA and PT only forbid lending and hiding chips [GA art. 21;
+    # PT 14], so the house figure is the service default.
+    chips_off_table_most_cents: int = 1500
     # Variants whose own rules count raises differently [GA art. 30.1].
     variant_raises: tuple[tuple[Variant, RaiseRule], ...] = ()
 

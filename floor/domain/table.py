@@ -509,7 +509,7 @@ class Table(ActionClockMixin, AbsenceMixin, SessionClockMixin, AuditedAggregate)
         if amount > most_cents:
             raise conflict(
                 "chips_off_over_limit",
-                "At most 15 EUR of chips may leave the table for tips or hospitality (CM-15).",
+                "Too many chips to leave the table at once for tips or hospitality (CM-15).",
                 maximum_cents=most_cents,
             )
         seat, state = self.seated_state(player_id)

@@ -26,8 +26,6 @@ from ledger.domain.jackpot import Jackpot
 from ledger.domain.transaction import Transaction, TransactionKind
 from ledger.domain.tray_request import TrayMove, TrayRequest
 
-# At most this much may leave a table for a tip or hospitality at once [CM-15].
-CHIPS_OFF_MOST_CENTS = 1500
 CAGE_ACCOUNTS = (accounts.CAGE_CASH, accounts.CAGE_CHIPS)
 TABLE_KINDS = (Kind.TRAY, Kind.DROP, Kind.RAKE, Kind.TIPS)
 
@@ -203,7 +201,9 @@ class CageCommands(LedgerBooks):
         def decide() -> Decision:
             table = self.load(Table, table_id, "table")
             found = self.player(player)
-            stack = table.take_off(found.id, amount_cents, purpose, CHIPS_OFF_MOST_CENTS)
+            stack = table.take_off(
+                found.id, amount_cents, purpose, self.profile.chips_off_table_most_cents
+            )
             return [table], {"table_id": str(table.id), "stack_cents": stack}
 
         return self.execute("take_chips_off", actor, command_id, payload, decide)
