@@ -48,6 +48,7 @@ OUTPUT_DIR = ROOT / "var" / "bench"
 DIRECTOR = Actor("bench-director", frozenset({Role.DIRECTOR}))
 JEFE = Actor("bench-jefe", frozenset({Role.JEFE_SECTOR}))
 DEALER = Actor("bench-dealer", frozenset({Role.CRUPIER}))
+CAJERO = Actor("bench-cajero", frozenset({Role.CAJERO}))
 GAMES = [
     {"variant": variant, "limit": limit, "minimum_cents": minimum, "maximum_cents": 1000 * k}
     for variant, limit in (("texas_holdem", "no_limit"), ("omaha", "pot_limit"))
@@ -101,6 +102,7 @@ class Day:
     def open_floor(self) -> None:
         # The house funds the cage: every buy-in of the day takes its chips there.
         self.run("fund_cage", DIRECTOR, chips_cents=10**11)
+        self.run("open_gaming_day", CAJERO)
         slots = [(g, n) for g in range(len(GAMES)) for n in range(TABLES_PER_GAME)]
         for sector in range(len(slots) // 4):
             sector_id = self.run("open_sector", DIRECTOR, name=f"Bench {sector + 1}")["sector_id"]
@@ -123,12 +125,11 @@ class Day:
             if state["stack"] == 0:
                 player = str(UUID(state["player_id"]))
                 self.run(
-                    "buy_in",
-                    DEALER,
+                    "buy_in_at_cage",  # paid at the cage, chips to the seat
+                    CAJERO,
                     table_id=table_id,
                     player=player,
                     amount_cents=table.maximum_cents,
-                    paid_with="cage",  # chips from the cage's float (open_floor)
                 )
 
     def table(self, table_id: str):

@@ -135,6 +135,7 @@ class Floor:
         self.director = Actor("bench-director", frozenset({Role.DIRECTOR}))
         self.jefe = Actor("bench-jefe", frozenset({Role.JEFE_SECTOR}))
         self.crupier = Actor("bench-crupier", frozenset({Role.CRUPIER}))
+        self.cajero = Actor("bench-cajero", frozenset({Role.CAJERO}))
         self.players = 0
 
     @staticmethod
@@ -146,6 +147,11 @@ class Floor:
         returns each table and the seat whose player will be slow."""
         app, tables = self.app, []
         app.fund_cage(self.director, self.new_id(), chips_cents=1000 * PLAYERS_PER_TABLE * count)
+        from ledger.domain.cage import Cage
+
+        cage = app.find(Cage, Cage.ID)
+        if cage is None or cage.open_day is None:
+            app.open_gaming_day(self.cajero, self.new_id())
         sector_id = None
         for index in range(count):
             if index % TABLES_PER_SECTOR == 0:
@@ -158,8 +164,10 @@ class Floor:
                 sector_id=sector_id,
                 variant="texas_holdem",
                 limit="no_limit",
-                minimum_cents=200,
-                maximum_cents=1000,
+                # A game of its own per table: the draw completes the open tables
+                # of a game first [CM-8], and each table here seats its own four.
+                minimum_cents=300,
+                maximum_cents=1000 + 2 * index,
                 seats=10,
             ).result["table_id"]
             cards = []
@@ -171,13 +179,8 @@ class Floor:
                 cards.append(card)
             app.draw_seats(self.jefe, self.new_id(), table_ids=[table_id])
             for card in cards:
-                app.buy_in(
-                    self.crupier,
-                    self.new_id(),
-                    table_id=table_id,
-                    player=card,
-                    amount_cents=1000,
-                    paid_with="cage",  # chips from the cage's float
+                app.buy_in_at_cage(  # paid at the cage, chips to the seat
+                    self.cajero, self.new_id(), table_id=table_id, player=card, amount_cents=1000
                 )
             seats = app.repository.get(uuid.UUID(table_id)).occupied()
             app.start_hand(self.crupier, self.new_id(), table_id=table_id, dealt_in=seats)

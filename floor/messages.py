@@ -268,16 +268,13 @@ MESSAGES = {
     "gaming_day_not_open": _("The cage has no gaming day open: open the day first."),
     "gaming_day_open": _("The gaming day %(gaming_day)s is still open: close it first."),
     "gaming_day_closed": _(
-        "That gaming day was already opened: a gaming day opens once, and once closed "
-        "it takes nothing more."
+        "That gaming day was closed, or comes before the last day closed: gaming days "
+        "open once, in order."
     ),
     "gaming_day_invalid": _("A gaming day is a date (YYYY-MM-DD)."),
     "gaming_day_not_found": _("That gaming day does not exist."),
     "gaming_day_not_counted": _(
         "Count the trays, the boxes and the cage before closing the gaming day."
-    ),
-    "gaming_day_reconciling": _(
-        "Differences in this count have already been explained: the count stands."
     ),
     "counts_invalid": _("The counts are given account by account, in cents."),
     "count_missing": _(
@@ -288,8 +285,11 @@ MESSAGES = {
         "That account is not counted at the close: the cage counts the trays, drop "
         "boxes, rake boxes and tip boxes, and its own cash and chips."
     ),
-    "exception_not_found": _("The count of that account has no difference to explain."),
-    "exception_explained": _("That count difference has already been explained."),
+    "exception_not_found": _("The count of that account has no difference left to explain."),
+    "books_moved_since_count": _(
+        "The books moved since the count (a hand, a buy-in, a cash-out): count again "
+        "before closing the gaming day."
+    ),
     "reason_code_invalid": _("Unknown reason code for a count difference."),
     "note_required": _('A difference explained as "other" needs a note.'),
     "exceptions_unexplained": _(
@@ -305,8 +305,15 @@ MESSAGES = {
     "transaction_not_found": _("That transaction does not exist."),
     "no_chips_to_cash": _("That player has no chips at the cage to cash."),
     "paid_with_invalid": _(
-        "A buy-in is paid with cash at the table, at the cage, or with the player's own chips."
+        "At the table a buy-in is paid in cash or with the player's own chips; one paid "
+        "at the cage is entered by the cage."
     ),
+    "jackpot_already_staked": _("Seat %(seat)s already staked on the jackpot for this hand."),
+    "jackpot_not_staked": _(
+        "Seat %(seat)s did not stake on the jackpot in the hand just played, or its "
+        "prizes were already paid."
+    ),
+    "seat_not_playing": _("Seat %(seat)s does not play the next hand (away or resting)."),
     "chips_may_not_leave": _("Chips leave the table only for tips or hospitality (CM-15)."),
     "chips_off_over_limit": _(
         "At most 15 euros of chips may leave the table for tips or hospitality (CM-15)."

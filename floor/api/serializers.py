@@ -10,10 +10,11 @@ from django.conf import settings
 from django.utils import timezone
 from rest_framework import serializers
 
+from floor.application.seating import TABLE_PAYMENTS
 from floor.domain import balance
 from floor.domain.command_record import MAX_COMMAND_ID_LENGTH
 from floor.domain.sector import MAX_SECTOR_NAME_LENGTH
-from floor.domain.table import CLOSING_REASONS, LEAVING_REASONS, PAYMENT_SOURCES
+from floor.domain.table import CLOSING_REASONS, LEAVING_REASONS
 from floor.domain.waiting_list import LIST_LEAVING_REASONS
 from floor.models import (
     BalanceGroupView,
@@ -411,10 +412,11 @@ class LeaveTableSerializer(PlayerCommandSerializer):
 class BuyInSerializer(PlayerCommandSerializer):
     amount_cents = Cents(min_value=1, max_value=MAX_AMOUNT_CENTS)
     paid_with = serializers.ChoiceField(
-        choices=PAYMENT_SOURCES,
+        choices=TABLE_PAYMENTS,
         default="cash",
-        help_text="cash given at the table (chips from its tray), bought at the cage, "
-        "or the player's own chips from off the tables.",
+        help_text="cash given at the table (chips from its tray) or the player's own "
+        "chips from off the tables; a buy-in paid at the cage is the cage's "
+        "(POST /api/cage/buy-ins/).",
     )
 
 

@@ -20,6 +20,8 @@ from floor.domain.waiting_list import EntryStatus
 from games.profile_rules import FirstButton
 
 MAX_TABLES_PER_DRAW = 4  # one suit per table [PT 25]
+# How a buy-in the table takes is paid; one paid at the cage is the cage's.
+TABLE_PAYMENTS = ("cash", "chips")
 
 
 class SeatingCommands(GroupSupport):
@@ -463,10 +465,18 @@ class SeatingCommands(GroupSupport):
         paid_with: str = "cash",
     ) -> Outcome:
         """Chips bought at the table between hands, within the limits [CM-2; PT
-        28], paid in cash at the table (chips from its tray), at the cage, or
-        with the player's own chips; the ledger books it from the event."""
+        28], paid in cash at the table (chips from its tray) or with the
+        player's own chips; the ledger books it from the event. A buy-in paid
+        at the cage is the cage's command (ledger.application.cage)."""
 
         def decide() -> Decision:
+            if paid_with not in TABLE_PAYMENTS:
+                raise invalid(
+                    "paid_with_invalid",
+                    "At the table a buy-in is paid in cash or with the player's own chips; "
+                    "the cage books its own (buy_in_at_cage).",
+                    choices=list(TABLE_PAYMENTS),
+                )
             table = self.load(Table, table_id, "table")
             found = self.player(player)
             stack = table.buy_in(

@@ -112,11 +112,11 @@ class CommandService(Application):
             with command_context(context):
                 try:
                     changed, result = decide()
-                    changed = list({id(a): a for a in changed}.values())  # each once
-                    changed += self.after_decide(changed)
-                    # Whatever else the decision touched (an account opened on
-                    # its first posting, say) is saved with it.
-                    changed += [a for a in _loaded.get().values() if a.pending_events]
+                    # Whatever else the decision changed is saved with it (the
+                    # cage's list of tables, noted as an account opens) ...
+                    changed = self.touched(changed)
+                    # ... and so is what follows from it (the books).
+                    changed = self.touched([*changed, *self.after_decide(changed)])
                 except DomainError:
                     # A twin of this command may have committed since we looked:
                     # its effect is what refused us, and its outcome is ours.
@@ -129,7 +129,6 @@ class CommandService(Application):
                 record = CommandRecord(
                     id=record_id, command=command, fingerprint=digest, result=result
                 )
-                changed = list({id(a): a for a in changed}.values())  # each saved once
             try:
                 recordings = self.save(*changed, record)
             except IntegrityError:
@@ -142,6 +141,13 @@ class CommandService(Application):
         """What else a decision changes, derived from what it changed (the
         books, in ledger.application.books). Raising refuses the command."""
         return []
+
+    def touched(self, changed: Sequence[Aggregate]) -> list[Aggregate]:
+        """``changed`` and every other aggregate the command loaded or created
+        that has events to save, each once."""
+        loaded = _loaded.get() or {}
+        pending = [a for a in loaded.values() if a.pending_events]
+        return list({id(a): a for a in [*changed, *pending]}.values())
 
     def remember(self, aggregate: Aggregate) -> None:
         """Makes an aggregate created within the command findable by it."""

@@ -83,6 +83,7 @@ COMMAND_ROLES: dict[str, tuple[Role, ...]] = {
     "explain_difference": (Role.CAJERO,),
     "close_gaming_day": (Role.CAJERO,),
     "sell_chips": (Role.CAJERO,),
+    "buy_in_at_cage": (Role.CAJERO,),
     "cash_out": (Role.CAJERO,),
     "request_tray_move": _JEFE,
     "confirm_tray_move": (Role.CAJERO,),

@@ -73,9 +73,10 @@ def new_seat_state(player_id: str, *, newcomer: bool, posts_big_blind: bool) -> 
 
 
 class Table(ActionClockMixin, AbsenceMixin, SessionClockMixin, AuditedAggregate):
-    # Version 2 added the absence clock, the session clock and the last hands:
-    # a snapshot taken before them is brought up to date when loaded.
-    class_version = 2
+    # Version 2 added the absence clock, the session clock and the last hands;
+    # version 3 the jackpot stakes: a snapshot taken before them is brought up
+    # to date when loaded.
+    class_version = 3
 
     @staticmethod
     def upcast_v1_v2(state: dict) -> None:
@@ -86,6 +87,10 @@ class Table(ActionClockMixin, AbsenceMixin, SessionClockMixin, AuditedAggregate)
             seat.setdefault("played_hand", False)
             seat.setdefault("away", None)
             seat.setdefault("time_due", False)
+
+    @staticmethod
+    def upcast_v2_v3(state: dict) -> None:
+        state.setdefault("jackpot_stakes", {})
 
     @classmethod
     def open(cls, *, table_id: UUID, sector_id: UUID, number: int, spec: TableSpec) -> Table:
@@ -143,6 +148,8 @@ class Table(ActionClockMixin, AbsenceMixin, SessionClockMixin, AuditedAggregate)
         self.suspension: dict | None = None
         self.action_clock: dict | None = None
         self.session: dict | None = None  # the time rake's session (session_clock.py)
+        # Jackpot stakes of the next (or last) hand: jackpot -> {hand, seats}.
+        self.jackpot_stakes: dict[str, dict] = {}
         self.sessions_started = 0
         # The last hands of the night [CM-24]: {"left": hands still to deal}.
         self.last_hands: dict | None = None
@@ -499,7 +506,7 @@ class Table(ActionClockMixin, AbsenceMixin, SessionClockMixin, AuditedAggregate)
         self.check_not_closed()
         self.check_no_hand()
         if purpose not in CHIPS_OFF_PURPOSES:
-            raise conflict(
+            raise invalid(
                 "chips_may_not_leave",
                 "Chips leave the table only for tips or hospitality (CM-15).",
                 choices=list(CHIPS_OFF_PURPOSES),
@@ -543,43 +550,75 @@ class Table(ActionClockMixin, AbsenceMixin, SessionClockMixin, AuditedAggregate)
         state["stack"] = stack
         state["must_rebuy"] = stack < self.minimum_cents
 
-    def stake_jackpot(self, jackpot_id: UUID, stakes: dict[int, int], fund_cents: int) -> dict:
-        """The jackpot stakes of a hand come off the seats' stacks [GA art. 8b;
-        PT-SD 8]; the jackpot's own rules are checked by the ledger."""
+    def stake_jackpot(self, jackpot_id: UUID, stakes: dict[int, int]) -> dict:
+        """The jackpot stakes for the next hand, before it is dealt: chips go
+        in between hands only [GA art. 21; PT 14], once a seat and hand, from
+        players at the table (not away, not resting) [GA art. 8b; PT-SD 8].
+        The jackpot's own rules (the stake, the tables) are the ledger's."""
         self.check_not_closed()
+        self.check_no_hand()
+        hand = self.hands_played + 1
+        staked = self.staked_for(jackpot_id, hand)
         checked = {}
         for seat, cents in stakes.items():
             seat = self.check_seat_number(seat)
             state = self.occupants.get(str(seat))
             if state is None:
                 raise conflict("seat_empty", f"Seat {seat} is empty.", seat=seat)
+            if state["away"] or state["resting"]:
+                raise conflict(
+                    "seat_not_playing", f"Seat {seat} does not play the next hand.", seat=seat
+                )
+            if str(seat) in staked:
+                raise conflict(
+                    "jackpot_already_staked",
+                    f"Seat {seat} already staked on the jackpot for this hand.",
+                    seat=seat,
+                )
             self._check_stack_covers(seat, state, cents)
             checked[str(seat)] = cents
         if not checked:
             raise invalid("stakes_required", "Name the seats that staked on the jackpot.")
         players = {seat: self.occupants[seat]["player_id"] for seat in checked}
-        self._jackpot_staked(
-            jackpot_id=jackpot_id.hex, stakes=checked, players=players, fund_cents=fund_cents
-        )
+        self._jackpot_staked(jackpot_id=jackpot_id.hex, hand=hand, stakes=checked, players=players)
         return checked
 
+    def staked_for(self, jackpot_id: UUID, hand: int) -> dict[str, int]:
+        """Seat -> stake on ``jackpot_id`` for hand number ``hand``."""
+        stakes = self.jackpot_stakes.get(jackpot_id.hex)
+        return dict(stakes["seats"]) if stakes and stakes["hand"] == hand else {}
+
     @event("JackpotStaked")
-    def _jackpot_staked(
-        self, jackpot_id: str, stakes: dict, players: dict, fund_cents: int
-    ) -> None:
+    def _jackpot_staked(self, jackpot_id: str, hand: int, stakes: dict, players: dict) -> None:
+        current = self.jackpot_stakes.get(jackpot_id, {})
+        seats = current["seats"] if current.get("hand") == hand else {}
+        self.jackpot_stakes = {
+            **self.jackpot_stakes,
+            jackpot_id: {"hand": hand, "seats": {**seats, **stakes}},
+        }
         for seat, cents in stakes.items():
-            state = self.occupants[seat]
-            state["stack"] -= cents
+            self._set_stack(int(seat), self.occupants[seat]["stack"] - cents)
+
+    def check_jackpot_winners(self, jackpot_id: UUID, seats: list[int]) -> dict[str, int]:
+        """The winners of the hand just played staked on it; its prizes are
+        paid once, between hands. Returns each winner's stake."""
+        self.check_not_closed()
+        self.check_no_hand()
+        staked = self.staked_for(jackpot_id, self.hands_played)
+        for seat in seats:
+            if str(seat) not in staked or str(seat) not in self.occupants:
+                raise conflict(
+                    "jackpot_not_staked",
+                    f"Seat {seat} did not stake on the jackpot in the hand just played, "
+                    "or its prizes were paid.",
+                    seat=seat,
+                )
+        return {str(seat): staked[str(seat)] for seat in seats}
 
     def pay_jackpot(self, jackpot_id: UUID, prizes: dict[int, int]) -> None:
-        """The jackpot's prizes go onto the winners' stacks."""
-        self.check_not_closed()
-        players = {}
-        for seat in prizes:
-            state = self.occupants.get(str(seat))
-            if state is None:
-                raise conflict("seat_empty", f"Seat {seat} is empty.", seat=seat)
-            players[str(seat)] = state["player_id"]
+        """The jackpot's prizes go onto the winners' stacks, once a hand."""
+        self.check_jackpot_winners(jackpot_id, list(prizes))
+        players = {str(seat): self.occupants[str(seat)]["player_id"] for seat in prizes}
         self._jackpot_paid(
             jackpot_id=jackpot_id.hex,
             prizes={str(s): c for s, c in prizes.items()},
@@ -588,8 +627,11 @@ class Table(ActionClockMixin, AbsenceMixin, SessionClockMixin, AuditedAggregate)
 
     @event("JackpotPaid")
     def _jackpot_paid(self, jackpot_id: str, prizes: dict, players: dict) -> None:
+        stakes = dict(self.jackpot_stakes)
+        stakes.pop(jackpot_id, None)  # the hand's prizes are paid: no second payment
+        self.jackpot_stakes = stakes
         for seat, cents in prizes.items():
-            self.occupants[seat]["stack"] += cents
+            self._set_stack(int(seat), self.occupants[seat]["stack"] + cents)
 
     # --- rest ----------------------------------------------------------------------
 

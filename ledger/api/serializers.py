@@ -37,6 +37,13 @@ class ChipsForPlayerSerializer(PlayerCommandSerializer):
     amount_cents = Cents(min_value=1, max_value=MAX_AMOUNT_CENTS)
 
 
+class CageBuyInSerializer(ChipsForPlayerSerializer):
+    table_id = serializers.UUIDField()
+
+    def validate_table_id(self, value):
+        return str(value)
+
+
 class CashOutSerializer(PlayerCommandSerializer):
     amount_cents = Cents(
         min_value=1,

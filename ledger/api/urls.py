@@ -15,6 +15,7 @@ urlpatterns = [
     path("cage/gaming-days/<str:day>/", v.GamingDayDetailView.as_view(), name="gaming-day"),
     path("cage/chips-sold/", v.SellChipsView.as_view(), name="sell-chips"),
     path("cage/cash-outs/", v.CashOutView.as_view(), name="cash-out"),
+    path("cage/buy-ins/", v.BuyInAtCageView.as_view(), name="buy-in-at-cage"),
     path("cage/tray-requests/", v.TrayRequestListView.as_view(), name="tray-requests"),
     path(
         "cage/tray-requests/<uuid:request_id>/confirm/",

@@ -89,6 +89,11 @@ ExplainDifferenceView = cage_command(
 SellChipsView = cage_command(
     "sell_chips", s.ChipsForPlayerSerializer, "The cage sells a player chips for cash"
 )
+BuyInAtCageView = cage_command(
+    "buy_in_at_cage",
+    s.CageBuyInSerializer,
+    "A seated player pays at the cage; the chips go to their seat",
+)
 CashOutView = cage_command(
     "cash_out", s.CashOutSerializer, "The cage pays a player cash for their chips"
 )

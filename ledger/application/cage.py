@@ -8,6 +8,7 @@ actor's role, all events or none) and books its money in ledger.application.book
 from __future__ import annotations
 
 from collections.abc import Mapping
+from datetime import date, timedelta
 
 from eventsourcing.domain import Aggregate
 
@@ -59,18 +60,38 @@ class CageCommands(LedgerBooks):
         return found
 
     def gaming_day_of_now(self) -> str:
-        """Transactions belong to the cage's open day; with none open, to the
-        profile's day of the moment."""
+        """Transactions belong to the cage's open day. With none open, to the
+        day that opens next: the profile's day of the moment, or the day after
+        the last one closed if that one was it (a table plays on after the
+        cage's close)."""
         cage = self.find(Cage, Cage.ID)
         if cage is not None and cage.open_day is not None:
             return cage.open_day
-        return super().gaming_day_of_now()
+        return self.next_day(cage)
+
+    def next_day(self, cage: Cage | None) -> str:
+        day = super().gaming_day_of_now()
+        if cage is not None and cage.days_closed and day <= cage.days_closed[-1]:
+            return (date.fromisoformat(cage.days_closed[-1]) + timedelta(days=1)).isoformat()
+        return day
 
     def account(self, ref: AccountRef):
         """The cage counts every table that has a tray or a box at the close."""
         if ref.table_id is not None and ref.kind is not Kind.STACK:
             self.cage().know_table(ref.table_id)
         return super().account(ref)
+
+    def opening_trays(self, cage: Cage) -> dict[str, int]:
+        """Each tray's opening figure: what the last close counted in it, so
+        chips a table paid out between the close and this open (and the cash
+        its drop box took) count in this day's result; a tray never counted
+        opens at its balance."""
+        counted: dict[str, int] = {}
+        if cage.days_closed:
+            last = self.find(GamingDay, GamingDay.id_for(cage.days_closed[-1]))
+            counted = last.counts if last is not None else {}
+        trays = [accounts.tray(t) for t in cage.tables]
+        return {ref.name: counted.get(ref.name, self.balance_of(ref)) for ref in trays}
 
     def _open_day(self) -> tuple[Cage, GamingDay]:
         cage = self.cage()
@@ -107,11 +128,11 @@ class CageCommands(LedgerBooks):
 
         def decide() -> Decision:
             cage = self.cage()
-            wanted = day or super(CageCommands, self).gaming_day_of_now()
+            wanted = day or self.next_day(cage)
             if not isinstance(wanted, str):
                 raise invalid("gaming_day_invalid", "A gaming day is a date (YYYY-MM-DD).")
-            trays = [accounts.tray(t) for t in cage.tables]
-            opening = {ref.name: self.balance_of(ref) for ref in [*CAGE_ACCOUNTS, *trays]}
+            opening = {ref.name: self.balance_of(ref) for ref in CAGE_ACCOUNTS}
+            opening |= self.opening_trays(cage)
             totals = {ref.name: self.account_totals(ref) for ref in CAGE_ACCOUNTS}
             cage.open_day_of(wanted)  # refuses while a day is open, or a closed day
             gaming_day = GamingDay.open(wanted, opening, totals)
@@ -148,6 +169,28 @@ class CageCommands(LedgerBooks):
             return changed, _result(changed, player_id=str(found.id))
 
         return self.execute("sell_chips", actor, command_id, payload, decide)
+
+    def buy_in_at_cage(
+        self, actor: Actor, command_id: str, *, table_id: str, player: str, amount_cents: int
+    ) -> Outcome:
+        """A seated player pays at the cage and the chips go to their seat:
+        the cage takes the cash and gives the chips, within the table's
+        limits and between hands like any buy-in [CM-2; GA art. 21; PT 14]."""
+        payload = {"table_id": str(table_id), "player": player, "amount_cents": amount_cents}
+
+        def decide() -> Decision:
+            self._open_day()
+            table = self.load(Table, table_id, "table")
+            found = self.player(player)
+            stack = table.buy_in(
+                found.id,
+                amount_cents,
+                table_average=self.profile.seating.newcomer_stack_is_table_average,
+                paid_with="cage",
+            )
+            return [table], {"table_id": str(table.id), "stack_cents": stack}
+
+        return self.execute("buy_in_at_cage", actor, command_id, payload, decide)
 
     def cash_out(
         self, actor: Actor, command_id: str, *, player: str, amount_cents: int | None = None
@@ -326,7 +369,7 @@ class CageCommands(LedgerBooks):
             by_seat = _by_seat(stakes)
             for cents in by_seat.values():
                 jackpot.check_stake(cents, table.minimum_cents)
-            staked = table.stake_jackpot(jackpot.id, by_seat, sum(by_seat.values()))
+            staked = table.stake_jackpot(jackpot.id, by_seat)
             return [table], {"table_id": str(table.id), "stakes": staked}
 
         return self.execute("stake_jackpot", actor, command_id, payload, decide)
@@ -334,9 +377,10 @@ class CageCommands(LedgerBooks):
     def pay_jackpot(
         self, actor: Actor, command_id: str, *, jackpot_id: str, table_id: str, winners: dict
     ) -> Outcome:
-        """Pays a hand's jackpot winners by the settlement rules (smallest
-        prize first, the top prize takes the rest, equal prizes split [PT-SD
-        12; GA art. 8b]); the fund is brought back to its starting amount."""
+        """Pays the jackpot winners of the hand just played, among the seats
+        that staked on it, once, by the settlement rules (smallest prize first,
+        the top prize takes the rest, equal prizes split [PT-SD 12; GA art.
+        8b]); the fund is brought back to its starting amount."""
         payload = {"jackpot_id": str(jackpot_id), "table_id": str(table_id), "winners": winners}
 
         def decide() -> Decision:
@@ -345,11 +389,12 @@ class CageCommands(LedgerBooks):
             table = self.load(Table, table_id, "table")
             jackpot.check_table(table.id)
             categories = _by_seat(winners, Category)
+            staked = table.check_jackpot_winners(jackpot.id, list(categories))
             fund = accounts.jackpot_fund(jackpot.id)
             settled = settle_jackpot(
                 jackpot.rules,
                 self.balance_of(fund),
-                [(seat, category, jackpot.stake_cents) for seat, category in categories.items()],
+                [(seat, category, staked[str(seat)]) for seat, category in categories.items()],
             )
             prizes = {seat: cents for seat, cents in settled.won_cents.items() if cents}
             if not prizes:
@@ -430,7 +475,8 @@ class CageCommands(LedgerBooks):
 
         def decide() -> Decision:
             cage, gaming_day = self._open_day()
-            gaming_day.check_may_close()
+            books = self.expected_counts(cage)
+            gaming_day.check_may_close(books)
             flows = self.cage_flows(gaming_day)
             changed: list[Aggregate] = []
             drop_postings, tips = [], 0
@@ -446,6 +492,11 @@ class CageCommands(LedgerBooks):
                     (accounts.tip_box(table), -tip),
                     (accounts.CAGE_CHIPS, rake + tip),
                 ]
+            hospitality = self.balance_of(accounts.HOSPITALITY)
+            drop_postings += [
+                (accounts.HOSPITALITY, -hospitality),
+                (accounts.CAGE_CHIPS, hospitality),
+            ]
             if any(amount for _, amount in drop_postings):
                 changed += self.book(TransactionKind.DROP, drop_postings, reason="day's drop")
             if tips:
@@ -454,7 +505,7 @@ class CageCommands(LedgerBooks):
                     [(accounts.CAGE_CASH, -tips), (accounts.STAFF_TIPS, tips)],
                     reason="tips paid out to the staff",
                 )
-            report = gaming_day.close(flows)
+            report = gaming_day.close(books, flows)
             cage.close_day()
             return [gaming_day, cage, *changed], {"gaming_day": gaming_day.day, "report": report}
 

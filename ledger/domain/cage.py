@@ -42,10 +42,10 @@ class Cage(AuditedAggregate):
                 f"The gaming day {self.open_day} is still open: close it first.",
                 gaming_day=self.open_day,
             )
-        if day in self.days_closed:
+        if self.days_closed and day <= self.days_closed[-1]:
             raise conflict(
                 "gaming_day_closed",
-                f"The gaming day {day} was already closed.",
+                f"The gaming day {day} was closed, or comes before the last day closed.",
                 gaming_day=day,
             )
         self._day_opened(day=day)

@@ -123,11 +123,8 @@ def bookings_for(event: object, table_id: UUID) -> list[Booking]:
             )
         ]
     if isinstance(event, Table.JackpotStaked):
-        total = sum(event.stakes.values())
-        postings = [
-            (accounts.jackpot_fund(event.jackpot_id), event.fund_cents),
-            (accounts.rake_box(table), total - event.fund_cents),
-        ]
+        # The whole stake feeds the fund [GA art. 8b].
+        postings = [(accounts.jackpot_fund(event.jackpot_id), sum(event.stakes.values()))]
         postings += [
             (accounts.stack(table, event.players[seat]), -cents)
             for seat, cents in event.stakes.items()
@@ -136,7 +133,7 @@ def bookings_for(event: object, table_id: UUID) -> list[Booking]:
             Booking(
                 TransactionKind.JACKPOT_BET,
                 postings,
-                reason="jackpot stakes",
+                reason=f"jackpot stakes, hand {event.hand}",
                 table_id=table,
                 reference=event.jackpot_id,
             )

@@ -99,14 +99,11 @@ class GamingDay(AuditedAggregate):
 
     def count(self, counts: Mapping[str, int], expected: Mapping[str, int]) -> None:
         """The cage's end-of-day count against the books. ``expected`` names
-        every account that must be counted; a count may be given again until an
-        exception has been explained."""
+        every account that must be counted. The cage may count again until the
+        day closes (money moved since, say): differences already explained
+        were booked, so they stay in the day's list and the new count is
+        against the books as they stand."""
         self.check_not_closed()
-        if any(e["reason_code"] for e in self.exceptions):
-            raise conflict(
-                "gaming_day_reconciling",
-                "Exceptions of this count were already explained: it stands.",
-            )
         missing = sorted(set(expected) - set(counts))
         if missing:
             raise invalid(
@@ -124,7 +121,8 @@ class GamingDay(AuditedAggregate):
         for name, cents in counts.items():
             if isinstance(cents, bool) or not isinstance(cents, int) or cents < 0:
                 raise invalid("amount_invalid", f"The count of {name} is not whole cents.")
-        exceptions = [
+        explained = [e for e in self.exceptions if e["reason_code"]]
+        exceptions = explained + [
             {
                 "account": name,
                 "expected_cents": expected[name],
@@ -146,7 +144,11 @@ class GamingDay(AuditedAggregate):
         self.exceptions = exceptions
 
     def exception_for(self, account: str) -> dict:
-        found = next((e for e in self.exceptions if e["account"] == account), None)
+        """The difference on ``account`` still waiting for its reason."""
+        found = next(
+            (e for e in self.exceptions if e["account"] == account and not e["reason_code"]),
+            None,
+        )
         if found is None:
             raise invalid(
                 "exception_not_found", f"The count of {account} has no difference to explain."
@@ -157,8 +159,6 @@ class GamingDay(AuditedAggregate):
         """Gives a difference its reason; returns the difference to book."""
         self.check_not_closed()
         found = self.exception_for(account)
-        if found["reason_code"]:
-            raise conflict("exception_explained", f"The difference on {account} is explained.")
         if reason_code not in REASON_CODES:
             raise invalid(
                 "reason_code_invalid",
@@ -173,11 +173,14 @@ class GamingDay(AuditedAggregate):
     @event("ExceptionExplained")
     def _explained(self, account: str, reason_code: str, note: str) -> None:
         for exception in self.exceptions:
-            if exception["account"] == account:
+            if exception["account"] == account and not exception["reason_code"]:
                 exception["reason_code"] = reason_code
                 exception["note"] = note
 
-    def check_may_close(self) -> None:
+    def check_may_close(self, books: Mapping[str, int]) -> None:
+        """Every difference explained, and the books still what was counted:
+        money moved since the count (a hand raked, a cash-out) would be in no
+        day's report, so the cage counts again."""
         self.check_not_closed()
         if self.status != DayStatus.COUNTED:
             raise conflict("gaming_day_not_counted", "Count the trays, boxes and cage first.")
@@ -187,6 +190,17 @@ class GamingDay(AuditedAggregate):
                 "exceptions_unexplained",
                 f"{len(open_ones)} count differences need a reason code before the day closes.",
                 accounts=open_ones,
+            )
+        moved = sorted(
+            name
+            for name in set(books) | set(self.counts)
+            if books.get(name, 0) != self.counts.get(name, 0)
+        )
+        if moved:
+            raise conflict(
+                "books_moved_since_count",
+                f"{moved[0]} changed since the count: count again before closing the day.",
+                accounts=moved,
             )
 
     def table_results(self) -> dict[str, dict]:
@@ -212,10 +226,11 @@ class GamingDay(AuditedAggregate):
             }
         return results
 
-    def close(self, cage_flows: Mapping[str, int]) -> dict:
-        """Closes the day with its report; ``cage_flows`` are the day's cage
-        movements from the books (cash in and out, chips out and in)."""
-        self.check_may_close()
+    def close(self, books: Mapping[str, int], cage_flows: Mapping[str, int]) -> dict:
+        """Closes the day with its report; ``books`` are the counted accounts'
+        balances now, ``cage_flows`` the day's cage movements from the books
+        (cash in and out, chips out and in)."""
+        self.check_may_close(books)
         results = self.table_results()
         report = {
             "gaming_day": self.day,

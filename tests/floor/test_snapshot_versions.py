@@ -13,7 +13,7 @@ from tests.support.room import Room
 pytestmark = pytest.mark.django_db
 
 ADDED = {
-    "Table": ("session", "sessions_started", "last_hands"),
+    "Table": ("session", "sessions_started", "last_hands", "jackpot_stakes"),
     "Player": ("absence_days", "kept_apart", "in_tournament"),
     "Sector": ("closing",),
 }

@@ -52,6 +52,15 @@ def chips_of(card: str) -> accounts.AccountRef:
 
 
 def buy(room: Room, table_id: str, card: str, amount: int, paid_with: str, command_id=None):
+    """A buy-in at the table, or paid at the cage (the cage's command)."""
+    if paid_with == "cage":
+        return room.app.buy_in_at_cage(
+            CAJERO,
+            command_id or new_id(),
+            table_id=table_id,
+            player=card,
+            amount_cents=amount,
+        )
     return room.app.buy_in(
         CRUPIER,
         command_id or new_id(),
@@ -419,9 +428,11 @@ def stake(room: Room, jackpot_id: str, table_id: str, stakes: dict):
 
 
 def stake_all(room: Room, jackpot_id: str, table_id: str, rounds: int = 1) -> list[int]:
+    """Every seat stakes 100 on each of ``rounds`` hands, each hand played."""
     seats = room.get(table_id).occupied()
     for _ in range(rounds):
         stake(room, jackpot_id, table_id, {str(s): 100 for s in seats})
+        room.played(table_id)
     return seats
 
 
@@ -463,13 +474,13 @@ def test_a_royal_flush_takes_the_whole_fund_which_goes_back_to_its_starting_amou
     assert books.balance(fund) == SEED + 1_200
     cage_chips = books.balance(accounts.CAGE_CHIPS)
     winner = seats[1]
+    refused(room.app, "no_jackpot_prize", pay, room, jackpot_id, table_id, {str(winner): "flush"})
     paid = pay(room, jackpot_id, table_id, {str(winner): "royal_flush", str(seats[2]): "flush"})
     assert paid.result["prizes"] == {str(winner): SEED + 1_200}
     assert paid.result["fund_after_cents"] == SEED
     assert room.state(table_id, seat=winner)["stack"] == 1_700 + SEED + 1_200
     assert books.balance(fund) == SEED  # brought back to the seed ...
     assert books.balance(accounts.CAGE_CHIPS) == cage_chips - SEED  # ... from the cage
-    refused(room.app, "no_jackpot_prize", pay, room, jackpot_id, table_id, {str(winner): "flush"})
     books.check()
 
 
@@ -507,6 +518,7 @@ def test_every_jackpot_event_is_booked(room, books):
     table_id, jackpot_id, _cards = jackpot_room(room)
     seats = room.get(table_id).occupied()
     stake(room, jackpot_id, table_id, {str(seats[0]): 100})
+    room.played(table_id)
     pay(room, jackpot_id, table_id, {str(seats[0]): "royal_flush"})
     assert len(events_of(room.app, table_id, "JackpotStaked")) == 1
     assert len(events_of(room.app, table_id, "JackpotPaid")) == 1
@@ -514,4 +526,30 @@ def test_every_jackpot_event_is_booked(room, books):
     assert kinds.count(TransactionKind.JACKPOT_BET) == 1
     assert kinds.count(TransactionKind.JACKPOT_PAID) == 1
     assert kinds.count(TransactionKind.JACKPOT_SEED) == 2  # created, then topped up
+    books.check()
+
+
+def test_jackpot_stakes_go_in_between_hands_and_pay_only_the_hand_that_staked(room, books):
+    table_id, jackpot_id, _cards = jackpot_room(room)
+    seats = room.get(table_id).occupied()
+    first, second = str(seats[0]), str(seats[1])
+    stake(room, jackpot_id, table_id, {first: 100})
+    refused(room.app, "jackpot_already_staked", stake, room, jackpot_id, table_id, {first: 100})
+    # Before the hand is played there is nothing to pay.
+    refused(room.app, "jackpot_not_staked", pay, room, jackpot_id, table_id, {first: "royal_flush"})
+    room.start(table_id)
+    refused(room.app, "hand_in_progress", stake, room, jackpot_id, table_id, {second: 100})
+    room.end(table_id)
+    # Only a seat that staked on the hand just played wins.
+    refused(
+        room.app, "jackpot_not_staked", pay, room, jackpot_id, table_id, {second: "royal_flush"}
+    )
+    pay(room, jackpot_id, table_id, {first: "straight_flush"})
+    # The hand's prizes are paid once.
+    refused(room.app, "jackpot_not_staked", pay, room, jackpot_id, table_id, {first: "royal_flush"})
+    # A stake waits for its hand: the hand after the stake, not an earlier one.
+    stake(room, jackpot_id, table_id, {second: 100})
+    refused(
+        room.app, "jackpot_not_staked", pay, room, jackpot_id, table_id, {second: "royal_flush"}
+    )
     books.check()

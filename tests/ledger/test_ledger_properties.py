@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import random
 from datetime import UTC, datetime, timedelta
+from uuid import UUID
 
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
@@ -77,6 +78,9 @@ EXPECTED_REFUSALS = {
     "player_not_at_table",
     "table_full",
     "move_not_same_game",  # a table change asked toward the other game
+    "jackpot_not_staked",  # no stake on the hand just played, or already paid
+    "jackpot_already_staked",
+    "seat_not_playing",  # away or resting: no jackpot stake
     "waiting_list_first",
     # Table changes and balancing [CM-10, CM-11]: the moves the tables refuse.
     "tables_unbalanced",
@@ -227,7 +231,11 @@ class MoneyFloor:
         elif operation == "stake" and seated:
             self.stake(rng, table_id, seated, retry)
         elif operation == "pay_jackpot" and seated:
-            seat, _state = rng.choice(seated)
+            # Mostly a seat that staked on the hand just played; now and then
+            # one that did not, which is refused.
+            table = self.app.repository.get(UUID(table_id))
+            staked = table.staked_for(UUID(self.jackpot_id), table.hands_played)
+            seat = int(rng.choice(sorted(staked))) if staked else rng.choice(seated)[0]
             category = rng.choice(("royal_flush", "straight_flush", "straight_flush"))
             self.pay_jackpot(table_id, seat, category, retry)
         elif operation == "close" and table_id and rng.random() < 0.3:
@@ -304,6 +312,16 @@ class MoneyFloor:
                         self.attempt(self.app.sell_chips, CAJERO, player=card, amount_cents=sold)
                     else:
                         amount = held
+        if paid_with == "cage":  # paid at the cage, the chips sent to the seat
+            self.attempt(
+                self.app.buy_in_at_cage,
+                CAJERO,
+                retry=retry,
+                table_id=table_id,
+                player=card,
+                amount_cents=amount,
+            )
+            return
         self.attempt(
             self.app.buy_in,
             CRUPIER,
@@ -463,7 +481,8 @@ class MoneyFloor:
             table_id=table_id,
             winners={str(seat): category},
         )
-        assert paid is not None
+        if paid is None:  # not staked on the hand just played, or a hand is on
+            return
         prize = paid.result["prizes"][str(seat)]
         assert prize == (before if category == "royal_flush" else before // 10)
         after = self.books.balance(fund)
