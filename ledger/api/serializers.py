@@ -28,6 +28,11 @@ class OpenGamingDaySerializer(CommandSerializer):
     day = serializers.DateField(
         required=False, help_text="The gaming day (YYYY-MM-DD); today's by default."
     )
+    counts = serializers.DictField(
+        child=Cents(min_value=0, max_value=MAX_AMOUNT_CENTS),
+        required=False,
+        help_text="Optional counts as the day opens: tray:<table>, cage_cash, cage_chips.",
+    )
 
     def validate_day(self, value):
         return value.isoformat()

@@ -22,7 +22,7 @@ from ledger.application.books import LedgerBooks
 from ledger.domain import accounts
 from ledger.domain.accounts import AccountRef, Kind
 from ledger.domain.cage import Cage
-from ledger.domain.gaming_day import COUNTED_KINDS, GamingDay
+from ledger.domain.gaming_day import COUNTED_KINDS, GamingDay, opening_exception
 from ledger.domain.jackpot import Jackpot
 from ledger.domain.transaction import Transaction, TransactionKind
 from ledger.domain.tray_request import TrayMove, TrayRequest
@@ -121,26 +121,68 @@ class CageCommands(LedgerBooks):
 
         return self.execute("fund_cage", actor, command_id, payload, decide)
 
-    def open_gaming_day(self, actor: Actor, command_id: str, *, day: str | None = None) -> Outcome:
-        """Opens the cage's gaming day; each tray's and the cage's balance are
-        its opening figures."""
-        payload = {"day": day}
+    def open_gaming_day(
+        self,
+        actor: Actor,
+        command_id: str,
+        *,
+        day: str | None = None,
+        counts: Mapping[str, int] | None = None,
+    ) -> Outcome:
+        """Opens the cage's gaming day. The cage may count trays and its own
+        cash and chips as it opens: a count that differs from the books is an
+        exception of the day, like the close's. A tray's opening figure is its
+        count, else what the last close counted, else its balance; the cage's
+        is its balance (a difference found is booked as a movement of the day)."""
+        payload = {"day": day, "counts": counts}
 
         def decide() -> Decision:
             cage = self.cage()
             wanted = day or self.next_day(cage)
             if not isinstance(wanted, str):
                 raise invalid("gaming_day_invalid", "A gaming day is a date (YYYY-MM-DD).")
+            counted = self.opening_counts(cage, counts)
             opening = {ref.name: self.balance_of(ref) for ref in CAGE_ACCOUNTS}
             opening |= self.opening_trays(cage)
+            exceptions = []
+            for name, cents in sorted(counted.items()):
+                booked = self.balance_of(AccountRef(name))
+                if AccountRef(name).kind is Kind.TRAY:
+                    opening[name] = cents
+                if cents != booked:
+                    exceptions.append(opening_exception(name, booked, cents))
             totals = {ref.name: self.account_totals(ref) for ref in CAGE_ACCOUNTS}
             cage.open_day_of(wanted)  # refuses while a day is open, or a closed day
-            gaming_day = GamingDay.open(wanted, opening, totals)
+            gaming_day = GamingDay.open(wanted, opening, totals, exceptions)
             if self.find(GamingDay, gaming_day.id) is not None:
                 raise conflict("gaming_day_closed", f"The gaming day {wanted} was already closed.")
-            return [cage, gaming_day], {"gaming_day": wanted, "opening": opening}
+            return [cage, gaming_day], {
+                "gaming_day": wanted,
+                "opening": opening,
+                "exceptions": exceptions,
+            }
 
         return self.execute("open_gaming_day", actor, command_id, payload, decide)
+
+    def opening_counts(self, cage: Cage, counts: object) -> dict[str, int]:
+        """The counts given at the open: trays of tables the books know, and
+        the cage's cash and chips."""
+        if counts is None:
+            return {}
+        if not isinstance(counts, Mapping):
+            raise invalid("counts_invalid", "Counts are an object of account -> cents.")
+        checked = {}
+        for name, cents in counts.items():
+            ref = AccountRef.parse(name)
+            known = ref.kind in (Kind.CAGE_CASH, Kind.CAGE_CHIPS) or (
+                ref.kind is Kind.TRAY and ref.table_id in cage.tables
+            )
+            if not known:
+                raise invalid("count_unknown_account", f"{name} is not counted at the open.")
+            if isinstance(cents, bool) or not isinstance(cents, int) or cents < 0:
+                raise invalid("amount_invalid", f"The count of {name} is not whole cents.")
+            checked[ref.name] = cents
+        return checked
 
     # --- players' chips ------------------------------------------------------------------
 

@@ -38,6 +38,19 @@ REASON_CODES = (
 COUNTED_KINDS = (Kind.TRAY, Kind.DROP, Kind.RAKE, Kind.TIPS, Kind.CAGE_CASH, Kind.CAGE_CHIPS)
 
 
+def opening_exception(account: str, booked: int, counted: int) -> dict:
+    """A difference the count at the open found."""
+    return {
+        "account": account,
+        "expected_cents": booked,
+        "counted_cents": counted,
+        "difference_cents": counted - booked,
+        "reason_code": None,
+        "note": "",
+        "at": "open",
+    }
+
+
 class DayStatus:
     OPEN = "open"
     COUNTED = "counted"
@@ -51,7 +64,11 @@ class GamingDay(AuditedAggregate):
 
     @classmethod
     def open(
-        cls, day: str, opening: Mapping[str, int], opening_totals: Mapping[str, list[int]]
+        cls,
+        day: str,
+        opening: Mapping[str, int],
+        opening_totals: Mapping[str, list[int]],
+        exceptions: list[dict] | None = None,
     ) -> GamingDay:
         try:
             date.fromisoformat(day)
@@ -62,6 +79,7 @@ class GamingDay(AuditedAggregate):
             day=day,
             opening=dict(opening),
             opening_totals={k: list(v) for k, v in opening_totals.items()},
+            exceptions=list(exceptions or []),
         )
 
     @event("Opened")
@@ -71,6 +89,7 @@ class GamingDay(AuditedAggregate):
         day: str,
         opening: dict[str, int],
         opening_totals: dict[str, list[int]],
+        exceptions: list[dict] | None = None,
     ) -> None:
         self.day = day
         self.opening = opening
@@ -81,7 +100,8 @@ class GamingDay(AuditedAggregate):
         self.credits: dict[str, int] = {}
         self.counts: dict[str, int] = {}
         self.expected: dict[str, int] = {}
-        self.exceptions: list[dict] = []
+        # Differences found by the counts: at the open ("at": "open") and the close.
+        self.exceptions: list[dict] = exceptions or []
         self.report: dict | None = None
 
     def check_not_closed(self) -> None:
@@ -121,8 +141,8 @@ class GamingDay(AuditedAggregate):
         for name, cents in counts.items():
             if isinstance(cents, bool) or not isinstance(cents, int) or cents < 0:
                 raise invalid("amount_invalid", f"The count of {name} is not whole cents.")
-        explained = [e for e in self.exceptions if e["reason_code"]]
-        exceptions = explained + [
+        kept = [e for e in self.exceptions if e["reason_code"] or e.get("at") == "open"]
+        exceptions = kept + [
             {
                 "account": name,
                 "expected_cents": expected[name],
@@ -130,6 +150,7 @@ class GamingDay(AuditedAggregate):
                 "difference_cents": counts[name] - expected[name],
                 "reason_code": None,
                 "note": "",
+                "at": "close",
             }
             for name in sorted(expected)
             if counts[name] != expected[name]
