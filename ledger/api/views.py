@@ -167,6 +167,7 @@ def _uuid_param(request: Request, name: str) -> UUID | None:
 
 class AccountListView(APIView):
     @extend_schema(
+        operation_id="ledger_accounts_list",
         parameters=[
             OpenApiParameter("kind", str, enum=[k.value for k in Kind]),
             OpenApiParameter("table", UUID),
@@ -191,6 +192,7 @@ class AccountListView(APIView):
 
 class TransactionListView(APIView):
     @extend_schema(
+        operation_id="ledger_transactions_list",
         parameters=[
             OpenApiParameter("gaming_day", str),
             OpenApiParameter("kind", str),
