@@ -302,7 +302,19 @@ def cage_position() -> dict:
 
 class CagePositionView(APIView):
     @extend_schema(
-        responses=inline_serializer("cage_position", {"cash_cents": serializers.IntegerField()})
+        responses=inline_serializer(
+            "cage_position",
+            {
+                "gaming_day": serializers.CharField(allow_null=True),
+                "cash_cents": serializers.IntegerField(),
+                "chips_cents": serializers.IntegerField(),
+                "chips_on_the_floor_cents": serializers.IntegerField(),
+                "chips_on_the_floor_by_kind": serializers.DictField(
+                    child=serializers.IntegerField()
+                ),
+                "day_flows": serializers.DictField(child=serializers.IntegerField()),
+            },
+        )
     )
     def get(self, request: Request) -> Response:
         """The cage's position now (cash, chips, chips out) and the day's flows."""
