@@ -148,7 +148,7 @@ class Table(ActionClockMixin, AbsenceMixin, SessionClockMixin, AuditedAggregate)
         self.suspension: dict | None = None
         self.action_clock: dict | None = None
         self.session: dict | None = None  # the time rake's session (session_clock.py)
-        # Jackpot stakes of the next (or last) hand: jackpot -> {hand, seats}.
+        # Jackpot stakes of the last and next hands: jackpot -> hand -> stakes.
         self.jackpot_stakes: dict[str, dict] = {}
         self.sessions_started = 0
         # The last hands of the night [CM-24]: {"left": hands still to deal}.
@@ -554,11 +554,12 @@ class Table(ActionClockMixin, AbsenceMixin, SessionClockMixin, AuditedAggregate)
         """The jackpot stakes for the next hand, before it is dealt: chips go
         in between hands only [GA art. 21; PT 14], once a seat and hand, from
         players at the table (not away, not resting) [GA art. 8b; PT-SD 8].
-        The jackpot's own rules (the stake, the tables) are the ledger's."""
+        The jackpot's own rules (the stake, the tables) are the ledger's. A
+        stake wins only if its seat is dealt in and its player still sits there."""
         self.check_not_closed()
         self.check_no_hand()
         hand = self.hands_played + 1
-        staked = self.staked_for(jackpot_id, hand)
+        staked = self.jackpot_hand(jackpot_id, hand)["seats"]
         checked = {}
         for seat, cents in stakes.items():
             seat = self.check_seat_number(seat)
@@ -583,37 +584,65 @@ class Table(ActionClockMixin, AbsenceMixin, SessionClockMixin, AuditedAggregate)
         self._jackpot_staked(jackpot_id=jackpot_id.hex, hand=hand, stakes=checked, players=players)
         return checked
 
-    def staked_for(self, jackpot_id: UUID, hand: int) -> dict[str, int]:
-        """Seat -> stake on ``jackpot_id`` for hand number ``hand``."""
-        stakes = self.jackpot_stakes.get(jackpot_id.hex)
-        return dict(stakes["seats"]) if stakes and stakes["hand"] == hand else {}
+    def jackpot_hand(self, jackpot_id: UUID, hand: int) -> dict:
+        """The stakes on ``jackpot_id`` for hand number ``hand``: seat -> stake,
+        seat -> player, and the seats dealt in once the hand is dealt."""
+        found = self.jackpot_stakes.get(jackpot_id.hex, {}).get(str(hand))
+        return found or {"seats": {}, "players": {}, "dealt_in": []}
 
     @event("JackpotStaked")
-    def _jackpot_staked(self, jackpot_id: str, hand: int, stakes: dict, players: dict) -> None:
-        current = self.jackpot_stakes.get(jackpot_id, {})
-        seats = current["seats"] if current.get("hand") == hand else {}
-        self.jackpot_stakes = {
-            **self.jackpot_stakes,
-            jackpot_id: {"hand": hand, "seats": {**seats, **stakes}},
+    def _jackpot_staked(
+        self,
+        jackpot_id: str,
+        stakes: dict,
+        players: dict,
+        hand: int = 0,
+        fund_cents: int | None = None,  # recorded by the first version; all went to the fund
+    ) -> None:
+        # The hand just played (its prizes may be unpaid) and the next one are kept.
+        hands = {
+            number: entry
+            for number, entry in self.jackpot_stakes.get(jackpot_id, {}).items()
+            if int(number) >= self.hands_played
         }
+        entry = hands.get(str(hand), {"seats": {}, "players": {}, "dealt_in": []})
+        hands[str(hand)] = {
+            **entry,
+            "seats": {**entry["seats"], **stakes},
+            "players": {**entry["players"], **players},
+        }
+        self.jackpot_stakes = {**self.jackpot_stakes, jackpot_id: hands}
         for seat, cents in stakes.items():
             self._set_stack(int(seat), self.occupants[seat]["stack"] - cents)
 
+    def _note_jackpot_deal(self, number: int, dealt_in: list[int]) -> None:
+        """A hand dealt: its stakes stand for the seats dealt in."""
+        for hands in self.jackpot_stakes.values():
+            if str(number) in hands:
+                hands[str(number)]["dealt_in"] = list(dealt_in)
+
     def check_jackpot_winners(self, jackpot_id: UUID, seats: list[int]) -> dict[str, int]:
-        """The winners of the hand just played staked on it; its prizes are
-        paid once, between hands. Returns each winner's stake."""
+        """The winners staked on the hand just played, were dealt in, and still
+        sit where they staked; a hand's prizes are paid once, between hands.
+        Returns each winner's stake."""
         self.check_not_closed()
         self.check_no_hand()
-        staked = self.staked_for(jackpot_id, self.hands_played)
+        entry = self.jackpot_hand(jackpot_id, self.hands_played)
         for seat in seats:
-            if str(seat) not in staked or str(seat) not in self.occupants:
+            key = str(seat)
+            eligible = (
+                key in entry["seats"]
+                and seat in entry["dealt_in"]
+                and self.occupants.get(key, {}).get("player_id") == entry["players"].get(key)
+            )
+            if not eligible:
                 raise conflict(
                     "jackpot_not_staked",
                     f"Seat {seat} did not stake on the jackpot in the hand just played, "
                     "or its prizes were paid.",
                     seat=seat,
                 )
-        return {str(seat): staked[str(seat)] for seat in seats}
+        return {str(seat): entry["seats"][str(seat)] for seat in seats}
 
     def pay_jackpot(self, jackpot_id: UUID, prizes: dict[int, int]) -> None:
         """The jackpot's prizes go onto the winners' stacks, once a hand."""
@@ -623,13 +652,14 @@ class Table(ActionClockMixin, AbsenceMixin, SessionClockMixin, AuditedAggregate)
             jackpot_id=jackpot_id.hex,
             prizes={str(s): c for s, c in prizes.items()},
             players=players,
+            hand=self.hands_played,
         )
 
     @event("JackpotPaid")
-    def _jackpot_paid(self, jackpot_id: str, prizes: dict, players: dict) -> None:
-        stakes = dict(self.jackpot_stakes)
-        stakes.pop(jackpot_id, None)  # the hand's prizes are paid: no second payment
-        self.jackpot_stakes = stakes
+    def _jackpot_paid(self, jackpot_id: str, prizes: dict, players: dict, hand: int = 0) -> None:
+        hands = dict(self.jackpot_stakes.get(jackpot_id, {}))
+        hands.pop(str(hand), None)  # the hand's prizes are paid: no second payment
+        self.jackpot_stakes = {**self.jackpot_stakes, jackpot_id: hands}
         for seat, cents in prizes.items():
             self._set_stack(int(seat), self.occupants[seat]["stack"] + cents)
 
@@ -907,6 +937,7 @@ class Table(ActionClockMixin, AbsenceMixin, SessionClockMixin, AuditedAggregate)
             "away_blinds": away_blinds or {},
         }
         self.button = button
+        self._note_jackpot_deal(number, dealt_in)
         if self.last_hands is not None:
             self.last_hands["left"] -= 1
         for seat in dealt_in:

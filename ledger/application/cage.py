@@ -31,6 +31,14 @@ CAGE_ACCOUNTS = (accounts.CAGE_CASH, accounts.CAGE_CHIPS)
 TABLE_KINDS = (Kind.TRAY, Kind.DROP, Kind.RAKE, Kind.TIPS)
 
 
+def as_day(value: object) -> str:
+    """A gaming day as YYYY-MM-DD, however the date was spelled."""
+    try:
+        return date.fromisoformat(str(value)).isoformat()
+    except ValueError:
+        raise invalid("gaming_day_invalid", f"{value!r} is not a date (YYYY-MM-DD).") from None
+
+
 def _cents(value: object, what: str = "amount_cents") -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
         raise invalid("amount_invalid", f"{what} is a positive whole number of cents.")
@@ -138,9 +146,7 @@ class CageCommands(LedgerBooks):
 
         def decide() -> Decision:
             cage = self.cage()
-            wanted = day or self.next_day(cage)
-            if not isinstance(wanted, str):
-                raise invalid("gaming_day_invalid", "A gaming day is a date (YYYY-MM-DD).")
+            wanted = as_day(day) if day is not None else self.next_day(cage)
             counted = self.opening_counts(cage, counts)
             opening = {ref.name: self.balance_of(ref) for ref in CAGE_ACCOUNTS}
             opening |= self.opening_trays(cage)
@@ -148,7 +154,9 @@ class CageCommands(LedgerBooks):
             for name, cents in sorted(counted.items()):
                 booked = self.balance_of(AccountRef(name))
                 if AccountRef(name).kind is Kind.TRAY:
-                    opening[name] = cents
+                    # What the morning count finds missing (or over) is the
+                    # night's, not the day's: the opening figure moves with it.
+                    opening[name] += cents - booked
                 if cents != booked:
                     exceptions.append(opening_exception(name, booked, cents))
             totals = {ref.name: self.account_totals(ref) for ref in CAGE_ACCOUNTS}
@@ -539,6 +547,11 @@ class CageCommands(LedgerBooks):
                 (accounts.HOSPITALITY, -hospitality),
                 (accounts.CAGE_CHIPS, hospitality),
             ]
+            into_the_cage = {
+                "cash_in_cents": sum(a for r, a in drop_postings if r == accounts.CAGE_CASH),
+                "chips_in_cents": sum(a for r, a in drop_postings if r == accounts.CAGE_CHIPS),
+                "cash_out_cents": tips,
+            }
             if any(amount for _, amount in drop_postings):
                 changed += self.book(TransactionKind.DROP, drop_postings, reason="day's drop")
             if tips:
@@ -547,7 +560,7 @@ class CageCommands(LedgerBooks):
                     [(accounts.CAGE_CASH, -tips), (accounts.STAFF_TIPS, tips)],
                     reason="tips paid out to the staff",
                 )
-            report = gaming_day.close(books, flows)
+            report = gaming_day.close(books, flows, into_the_cage)
             cage.close_day()
             return [gaming_day, cage, *changed], {"gaming_day": gaming_day.day, "report": report}
 

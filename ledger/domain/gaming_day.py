@@ -124,6 +124,17 @@ class GamingDay(AuditedAggregate):
         were booked, so they stay in the day's list and the new count is
         against the books as they stand."""
         self.check_not_closed()
+        # A difference found at the open is booked once explained; counting
+        # before that would find it again.
+        unexplained = [e["account"] for e in self.exceptions if not e["reason_code"]]
+        opening = [e["account"] for e in self.exceptions if e.get("at") == "open"]
+        waiting = sorted(set(unexplained) & set(opening))
+        if waiting:
+            raise conflict(
+                "exceptions_unexplained",
+                f"{len(waiting)} differences of the opening count need a reason code first.",
+                accounts=waiting,
+            )
         missing = sorted(set(expected) - set(counts))
         if missing:
             raise invalid(
@@ -197,6 +208,7 @@ class GamingDay(AuditedAggregate):
             if exception["account"] == account and not exception["reason_code"]:
                 exception["reason_code"] = reason_code
                 exception["note"] = note
+                break  # one difference, one reason, one booking
 
     def check_may_close(self, books: Mapping[str, int]) -> None:
         """Every difference explained, and the books still what was counted:
@@ -247,10 +259,16 @@ class GamingDay(AuditedAggregate):
             }
         return results
 
-    def close(self, books: Mapping[str, int], cage_flows: Mapping[str, int]) -> dict:
+    def close(
+        self,
+        books: Mapping[str, int],
+        cage_flows: Mapping[str, int],
+        into_the_cage: Mapping[str, int],
+    ) -> dict:
         """Closes the day with its report; ``books`` are the counted accounts'
         balances now, ``cage_flows`` the day's cage movements from the books
-        (cash in and out, chips out and in)."""
+        (cash in and out, chips out and in) up to the count, ``into_the_cage``
+        what the close itself moves (the drop in, the tips paid out)."""
         self.check_may_close(books)
         results = self.table_results()
         report = {
@@ -265,6 +283,14 @@ class GamingDay(AuditedAggregate):
                 "counted_cash_cents": self.counts.get("cage_cash", 0),
                 "expected_chips_cents": self.expected.get("cage_chips", 0),
                 "counted_chips_cents": self.counts.get("cage_chips", 0),
+                # The close empties the boxes into the cage and pays the tips:
+                # the next day opens on these.
+                "close_transfers": dict(into_the_cage),
+                "cash_after_close_cents": self.counts.get("cage_cash", 0)
+                + into_the_cage.get("cash_in_cents", 0)
+                - into_the_cage.get("cash_out_cents", 0),
+                "chips_after_close_cents": self.counts.get("cage_chips", 0)
+                + into_the_cage.get("chips_in_cents", 0),
             },
             "exceptions": self.exceptions,
         }

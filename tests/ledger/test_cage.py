@@ -553,3 +553,24 @@ def test_jackpot_stakes_go_in_between_hands_and_pay_only_the_hand_that_staked(ro
         room.app, "jackpot_not_staked", pay, room, jackpot_id, table_id, {second: "royal_flush"}
     )
     books.check()
+
+
+def test_a_jackpot_pays_the_player_who_staked_and_was_dealt_in(room, books):
+    table_id, jackpot_id, _cards = jackpot_room(room)
+    seats = room.get(table_id).occupied()
+    first, second, third = (str(s) for s in seats[:3])
+    # The second seat staked but sat the hand out: its stake wins nothing.
+    stake(room, jackpot_id, table_id, {first: 100, second: 100})
+    room.played(table_id, dealt_in=[s for s in seats if str(s) != second])
+    refused(
+        room.app, "jackpot_not_staked", pay, room, jackpot_id, table_id, {second: "royal_flush"}
+    )
+    # Stakes for the next hand leave the last hand's prizes payable.
+    stake(room, jackpot_id, table_id, {third: 100})
+    paid = pay(room, jackpot_id, table_id, {first: "straight_flush"})
+    assert list(paid.result["prizes"]) == [first]
+    # A player who leaves after the hand takes the stake's chance along.
+    room.played(table_id)
+    room.leave(table_id, room.seats(table_id)[int(third)])
+    refused(room.app, "jackpot_not_staked", pay, room, jackpot_id, table_id, {third: "royal_flush"})
+    books.check()

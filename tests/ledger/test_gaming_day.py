@@ -231,6 +231,15 @@ def test_a_gaming_day_from_float_to_report(room, clock):
             "counted_cash_cents": 997_800,
             "expected_chips_cents": 1_962_200,
             "counted_chips_cents": 1_962_200,
+            # The close: the drop's cash in, the rake, tips and hospitality
+            # chips in, the tips paid out in cash to the staff.
+            "close_transfers": {
+                "cash_in_cents": 3_500,
+                "chips_in_cents": 300 + 800 + 200,
+                "cash_out_cents": 800,
+            },
+            "cash_after_close_cents": 1_000_500,
+            "chips_after_close_cents": 1_963_500,
         },
         "exceptions": [
             {**tray_short, "reason_code": "other", "note": "a 5 EUR chip under the table"}
@@ -407,13 +416,48 @@ def test_a_count_at_the_open_finds_a_difference_the_day_must_explain(room, clock
         }
     ]
     counted = {n: books.balance(accounts.AccountRef(n)) for n in names}
-    # Counting at the close again keeps the morning's difference in the list.
-    assert [e["at"] for e in shift.count(counted).result["exceptions"]] == ["open"]
-    refused(app, "exceptions_unexplained", shift.close)
+    # The morning's difference is explained (and booked) before the close's count.
+    refused(app, "exceptions_unexplained", shift.count, counted)
     shift.explain(tray.name, "chips_missing")
     assert books.balance(tray) == 19_700
-    shift.count({**counted, tray.name: 19_700})
+    recounted = shift.count({**counted, tray.name: 19_700}).result["exceptions"]
+    assert [(e["at"], e["reason_code"]) for e in recounted] == [("open", "chips_missing")]
     result = shift.close().result["report"]["tables"][tray.table_id]
     # The morning's 300 were lost before the day: not in its result.
     assert (result["opening_tray_cents"], result["result_cents"]) == (19_700, 0)
     books.check()
+
+
+def test_a_morning_count_after_a_buy_in_in_the_night_keeps_the_result_honest(room):
+    shift = Shift(room)
+    app, books = room.app, shift.books
+    app.fund_cage(CAJERO, new_id(), cash_cents=100_000, chips_cents=100_000)
+    app.open_gaming_day(CAJERO, new_id())
+    table_id, cards = room.drawn_table(4, buy_in=None, tray_cents=0, **STAKES)
+    tray = accounts.tray(table_id)
+    shift.fill_or_credit(table_id, "fill", 20_000)
+    names = ["cage_cash", "cage_chips", tray.name, accounts.drop(table_id).name]
+
+    def count_as_booked():
+        return shift.count({n: books.balance(accounts.AccountRef(n)) for n in names})
+
+    count_as_booked()
+    shift.close()
+    shift.buy(table_id, cards[0], 1_000, "cash")  # after the close, before the open
+    # The morning count finds the tray as booked (19,000): no difference.
+    opened = app.open_gaming_day(CAJERO, new_id(), counts={tray.name: 19_000}).result
+    assert opened["exceptions"] == [] and opened["opening"][tray.name] == 20_000
+    count_as_booked()
+    result = shift.close().result["report"]["tables"][tray.table_id]
+    assert result["cash_drop_cents"] == 1_000 and result["result_cents"] == 0
+
+
+def test_a_gaming_day_is_one_date_however_it_is_spelled(room):
+    app = room.app
+    app.fund_cage(CAJERO, new_id(), cash_cents=1_000, chips_cents=1_000)
+    assert app.open_gaming_day(CAJERO, new_id(), day="20261122").result["gaming_day"] == DAY
+    shift = Shift(room)
+    shift.count({"cage_cash": 1_000, "cage_chips": 1_000})
+    shift.close()
+    refused(app, "gaming_day_closed", app.open_gaming_day, CAJERO, new_id(), day="20261122")
+    refused(app, "gaming_day_invalid", app.open_gaming_day, CAJERO, new_id(), day="22/11/2026")

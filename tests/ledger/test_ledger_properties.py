@@ -234,7 +234,13 @@ class MoneyFloor:
             # Mostly a seat that staked on the hand just played; now and then
             # one that did not, which is refused.
             table = self.app.repository.get(UUID(table_id))
-            staked = table.staked_for(UUID(self.jackpot_id), table.hands_played)
+            entry = table.jackpot_hand(UUID(self.jackpot_id), table.hands_played)
+            staked = [
+                seat
+                for seat, player in entry["players"].items()
+                if int(seat) in entry["dealt_in"]
+                and table.occupants.get(seat, {}).get("player_id") == player
+            ]
             seat = int(rng.choice(sorted(staked))) if staked else rng.choice(seated)[0]
             category = rng.choice(("royal_flush", "straight_flush", "straight_flush"))
             self.pay_jackpot(table_id, seat, category, retry)
