@@ -96,6 +96,8 @@ class GamingDayView(models.Model):
     status = models.CharField(max_length=10)
     opened_at = models.DateTimeField()
     opened_by = models.CharField(max_length=150)
+    # The log position of the opening: the day's movements come after it.
+    opened_position = models.BigIntegerField(null=True)
     opening = models.JSONField(default=dict)
     fills = models.JSONField(default=dict)
     credits = models.JSONField(default=dict)

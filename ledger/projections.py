@@ -50,7 +50,7 @@ def apply_ledger_event(event: DomainEventProtocol, position: int, state: Callabl
             table_ids=[str(UUID(t)) for t in event.table_ids],
         )
     elif isinstance(event, GamingDay.Event):
-        _gaming_day(state(event), event)
+        _gaming_day(state(event), event, position)
 
 
 def _transaction(event: DomainEventProtocol, position: int) -> None:
@@ -109,7 +109,7 @@ def _tray_request(request: TrayRequest, event: DomainEventProtocol) -> None:
     TrayRequestView.objects.filter(id=request.id).update(**fields)
 
 
-def _gaming_day(day: GamingDay, event: DomainEventProtocol) -> None:
+def _gaming_day(day: GamingDay, event: DomainEventProtocol, position: int) -> None:
     fields = {
         "status": day.status,
         "opening": day.opening,
@@ -122,7 +122,11 @@ def _gaming_day(day: GamingDay, event: DomainEventProtocol) -> None:
     }
     if isinstance(event, GamingDay.Opened):
         GamingDayView.objects.create(
-            day=day.day, opened_at=event.timestamp, opened_by=event.actor, **fields
+            day=day.day,
+            opened_at=event.timestamp,
+            opened_by=event.actor,
+            opened_position=position,
+            **fields,
         )
         return
     if isinstance(event, GamingDay.Closed):

@@ -265,7 +265,8 @@ class GamingDayDetailView(APIView):
 
 def cage_position() -> dict:
     """The cage now: its cash and chips, the chips out on the floor, and the
-    open day's flows; chips out equal what stacks, trays and boxes hold."""
+    open day's flows since its opening; chips out equal what stacks, trays
+    and boxes hold."""
     balances = dict(AccountView.objects.values_list("name", "balance_cents"))
     outside = AccountView.objects.filter(kind__in=[k.value for k in CHIP_KINDS]).exclude(
         kind=Kind.CAGE_CHIPS.value
@@ -276,9 +277,10 @@ def cage_position() -> dict:
     day = GamingDayView.objects.filter(status__in=["open", "counted"]).first()
     flows = {}
     if day is not None:
-        cage_postings = TransactionView.objects.filter(gaming_day=day.day).filter(
-            Q(postings__has_key="cage_cash") | Q(postings__has_key="cage_chips")
-        )
+        # The day's movements: after its opening (a float given before it is not one).
+        cage_postings = TransactionView.objects.filter(
+            position__gt=day.opened_position or 0
+        ).filter(Q(postings__has_key="cage_cash") | Q(postings__has_key="cage_chips"))
         cash_in = cash_out = chips_in = chips_out = 0
         for postings in cage_postings.values_list("postings", flat=True):
             cash, chips = postings.get("cage_cash", 0), postings.get("cage_chips", 0)

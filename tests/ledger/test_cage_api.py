@@ -114,6 +114,13 @@ def test_money_moves_through_the_api_with_receipts(people, table):
         "player": 0,
     }
     assert position["chips_on_the_floor_cents"] == 50_000
+    # The day's flows start at its opening: the float given before is not one.
+    assert position["day_flows"] == {
+        "cash_in_cents": 800,
+        "cash_out_cents": 800,
+        "chips_in_cents": 800,
+        "chips_out_cents": 50_000 + 800,
+    }
 
 
 def test_a_repeated_cash_out_pays_once(people, table):
