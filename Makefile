@@ -37,6 +37,7 @@ bench: $(VENV)/.dev-installed
 	$(PY) bench/hand_eval.py
 	$(PY) bench/timers.py
 	$(PY) bench/balance.py
+	$(PY) bench/ledger.py
 
 lint: $(VENV)/.dev-installed
 	$(VENV)/bin/ruff check .

@@ -1,0 +1,166 @@
+"""What the books cost a hand: hands per second with the ledger booking every
+hand, against the same floor with the booking switched off, side by side.
+
+Two floors on scratch SQLite event stores (the embedded default), built alike:
+a funded cage, its day open, eight tables of eight players, their trays filled,
+everyone bought in. Then, in alternating rounds so that outside load falls on
+both, each floor deals and ends the same hands: two players put 200 in, one
+wins, 20 are raked. With the books on, each hand also saves a transaction and
+the stack and rake box accounts it moves. Only the ratio is meaningful.
+
+Usage: .venv/bin/python bench/ledger.py [--rounds 5] [--hands 20]
+Results: printed, and written to var/bench/ledger-<timestamp>.json.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import tempfile
+import time
+from datetime import UTC, datetime
+from pathlib import Path
+from uuid import UUID, uuid4
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from floor.application.floor_app import FloorApplication  # noqa: E402
+from floor.application.service import CommandService  # noqa: E402
+from floor.domain.hand_rules import most_rake  # noqa: E402
+from floor.domain.roles import Actor, Role  # noqa: E402
+from games.profiles import CM  # noqa: E402
+
+OUTPUT_DIR = ROOT / "var" / "bench"
+DIRECTOR = Actor("bench-director", frozenset({Role.DIRECTOR}))
+JEFE = Actor("bench-jefe", frozenset({Role.JEFE_SECTOR}))
+DEALER = Actor("bench-dealer", frozenset({Role.CRUPIER}))
+CAJERO = Actor("bench-cajero", frozenset({Role.CAJERO}))
+TABLES, PLAYERS = 8, 8
+
+
+class UnbookedFloor(FloorApplication):
+    """The same floor, its stack changes not booked: the baseline."""
+
+    def after_decide(self, changed):
+        return CommandService.after_decide(self, changed)
+
+
+def cid() -> str:
+    return str(uuid4())
+
+
+def build(app: FloorApplication) -> list[str]:
+    """The floor of the run; returns its tables."""
+    app.fund_cage(DIRECTOR, cid(), cash_cents=10**9, chips_cents=10**9)
+    app.open_gaming_day(CAJERO, cid())
+    tables = []
+    for sector_number in range(TABLES // 4):
+        sector = app.open_sector(DIRECTOR, cid(), name=f"Ledger {sector_number}").result
+        for index in range(4):
+            table_id = app.open_table(
+                JEFE,
+                cid(),
+                sector_id=sector["sector_id"],
+                variant="texas_holdem",
+                limit="no_limit",
+                minimum_cents=4_000,
+                maximum_cents=10_000 + 2 * (sector_number * 4 + index),  # a game each
+                seats=10,
+            ).result["table_id"]
+            asked = app.request_tray_move(
+                JEFE, cid(), table_id=table_id, move="fill", amount_cents=2_000_000
+            )
+            app.confirm_tray_move(CAJERO, cid(), request_id=asked.result["request_id"])
+            for n in range(PLAYERS):
+                card = f"LB-{table_id[:8]}-{n}"
+                app.register_player(JEFE, cid(), card_number=card, display_name=card)
+                app.join_waiting_list(JEFE, cid(), player=card, table_id=table_id)
+            app.draw_seats(JEFE, cid(), table_ids=[table_id])
+            table = app.repository.get(UUID(table_id))
+            for state in table.occupants.values():
+                app.buy_in(
+                    DEALER,
+                    cid(),
+                    table_id=table_id,
+                    player=str(UUID(state["player_id"])),
+                    amount_cents=10_000,
+                )
+            tables.append(table_id)
+    return tables
+
+
+def deal(app: FloorApplication, tables: list[str], hands: int) -> float:
+    """Seconds to play ``hands`` hands at every table."""
+    started = time.perf_counter()
+    for hand in range(hands):
+        for table_id in tables:
+            table = app.repository.get(UUID(table_id))
+            dealt = app.start_hand(DEALER, cid(), table_id=table_id, dealt_in=table.occupied())
+            # Two players put 1,000 in and win in turn (their stacks last the
+            # run); the house takes what the rules allow.
+            a, b = (str(seat) for seat in dealt.result["dealt_in"][:2])
+            put_in = {a: 1_000, b: 1_000}
+            pot = sum(put_in.values())
+            rake = most_rake(app.repository.get(UUID(table_id)), app.profile, pot)
+            winner = a if hand % 2 == 0 else b
+            app.end_hand(
+                DEALER,
+                cid(),
+                table_id=table_id,
+                contributions=put_in,
+                winnings={winner: pot - rake},
+                rake_cents=rake,
+            )
+    return time.perf_counter() - started
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--hands", type=int, default=20, help="hands per table per round")
+    args = parser.parse_args(argv)
+    scratch = Path(tempfile.mkdtemp(prefix="ledger-bench-"))
+    floors = {}
+    for name, cls in (("books on", FloorApplication), ("books off", UnbookedFloor)):
+        env = {
+            "PERSISTENCE_MODULE": "eventsourcing.sqlite",
+            "SQLITE_DBNAME": str(scratch / f"{name.replace(' ', '-')}.sqlite3"),
+        }
+        app = cls(env=env, profile=CM)
+        floors[name] = (app, build(app))
+    seconds = {name: [] for name in floors}
+    events = {name: 0 for name in floors}
+    for _ in range(args.rounds):
+        for name, (app, tables) in floors.items():
+            before = app.last_position()
+            seconds[name].append(deal(app, tables, args.hands))
+            events[name] += app.last_position() - before
+    hands = args.rounds * args.hands * TABLES
+    result = {}
+    for name in floors:
+        total = sum(seconds[name])
+        result[name] = {
+            "hands": hands,
+            "hands_per_second": round(hands / total, 1),
+            "median_round_seconds": round(statistics.median(seconds[name]), 3),
+            "events_per_hand": round(events[name] / hands, 2),
+        }
+    ratio = result["books on"]["hands_per_second"] / result["books off"]["hands_per_second"]
+    print(f"{TABLES} tables x {PLAYERS} players, {args.rounds} rounds x {args.hands} hands")
+    print(f"{'':24}{'hands/s':>10}{'events/hand':>14}")
+    for name, row in result.items():
+        print(f"{name:24}{row['hands_per_second']:>10}{row['events_per_hand']:>14}")
+    print(f"books on / books off: {ratio:.2f}")
+    OUTPUT_DIR.mkdir(parents=True, exist_ok=True)
+    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
+    out = OUTPUT_DIR / f"ledger-{stamp}.json"
+    out.write_text(json.dumps({"args": vars(args), "runs": result, "ratio": ratio}, indent=2))
+    print(f"written to {out.relative_to(ROOT)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
