@@ -99,7 +99,8 @@ class LedgerBooks(CommandService):
             if isinstance(aggregate, Table):
                 for event in aggregate.pending_events:
                     for booking in bookings_for(event, aggregate.id):
-                        booked += self.post_booking(booking)
+                        if any(amount for _, amount in booking.postings):
+                            booked += self.post_booking(booking)  # a zero charge moves nothing
         return booked
 
     def after_decide(self, changed: Sequence[Aggregate]) -> list[Aggregate]:
