@@ -1,0 +1,40 @@
+"""What the ledger's command modules share: the cage's accounts, and how a
+command's answer names the transactions it posted (for their receipts)."""
+
+from __future__ import annotations
+
+from datetime import date
+
+from eventsourcing.domain import Aggregate
+
+from floor.domain.errors import invalid
+from ledger.domain import accounts
+from ledger.domain.accounts import AccountRef, Kind
+from ledger.domain.transaction import Transaction
+
+CAGE_ACCOUNTS = (accounts.CAGE_CASH, accounts.CAGE_CHIPS)
+TABLE_KINDS = (Kind.TRAY, Kind.DROP, Kind.RAKE, Kind.TIPS)
+
+
+def as_day(value: object) -> str:
+    """A gaming day as YYYY-MM-DD, however the date was spelled."""
+    try:
+        return date.fromisoformat(str(value)).isoformat()
+    except ValueError:
+        raise invalid("gaming_day_invalid", f"{value!r} is not a date (YYYY-MM-DD).") from None
+
+
+def cents(value: object, what: str = "amount_cents") -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
+        raise invalid("amount_invalid", f"{what} is a positive whole number of cents.")
+    return value
+
+
+def result_of(transactions: list[Aggregate], **more: object) -> dict:
+    """A command's answer: the transactions it posted (for receipts)."""
+    ids = [str(a.id) for a in transactions if isinstance(a, Transaction)]
+    return {"transaction_ids": ids, **more}
+
+
+def table_account(kind: Kind, table_id: str) -> AccountRef:
+    return AccountRef(f"{kind}:{table_id}")
