@@ -17,7 +17,7 @@ from eventsourcing.domain import DomainEventProtocol
 from ledger.domain.accounts import AccountRef
 from ledger.domain.gaming_day import GamingDay
 from ledger.domain.jackpot import Jackpot
-from ledger.domain.transaction import Transaction
+from ledger.domain.transaction import Transaction, amount_of
 from ledger.domain.tray_request import TrayRequest
 from ledger.models import (
     AccountView,
@@ -64,7 +64,7 @@ def _transaction(event: DomainEventProtocol, position: int) -> None:
         player_id=_uuid(event.player_id),
         reference=event.reference or "",
         postings=event.postings,
-        amount_cents=sum(a for a in event.postings.values() if a > 0),
+        amount_cents=amount_of(event.postings),
         actor=event.actor,
         actor_role=event.actor_role,
         command_id=event.command_id,

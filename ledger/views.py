@@ -76,6 +76,7 @@ def receipt(request: HttpRequest, transaction_id: UUID) -> HttpResponse:
     ]
     context = {
         "transaction": transaction,
+        "total": sum(a for a in transaction.postings.values() if a > 0),
         "kind": KIND_LABELS.get(transaction.kind, transaction.kind),
         "lines": lines,
         "table": tables.get(transaction.table_id),

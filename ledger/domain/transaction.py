@@ -60,6 +60,11 @@ def balanced_postings(postings: Iterable[tuple[AccountRef, int]]) -> dict[str, i
     return dict(sorted(merged.items()))
 
 
+def amount_of(postings: dict[str, int]) -> int:
+    """A transaction's amount: its largest posting, in or out."""
+    return max((abs(a) for a in postings.values()), default=0)
+
+
 class Transaction(AuditedAggregate):
     """One balanced movement of money, with its reason and references."""
 
@@ -85,8 +90,6 @@ class Transaction(AuditedAggregate):
 
     @property
     def amount_cents(self) -> int:
-        """What the transaction moved: the sum of its positive postings."""
-        return sum(a for a in self.postings.values() if a > 0)
-
-    def receipt_lines(self) -> list[tuple[str, int]]:
-        return [(name, amount) for name, amount in self.postings.items()]
+        """What the transaction moved, as a person says it: its largest
+        posting (a cash-out of 8 EUR moves 8 EUR of chips and 8 of cash)."""
+        return amount_of(self.postings)
