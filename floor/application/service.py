@@ -117,6 +117,7 @@ class CommandService(Application):
                     changed = self.touched(changed)
                     # ... and so is what follows from it (the books).
                     changed = self.touched([*changed, *self.after_decide(changed)])
+                    result = self.with_effects(result, changed)
                 except DomainError:
                     # A twin of this command may have committed since we looked:
                     # its effect is what refused us, and its outcome is ours.
@@ -141,6 +142,11 @@ class CommandService(Application):
         """What else a decision changes, derived from what it changed (the
         books, in ledger.application.books). Raising refuses the command."""
         return []
+
+    def with_effects(self, result: dict[str, Any], changed: list[Aggregate]) -> dict[str, Any]:
+        """The command's result, with what ``after_decide`` added worth
+        answering (the transactions booked, for their receipts)."""
+        return result
 
     def touched(self, changed: Sequence[Aggregate]) -> list[Aggregate]:
         """``changed`` and every other aggregate the command loaded or created

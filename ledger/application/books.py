@@ -106,6 +106,15 @@ class LedgerBooks(CommandService):
     def after_decide(self, changed: Sequence[Aggregate]) -> list[Aggregate]:
         return [*super().after_decide(changed), *self.book_floor_money(changed)]
 
+    def with_effects(self, result: dict, changed: list[Aggregate]) -> dict:
+        """A floor command that moved money names its transactions, so its
+        answer leads to their receipts, as a cage command's does."""
+        result = super().with_effects(result, changed)
+        booked = [str(a.id) for a in changed if isinstance(a, Transaction)]
+        if booked and "transaction_ids" not in result:
+            result = {**result, "transaction_ids": booked}
+        return result
+
     def transaction(self, transaction_id: object) -> Transaction:
         return self.load(Transaction, transaction_id, "transaction")
 

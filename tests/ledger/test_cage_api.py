@@ -77,7 +77,10 @@ def balances(client, **query) -> dict[str, int]:
 def test_money_moves_through_the_api_with_receipts(people, table):
     cajero, crupier = people["cajero"], people["crupier"]
     url = f"/api/tables/{table['id']}"
-    ok(post(crupier, f"{url}/buy-in/", player=CARDS[0], amount_cents=1000))
+    bought = ok(post(crupier, f"{url}/buy-in/", player=CARDS[0], amount_cents=1000))
+    # A floor command that moved money names its transaction, for the receipt.
+    [buy_in_id] = bought["result"]["transaction_ids"]
+    assert ok(cajero.get(f"/api/ledger/transactions/{buy_in_id}/"))["kind"] == "buy_in"
     sold = ok(post(cajero, "/api/cage/chips-sold/", player=CARDS[1], amount_cents=800))
     assert sold["transactions"][0]["kind"] == "chips_sold"
     ok(post(crupier, f"{url}/buy-in/", player=CARDS[1], amount_cents=800, paid_with="chips"))
