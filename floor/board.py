@@ -1,0 +1,74 @@
+"""The public board, for a TV in the room: the games running, their free
+seats, and each game's waiting list by reservation number (no names).
+
+Nobody logs in to a TV, and the board shows nothing personal: it is public.
+It reloads itself every few seconds.
+"""
+
+from __future__ import annotations
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+
+from floor.domain.table import TableStatus
+from floor.forms import LIMIT_LABELS, VARIANT_LABELS
+from floor.models import TableView, WaitingListView
+from games.limits import small_blind_for
+
+# How often the TV reloads the board, in seconds.
+REFRESH_SECONDS = 10
+
+
+def board_games() -> list[dict]:
+    """Each game with a table open or a list: its tables, seats free, and
+    the reservation numbers waiting, in list order."""
+    games: dict[tuple, dict] = {}
+
+    def game(variant: str, limit: str, minimum: int, maximum: int) -> dict:
+        key = (variant, limit, minimum, maximum)
+        if key not in games:
+            games[key] = {
+                "variant": VARIANT_LABELS.get(variant, variant),
+                "limit": LIMIT_LABELS.get(limit, limit),
+                "small_blind_cents": small_blind_for(minimum),
+                "big_blind_cents": minimum,
+                "maximum_cents": maximum,
+                "tables": [],
+                "seats_free": 0,
+                "waiting": [],
+                "called": [],
+            }
+        return games[key]
+
+    tables = TableView.objects.exclude(status=TableStatus.CLOSED).select_related("sector")
+    for table in tables:
+        shown = game(table.variant, table.limit, table.minimum_cents, table.maximum_cents)
+        shown["tables"].append({"label": str(table), "players": table.players})
+        shown["seats_free"] += max(table.seats - table.players, 0)
+    numbers_of_tables = {t.id: t.number for t in tables}
+    lists = WaitingListView.objects.prefetch_related("entries")
+    for waiting in lists:
+        entries = sorted(waiting.entries.all(), key=lambda e: e.position)
+        if not entries:
+            continue
+        shown = game(waiting.variant, waiting.limit, waiting.minimum_cents, waiting.maximum_cents)
+        for entry in entries:
+            if entry.call_table is not None:
+                number = numbers_of_tables.get(entry.call_table)
+                shown["called"].append(
+                    {"reservation": entry.reservation, "table": number, "seat": entry.call_seat}
+                )
+            else:
+                shown["waiting"].append(entry.reservation)
+    return sorted(
+        games.values(), key=lambda g: (str(g["variant"]), g["big_blind_cents"], g["maximum_cents"])
+    )
+
+
+def board(request: HttpRequest) -> HttpResponse:
+    """The room's board (public, reloads itself)."""
+    return render(
+        request,
+        "floor/board.html",
+        {"games": board_games(), "refresh_seconds": REFRESH_SECONDS},
+    )
