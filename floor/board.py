@@ -7,6 +7,7 @@ It reloads itself every few seconds.
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
@@ -15,7 +16,7 @@ from floor.forms import LIMIT_LABELS, VARIANT_LABELS
 from floor.models import TableView, WaitingListView
 from games.limits import small_blind_for
 
-# How often the TV reloads the board, in seconds.
+# How often the TV reloads the board, in seconds (settings can shorten it).
 REFRESH_SECONDS = 10
 
 
@@ -70,5 +71,8 @@ def board(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "floor/board.html",
-        {"games": board_games(), "refresh_seconds": REFRESH_SECONDS},
+        {
+            "games": board_games(),
+            "refresh_seconds": getattr(settings, "FLOOR_BOARD_REFRESH_SECONDS", REFRESH_SECONDS),
+        },
     )
