@@ -38,6 +38,7 @@ bench: $(VENV)/.dev-installed
 	$(PY) bench/timers.py
 	$(PY) bench/balance.py
 	$(PY) bench/ledger.py
+	$(PY) bench/console.py
 
 lint: $(VENV)/.dev-installed
 	$(VENV)/bin/ruff check .

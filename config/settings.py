@@ -172,6 +172,9 @@ LANGUAGES = [
     ("en", _("English")),
 ]
 LOCALE_PATHS = [BASE_DIR / "locale"]
+# The language a person picks sticks for a year on that PC or tablet, not just
+# until the browser closes.
+LANGUAGE_COOKIE_AGE = 365 * 24 * 3600
 TIME_ZONE = os.environ.get("FLOOR_TIME_ZONE", "Europe/Madrid")
 USE_I18N = True
 USE_TZ = True
@@ -230,6 +233,9 @@ CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 # The sweeper runs every FLOOR_SWEEP_SECONDS: it proves beat is alive, catches the
 # read models up with the log, and (from the clocks issue on) fires overdue timers.
 FLOOR_SWEEP_SECONDS = float(os.environ.get("FLOOR_SWEEP_SECONDS", "2"))
+# The consoles ask for their live part this often (a change shows within two
+# seconds); an unchanged floor answers 204.
+FLOOR_CONSOLE_POLL_MS = int(os.environ.get("FLOOR_CONSOLE_POLL_MS", "1000"))
 CELERY_BEAT_SCHEDULE = {
     "sweep": {
         "task": "floor.tasks.sweep",

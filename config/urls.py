@@ -5,6 +5,7 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from floor.health import healthz
+from ledger import console as cage
 from ledger.views import receipt
 
 urlpatterns = [
@@ -14,6 +15,8 @@ urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),
     path("api/", include("floor.api.urls")),
     path("api/", include("ledger.api.urls")),
+    path("cage/", cage.console, name="cage-console"),
+    path("cage/live/", cage.live, name="cage-live"),
     path("cage/receipts/<uuid:transaction_id>/", receipt, name="receipt"),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="swagger-ui"),

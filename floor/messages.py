@@ -377,3 +377,24 @@ def message_for(code: str, fallback: str = "", **params: object) -> str:
 def describe(error: RuleViolation) -> str:
     """The refusal in the active language, or the domain's prose if uncatalogued."""
     return message_for(error.code, error.message, **error.params)
+
+
+# Why a balancing move picks its player and its seat (floor.domain.balance says
+# them in English, in the proposal); the consoles show them in the reader's language.
+BALANCE_REASONS = {
+    "due to pay the big blind next": _("due to pay the big blind next"),
+    "next in turn for the big blind": _("next in turn for the big blind"),
+    "every player here was moved today already": _("every player here was moved today already"),
+    "the big blind's seat of the next hand": _("the big blind's seat of the next hand"),
+    "the free seat soonest to pay the big blind, not a blind": _(
+        "the free seat soonest to pay the big blind, not a blind"
+    ),
+    "the only free seat that is not the small blind's: the button's": _(
+        "the only free seat that is not the small blind's: the button's"
+    ),
+}
+
+
+def balance_reason(text: str) -> str:
+    """A balancing reason from the domain, in the reader's language (parts joined by '; ')."""
+    return "; ".join(str(BALANCE_REASONS.get(part, part)) for part in text.split("; "))

@@ -202,6 +202,7 @@ class HandView(models.Model):
     rake_cents = models.BigIntegerField(null=True)
     contributions = models.JSONField(default=dict)
     winnings = models.JSONField(default=dict)
+    dead = models.JSONField(default=list)  # seats whose hand the action clock killed [CM-22]
 
     class Meta:
         ordering = ["table", "number"]

@@ -6,24 +6,24 @@ from collections.abc import Callable
 from uuid import UUID
 
 from django import forms
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from floor.application.service import Outcome
+from floor.console.sector import live_context, stamp
 from floor.domain.errors import DomainError
 from floor.forms import (
-    LIMIT_LABELS,
-    STATUS_LABELS,
-    VARIANT_LABELS,
     OpenSectorForm,
     OpenTableForm,
 )
 from floor.gateway import ReadModelsBehind, ServiceUnavailable, actor_for, perform
 from floor.messages import STATUS_BY_KIND, describe, message_for
-from floor.models import SectorView, TableView
+from floor.models import SectorView
 from floor.runtime import floor_app
 
 
@@ -66,13 +66,15 @@ def home(request: HttpRequest) -> HttpResponse:
             return redirect("floor:home")
         messages.success(request, _("Sector %(name)s is open.") % outcome.result)
         return redirect("floor:sector", sector_id=outcome.result["sector_id"])
+    actor = actor_for(request.user)
     return render(
         request,
         "floor/home.html",
         {
             "sectors": SectorView.objects.all(),
             "form": form,
-            "can_open_sector": actor_for(request.user).may("open_sector"),
+            "can_open_sector": actor.may("open_sector"),
+            "works_the_cage": actor.may("cash_out"),
             "max_tables": floor_app().profile.max_tables_per_sector,
         },
         status=status,
@@ -81,8 +83,9 @@ def home(request: HttpRequest) -> HttpResponse:
 
 @login_required
 def sector(request: HttpRequest, sector_id: UUID) -> HttpResponse:
-    """One sector and its tables; the jefe opens a table here."""
-    sector_view = get_object_or_404(SectorView, id=sector_id)
+    """The jefe's console for one sector: its tables, seats, lists and
+    proposals, live (floor.console.sector); the jefe opens a table here."""
+    get_object_or_404(SectorView, id=sector_id)
     form = OpenTableForm(request.POST or None)
 
     def open_table(data: dict) -> Outcome:
@@ -94,23 +97,13 @@ def sector(request: HttpRequest, sector_id: UUID) -> HttpResponse:
         if status == 200:
             messages.success(request, _("Table %(number)s is open.") % outcome.result)
         return redirect("floor:sector", sector_id=sector_id)
-    tables = TableView.objects.filter(sector=sector_view)
-    return render(
-        request,
-        "floor/sector.html",
+    context = live_context(sector_id)
+    context.update(
         {
-            "sector": sector_view,
-            "tables": [
-                {
-                    "view": t,
-                    "variant_label": VARIANT_LABELS.get(t.variant, t.variant),
-                    "limit_label": LIMIT_LABELS.get(t.limit, t.limit),
-                    "status_label": STATUS_LABELS.get(t.status, t.status),
-                }
-                for t in tables
-            ],
             "form": form,
             "can_open_table": actor_for(request.user).may("open_table"),
-        },
-        status=status,
+            "poll_ms": settings.FLOOR_CONSOLE_POLL_MS,
+            "live_url": reverse("floor:sector-live", args=[sector_id]),
+        }
     )
+    return stamp(render(request, "floor/console.html", context, status=status), context["position"])

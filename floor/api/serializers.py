@@ -292,6 +292,7 @@ class HandSerializer(serializers.ModelSerializer):
             "rake_cents",
             "contributions",
             "winnings",
+            "dead",
         ]
 
 

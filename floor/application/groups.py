@@ -150,6 +150,14 @@ class GroupSupport(PlayerCommands):
                 "player": f"Seat {from_seat} at {source_label}: {why_player}.",
                 "seat": f"Seat {to_seat} at {target_label}: {why_seat}.",
             },
+            # The same reasons as data, for consoles that say them in the reader's language.
+            "reasons": {
+                "limit": limit,
+                "from_count": counts[source.id.hex],
+                "to_count": counts[target.id.hex],
+                "player": why_player,
+                "seat": why_seat,
+            },
         }
 
 

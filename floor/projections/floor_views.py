@@ -182,6 +182,10 @@ class FloorProjection:
                 blinds=event.blinds,
                 started_at=event.timestamp,
             )
+        elif isinstance(event, Table.HandDeclaredDead) and table.hand:
+            HandView.objects.filter(table_id=table.id, number=table.hand["number"]).update(
+                dead=table.hand["dead"]
+            )
         elif isinstance(event, Table.HandEnded):
             HandView.objects.filter(table_id=table.id, number=event.number).update(
                 ended_at=event.timestamp,

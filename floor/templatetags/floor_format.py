@@ -1,5 +1,7 @@
 """Money as people read it: integer cents shown as euros."""
 
+from decimal import Decimal
+
 from django import template
 from django.utils.formats import number_format
 
@@ -10,8 +12,9 @@ register = template.Library()
 
 @register.filter
 def euros(cents: int) -> str:
-    """1250 -> "12,50 €" (in the active language's number format)."""
-    return f"{number_format(cents / 100, decimal_pos=2)} €"
+    """1250 -> "12,50 €", 10025050 -> "100.250,50 €" (the active language's
+    number format, thousands grouped: the cage reads six-figure sums at a glance)."""
+    return f"{number_format(Decimal(cents) / 100, decimal_pos=2, force_grouping=True)} €"
 
 
 @register.filter

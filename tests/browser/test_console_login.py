@@ -21,7 +21,7 @@ def test_jefe_logs_in_and_sees_the_sector_page(live_server, page, floor_app, mak
 
     page.click("text=Sector Atlántico")
     assert page.inner_text("[data-testid=sector-name]") == "Sector Atlántico"
-    rows = page.locator("[data-testid=tables] tbody tr")
+    rows = page.locator("[data-testid=table-card]")
     assert rows.count() == 2
     assert page.inner_text("[data-testid=whoami]") == "jaime"
     page.screenshot(path=str(tmp_path / "sector.png"), full_page=True)
@@ -45,4 +45,4 @@ def test_jefe_sees_sector_full_inline_in_the_browser(live_server, page, floor_ap
     page.click("button[type=submit] >> nth=-1")
     error = page.inner_text("[data-testid=form-error]")
     assert "GA art. 19" in error and "Sector Norte" in error
-    assert page.locator("[data-testid=tables] tbody tr").count() == 4
+    assert page.locator("[data-testid=table-card]").count() == 4

@@ -37,3 +37,33 @@ def test_api_refusals_follow_accept_language(api_as, floor_app):
     assert portuguese.json()["message"].startswith("Já existe")
     spanish = director.post("/api/sectors/", again, format="json")
     assert spanish.json()["message"].startswith("Ya existe")
+
+
+def test_the_language_picked_outlives_the_browser_session(floor_app):
+    response = Client().post("/i18n/setlang/", {"language": "gl", "next": "/accounts/login/"})
+    cookie = response.cookies["django_language"]
+    assert cookie.value == "gl"
+    assert int(cookie["max-age"]) >= 300 * 24 * 3600  # not a session cookie
+
+
+def test_the_console_s_commands_answer_in_the_language_picked(floor_app, make_user):
+    from floor import runtime
+    from tests.support.room import Room
+
+    room = Room(floor_app, tag="LG")
+    table_id, cards = room.drawn_table(4, buy_in=None)
+    runtime.floor_projector().catch_up()
+    make_user("xan", "jefe_sector", password="pa55-word-ok")
+    client = Client()
+    client.login(username="xan", password="pa55-word-ok")
+    client.post("/i18n/setlang/", {"language": "gl", "next": "/"})
+
+    answer = client.post(
+        "/console/commands/buy_in/",
+        {"command_id": new_id(), "table_id": table_id, "player": cards[0], "amount_eur": "50"},
+        HTTP_ACCEPT="application/json",
+    ).json()
+    page = client.get(f"/sectors/{room.sector_id}/").text
+
+    assert answer["message"] == "A compra de fichas debe estar entre o mínimo e o máximo da mesa."
+    assert "Chamar á lista" in page and 'lang="gl"' in page

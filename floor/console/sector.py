@@ -1,0 +1,304 @@
+"""The jefe de sector's console: a sector's tables, seats, lists and proposals.
+
+The page is rendered once; its script then asks ``live/`` for the live part
+every second and swaps in the blocks that changed (see console.js). ``live/``
+answers 204 while the read models stand where the page saw them, so an idle
+floor costs one small query a second per open console.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+from uuid import UUID
+
+from django.conf import settings
+from django.contrib.auth.decorators import login_required
+from django.db.models import Max, Prefetch
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+
+from floor.forms import LIMIT_LABELS, STATUS_LABELS, VARIANT_LABELS
+from floor.messages import balance_reason
+from floor.models import (
+    BalanceGroupView,
+    HandView,
+    PlayerView,
+    ProjectionPosition,
+    SeatView,
+    SectorView,
+    TableView,
+    WaitingEntryView,
+    WaitingListView,
+)
+from floor.runtime import floor_app
+from ledger.models import AccountView
+
+OPEN = ("registering", "running", "suspended")
+
+
+def log_position() -> str:
+    """Where the read models stand: changes whenever any projection applies an event."""
+    found = ProjectionPosition.objects.aggregate(top=Max("position"))["top"]
+    return str(found or 0)
+
+
+def server_now() -> datetime:
+    """The floor's time (the application's clock, injected in tests)."""
+    return floor_app().clock.now()
+
+
+def table_label(table: TableView) -> dict[str, Any]:
+    return {
+        "variant": VARIANT_LABELS.get(table.variant, table.variant),
+        "limit": LIMIT_LABELS.get(table.limit, table.limit),
+        "status": STATUS_LABELS.get(table.status, table.status),
+    }
+
+
+def seat_rows(table: TableView) -> list[dict[str, Any]]:
+    """Every seat of the table, free ones included, with what the floor watches."""
+    occupied: dict[int, SeatView] = {s.seat: s for s in table.occupied_seats.all()}
+    clock = table.action_clock or {}
+    return [
+        {
+            "number": number,
+            "seat": occupied.get(number),
+            "on_the_clock": clock if clock.get("seat") == number else None,
+        }
+        for number in range(1, table.seats + 1)
+    ]
+
+
+def game_key(variant: str, limit: str, minimum: int, maximum: int) -> tuple:
+    return (variant, limit, minimum, maximum)
+
+
+def table_cards(tables: list[TableView]) -> list[dict[str, Any]]:
+    rake_boxes = dict(
+        AccountView.objects.filter(name__in=[f"rake:{t.id.hex}" for t in tables]).values_list(
+            "name", "total_in_cents"
+        )
+    )
+    hands = {
+        (h.table_id, h.number): h
+        for h in HandView.objects.filter(
+            table__in=[t for t in tables if t.hand_in_progress],
+        )
+        if h.ended_at is None
+    }
+    groups = list(BalanceGroupView.objects.all())
+    labels = {
+        str(i): f"{sector} {number}"
+        for i, sector, number in TableView.objects.filter(status__in=OPEN).values_list(
+            "id", "sector__name", "number"
+        )
+    }
+    cards = []
+    for table in tables:
+        hand = hands.get((table.id, table.hand_in_progress))
+        rows = seat_rows(table)
+        group = next((g for g in groups if str(table.id) in g.table_ids), None)
+        asking = [
+            r["player_id"]
+            for r in (group.change_requests if group else [])
+            if r["table_id"] == str(table.id)
+        ]
+        cards.append(
+            {
+                "view": table,
+                "labels": table_label(table),
+                "rows": rows,
+                "free_seats": [r["number"] for r in rows if r["seat"] is None],
+                "playing_seats": [
+                    r["number"] for r in rows if r["seat"] is not None and not r["seat"].resting
+                ],
+                "rake_cents": rake_boxes.get(f"rake:{table.id.hex}", 0),
+                "hand": hand,
+                "asks_seat_change": set(table.seat_change_requests),
+                "asks_table_change": set(asking),
+                "change_targets": [
+                    (other, labels[other])
+                    for other in (group.table_ids if group and asking else [])
+                    if other != str(table.id) and other in labels
+                ],
+            }
+        )
+    return cards
+
+
+def sector_lists(tables: list[TableView]) -> list[dict[str, Any]]:
+    """The waiting lists of the games this sector's tables play."""
+    games = {game_key(t.variant, t.limit, t.minimum_cents, t.maximum_cents): t for t in tables}
+    # While a table's draw is open a called player's seat is drawn too (CM-3):
+    # the button to seat them names no seat there.
+    drawing = {t.id for t in tables if t.draw_open}
+    entries = WaitingEntryView.objects.select_related("player").exclude(status="seated")
+    found = []
+    for waiting_list in WaitingListView.objects.prefetch_related(
+        Prefetch("entries", queryset=entries)
+    ):
+        key = game_key(
+            waiting_list.variant,
+            waiting_list.limit,
+            waiting_list.minimum_cents,
+            waiting_list.maximum_cents,
+        )
+        if key not in games:
+            continue
+        found.append(
+            {
+                "view": waiting_list,
+                "label": VARIANT_LABELS.get(waiting_list.variant, waiting_list.variant),
+                "limit": LIMIT_LABELS.get(waiting_list.limit, waiting_list.limit),
+                "tables": [
+                    t
+                    for t in tables
+                    if game_key(t.variant, t.limit, t.minimum_cents, t.maximum_cents) == key
+                ],
+                "entries": [seat_to_take(entry, drawing) for entry in waiting_list.entries.all()],
+            }
+        )
+    return found
+
+
+def seat_to_take(entry: WaitingEntryView, drawing: set) -> WaitingEntryView:
+    """The seat a called player is seated in: the one called, unless it is drawn."""
+    entry.seat_to_take = None if entry.call_table in drawing else entry.call_seat
+    return entry
+
+
+def sector_proposals(tables: list[TableView]) -> list[dict[str, Any]]:
+    """Balancing proposals that move a player to or from this sector's tables."""
+    ours = {str(t.id) for t in tables}
+    proposals = []
+    for group in BalanceGroupView.objects.exclude(proposal=None):
+        proposal = group.proposal
+        if proposal["from_table"] not in ours and proposal["to_table"] not in ours:
+            continue
+        numbers = dict(
+            TableView.objects.filter(id__in=[proposal["from_table"], proposal["to_table"]])
+            .select_related("sector")
+            .values_list("id", "number")
+        )
+        player = PlayerView.objects.filter(id=proposal["player_id"]).first()
+        proposals.append(
+            {
+                "group": group,
+                "proposal": proposal,
+                "player": player,
+                "from_number": numbers.get(UUID(proposal["from_table"])),
+                "to_number": numbers.get(UUID(proposal["to_table"])),
+                "why": proposal_reasons(proposal, numbers),
+                "targets": [t for t in TableView.objects.filter(id__in=group.table_ids)],
+            }
+        )
+    return proposals
+
+
+def proposal_reasons(proposal: dict, numbers: dict) -> list[str]:
+    """Why the move, in the reader's language (older proposals carry English only)."""
+    reasons = proposal.get("reasons")
+    if not reasons:
+        return list(proposal.get("why", {}).values())
+    from_number = numbers.get(UUID(proposal["from_table"]))
+    to_number = numbers.get(UUID(proposal["to_table"]))
+    return [
+        _(
+            "Table %(from)s has %(from_count)s players and table %(to)s %(to_count)s: "
+            "more than %(limit)s apart (CM-10)."
+        )
+        % {"from": from_number, "to": to_number, **reasons},
+        _("Seat %(seat)s at table %(number)s: %(why)s.")
+        % {
+            "seat": proposal["from_seat"],
+            "number": from_number,
+            "why": balance_reason(reasons["player"]),
+        },
+        _("Seat %(seat)s at table %(number)s: %(why)s.")
+        % {
+            "seat": proposal["to_seat"],
+            "number": to_number,
+            "why": balance_reason(reasons["seat"]),
+        },
+    ]
+
+
+def live_context(sector_id: UUID) -> dict[str, Any]:
+    """Everything the live part of the console shows."""
+    seats = SeatView.objects.select_related("player")
+    tables_query = TableView.objects.prefetch_related(Prefetch("occupied_seats", queryset=seats))
+    sector = get_object_or_404(SectorView, id=sector_id)
+    tables = list(tables_query.filter(sector=sector, status__in=OPEN))
+    return {
+        "sector": sector,
+        "tables": table_cards(tables),
+        "closed_tables": TableView.objects.filter(sector=sector, status="closed").count(),
+        "lists": sector_lists(tables),
+        "proposals": sector_proposals(tables),
+        "position": log_position(),
+        "server_now": server_now(),
+        "back": reverse("floor:sector", args=[sector_id]),
+    }
+
+
+def stamp(response: HttpResponse, position: str) -> HttpResponse:
+    """Tells the script where the read models stood and what time the floor has."""
+    response["X-Floor-Position"] = position
+    response["X-Server-Time"] = server_now().isoformat()
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+@login_required
+def live(request: HttpRequest, sector_id: UUID) -> HttpResponse:
+    """The console's live part, or 204 when nothing changed since ``since``."""
+    position = log_position()
+    if request.GET.get("since") == position:
+        return stamp(HttpResponse(status=204), position)
+    context = live_context(sector_id)
+    return stamp(render(request, "floor/console/_live.html", context), context["position"])
+
+
+def table_live_context(table_id: UUID) -> dict[str, Any]:
+    """The one table a dealer's tablet shows."""
+    seats = SeatView.objects.select_related("player")
+    table = get_object_or_404(
+        TableView.objects.select_related("sector").prefetch_related(
+            Prefetch("occupied_seats", queryset=seats)
+        ),
+        id=table_id,
+    )
+    return {
+        "table": table,
+        "tables": table_cards([table]),
+        "dealer": True,
+        "position": log_position(),
+        "server_now": server_now(),
+        "back": reverse("floor:table", args=[table_id]),
+    }
+
+
+@login_required
+def table_view(request: HttpRequest, table_id: UUID) -> HttpResponse:
+    """The dealer's tablet: the table's seats, its hand, the action clock."""
+    context = table_live_context(table_id)
+    context.update(
+        {
+            "poll_ms": settings.FLOOR_CONSOLE_POLL_MS,
+            "live_url": reverse("floor:table-live", args=[table_id]),
+        }
+    )
+    return stamp(render(request, "floor/table_view.html", context), context["position"])
+
+
+@login_required
+def table_live(request: HttpRequest, table_id: UUID) -> HttpResponse:
+    """The table view's live part, or 204 when nothing changed since ``since``."""
+    position = log_position()
+    if request.GET.get("since") == position:
+        return stamp(HttpResponse(status=204), position)
+    context = table_live_context(table_id)
+    return stamp(render(request, "floor/console/_table_live.html", context), context["position"])

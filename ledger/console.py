@@ -1,0 +1,143 @@
+"""The cage's console (Caja): a player found by card, the cage's money
+commands, the fills and credits waiting for it, the gaming day's position and
+the latest transactions with their receipts.
+
+The page is rendered once; its script then asks ``/cage/live/`` for the live
+part every ``FLOOR_CONSOLE_POLL_MS`` and swaps in the blocks that changed, as
+the jefe's console does (floor.console.sector): 204 while the read models
+stand where the page saw them. Every form posts to the consoles' one command
+door (floor.console.commands); the domain checks the roles, the page only hides
+the forms a role cannot use.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from uuid import UUID
+
+from django.conf import settings
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.urls import reverse
+from django.utils.http import urlencode
+
+from floor.console.sector import OPEN, log_position, server_now, stamp
+from floor.gateway import actor_for
+from floor.models import PlayerView, SeatView, TableView
+from ledger.api.views import cage_position
+from ledger.domain.accounts import player_chips
+from ledger.models import AccountView, TransactionView, TrayRequestView
+from ledger.views import KIND_LABELS
+
+# How many of the latest transactions the console lists.
+LATEST = 15
+# The commands whose forms the page shows to whoever may run them.
+CAGE_COMMANDS = (
+    "sell_chips",
+    "buy_in_at_cage",
+    "cash_out",
+    "confirm_tray_move",
+    "cancel_tray_move",
+)
+
+
+def find_player(card: str) -> PlayerView | None:
+    """The player holding ``card`` (exact, case-insensitive), or None."""
+    card = card.strip()
+    if not card:
+        return None
+    players = PlayerView.objects.select_related("table__sector")
+    return (
+        players.filter(card_number=card).first() or players.filter(card_number__iexact=card).first()
+    )
+
+
+def player_facts(player: PlayerView) -> dict[str, Any]:
+    """What the cage needs to know of a player: where they sit, their chips."""
+    seat = SeatView.objects.filter(player_id=player.id).select_related("table__sector").first()
+    account = AccountView.objects.filter(name=player_chips(player.id).name).first()
+    return {
+        "view": player,
+        "seat": seat,
+        "chips_cents": account.balance_cents if account else 0,
+    }
+
+
+def table_labels(ids: set[UUID]) -> dict[UUID, TableView]:
+    return {t.id: t for t in TableView.objects.filter(id__in=ids).select_related("sector")}
+
+
+def pending_requests() -> list[dict[str, Any]]:
+    """The fills and credits the jefes asked for, oldest first."""
+    pending = list(TrayRequestView.objects.filter(status="pending").order_by("requested_at"))
+    tables = table_labels({r.table_id for r in pending})
+    return [{"view": r, "table": tables.get(r.table_id)} for r in pending]
+
+
+def latest_transactions() -> list[dict[str, Any]]:
+    """The last transactions posted, newest first, each with its receipt."""
+    latest = list(TransactionView.objects.order_by("-position")[:LATEST])
+    tables = table_labels({t.table_id for t in latest if t.table_id})
+    players = {p.id: p for p in PlayerView.objects.filter(id__in={t.player_id for t in latest})}
+    return [
+        {
+            "view": t,
+            "kind": KIND_LABELS.get(t.kind, t.kind),
+            "table": tables.get(t.table_id),
+            "player": players.get(t.player_id),
+            "receipt": reverse("receipt", args=[t.id]),
+        }
+        for t in latest
+    ]
+
+
+def with_card(url_name: str, card: str) -> str:
+    """The console's own address (or its live part's) for the player of ``card``."""
+    url = reverse(url_name)
+    return f"{url}?{urlencode({'card': card})}" if card else url
+
+
+def live_context(user: Any, card: str) -> dict[str, Any]:
+    """Everything the live part of the cage's console shows."""
+    player = find_player(card)
+    actor = actor_for(user)
+    return {
+        "card": card,
+        # Not "player": the command forms' include would take it for their hidden field.
+        "found": player_facts(player) if player else None,
+        "requests": pending_requests(),
+        "cage": cage_position(),
+        "transactions": latest_transactions(),
+        "open_tables": TableView.objects.filter(status__in=OPEN).select_related("sector"),
+        "may": {name: actor.may(name) for name in CAGE_COMMANDS},
+        "position": log_position(),
+        "server_now": server_now(),
+        "back": with_card("cage-console", player.card_number if player else ""),
+    }
+
+
+@login_required
+def console(request: HttpRequest) -> HttpResponse:
+    """GET /cage/ (?card=): the cage's console; a card not found is said inline (200)."""
+    card = request.GET.get("card", "").strip()
+    context = live_context(request.user, card)
+    found = context["found"]
+    context.update(
+        {
+            "not_found": bool(card) and found is None,
+            "poll_ms": settings.FLOOR_CONSOLE_POLL_MS,
+            "live_url": with_card("cage-live", found["view"].card_number if found else ""),
+        }
+    )
+    return stamp(render(request, "cage/console.html", context), context["position"])
+
+
+@login_required
+def live(request: HttpRequest) -> HttpResponse:
+    """GET /cage/live/ (?card=&since=): the live part, or 204 when nothing changed."""
+    position = log_position()
+    if request.GET.get("since") == position:
+        return stamp(HttpResponse(status=204), position)
+    context = live_context(request.user, request.GET.get("card", "").strip())
+    return stamp(render(request, "cage/_live.html", context), context["position"])

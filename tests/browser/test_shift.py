@@ -1,0 +1,309 @@
+"""A whole shift in Chromium: the jefe runs a sector from the console, the cage
+moves the money, the room's board shows the list.
+
+The floor's clock is the test's manual clock: the action clock runs out when
+the test moves time on and fires the due timers as beat's sweeper would, and
+the console, which counts down on the server's time, shows it within its two
+seconds. Changes made through the API (other consoles, other people) reach the
+open console by themselves. Each step leaves a screenshot in the test's tmp
+directory (or FLOOR_SCREENSHOTS, to look at them).
+"""
+
+from __future__ import annotations
+
+import os
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+from rest_framework.test import APIClient
+
+from floor import runtime
+from floor.models import TableView
+from tests.support.floor import new_id
+from tests.support.money import open_cage
+from tests.support.room import Room
+from tests.support.timers import fire_due
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+PASSWORD = "pa55-word-ok"
+LIVE_MS = 2_000  # a change shows in an open console within two seconds
+
+
+class Shot:
+    """Numbered screenshots of the shift."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.count = 0
+
+    def __call__(self, page, name: str) -> None:
+        self.count += 1
+        page.screenshot(path=str(self.folder / f"{self.count:02d}-{name}.png"), full_page=True)
+
+
+@pytest.fixture
+def shot(tmp_path) -> Shot:
+    folder = Path(os.environ.get("FLOOR_SCREENSHOTS") or tmp_path)
+    folder.mkdir(parents=True, exist_ok=True)
+    return Shot(folder)
+
+
+def log_in(context, base: str, username: str, to: str):
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    page.goto(f"{base}/accounts/login/?next={to}")
+    page.fill("#id_username", username)
+    page.fill("#id_password", PASSWORD)
+    page.click("button[type=submit] >> nth=-1")
+    page.wait_for_url(f"{base}{to}")
+    return page
+
+
+class Api:
+    """Another console or client acting through the API at the same time."""
+
+    def __init__(self, user) -> None:
+        self.client = APIClient()
+        self.client.force_authenticate(user)
+
+    def post(self, path: str, **body) -> dict:
+        response = self.client.post(f"/api/{path}", {"command_id": new_id(), **body}, format="json")
+        assert response.status_code == 201, response.content
+        return response.json()
+
+    def join(self, card: str, name: str, table_id: str) -> None:
+        self.post("players/", card_number=card, display_name=name)
+        self.post("waiting-lists/", player=card, table_id=table_id)
+
+
+def table_card(page, number: int):
+    return page.locator(f"[data-testid=table-card][data-table-number='{number}']")
+
+
+def seated_cards(card) -> list[str]:
+    return card.locator("[data-testid=seat][data-card]").evaluate_all(
+        "rows => rows.map(r => r.dataset.card)"
+    )
+
+
+def command(scope, name: str):
+    return scope.locator(f"form[data-command={name}]")
+
+
+def answer_of(form) -> tuple[str, str]:
+    """What the console answered beside the form: its text and role (alert, status)."""
+    box = form.locator("[data-testid=answer]:not(:empty)")
+    box.wait_for()
+    return box.inner_text(), box.get_attribute("role")
+
+
+def test_a_whole_shift(live_server, browser, floor_app, clock, make_user, shot):
+    base = live_server.url
+    room = Room(floor_app, tag="SH")  # Sector SH
+    open_cage(floor_app)
+    jefe_user = make_user("jaime", "jefe_sector", password=PASSWORD)
+    make_user("carla", "cajero", password=PASSWORD)
+    api = Api(jefe_user)
+    runtime.floor_projector().catch_up()
+    console_path = f"/sectors/{room.sector_id}/"
+
+    jefe_context = browser.new_context(locale="es-ES", viewport={"width": 1600, "height": 1000})
+    jefe = log_in(jefe_context, base, "jaime", console_path)
+    jefe.on("dialog", lambda dialog: dialog.accept())
+
+    # --- the jefe opens a table from the console -------------------------------------
+    jefe.select_option("#id_variant", "texas_holdem")
+    jefe.select_option("#id_limit", "no_limit")
+    jefe.fill("#id_minimum_cents", "2")
+    jefe.fill("#id_maximum_cents", "10")
+    jefe.click("form:has(#id_minimum_cents) button[type=submit]")
+    first = table_card(jefe, 1)
+    assert first.locator("[data-testid=table-status]").inner_text() == "en inscripción"
+    table_1 = str(TableView.objects.get(number=1).id)
+
+    # --- registers a player and puts her on the list; five more come through the API -
+    register = command(jefe, "register_player")
+    register.locator("[name=card_number]").fill("SH-ANA")
+    register.locator("[name=display_name]").fill("Ana Souto")
+    register.locator("button").click()
+    assert answer_of(register) == ("El jugador queda registrado.", "status")
+    join = command(jefe, "join_waiting_list")
+    join.locator("[name=player]").fill("SH-ANA")
+    join.locator("button").click()
+    entries = jefe.locator("[data-testid=waiting-entry]")
+    entries.first.wait_for()
+    assert entries.count() == 1
+
+    for number in range(1, 6):
+        api.join(f"SH-{number:03d}", f"Jugador {number}", table_1)
+    jefe.wait_for_function(
+        "document.querySelectorAll('[data-testid=waiting-entry]').length === 6", timeout=LIVE_MS
+    )
+    shot(jefe, "list-of-six")
+
+    # --- and draws the seats -----------------------------------------------------------
+    first.locator("[data-testid=draw]").click()
+    jefe.wait_for_function(
+        "document.querySelectorAll('[data-table-number=\"1\"] [data-testid=seat][data-card]')"
+        ".length === 6"
+    )
+    assert sorted(seated_cards(table_card(jefe, 1))) == sorted(
+        ["SH-ANA", *(f"SH-{n:03d}" for n in range(1, 6))]
+    )
+    assert table_card(jefe, 1).locator("[data-testid=table-status]").inner_text() == "en juego"
+    assert jefe.locator("[data-testid=waiting-entry]").count() == 0
+    shot(jefe, "drawn")
+
+    # --- the new table's tray is empty: the jefe asks the cage for a fill ---------------
+    table_card(jefe, 1).locator("summary", has_text="Bandeja y mesa").click()
+    fill = command(table_card(jefe, 1), "request_tray_move")
+    fill.locator("[name=move]").select_option("fill")
+    fill.locator("[name=amount_eur]").fill("500")
+    fill.locator("button").click()
+    # Done: the form's panel folds back and the answer stays in the console's header.
+    jefe.locator("#last-answer", has_text="Petición enviada a caja.").wait_for()
+
+    # --- the cage confirms the fill, then sells Ana her buy-in at the table -------------
+    cage_context = browser.new_context(locale="es-ES", viewport={"width": 1400, "height": 1000})
+    cage = log_in(cage_context, base, "carla", "/cage/")
+    waiting_fill = cage.locator("[data-testid=tray-request]", has_text="500,00")
+    waiting_fill.wait_for()
+    shot(cage, "fill-to-confirm")
+    waiting_fill.locator("[data-testid=confirm-tray-move]").click()
+    waiting_fill.wait_for(state="detached", timeout=LIVE_MS)
+    cage.fill("input[name=card]", "SH-ANA")
+    cage.press("input[name=card]", "Enter")
+    buy = command(cage, "buy_in_at_cage")
+    buy.locator("[name=amount_eur]").fill("10")
+    buy.locator("button").click()
+    assert answer_of(buy)[1] == "status"
+    shot(cage, "cage-buy-in")
+    for number in range(1, 6):
+        api.post(f"tables/{table_1}/buy-in/", player=f"SH-{number:03d}", amount_cents=1000)
+    ana_seat = table_card(jefe, 1).locator("[data-testid=seat][data-card=SH-ANA]")
+    ana_seat.locator("[data-testid=stack]").filter(has_text="10,00 €").wait_for(timeout=LIVE_MS)
+
+    # --- seats a newcomer from the list: call, then seat --------------------------------
+    for number in (6, 7, 8):
+        api.join(f"SH-{number:03d}", f"Jugador {number}", table_1)
+    jefe.locator("[data-testid=waiting-entry]").nth(2).wait_for(timeout=LIVE_MS)
+    free_seat = table_card(jefe, 1).locator("[data-testid=seat]:not([data-card])").first
+    command(free_seat, "call_next").locator("button").click()
+    called = jefe.locator("[data-testid=waiting-entry]:has([data-testid=called])")
+    called.wait_for()
+    assert called.get_attribute("data-card") == "SH-006"
+    shot(jefe, "called")
+    called.locator("[data-testid=seat-called]").click()
+    table_card(jefe, 1).locator("[data-testid=seat][data-card=SH-006]").wait_for()
+    api.post(f"tables/{table_1}/buy-in/", player="SH-006", amount_cents=1000)
+
+    # --- deals a hand and puts a slow player on the clock -------------------------------
+    table_card(jefe, 1).locator("[data-testid=start-hand] summary").click()
+    command(table_card(jefe, 1), "start_hand").locator("button").click()
+    table_card(jefe, 1).locator("[data-testid=hand-in-progress]").wait_for()
+    slow = table_card(jefe, 1).locator("[data-testid=seat][data-card=SH-001]")
+    clock_form = command(slow, "start_action_clock")
+    clock_form.locator("[name=pot_eur]").fill("50")
+    clock_form.locator("button").click()
+    countdown = slow.locator("[data-testid=action-clock] [data-deadline]")
+    countdown.wait_for()
+    assert countdown.inner_text() in ("3:00", "2:59")  # 2 minutes and the extra one [CM-21]
+    shot(jefe, "action-clock")
+
+    clock.advance(timedelta(minutes=2, seconds=51))
+    assert fire_due(clock) == 1  # the warning: the extra minute begins
+    jefe.wait_for_function(
+        "(() => { const c = document.querySelector('[data-card=SH-001] [data-deadline]');"
+        " return c && c.classList.contains('urgent') && Number(c.textContent) <= 9; })()",
+        timeout=LIVE_MS,
+    )
+    shot(jefe, "last-ten-seconds")
+    clock.advance(timedelta(seconds=9))
+    assert fire_due(clock) == 1  # the hand is dead [CM-22]
+    slow.locator("[data-testid=dead-hand]").wait_for(timeout=LIVE_MS)
+    assert slow.locator("[data-testid=action-clock]").count() == 0
+    shot(jefe, "dead-hand")
+
+    # --- and reports the hand: two players put in 2 EUR each, one wins them -----------
+    def seat_of(card: str) -> str:
+        row = table_card(jefe, 1).locator(f"[data-testid=seat][data-card={card}]")
+        return row.get_attribute("data-seat")
+
+    winner, loser = seat_of("SH-002"), seat_of("SH-004")
+    end = command(table_card(jefe, 1).locator("[data-testid=end-hand]"), "end_hand")
+    end.locator(f"[name='contributions_eur.{winner}']").fill("2")
+    end.locator(f"[name='contributions_eur.{loser}']").fill("2,00")
+    end.locator(f"[name='winnings_eur.{winner}']").fill("4")
+    end.locator("button").click()
+    table_card(jefe, 1).locator("[data-testid=hand-in-progress]").wait_for(state="detached")
+    winner_row = table_card(jefe, 1).locator("[data-testid=seat][data-card=SH-002]")
+    assert winner_row.locator("[data-testid=stack]").inner_text() == "12,00 €"
+    assert table_card(jefe, 1).locator("[data-testid=hands-played]").inner_text() == "1 mano"
+
+    # --- a second table of the game starts through the API: the console proposes a move -
+    table_2 = room.table(tray_cents=0, minimum_cents=200, maximum_cents=1000)
+    # The draw fills table 1's open seats first (CM-3): of eight listed, five are left.
+    for number in range(9, 15):
+        api.join(f"SH-{number:03d}", f"Jugador {number}", table_2)
+    api.post(f"tables/{table_2}/draw/")
+    proposal = jefe.locator("[data-testid=proposal]")
+    proposal.wait_for(timeout=LIVE_MS)
+    assert "de la mesa 1" in proposal.inner_text()
+    assert "de diferencia (CM-10)" in proposal.inner_text()  # the reasons in Spanish too
+    shot(jefe, "proposal")
+    moved = table_card(jefe, 2).locator("[data-testid=seat][data-card]").count()
+    proposal.locator("[data-testid=accept-move]").click()
+    jefe.wait_for_function(
+        f"document.querySelectorAll('[data-table-number=\"2\"] [data-testid=seat][data-card]')"
+        f".length === {moved + 1}"
+    )
+
+    # --- players leave table 2 until it is short: it is suspended, the clock shown ------
+    second = table_card(jefe, 2)
+    while second.locator("[data-testid=table-status]").inner_text() != "suspendida":
+        leaving = second.locator("[data-testid=seat][data-card]").first
+        card = leaving.get_attribute("data-card")
+        leaving.locator("summary").click()
+        command(leaving, "leave_table").locator("button").click()
+        second.locator(f"[data-testid=seat][data-card='{card}']").wait_for(state="detached")
+    suspension = second.locator("[data-testid=suspension] [data-deadline]")
+    assert suspension.inner_text() in ("15:00", "14:59")  # PT 24
+    shot(jefe, "suspended")
+
+    # --- a refused command says why, inline, and changes nothing -----------------------
+    anas = table_card(jefe, 1).locator("[data-testid=seat][data-card=SH-ANA]")
+    anas.locator("summary").click()
+    rebuy = command(anas, "buy_in")
+    rebuy.locator("[name=amount_eur]").fill("500")
+    rebuy.locator("button").click()
+    refusal, role = answer_of(rebuy)
+    assert role == "alert" and "máximo" in refusal
+    assert anas.locator("[data-testid=stack]").inner_text() == "10,00 €"
+    shot(jefe, "refused")
+
+    # --- the hand's winner leaves table 1 and the cage cashes out his 12 EUR -----------
+    winner_row.locator("summary").click()
+    command(winner_row, "leave_table").locator("button").click()
+    winner_row.wait_for(state="detached")
+    cage.fill("input[name=card]", "SH-002")
+    cage.press("input[name=card]", "Enter")
+    player = cage.locator("[data-testid=player][data-card=SH-002]")
+    assert player.locator("[data-testid=chips-off-tables]").inner_text() == "12,00 €"
+    cash_out = command(cage, "cash_out")
+    cash_out.locator("button").click()
+    assert answer_of(cash_out)[1] == "status"
+    player.locator("[data-testid=chips-off-tables]", has_text="0,00 €").wait_for()
+    cage.locator("[data-testid=transaction][data-kind=cash_out]").first.wait_for()
+    shot(cage, "cash-out")
+
+    # --- the room's board shows the list by reservation number -------------------------
+    api.join("SH-020", "Jugador 20", table_1)
+    board = jefe_context.new_page()
+    board.goto(f"{base}/board/")
+    numbers = board.locator("[data-testid=waiting] li").all_inner_texts()
+    assert numbers and "Jugador 20" not in board.content()
+    shot(board, "board")
+    jefe_context.close()
+    cage_context.close()

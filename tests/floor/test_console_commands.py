@@ -1,0 +1,229 @@
+"""The jefe's console without a browser: its live part and its command door.
+
+Every button posts to /console/commands/<name>/ with a form; what a person
+types (euros with a comma, one field per seat) reaches the command in the
+API's shapes, a refusal is answered in Spanish and records nothing, and the
+live part answers 204 until the floor changes.
+"""
+
+import pytest
+from django.test import Client
+
+from floor import runtime
+from tests.support.floor import new_id
+from tests.support.room import Room, all_events
+
+pytestmark = pytest.mark.django_db
+
+JSON = {"HTTP_ACCEPT": "application/json"}
+
+
+@pytest.fixture
+def room(floor_app) -> Room:
+    return Room(floor_app, tag="CC")
+
+
+@pytest.fixture
+def jefe(make_user) -> Client:
+    make_user("jaime", "jefe_sector", password="pa55-word-ok")
+    client = Client()
+    assert client.login(username="jaime", password="pa55-word-ok")
+    return client
+
+
+def command(client: Client, name: str, **fields) -> tuple[int, dict]:
+    response = client.post(f"/console/commands/{name}/", {"command_id": new_id(), **fields}, **JSON)
+    return response.status_code, response.json()
+
+
+def live(client: Client, room: Room, since: str = "") -> object:
+    return client.get(f"/sectors/{room.sector_id}/live/", {"since": since})
+
+
+def test_the_console_shows_each_seat_and_the_list(room, jefe):
+    table_id, cards = room.drawn_table(4, buy_in=1000)
+    waiting = room.new_player("Uxía Waiting")
+    room.join(waiting, table_id)
+    runtime.floor_projector().catch_up()
+
+    page = jefe.get(f"/sectors/{room.sector_id}/").content.decode()
+
+    assert page.count('data-testid="seat"') == 10  # free seats too
+    for card in cards:
+        assert f'data-card="{card}"' in page
+    assert page.count("10,00 €") == 4
+    assert 'data-testid="waiting-entry" data-card="CC-0005"' in page
+    assert "Uxía Waiting" in page
+
+
+def test_a_button_runs_its_command_and_the_live_part_shows_it(room, jefe):
+    table_id, cards = room.drawn_table(4)
+    runtime.floor_projector().catch_up()
+    first = live(jefe, room)
+    position = first["X-Floor-Position"]
+    assert live(jefe, room, since=position).status_code == 204
+
+    status, answer = command(jefe, "start_rest", table_id=table_id, player=cards[0])
+
+    assert (status, answer) == (201, {"ok": True, "message": "El jugador descansa."})
+    changed = live(jefe, room, since=position)
+    assert changed.status_code == 200 and changed["X-Floor-Position"] != position
+    assert 'data-testid="resting"' in changed.content.decode()
+    assert room.state(table_id, cards[0])["resting"] is True
+
+
+def test_a_refusal_is_answered_inline_in_spanish_and_records_nothing(room, jefe):
+    table_id, cards = room.drawn_table(4, buy_in=None)
+    before = len(all_events(room.app))
+
+    status, answer = command(jefe, "buy_in", table_id=table_id, player=cards[0], amount_eur="50")
+
+    assert status == 409 and answer["ok"] is False
+    assert answer["code"] == "buy_in_out_of_limits"
+    assert (
+        answer["message"]
+        == "La compra de fichas debe estar entre el mínimo y el máximo de la mesa."
+    )
+    assert len(all_events(room.app)) == before
+
+
+def test_euros_typed_with_a_comma_become_cents(room, jefe):
+    table_id, cards = room.drawn_table(4, buy_in=None)
+
+    status, _answer = command(jefe, "buy_in", table_id=table_id, player=cards[1], amount_eur="7,50")
+
+    assert status == 201
+    assert room.state(table_id, cards[1])["stack"] == 750
+
+
+def test_a_hand_is_reported_seat_by_seat(room, jefe):
+    table_id, _cards = room.drawn_table(4, buy_in=1000)
+    seats = sorted(room.seats(table_id))
+    status, _ = command(jefe, "start_hand", table_id=table_id, dealt_in=[str(s) for s in seats])
+    assert status == 201
+    put_in = {f"contributions_eur.{s}": "2" for s in seats}
+
+    status, answer = command(
+        jefe,
+        "end_hand",
+        table_id=table_id,
+        **put_in,
+        **{f"winnings_eur.{seats[0]}": "7,50"},
+        rake_eur="0,50",
+    )
+    assert status == 400 and answer["code"] == "rake_above_maximum"  # CM: no rake on 8 EUR
+
+    status, answer = command(
+        jefe, "end_hand", table_id=table_id, **put_in, **{f"winnings_eur.{seats[0]}": "8"}
+    )
+
+    assert status == 201, answer
+    stacks = {s: room.state(table_id, seat=s)["stack"] for s in seats}
+    assert stacks == {seats[0]: 1000 - 200 + 800, **{s: 800 for s in seats[1:]}}
+
+
+@pytest.mark.parametrize(
+    ("fields", "field"),
+    [
+        ({"amount_eur": "doce"}, "amount_eur"),
+        ({"amount_eur": "1,234"}, "amount_eur"),
+        ({"amount_eur": "-5"}, "amount_eur"),
+        ({"amount_eur": "99999999"}, "amount_eur"),
+        ({}, "amount_cents"),
+        ({"amount_eur": "5", "table_id": "not-a-table"}, "table_id"),
+    ],
+)
+def test_a_wrong_field_is_named_and_nothing_is_recorded(room, jefe, fields, field):
+    table_id, cards = room.drawn_table(4, buy_in=None)
+    before = len(all_events(room.app))
+
+    status, answer = command(jefe, "buy_in", **{"table_id": table_id, "player": cards[0], **fields})
+
+    assert status == 400 and answer["ok"] is False
+    assert field in answer["fields"]
+    assert len(all_events(room.app)) == before
+
+
+def test_an_unknown_command_and_a_get_are_refused(room, jefe):
+    assert command(jefe, "drop_database")[0] == 404
+    assert jefe.get("/console/commands/start_rest/").status_code == 405
+
+
+def test_a_role_without_the_command_is_refused(room, make_user):
+    table_id, cards = room.drawn_table(4)
+    make_user("ines", "inspector", password="pa55-word-ok")
+    inspector = Client()
+    inspector.login(username="ines", password="pa55-word-ok")
+
+    status, answer = command(inspector, "start_rest", table_id=table_id, player=cards[0])
+
+    assert status == 403 and answer["ok"] is False
+
+
+def test_without_the_script_a_form_comes_back_with_its_answer(room, jefe):
+    table_id, cards = room.drawn_table(4)
+    back = f"/sectors/{room.sector_id}/"
+
+    response = jefe.post(
+        "/console/commands/start_rest/",
+        {"command_id": new_id(), "table_id": table_id, "player": cards[2], "next": back},
+        follow=True,
+    )
+
+    assert response.redirect_chain[-1][0] == back
+    assert "El jugador descansa." in response.content.decode()
+
+
+def test_the_way_back_never_leaves_the_site(room, jefe):
+    table_id, cards = room.drawn_table(4)
+    response = jefe.post(
+        "/console/commands/start_rest/",
+        {"command_id": new_id(), "table_id": table_id, "player": cards[2], "next": "https://evil"},
+    )
+    assert response["Location"] == "/"
+
+
+def test_the_dealer_s_tablet_shows_the_table_and_runs_its_hands(room, make_user):
+    table_id, _cards = room.drawn_table(4, buy_in=1000)
+    runtime.floor_projector().catch_up()
+    make_user("cris", "crupier", password="pa55-word-ok")
+    dealer = Client()
+    dealer.login(username="cris", password="pa55-word-ok")
+
+    page = dealer.get(f"/tables/{table_id}/").content.decode()
+
+    assert page.count('data-testid="seat"') == 10
+    assert 'data-command="start_hand"' in page
+    assert 'data-command="start_rest"' not in page  # the jefe's buttons are not the dealer's
+    assert 'data-command="close_table"' not in page
+    seats = [str(s) for s in sorted(room.seats(table_id))]
+    status, _ = command(dealer, "start_hand", table_id=table_id, dealt_in=seats)
+    assert status == 201
+    changed = dealer.get(f"/tables/{table_id}/live/", {"since": "0"}).content.decode()
+    assert 'data-testid="end-hand"' in changed and 'data-command="start_action_clock"' in changed
+
+
+def test_an_unknown_table_view_is_a_404(room, jefe):
+    assert jefe.get("/tables/00000000-0000-0000-0000-000000000000/").status_code == 404
+    assert jefe.get(f"/sectors/{new_id()}/live/").status_code == 404
+
+
+def test_a_seat_change_asked_at_the_console_shows_on_the_seat(room, jefe):
+    table_id, cards = room.drawn_table(4)
+
+    status, _ = command(jefe, "request_seat_change", table_id=table_id, player=cards[3])
+
+    assert status == 201
+    row = live(jefe, room).content.decode().split(f'data-card="{cards[3]}"')[1].split("</tr>")[0]
+    assert "pide cambio de asiento" in row and 'data-command="withdraw_seat_change"' in row
+
+
+def test_the_player_s_rules_take_the_player_from_the_form(room, jefe):
+    card = room.new_player()
+
+    status, answer = command(jefe, "bar_player", player=card, reason="Conducta")
+    assert (status, answer["ok"]) == (201, True)
+    assert room.player(card).barred is True
+
+    status, answer = command(jefe, "lift_bar")  # no player named
+    assert status == 400 and "player" in answer["fields"]
