@@ -13,6 +13,7 @@ urlpatterns = [
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("i18n/", include("django.conf.urls.i18n")),
+    path("api/reports/", include("floor.reports.urls")),
     path("api/", include("floor.api.urls")),
     path("api/", include("ledger.api.urls")),
     path("cage/", cage.console, name="cage-console"),

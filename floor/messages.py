@@ -174,6 +174,8 @@ MESSAGES = {
         "The session charge is a share of the table maximum or of the stack."
     ),
     "role_not_allowed": _("Your role may not do this: it needs the role %(roles)s."),
+    "not_your_sector": _("You do not run %(sector)s; its jefes are %(jefes)s."),
+    "not_your_table": _("You do not deal at table %(table)s."),
     "command_id_required": _("The request has no command id."),
     "command_id_invalid": _("A command id may not contain control characters."),
     "command_id_too_long": _("A command id has at most %(max_length)s characters."),

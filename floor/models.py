@@ -30,6 +30,8 @@ class SectorView(models.Model):
     closes_at = models.DateTimeField(null=True)
     last_hands_at = models.DateTimeField(null=True)
     last_hands_begun = models.BooleanField(default=False)
+    # The jefes the director named to run it; empty: any jefe [GA art. 19.1].
+    jefes = models.JSONField(default=list)
 
     class Meta:
         ordering = ["name"]
@@ -47,6 +49,8 @@ class TableView(models.Model):
     minimum_cents = models.BigIntegerField()
     maximum_cents = models.BigIntegerField()
     seats = models.PositiveSmallIntegerField()
+    # The crupier dealing here (the only dealer who may report its hands).
+    dealer = models.CharField(max_length=150, blank=True, default="")
     status = models.CharField(max_length=20)
     opened_at = models.DateTimeField()
     opened_by = models.CharField(max_length=150)
@@ -216,7 +220,8 @@ class EventJournalEntry(models.Model):
     """One row per event: who did what, under which command and profile, when.
 
     The audit trail that inspectors read; the position is the event's place in
-    the log, so a second application of one event cannot go unnoticed.
+    the log, so a second application of one event cannot go unnoticed, and the
+    digests chain the rows so that ``manage.py verify_log`` can prove them whole.
     """
 
     position = models.BigIntegerField(primary_key=True)
@@ -229,6 +234,10 @@ class EventJournalEntry(models.Model):
     command_id = models.CharField(max_length=100, db_index=True)
     rule_profile = models.CharField(max_length=20)
     data = models.JSONField(default=dict)
+    # The journal's hash chain (floor.audit): sha256 of the previous row's
+    # digest and this row's content, so an edited or removed row shows.
+    previous_digest = models.CharField(max_length=64, default="")
+    digest = models.CharField(max_length=64, default="")
 
     class Meta:
         ordering = ["position"]

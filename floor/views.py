@@ -15,7 +15,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from floor.application.service import Outcome
-from floor.console.sector import live_context, stamp
+from floor.console.sector import acts_on_sector, live_context, stamp
 from floor.domain.errors import DomainError
 from floor.forms import (
     OpenSectorForm,
@@ -98,10 +98,12 @@ def sector(request: HttpRequest, sector_id: UUID) -> HttpResponse:
             messages.success(request, _("Table %(number)s is open.") % outcome.result)
         return redirect("floor:sector", sector_id=sector_id)
     context = live_context(sector_id)
+    acts = acts_on_sector(request.user, context["sector"])
     context.update(
         {
             "form": form,
-            "can_open_table": actor_for(request.user).may("open_table"),
+            "acts": acts,
+            "can_open_table": acts and actor_for(request.user).may("open_table"),
             "poll_ms": settings.FLOOR_CONSOLE_POLL_MS,
             "live_url": reverse("floor:sector-live", args=[sector_id]),
         }

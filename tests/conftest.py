@@ -33,6 +33,18 @@ def pytest_runtest_makereport(item, call):
         report.longrepr = f"skipped under CI, which is a failure: {report.longrepr}"
 
 
+@pytest.fixture(autouse=True, scope="session")
+def fast_password_hashing():
+    """Tests make hundreds of users: hash their passwords with a cheap hasher, not
+    the production one's million rounds (a second each on a small machine). The
+    live server of the browser tests runs in this process and checks them alike."""
+    from django.contrib.auth import hashers
+
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    hashers.get_hashers.cache_clear()
+    hashers.get_hashers_by_algorithm.cache_clear()
+
+
 @pytest.fixture
 def clock() -> ManualClock:
     return ManualClock(datetime(2026, 11, 22, 20, 0, tzinfo=UTC))

@@ -256,6 +256,33 @@ class AnnounceClosingView(_Command):
         return command_response(outcome, {"result": result, "sector": sector})
 
 
+class AssignJefesView(_Command):
+    command = "assign_jefes"
+    body = s.AssignJefesSerializer
+
+    @extend_schema(
+        request=s.AssignJefesSerializer,
+        responses={
+            201: _answer("assign_jefes_answer", s.SectorFloorSerializer, "sector"),
+            **REFUSALS,
+        },
+        summary="Name the jefes who run a sector (director); none named: any jefe",
+        operation_id="assign_jefes",
+    )
+    def post(self, request: Request, sector_id: UUID) -> Response:
+        """Only the jefes named here act on the sector's tables [GA art. 19.1]."""
+        outcome, result = self.run(request, sector_id=str(sector_id))
+        sector = s.SectorFloorSerializer(sector_floor(sector_id)).data
+        return command_response(outcome, {"result": result, "sector": sector})
+
+
+AssignDealerView = table_command(
+    "assign_dealer",
+    s.AssignDealerSerializer,
+    "Name the crupier dealing at a table (jefe); only they report its hands",
+)
+
+
 # --- players ---------------------------------------------------------------------------
 
 

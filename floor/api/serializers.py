@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.utils import timezone
+from django.utils.translation import gettext_lazy
 from rest_framework import serializers
 
 from floor.application.seating import TABLE_PAYMENTS
@@ -56,6 +57,7 @@ class TableSerializer(serializers.ModelSerializer):
             "rake",
             "seats",
             "status",
+            "dealer",
             "opened_at",
             "opened_by",
         ]
@@ -69,7 +71,7 @@ class SectorSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = SectorView
-        fields = ["id", "name", "table_count", "opened_at", "opened_by", "tables"]
+        fields = ["id", "name", "table_count", "opened_at", "opened_by", "jefes", "tables"]
 
 
 class CommandSerializer(serializers.Serializer):
@@ -78,6 +80,48 @@ class CommandSerializer(serializers.Serializer):
         help_text="Chosen by the client (a UUID). A repeat returns the first "
         "outcome and records nothing new.",
     )
+
+
+NO_SUCH_STAFF = {
+    "jefe_sector": gettext_lazy("There is no jefe de sector called %(username)s."),
+    "crupier": gettext_lazy("There is no crupier called %(username)s."),
+}
+
+
+def staff_member(username: str, role: str) -> str:
+    """A user holding ``role`` (a floor group), or the input error."""
+    from django.contrib.auth import get_user_model
+
+    users = get_user_model().objects.filter(is_active=True, groups__name=role)
+    if not users.filter(username=username).exists():
+        raise serializers.ValidationError(str(NO_SUCH_STAFF[role]) % {"username": username})
+    return username
+
+
+class AssignJefesSerializer(CommandSerializer):
+    jefes = serializers.ListField(
+        child=serializers.CharField(max_length=150),
+        max_length=20,
+        allow_empty=True,
+        help_text="Usernames of jefes de sector; empty: any jefe runs the sector.",
+    )
+
+    def validate_jefes(self, jefes: list[str]) -> list[str]:
+        return [staff_member(name, "jefe_sector") for name in jefes]
+
+
+class AssignDealerSerializer(CommandSerializer):
+    dealer = serializers.CharField(
+        max_length=150,
+        allow_null=True,
+        allow_blank=True,
+        required=False,
+        default=None,
+        help_text="Username of a crupier; empty or null: nobody (the jefe reports).",
+    )
+
+    def validate_dealer(self, dealer: str | None) -> str | None:
+        return staff_member(dealer, "crupier") if dealer else None
 
 
 class OpenSectorSerializer(CommandSerializer):

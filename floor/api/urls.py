@@ -1,5 +1,4 @@
 from django.urls import path
-from rest_framework.authtoken.views import obtain_auth_token
 
 from floor.api import floor_views as fv
 from floor.api import views
@@ -7,7 +6,7 @@ from floor.api import views
 app_name = "api"
 
 urlpatterns = [
-    path("auth/token/", obtain_auth_token, name="token"),
+    path("auth/token/", views.TokenView.as_view(), name="token"),
     path("me/", views.MeView.as_view(), name="me"),
     path("sectors/", views.SectorListView.as_view(), name="sectors"),
     path("sectors/<uuid:sector_id>/", views.SectorDetailView.as_view(), name="sector"),
@@ -24,6 +23,8 @@ urlpatterns = [
         fv.AnnounceClosingView.as_view(),
         name="announce-closing",
     ),
+    path("sectors/<uuid:sector_id>/jefes/", fv.AssignJefesView.as_view(), name="assign-jefes"),
+    path("tables/<uuid:table_id>/dealer/", fv.AssignDealerView.as_view(), name="assign-dealer"),
     path("tables/<uuid:table_id>/absence/", fv.StartAbsenceView.as_view(), name="start-absence"),
     path("tables/<uuid:table_id>/absence/end/", fv.EndAbsenceView.as_view(), name="end-absence"),
     path("balance-groups/", fv.BalanceGroupsView.as_view(), name="balance-groups"),

@@ -5,8 +5,9 @@ from __future__ import annotations
 from uuid import UUID
 
 from django.shortcuts import get_object_or_404
-from drf_spectacular.utils import OpenApiResponse, extend_schema
-from rest_framework import status
+from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
+from rest_framework import serializers, status
+from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -53,6 +54,8 @@ def sectors():
 
 
 class SectorListView(APIView):
+    command = "open_sector"  # what a POST runs (floor.api.permissions)
+
     @extend_schema(responses=SectorSerializer(many=True), operation_id="sectors_list")
     def get(self, request: Request) -> Response:
         """Every sector of the room, with its tables."""
@@ -85,6 +88,8 @@ class SectorDetailView(APIView):
 
 
 class SectorTablesView(APIView):
+    command = "open_table"  # what a POST runs (floor.api.permissions)
+
     @extend_schema(responses=TableSerializer(many=True), operation_id="sector_tables_list")
     def get(self, request: Request, sector_id: UUID) -> Response:
         """The tables of one sector, by number."""
@@ -129,6 +134,17 @@ class TableDetailView(APIView):
         """One table."""
         table = get_object_or_404(TableView.objects.select_related("sector"), id=table_id)
         return Response(TableSerializer(table).data)
+
+
+@extend_schema(
+    auth=[],
+    responses={
+        200: inline_serializer("Token", {"token": serializers.CharField()}),
+        400: OpenApiResponse(ErrorSerializer, description="Wrong username or password"),
+    },
+)
+class TokenView(ObtainAuthToken):
+    """A user's API token for their username and password (anyone may ask)."""
 
 
 class MeView(APIView):

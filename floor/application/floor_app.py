@@ -6,6 +6,7 @@ from uuid import UUID, uuid4
 
 from floor.application.balancing import BalancingCommands
 from floor.application.service import Decision, Outcome
+from floor.application.staffing import StaffingCommands
 from floor.domain.balance_group import BalanceGroup
 from floor.domain.errors import conflict
 from floor.domain.player import Player
@@ -19,7 +20,7 @@ from ledger.domain.account import Account
 from ledger.domain.cage import Cage
 
 
-class FloorApplication(BalancingCommands, CageCommands):
+class FloorApplication(StaffingCommands, BalancingCommands, CageCommands):
     """The floor's commands: sectors and tables here; players and lists in
     floor.application.players; seats, draws, rests and hands in
     floor.application.seating; deadlines firing in floor.application.clocks;

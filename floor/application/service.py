@@ -26,7 +26,7 @@ from floor.domain.clock import Clock, SystemClock
 from floor.domain.command_record import MAX_COMMAND_ID_LENGTH, CommandRecord
 from floor.domain.context import CommandContext, command_context, current_context
 from floor.domain.errors import DomainError, ErrorKind, invalid, not_found
-from floor.domain.roles import Actor
+from floor.domain.roles import Actor, Role
 from games.profiles import CM, RuleProfile
 
 A = TypeVar("A", bound=Aggregate)
@@ -94,7 +94,7 @@ class CommandService(Application):
     ) -> Outcome:
         """Runs ``decide`` as the command ``command`` of ``actor``, exactly once."""
         command_id = check_command_id(command_id)
-        role = actor.role_for(command)
+        role = self.role_in_scope(actor, command, payload)
         digest = fingerprint(command, payload)
         record_id = CommandRecord.id_for(actor.username, command_id)
         for _attempt in range(self.max_attempts):
@@ -137,6 +137,11 @@ class CommandService(Application):
             position = max(r.notification.id for r in recordings)
             return Outcome(result, False, position)
         raise ConcurrentUpdateError(self.max_attempts)
+
+    def role_in_scope(self, actor: Actor, command: str, payload: dict[str, Any]) -> Role:
+        """The role the actor issues ``command`` under, or the refusal; the
+        floor also checks the table or sector it names (floor.application.staffing)."""
+        return actor.role_for(command)
 
     def after_decide(self, changed: Sequence[Aggregate]) -> list[Aggregate]:
         """What else a decision changes, derived from what it changed (the

@@ -20,7 +20,9 @@ from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
+from floor.domain.roles import Role, runs_sector
 from floor.forms import LIMIT_LABELS, STATUS_LABELS, VARIANT_LABELS
+from floor.gateway import actor_for
 from floor.messages import balance_reason
 from floor.models import (
     BalanceGroupView,
@@ -226,6 +228,23 @@ def proposal_reasons(proposal: dict, numbers: dict) -> list[str]:
     ]
 
 
+def acts_on_sector(user: Any, sector: SectorView) -> bool:
+    """Whether the console offers this user the sector's commands: a jefe who
+    runs it, or the director; everyone else reads it (the commands would refuse)."""
+    actor = actor_for(user)
+    if Role.DIRECTOR in actor.roles:
+        return True
+    return Role.JEFE_SECTOR in actor.roles and runs_sector(actor.username, sector.jefes)
+
+
+def acts_on_table(user: Any, table: TableView) -> bool:
+    """The dealer of this table, or whoever acts on its sector."""
+    actor = actor_for(user)
+    if Role.CRUPIER in actor.roles and table.dealer == actor.username:
+        return True
+    return acts_on_sector(user, table.sector)
+
+
 def live_context(sector_id: UUID) -> dict[str, Any]:
     """Everything the live part of the console shows."""
     seats = SeatView.objects.select_related("player")
@@ -287,6 +306,7 @@ def table_view(request: HttpRequest, table_id: UUID) -> HttpResponse:
     context = table_live_context(table_id)
     context.update(
         {
+            "acts": acts_on_table(request.user, context["table"]),
             "poll_ms": settings.FLOOR_CONSOLE_POLL_MS,
             "live_url": reverse("floor:table-live", args=[table_id]),
         }

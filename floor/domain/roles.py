@@ -32,6 +32,10 @@ _TABLE_REPORTERS = (Role.CRUPIER, Role.JEFE_SECTOR)
 COMMAND_ROLES: dict[str, tuple[Role, ...]] = {
     "open_sector": (Role.DIRECTOR,),
     "open_table": _JEFE,
+    # Who runs what [GA art. 19.1]: the director names a sector's jefes; the
+    # jefe (or the director) names a table's dealer.
+    "assign_jefes": (Role.DIRECTOR,),
+    "assign_dealer": (Role.JEFE_SECTOR, Role.DIRECTOR),
     # Players: the jefe or the cage registers them; barring is the jefe's or
     # the director's call.
     "register_player": (Role.JEFE_SECTOR, Role.CAJERO),
@@ -130,3 +134,9 @@ class Actor:
             command=command,
             roles=[str(role) for role in allowed],
         )
+
+
+def runs_sector(username: str, jefes: list[str] | tuple[str, ...]) -> bool:
+    """Whether a jefe runs a sector with these named jefes [GA art. 19.1]: one
+    of them, or any jefe while the director has named none."""
+    return not jefes or username in jefes

@@ -8,20 +8,25 @@ from uuid import UUID
 from eventsourcing.domain import event
 
 from floor.domain.aggregate import AuditedAggregate
-from floor.domain.errors import conflict, invalid
+from floor.domain.errors import conflict, forbidden, invalid
 from floor.domain.identity import name_based_id
+from floor.domain.roles import runs_sector
 
 MAX_SECTOR_NAME_LENGTH = 60
 
 
 class Sector(AuditedAggregate):
-    # Version 2 added the closing time: a snapshot taken before it is brought
-    # up to date when loaded.
-    class_version = 2
+    # Version 2 added the closing time, version 3 the jefes who run it: a
+    # snapshot taken before them is brought up to date when loaded.
+    class_version = 3
 
     @staticmethod
     def upcast_v1_v2(state: dict) -> None:
         state.setdefault("closing", None)
+
+    @staticmethod
+    def upcast_v2_v3(state: dict) -> None:
+        state.setdefault("jefes", [])
 
     @staticmethod
     def create_id(name: str) -> UUID:
@@ -60,6 +65,31 @@ class Sector(AuditedAggregate):
         # The casino's closing announced [CM-24]: {"closes_at", "last_hands_at",
         # "begun"}, or None.
         self.closing: dict | None = None
+        # The jefes de sector the director named to run it [GA art. 19.1];
+        # none named: any jefe runs it (a room with one jefe names nobody).
+        self.jefes: list[str] = []
+
+    # --- who runs it [GA art. 19.1] -----------------------------------------------
+
+    def assign_jefes(self, usernames: list[str]) -> list[str]:
+        """Names the jefes who run this sector (an empty list: any jefe)."""
+        jefes = sorted({str(name).strip() for name in usernames if str(name).strip()})
+        self._jefes_assigned(jefes=jefes)
+        return jefes
+
+    @event("JefesAssigned")
+    def _jefes_assigned(self, jefes: list[str]) -> None:
+        self.jefes = list(jefes)
+
+    def check_run_by(self, username: str) -> None:
+        """A jefe acts only on the sector they run, once the director named its jefes."""
+        if not runs_sector(username, self.jefes):
+            raise forbidden(
+                "not_your_sector",
+                f"{username} does not run {self.name}; its jefes are {', '.join(self.jefes)}.",
+                sector=self.name,
+                jefes=", ".join(self.jefes),
+            )
 
     def closing_tonight(self, now: datetime) -> bool:
         """Whether the last hands of the night have begun and the casino has

@@ -22,7 +22,7 @@ from floor.domain import hand_rules
 from floor.domain.absence import AbsenceMixin
 from floor.domain.action_clock import ActionClockMixin
 from floor.domain.aggregate import AuditedAggregate
-from floor.domain.errors import conflict, invalid
+from floor.domain.errors import conflict, forbidden, invalid
 from floor.domain.game import Game
 from floor.domain.session_clock import SessionClockMixin
 from floor.domain.table_spec import TableSpec
@@ -74,9 +74,9 @@ def new_seat_state(player_id: str, *, newcomer: bool, posts_big_blind: bool) -> 
 
 class Table(ActionClockMixin, AbsenceMixin, SessionClockMixin, AuditedAggregate):
     # Version 2 added the absence clock, the session clock and the last hands;
-    # version 3 the jackpot stakes: a snapshot taken before them is brought up
-    # to date when loaded.
-    class_version = 3
+    # version 3 the jackpot stakes, version 4 the dealer: a snapshot taken
+    # before them is brought up to date when loaded.
+    class_version = 4
 
     @staticmethod
     def upcast_v1_v2(state: dict) -> None:
@@ -91,6 +91,10 @@ class Table(ActionClockMixin, AbsenceMixin, SessionClockMixin, AuditedAggregate)
     @staticmethod
     def upcast_v2_v3(state: dict) -> None:
         state.setdefault("jackpot_stakes", {})
+
+    @staticmethod
+    def upcast_v3_v4(state: dict) -> None:
+        state.setdefault("dealer", None)
 
     @classmethod
     def open(cls, *, table_id: UUID, sector_id: UUID, number: int, spec: TableSpec) -> Table:
@@ -128,6 +132,8 @@ class Table(ActionClockMixin, AbsenceMixin, SessionClockMixin, AuditedAggregate)
     ) -> None:
         self.sector_id = sector_id
         self.number = number
+        # The crupier dealing here: the only dealer who may report its hands.
+        self.dealer: str | None = None
         self.variant = variant
         self.second_variant = second_variant
         self.limit = limit
@@ -182,6 +188,28 @@ class Table(ActionClockMixin, AbsenceMixin, SessionClockMixin, AuditedAggregate)
     @property
     def player_count(self) -> int:
         return len(self.occupants)
+
+    # --- the dealer ---------------------------------------------------------------
+
+    def assign_dealer(self, username: str | None) -> str | None:
+        """Names the crupier dealing here (None: nobody, the jefe reports)."""
+        dealer = str(username).strip() if username else None
+        self.check_not_closed()
+        self._dealer_assigned(dealer=dealer or None)
+        return dealer or None
+
+    @event("DealerAssigned")
+    def _dealer_assigned(self, dealer: str | None) -> None:
+        self.dealer = dealer
+
+    def check_dealt_by(self, username: str) -> None:
+        """A dealer acts only on the table they deal."""
+        if getattr(self, "dealer", None) != username:
+            raise forbidden(
+                "not_your_table",
+                f"{username} does not deal at {self.label}.",
+                table=self.number,
+            )
 
     # --- checks shared by the commands ------------------------------------------
 

@@ -107,6 +107,8 @@ class FloorProjection:
             )
         elif isinstance(event, Sector.LastHandsBegun):
             SectorView.objects.filter(id=event.originator_id).update(last_hands_begun=True)
+        elif isinstance(event, Sector.JefesAssigned):
+            SectorView.objects.filter(id=event.originator_id).update(jefes=list(event.jefes))
         elif isinstance(event, Sector.TableAdded):
             # Incremental on purpose: applying an event twice would show.
             SectorView.objects.filter(id=event.originator_id).update(
@@ -159,6 +161,7 @@ class FloorProjection:
             action_clock=table.action_clock,
             session=table.session,
             last_hands_left=table.last_hands["left"] if table.last_hands else None,
+            dealer=getattr(table, "dealer", None) or "",
             version=table.version,
         )
         SeatView.objects.filter(table_id=table.id).delete()

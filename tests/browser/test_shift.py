@@ -248,12 +248,18 @@ def test_a_whole_shift(live_server, browser, floor_app, clock, make_user, shot):
     for number in range(9, 15):
         api.join(f"SH-{number:03d}", f"Jugador {number}", table_2)
     api.post(f"tables/{table_2}/draw/")
+    # The console may have shown table 2 (and a proposal) before its draw: wait for the draw.
+    moved = len(room.seats(table_2))
+    jefe.wait_for_function(
+        f"document.querySelectorAll('[data-table-number=\"2\"] [data-testid=seat][data-card]')"
+        f".length === {moved}",
+        timeout=LIVE_MS,
+    )
     proposal = jefe.locator("[data-testid=proposal]")
     proposal.wait_for(timeout=LIVE_MS)
     assert "de la mesa 1" in proposal.inner_text()
     assert "de diferencia (CM-10)" in proposal.inner_text()  # the reasons in Spanish too
     shot(jefe, "proposal")
-    moved = table_card(jefe, 2).locator("[data-testid=seat][data-card]").count()
     proposal.locator("[data-testid=accept-move]").click()
     jefe.wait_for_function(
         f"document.querySelectorAll('[data-table-number=\"2\"] [data-testid=seat][data-card]')"

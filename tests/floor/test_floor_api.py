@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from floor import runtime
-from tests.support.floor import new_id
+from tests.support.floor import JEFE, new_id
 from tests.support.money import fill_tray
 
 pytestmark = pytest.mark.django_db
@@ -67,9 +67,11 @@ def refused(response, status: int, code: str) -> dict:
 
 
 def open_table(jefe, sector: dict, **change) -> dict:
-    """A table, its tray filled by the cage (so buy-ins at the table find chips)."""
+    """A table, its tray filled by the cage (so buy-ins at the table find chips),
+    dealt by cris."""
     table = ok(post(jefe, f"/api/sectors/{sector['id']}/tables/", **{**SIX_SEATS, **change}))
     fill_tray(runtime.floor_app(), table["id"])
+    runtime.floor_app().assign_dealer(JEFE, new_id(), table_id=table["id"], dealer="cris")
     return table
 
 
@@ -287,7 +289,7 @@ def test_histories_list_the_events_with_actor_and_command_id(jefe, crupier, runn
     inspector = api_as("ines", "inspector")
     history = inspector.get(f"/api/tables/{table['id']}/history/").json()
     events = [e["event"] for e in history]
-    assert events[:2] == ["Table.Opened", "Table.SeatsDrawn"]
+    assert events[:3] == ["Table.Opened", "Table.DealerAssigned", "Table.SeatsDrawn"]
     assert events.count("Table.ChipsBought") == 6
     assert events[-1] == "Table.RestStarted"
     assert (history[-1]["actor"], history[-1]["actor_role"]) == ("jaime", "jefe_sector")
@@ -298,7 +300,7 @@ def test_histories_list_the_events_with_actor_and_command_id(jefe, crupier, runn
     assert [e["position"] for e in history] == sorted(e["position"] for e in history)
     bought = [e for e in history if e["event"] == "Table.ChipsBought"]
     assert {(e["actor"], e["actor_role"]) for e in bought} == {("cris", "crupier")}
-    drawn = history[1]["data"]
+    drawn = history[2]["data"]
     assert set(drawn) >= {"assignment", "record", "button", "button_draw"}
 
     mine = inspector.get(f"/api/players/{players[card]}/history/").json()

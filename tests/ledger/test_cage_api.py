@@ -51,6 +51,8 @@ def table(people):
     ok(post(cajero, "/api/cage/gaming-days/open/"))
     sector = ok(post(director, "/api/sectors/", name="Sector K"))
     table = ok(post(jefe, f"/api/sectors/{sector['id']}/tables/", **HOLDEM))
+    dealt = ok(post(jefe, f"/api/tables/{table['id']}/dealer/", dealer="cris"))
+    assert dealt["table"]["dealer"] == "cris"
     asked = ok(
         post(jefe, f"/api/tables/{table['id']}/tray-requests/", move="fill", amount_cents=50_000)
     )

@@ -12,6 +12,7 @@ import pytest
 
 from floor.domain.errors import DomainError
 from floor.domain.player import Player
+from floor.domain.roles import Actor
 from tests.support.floor import CRUPIER, HOLDEM, JEFE, new_id, open_sector
 from tests.support.money import fill_tray
 
@@ -56,14 +57,20 @@ class Room:
     # --- building -------------------------------------------------------------------
 
     def table(self, *, tray_cents: int = 500_000, **change) -> str:
-        """A table whose tray the cage filled with ``tray_cents`` of chips."""
+        """A table whose tray the cage filled with ``tray_cents`` of chips, dealt
+        by the room's crupier."""
         spec = {**HOLDEM, **change}
         table_id = self.app.open_table(JEFE, new_id(), sector_id=self.sector_id, **spec).result[
             "table_id"
         ]
         if tray_cents:
             fill_tray(self.app, table_id, tray_cents)
+        self.deal(table_id)
         return table_id
+
+    def deal(self, table_id: str, dealer: Actor = CRUPIER) -> None:
+        """Names the crupier dealing at ``table_id`` (the only one who may report there)."""
+        self.app.assign_dealer(JEFE, new_id(), table_id=table_id, dealer=dealer.username)
 
     def new_player(self, name: str | None = None) -> str:
         card = f"{self.tag}-{next(self._numbers):04d}"

@@ -73,6 +73,13 @@ class Command(BaseCommand):
                 f"demo:{sector_name}",
                 name=sector_name,
             )
+            perform(  # the demo jefe runs both sectors [GA art. 19.1]
+                "assign_jefes",
+                users[Role.DIRECTOR],
+                f"demo:{sector_name}:jefes",
+                sector_id=opened.result["sector_id"],
+                jefes=[users[Role.JEFE_SECTOR].username],
+            )
             for index, (variant, limit, minimum, maximum, seats) in enumerate(tables, 1):
                 try:
                     table = perform(
@@ -90,6 +97,13 @@ class Command(BaseCommand):
                     self.stdout.write(f"{sector_name} {variant}: {refused.message}")
                     continue
                 opened_tables.append(table.result["table_id"])
+        perform(  # the demo crupier deals at Sector A's first table
+            "assign_dealer",
+            users[Role.JEFE_SECTOR],
+            "demo:dealer",
+            table_id=opened_tables[0],
+            dealer=users[Role.CRUPIER].username,
+        )
         self.fill_demo_trays(users, opened_tables)
         self.seat_demo_players(users, opened_tables[0])
         self.stdout.write(

@@ -1,0 +1,1 @@
+"""Read-only reports for management, the cage and the regulator's inspector."""

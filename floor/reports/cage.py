@@ -1,0 +1,219 @@
+"""The cage report by gaming day: what the day opened on, the money it moved
+(chips sold, buy-ins, cash-outs, fills, credits, rake, tips, jackpots), its
+count differences and the cage's position at its end (docs/ledger.md).
+
+Worked out from the ledger's read models: each transaction is booked in the
+gaming day it belongs to, so the figures agree with the cage's own day report.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, date, datetime, time, timedelta
+
+from floor.domain.roles import Role
+from floor.reports.common import ReportFilter, iso
+from ledger.models import GamingDayView, TransactionView
+
+# Who reads the cage report: management and the regulator's inspector, as every
+# report, and the cage, whose day it is (as it reads the rake it books). The
+# jefe asks the cage for fills and credits [GA art. 19.1] but keeps no books,
+# and the dealer deals: neither reads the cage's position.
+CAGE_READERS = frozenset({Role.DIRECTOR, Role.INSPECTOR, Role.CAJERO})
+
+COLUMNS = (
+    "gaming_day",
+    "status",
+    "opened_at",
+    "opened_by",
+    "closed_at",
+    "closed_by",
+    "opening_cash_cents",
+    "opening_chips_cents",
+    "chips_sold_cents",
+    "buy_ins",
+    "buy_in_cents",
+    "cash_outs",
+    "cashed_out_cents",
+    "fills",
+    "fill_cents",
+    "credits",
+    "credit_cents",
+    "rake_cents",
+    "tips_cents",
+    "hospitality_cents",
+    "jackpot_stakes_cents",
+    "jackpot_prizes_cents",
+    "exceptions",
+    "unexplained",
+    "differences_cents",
+    "result_cents",
+    "cash_in_cents",
+    "cash_out_cents",
+    "chips_in_cents",
+    "chips_out_cents",
+    "cash_cents",
+    "chips_cents",
+)
+# The cage's own figures: they belong to no table, so a sector, table or game
+# filter leaves them out (null) rather than show the whole cage's.
+CAGE_FIELDS = (
+    "opening_cash_cents",
+    "opening_chips_cents",
+    "chips_sold_cents",
+    "cash_outs",
+    "cashed_out_cents",
+    "cash_in_cents",
+    "cash_out_cents",
+    "chips_in_cents",
+    "chips_out_cents",
+    "cash_cents",
+    "chips_cents",
+)
+# A transaction kind -> the (count, cents) columns it adds its amount to.
+COUNTED = {
+    "buy_in": ("buy_ins", "buy_in_cents"),
+    "cash_out": ("cash_outs", "cashed_out_cents"),
+    "fill": ("fills", "fill_cents"),
+    "credit": ("credits", "credit_cents"),
+    "chips_sold": (None, "chips_sold_cents"),
+    "tip": (None, "tips_cents"),
+    "hospitality": (None, "hospitality_cents"),
+    "jackpot_bet": (None, "jackpot_stakes_cents"),
+    "jackpot_paid": (None, "jackpot_prizes_cents"),
+}
+RAKED = ("hand", "time_charge")  # their postings to a rake box are the rake
+NOT_OPENED = "not_opened"  # a day booked into (a float, a late hand) before it opened
+# The cage's movements since the day opened: none before it opens.
+FLOWS = ("cash_in_cents", "cash_out_cents", "chips_in_cents", "chips_out_cents")
+
+
+def in_range(report: ReportFilter, day: str) -> bool:
+    """A gaming day is in the range when its date (a UTC day) overlaps it."""
+    begin = datetime.combine(date.fromisoformat(day), time(0), tzinfo=UTC)
+    return (report.start is None or begin + timedelta(days=1) > report.start) and (
+        report.end is None or begin < report.end
+    )
+
+
+def _booked_in_range(report: ReportFilter):
+    """The transactions of the days in the range, by their indexed gaming day
+    (``in_range`` in the database: the first and last dates the range touches)."""
+    booked = TransactionView.objects.order_by("position")
+    if report.start is not None:
+        booked = booked.filter(gaming_day__gte=report.start.astimezone(UTC).date().isoformat())
+    if report.end is not None:
+        last = (report.end.astimezone(UTC) - timedelta(microseconds=1)).date()
+        booked = booked.filter(gaming_day__lte=last.isoformat())
+    return booked
+
+
+def filtered(report: ReportFilter) -> bool:
+    """Whether the report asks for some tables rather than the whole cage."""
+    return bool(report.sector_id or report.table_id or report.variant or report.limit)
+
+
+def table_of(account: str) -> str | None:
+    """The table (hex id) an account belongs to: tray:<t>, drop:<t>, stack:<t>:<p> ..."""
+    kind, _, rest = account.partition(":")
+    return rest.split(":")[0] if kind in ("tray", "drop", "rake", "tips", "stack") else None
+
+
+def _empty_row(day: str) -> dict:
+    row = dict.fromkeys(COLUMNS, 0)
+    row.update(
+        gaming_day=day,
+        status=NOT_OPENED,
+        opened_at=None,
+        opened_by=None,
+        closed_at=None,
+        closed_by=None,
+        opening_cash_cents=None,
+        opening_chips_cents=None,
+        result_cents=None,
+        cash_cents=None,
+        chips_cents=None,
+    )
+    return row
+
+
+def _add_transaction(row: dict, kind: str, postings: dict, amount: int, flows: bool) -> None:
+    """Adds one transaction of the day to its row. The cage's flows count only
+    what came after the day opened (``flows``): what came before, a float say,
+    is in the opening figures."""
+    count, cents = COUNTED.get(kind, (None, None))
+    if count:
+        row[count] += 1
+    if cents:
+        row[cents] += amount
+    if kind in RAKED:
+        row["rake_cents"] += sum(
+            a for name, a in postings.items() if name.startswith("rake:") and a > 0
+        )
+    if flows:
+        cash, chips = postings.get("cage_cash", 0), postings.get("cage_chips", 0)
+        row["cash_in_cents"] += max(cash, 0)
+        row["cash_out_cents"] += max(-cash, 0)
+        row["chips_in_cents"] += max(chips, 0)
+        row["chips_out_cents"] += max(-chips, 0)
+
+
+def _add_day(row: dict, day: GamingDayView, tables: set[str] | None) -> None:
+    """The day's own figures: its opening, exceptions, result and position."""
+    row.update(
+        status=day.status,
+        opened_at=iso(day.opened_at),
+        opened_by=day.opened_by,
+        closed_at=iso(day.closed_at),
+        closed_by=day.closed_by or None,
+        opening_cash_cents=day.opening.get("cage_cash", 0),
+        opening_chips_cents=day.opening.get("cage_chips", 0),
+    )
+    exceptions = [e for e in day.exceptions if tables is None or table_of(e["account"]) in tables]
+    row["exceptions"] = len(exceptions)
+    row["unexplained"] = sum(1 for e in exceptions if not e.get("reason_code"))
+    row["differences_cents"] = sum(e["difference_cents"] for e in exceptions)
+    if day.report:
+        results = day.report.get("tables", {})
+        row["result_cents"] = sum(
+            r["result_cents"] for t, r in results.items() if tables is None or t in tables
+        )
+    row["cash_cents"] = row["opening_cash_cents"] + row["cash_in_cents"] - row["cash_out_cents"]
+    row["chips_cents"] = row["opening_chips_cents"] + row["chips_in_cents"] - row["chips_out_cents"]
+
+
+def _touches(day: GamingDayView, tables: set[str]) -> bool:
+    """Whether the selected tables have a count difference or a result that day."""
+    return any(table_of(e["account"]) in tables for e in day.exceptions) or any(
+        t in tables for t in (day.report or {}).get("tables", {})
+    )
+
+
+def cage_days_report(report: ReportFilter) -> list[dict]:
+    """One row per gaming day in the range, oldest first. With a sector, table
+    or game, the rows count only those tables' money and leave the cage's own
+    figures out; a day where they moved nothing is left out."""
+    tables = {t.hex for t in report.table_ids} if filtered(report) else None
+    days = {d.day: d for d in GamingDayView.objects.all() if in_range(report, d.day)}
+    booked = _booked_in_range(report)
+    if tables is not None:
+        booked = booked.filter(table_id__in=report.table_ids)
+    rows: dict[str, dict] = {}
+    for gaming_day, kind, postings, amount, position in booked.values_list(
+        "gaming_day", "kind", "postings", "amount_cents", "position"
+    ):
+        if not in_range(report, gaming_day):
+            continue
+        row = rows.setdefault(gaming_day, _empty_row(gaming_day))
+        day = days.get(gaming_day)
+        opened = (day.opened_position or 0) if day is not None else None
+        _add_transaction(row, kind, postings, amount, opened is not None and position > opened)
+    for name, day in days.items():
+        if tables is None or name in rows or _touches(day, tables):
+            _add_day(rows.setdefault(name, _empty_row(name)), day, tables)
+    answer = [rows[name] for name in sorted(rows)]
+    for row in answer:
+        if tables is not None:
+            row.update(dict.fromkeys(CAGE_FIELDS))
+        elif row["status"] == NOT_OPENED:
+            row.update(dict.fromkeys(FLOWS))
+    return answer

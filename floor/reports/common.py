@@ -1,0 +1,315 @@
+"""What every report shares: who may read it, its filters, its pages, its CSV.
+
+Reports only read: the event journal (floor.models.EventJournalEntry) and the
+read models. A bad filter is a 400 ``{"code", "message"}``, never a 500; the
+role check lives here once, so every report refuses alike.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, date, datetime, time, timedelta
+from uuid import UUID
+
+from django.http import HttpResponse
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse
+from rest_framework.permissions import BasePermission
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from floor.api.serializers import ErrorSerializer
+from floor.domain.errors import forbidden, invalid
+from floor.domain.roles import Role
+from floor.gateway import actor_for
+from floor.models import EventJournalEntry, SectorView, TableView
+from floor.runtime import floor_app
+from games.limits import BettingLimit
+from games.variants import Variant
+
+# Who reads the floor's reports: management, the regulator's inspector, and the
+# jefe who runs the floor; the cage reads the rake it books.
+READERS = frozenset({Role.DIRECTOR, Role.INSPECTOR, Role.JEFE_SECTOR})
+RAKE_READERS = READERS | {Role.CAJERO}
+
+DEFAULT_PAGE_SIZE = 100
+MAX_PAGE_SIZE = 1000
+
+TABLE_TOPIC = "floor.domain.table:Table."
+WAITING_TOPIC = "floor.domain.waiting_list:WaitingList."
+POSTED_TOPIC = "ledger.domain.transaction:Transaction.Posted"
+
+
+class MayReadReports(BasePermission):
+    """A report is read by the roles its view names (``view.readers``)."""
+
+    def has_permission(self, request, view) -> bool:
+        actor = actor_for(request.user)
+        readers = getattr(view, "readers", READERS)
+        if not actor.roles & readers:
+            raise forbidden(
+                "role_not_allowed",
+                f"{actor.username} may not read this report: it needs the role "
+                f"{' or '.join(sorted(readers))}.",
+                roles=sorted(str(r) for r in readers),
+            )
+        return True
+
+
+# --- filters ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ReportFilter:
+    """The validated filters of a report request; None means no bound."""
+
+    start: datetime | None = None
+    end: datetime | None = None
+    sector_id: UUID | None = None
+    table_id: UUID | None = None
+    variant: str | None = None
+    limit: str | None = None
+    table_ids: frozenset[UUID] = field(default_factory=frozenset)
+
+    def covers(self, moment: datetime) -> bool:
+        """Whether ``moment`` lies in [start, end)."""
+        return (self.start is None or moment >= self.start) and (
+            self.end is None or moment < self.end
+        )
+
+    def clip(self, begin: datetime, finish: datetime) -> tuple[datetime, datetime]:
+        """The part of [begin, finish) inside the filter's range (may be empty)."""
+        if self.start is not None:
+            begin = max(begin, self.start)
+        if self.end is not None:
+            finish = min(finish, self.end)
+        return begin, max(begin, finish)
+
+    def matches_game(self, variant: str, limit: str) -> bool:
+        return (self.variant is None or variant == self.variant) and (
+            self.limit is None or limit == self.limit
+        )
+
+
+def _moment(name: str, text: str, *, upper: bool) -> datetime:
+    """An ISO date (the whole day: ``to`` includes it) or datetime, as UTC."""
+    try:
+        if len(text) == 10:
+            day = date.fromisoformat(text)
+            moment = datetime.combine(day, time(0), tzinfo=UTC)
+            return moment + timedelta(days=1) if upper else moment
+        moment = datetime.fromisoformat(text.replace(" ", "+"))
+    except ValueError:
+        raise invalid(
+            "report_filter_invalid",
+            f"'{name}' is an ISO date (2026-11-22) or date and time (2026-11-22T20:00:00Z).",
+            field=name,
+        ) from None
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    return moment.astimezone(UTC)
+
+
+def _uuid(name: str, text: str) -> UUID:
+    try:
+        return UUID(text)
+    except ValueError:
+        raise invalid("report_filter_invalid", f"'{name}' is an id.", field=name) from None
+
+
+def parse_filter(params) -> ReportFilter:
+    """Reads ``from``, ``to``, ``sector``, ``table`` and ``game`` (``variant`` or
+    ``variant/limit``), and resolves the tables they select."""
+    start = _moment("from", params["from"], upper=False) if params.get("from") else None
+    end = _moment("to", params["to"], upper=True) if params.get("to") else None
+    if start and end and end <= start:
+        raise invalid("report_range_empty", "'to' must come after 'from'.")
+    sector_id = table_id = variant = limit = None
+    if params.get("sector"):
+        text = params["sector"]
+        try:
+            sector_id = UUID(text)
+        except ValueError:
+            found = SectorView.objects.filter(name=text).values_list("id", flat=True).first()
+            if found is None:
+                raise invalid(
+                    "report_filter_invalid", f"No sector is called {text!r}.", field="sector"
+                ) from None
+            sector_id = found
+    if params.get("table"):
+        table_id = _uuid("table", params["table"])
+    if params.get("game"):
+        variant, _, limit = params["game"].partition("/")
+        if variant not in {v.value for v in Variant} or (
+            limit and limit not in {b.value for b in BettingLimit}
+        ):
+            raise invalid(
+                "report_filter_invalid",
+                "'game' is a variant (texas_holdem) or a variant and limit "
+                "(texas_holdem/no_limit).",
+                field="game",
+            )
+        limit = limit or None
+    tables = TableView.objects.all()
+    if sector_id:
+        tables = tables.filter(sector_id=sector_id)
+    if table_id:
+        tables = tables.filter(id=table_id)
+    if variant:
+        tables = tables.filter(variant=variant)
+    if limit:
+        tables = tables.filter(limit=limit)
+    return ReportFilter(
+        start=start,
+        end=end,
+        sector_id=sector_id,
+        table_id=table_id,
+        variant=variant,
+        limit=limit,
+        table_ids=frozenset(tables.values_list("id", flat=True)),
+    )
+
+
+def now() -> datetime:
+    """The floor's clock: a table still open runs until now."""
+    return floor_app().clock.now()
+
+
+def table_events(report: ReportFilter, names: Iterable[str] | None = None):
+    """The journal's events of the selected tables, in log order, up to the
+    range's end (a table's state at the start needs its earlier events)."""
+    events = EventJournalEntry.objects.filter(
+        originator_id__in=report.table_ids, topic__startswith=TABLE_TOPIC
+    )
+    if names is not None:
+        events = events.filter(topic__in=[TABLE_TOPIC + n for n in names])
+    if report.end is not None:
+        events = events.filter(occurred_at__lt=report.end)
+    return events.order_by("position")
+
+
+def event_name(entry: EventJournalEntry) -> str:
+    return entry.topic.rpartition(".")[2]
+
+
+def iso(moment: datetime | None) -> str | None:
+    return moment.astimezone(UTC).isoformat().replace("+00:00", "Z") if moment else None
+
+
+def hour_of(moment: datetime) -> datetime:
+    return moment.astimezone(UTC).replace(minute=0, second=0, microsecond=0)
+
+
+def hours(seconds: float) -> float:
+    """Seconds as hours, to the hundredth."""
+    return round(seconds / 3600, 2)
+
+
+def percentile(values: Sequence[int], share: float) -> int | None:
+    """Nearest-rank percentile: the smallest value with at least ``share`` of
+    the values at or below it; no interpolation, so it is a value that occurred."""
+    if not values:
+        return None
+    ordered = sorted(values)
+    return ordered[max(1, math.ceil(share * len(ordered))) - 1]
+
+
+def table_labels(table_ids: Iterable[UUID]) -> dict[UUID, TableView]:
+    return {t.id: t for t in TableView.objects.filter(id__in=table_ids).select_related("sector")}
+
+
+def table_columns(table: TableView) -> dict:
+    """The columns naming a table in every report's row."""
+    return {
+        "table_id": str(table.id),
+        "sector": table.sector.name,
+        "table": table.number,
+        "game": f"{table.variant}/{table.limit}/{table.minimum_cents}/{table.maximum_cents}",
+    }
+
+
+# --- answering: pages and CSV ----------------------------------------------------------
+
+
+def _page_number(params, name: str, default: int, most: int | None = None) -> int:
+    text = params.get(name)
+    if text in (None, ""):
+        return default
+    try:
+        number = int(text)
+    except ValueError:
+        number = 0
+    if number < 1 or (most is not None and number > most):
+        bound = f" and at most {most}" if most else ""
+        raise invalid(
+            "report_page_invalid", f"'{name}' is a whole number from 1{bound}.", field=name
+        )
+    return number
+
+
+def wants_csv(request: Request) -> bool:
+    fmt = request.query_params.get("format")
+    if fmt:
+        if fmt not in ("json", "csv"):
+            raise invalid("report_format_invalid", "'format' is json or csv.", field="format")
+        return fmt == "csv"
+    return "text/csv" in request.META.get("HTTP_ACCEPT", "")
+
+
+def answer(request: Request, rows: list[dict], columns: Sequence[str], name: str):
+    """One page of ``rows`` as JSON, or every row as a CSV attachment."""
+    params = request.query_params
+    if wants_csv(request):
+        out = io.StringIO()
+        writer = csv.DictWriter(out, fieldnames=list(columns), extrasaction="ignore")
+        writer.writeheader()
+        for row in rows:
+            writer.writerow({k: _cell(row.get(k)) for k in columns})
+        response = HttpResponse(out.getvalue(), content_type="text/csv; charset=utf-8")
+        response["Content-Disposition"] = f'attachment; filename="{name}.csv"'
+        return response
+    page = _page_number(params, "page", 1)
+    size = _page_number(params, "page_size", DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE)
+    first = (page - 1) * size
+    return Response(
+        {
+            "count": len(rows),
+            "next": _link(request, page + 1) if first + size < len(rows) else None,
+            "previous": _link(request, page - 1) if page > 1 else None,
+            "results": rows[first : first + size],
+        }
+    )
+
+
+def _cell(value: object) -> object:
+    if isinstance(value, (list, dict)):
+        return json.dumps(value, separators=(",", ":"))
+    return "" if value is None else value
+
+
+def _link(request: Request, page: int) -> str:
+    query = request.query_params.copy()
+    query["page"] = str(page)
+    return request.build_absolute_uri(f"{request.path}?{query.urlencode()}")
+
+
+# --- the schema ------------------------------------------------------------------------
+
+FILTER_PARAMETERS = [
+    OpenApiParameter("from", str, description="From this ISO date or UTC date-time on"),
+    OpenApiParameter("to", str, description="Before this date-time, or to this ISO date included"),
+    OpenApiParameter("sector", str, description="A sector's id or name"),
+    OpenApiParameter("table", str, description="A table's id"),
+    OpenApiParameter("game", str, description="A variant, or variant/limit"),
+    OpenApiParameter("page", int, description="Page number, from 1"),
+    OpenApiParameter("page_size", int, description=f"Rows a page, at most {MAX_PAGE_SIZE}"),
+    OpenApiParameter("format", str, enum=["json", "csv"], description="csv: every row as CSV"),
+]
+REPORT_REFUSALS = {
+    400: OpenApiResponse(ErrorSerializer, description="A filter or page is not valid"),
+    403: OpenApiResponse(ErrorSerializer, description="The role may not read this report"),
+}

@@ -1,0 +1,212 @@
+"""The history of one table, player or account: every event of the journal
+that concerns it, oldest first, with who did it, under which command and rule
+profile. The audit trail an inspector reads, in the journal's own shape
+(floor.api.serializers.JournalSerializer).
+
+Events name a table or a player by its id, as hex or with dashes, in a field
+(``table_id``, ``player_id``), as a key (a draw's ``assignment``), as a value
+(a hand's ``players``) or inside an account's name (``stack:<table>:<player>``):
+a text match on the id finds them all, on SQLite and PostgreSQL alike. An
+account is named exactly: its own aggregate's events (each posting with the
+balance after it), the transactions that post to it, and the gaming days
+that opened, counted or explained it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from uuid import UUID
+
+from django.db.models import Q, QuerySet
+
+from floor.domain.errors import DomainError, invalid, not_found
+from floor.domain.player import Player
+from floor.domain.roles import Role
+from floor.models import EventJournalEntry, PlayerView, TableView
+from floor.reports.common import POSTED_TOPIC, READERS, iso, parse_filter
+from ledger.domain.accounts import AccountRef
+from ledger.models import AccountView
+
+# Who reads a history: the floor's report readers (management, the inspector,
+# and the jefe, who reads a table's and a player's own events on the floor
+# already), and the cage, for the accounts it keeps and the players it
+# registers. The dealer does not: the journal is the audit trail.
+HISTORY_READERS = READERS | {Role.CAJERO}
+COLUMNS = (
+    "position",
+    "event",
+    "originator_id",
+    "originator_version",
+    "occurred_at",
+    "actor",
+    "actor_role",
+    "command_id",
+    "rule_profile",
+    "data",
+)
+SUBJECTS = ("table", "player", "account")
+# A command's idempotency record repeats its events' command id and answer:
+# the history shows the events themselves.
+COMMAND_RECORD_TOPIC = "floor.domain.command_record:CommandRecord."
+TRAY_REQUESTED_TOPIC = "ledger.domain.tray_request:TrayRequest.Requested"
+ACCOUNT_OPENED_TOPIC = "ledger.domain.account:Account.Opened"
+DAY_TOPIC = "ledger.domain.gaming_day:GamingDay."
+
+
+@dataclass(frozen=True)
+class Subject:
+    """What the history is of, and which journal rows concern it."""
+
+    kind: str
+    name: str
+    concerns: Q
+
+
+def _mentions(some_id: UUID) -> Q:
+    """Its own events, and every event whose data names the id."""
+    return (
+        Q(originator_id=some_id) | Q(data__icontains=some_id.hex) | Q(data__icontains=str(some_id))
+    )
+
+
+def _table(table_id: UUID) -> Subject:
+    if not TableView.objects.filter(id=table_id).exists():
+        raise not_found("table_not_found", "There is no table with that id.")
+    # A fill or credit names its table when asked; its confirmation or
+    # cancellation, only the request.
+    requests = EventJournalEntry.objects.filter(
+        topic=TRAY_REQUESTED_TOPIC, data__table_id=table_id.hex
+    ).values("originator_id")
+    return Subject("table", str(table_id), _mentions(table_id) | Q(originator_id__in=requests))
+
+
+def _player(text: str) -> Subject:
+    """A player by id or card number, as the commands take them."""
+    try:
+        player_id = UUID(text)
+    except ValueError:
+        try:  # a card names its player's id, as the commands find it
+            player_id = Player.create_id(text)
+        except DomainError:
+            player_id = None
+    found = PlayerView.objects.filter(id=player_id).first() if player_id else None
+    if found is None:
+        raise not_found("player_not_found", "There is no player with that card or id.")
+    return Subject("player", str(found.id), _mentions(found.id))
+
+
+def _account_name(text: str) -> str:
+    """An account by its name (``tray:<table>``, ``cage_cash`` ...; ids with or
+    without dashes) or by the id of the aggregate that guards it."""
+    try:
+        some_id = UUID(text)
+    except ValueError:
+        pass
+    else:
+        opened = EventJournalEntry.objects.filter(
+            topic=ACCOUNT_OPENED_TOPIC, originator_id=some_id
+        ).first()
+        if opened is None:
+            raise not_found("account_not_found", "There is no account with that id.")
+        return opened.data["name"]
+    kind, *parts = text.split(":")
+    try:
+        parts = [UUID(p).hex for p in parts]
+        return AccountRef.parse(":".join([kind, *parts])).name
+    except (ValueError, DomainError):
+        raise invalid(
+            "report_filter_invalid",
+            "'account' is an account's name (cage_cash, tray:<table id>, "
+            "stack:<table id>:<player id> ...) or its id.",
+            field="account",
+        ) from None
+
+
+def _account(text: str) -> Subject:
+    name = _account_name(text)
+    if not AccountView.objects.filter(name=name).exists():
+        raise not_found("account_not_found", f"The books have no account {name}.")
+    concerns = (
+        Q(originator_id=AccountRef(name).aggregate_id)
+        | Q(topic=POSTED_TOPIC, data__postings__has_key=name)
+        # The name as a whole JSON string: a key or a value, never part of one.
+        | Q(topic__startswith=DAY_TOPIC, data__icontains=f'"{name}"')
+    )
+    return Subject("account", name, concerns)
+
+
+def subject_of(params) -> Subject:
+    """The one table, player or account the history is asked of."""
+    given = [name for name in SUBJECTS if params.get(name)]
+    if len(given) != 1:
+        raise invalid(
+            "report_subject_invalid",
+            "A history is of one table, one player or one account: give exactly one of "
+            "'table' (its id), 'player' (an id or card number) and 'account' (a name or id).",
+            given=given,
+        )
+    extra = [name for name in ("sector", "game") if params.get(name)]
+    if extra:
+        raise invalid(
+            "report_filter_invalid",
+            f"A history is of one table, player or account: '{extra[0]}' does not apply.",
+            field=extra[0],
+        )
+    if given == ["table"]:
+        return _table(parse_filter({"table": params["table"]}).table_id)
+    if given == ["player"]:
+        return _player(params["player"])
+    return _account(params["account"])
+
+
+def journal_row(entry: EventJournalEntry) -> dict:
+    """One event as the journal's API shows it."""
+    return {
+        "position": entry.position,
+        "event": entry.topic.rsplit(":", 1)[-1],
+        "originator_id": str(entry.originator_id),
+        "originator_version": entry.originator_version,
+        "occurred_at": iso(entry.occurred_at),
+        "actor": entry.actor,
+        "actor_role": entry.actor_role,
+        "command_id": entry.command_id,
+        "rule_profile": entry.rule_profile,
+        "data": entry.data,
+    }
+
+
+class JournalRows(Sequence):
+    """A history's rows, read from the database a page at a time: ``answer``
+    counts and slices them for a JSON page and iterates them for the CSV."""
+
+    def __init__(self, entries: QuerySet) -> None:
+        self.entries = entries
+        self._count: int | None = None
+
+    def __len__(self) -> int:
+        if self._count is None:
+            self._count = self.entries.count()
+        return self._count
+
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            return [journal_row(e) for e in self.entries[index]]
+        return journal_row(self.entries[index])
+
+    def __iter__(self) -> Iterator[dict]:
+        return (journal_row(e) for e in self.entries.iterator(chunk_size=1000))
+
+
+def history_report(params) -> tuple[Subject, JournalRows]:
+    """The subject and its events in the range (``from``, ``to``), in log order."""
+    subject = subject_of(params)
+    report = parse_filter({k: params[k] for k in ("from", "to") if params.get(k)})
+    entries = EventJournalEntry.objects.filter(subject.concerns).exclude(
+        topic__startswith=COMMAND_RECORD_TOPIC
+    )
+    if report.start is not None:
+        entries = entries.filter(occurred_at__gte=report.start)
+    if report.end is not None:
+        entries = entries.filter(occurred_at__lt=report.end)
+    return subject, JournalRows(entries.order_by("position"))

@@ -1,0 +1,16 @@
+"""The reports' URLs, under /api/reports/."""
+
+from django.urls import path
+
+from floor.reports import views
+
+urlpatterns = [
+    path("tables/", views.TablesReportView.as_view(), name="report-tables"),
+    path("rake/", views.RakeReportView.as_view(), name="report-rake"),
+    path("waiting-lists/", views.WaitingListsReportView.as_view(), name="report-waiting-lists"),
+    path("clocks/", views.ClocksReportView.as_view(), name="report-clocks"),
+    path("occupancy/", views.OccupancyReportView.as_view(), name="report-occupancy"),
+    path("cage/", views.CageReportView.as_view(), name="report-cage"),
+    path("history/", views.HistoryReportView.as_view(), name="report-history"),
+    path("tables/<str:table_id>/at/", views.TableAtReportView.as_view(), name="report-table-at"),
+]

@@ -1,0 +1,95 @@
+"""The waiting lists report: how long players waited for a seat, how often the
+jefe called, and who did not come when called [CM-5, CM-6; PT 12]."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from floor.models import EventJournalEntry, TableView, WaitingListView
+from floor.reports.common import WAITING_TOPIC, ReportFilter, event_name, percentile
+
+COLUMNS = (
+    "game",
+    "registrations",
+    "seated",
+    "median_wait_seconds",
+    "p90_wait_seconds",
+    "calls",
+    "no_shows",
+    "withdrew",
+)
+
+
+def _games(report: ReportFilter) -> dict:
+    """The lists of the games asked for; a sector or table asks for the games
+    its tables play (a list is the game's, not a table's)."""
+    lists = WaitingListView.objects.all()
+    if report.variant:
+        lists = lists.filter(variant=report.variant)
+    if report.limit:
+        lists = lists.filter(limit=report.limit)
+    if report.sector_id or report.table_id:
+        played = {
+            (t.variant, t.limit, t.minimum_cents, t.maximum_cents)
+            for t in TableView.objects.filter(id__in=report.table_ids)
+        }
+        return {
+            w.id: w.game
+            for w in lists
+            if (w.variant, w.limit, w.minimum_cents, w.maximum_cents) in played
+        }
+    return {w.id: w.game for w in lists}
+
+
+def waiting_report(report: ReportFilter) -> list[dict]:
+    """One row per game's list: waits end when the player is seated from it."""
+    games = _games(report)
+    events = EventJournalEntry.objects.filter(
+        originator_id__in=games, topic__startswith=WAITING_TOPIC
+    )
+    if report.end is not None:
+        events = events.filter(occurred_at__lt=report.end)
+    rows = {
+        list_id: {
+            "game": game,
+            "registrations": 0,
+            "seated": 0,
+            "calls": 0,
+            "no_shows": 0,
+            "withdrew": 0,
+            "waits": [],
+        }
+        for list_id, game in games.items()
+    }
+    waiting_since: dict[tuple, datetime] = {}
+    for entry in events.order_by("position"):
+        row, name, data = rows[entry.originator_id], event_name(entry), entry.data
+        inside = report.covers(entry.occurred_at)
+        key = (entry.originator_id, data.get("player_id"))
+        if name == "Registered":
+            # Registering again starts a new wait under a new number [CM-6].
+            waiting_since[key] = datetime.fromisoformat(data["at"])
+            row["registrations"] += inside
+        elif name == "Called":
+            row["calls"] += inside
+        elif name == "Removed":
+            since = waiting_since.pop(key, None)
+            if not inside:
+                continue
+            reason = data.get("reason")
+            if reason == "seated" and since is not None:
+                row["seated"] += 1
+                row["waits"].append(int((entry.occurred_at - since).total_seconds()))
+            elif reason == "absent_when_called":
+                row["no_shows"] += 1
+            elif reason == "withdrew":
+                row["withdrew"] += 1
+    answer = []
+    for row in sorted(rows.values(), key=lambda r: r["game"]):
+        waits = row.pop("waits")
+        if not (row["registrations"] or row["seated"] or row["calls"] or row["withdrew"]):
+            continue  # nothing happened on this list in the range
+        row["median_wait_seconds"] = percentile(waits, 0.5)
+        row["p90_wait_seconds"] = percentile(waits, 0.9)
+        answer.append({c: row[c] for c in COLUMNS})
+    return answer
