@@ -16,6 +16,7 @@ from django.db.models import Prefetch, Q
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
 from rest_framework import serializers
+from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -34,6 +35,8 @@ from floor.models import (
     WaitingEntryView,
     WaitingListView,
 )
+from floor.reports.common import MayReadReports
+from floor.reports.history import HISTORY_READERS
 
 
 def table_floor(table_id: Any) -> TableView:
@@ -219,6 +222,10 @@ def _journal(request: Request, query: Q) -> list:
 
 
 class TableHistoryView(APIView):
+    # The journal is the audit trail: read by who reads the histories (not the dealer).
+    permission_classes = [IsAuthenticated, MayReadReports]
+    readers = HISTORY_READERS
+
     @extend_schema(
         parameters=HISTORY_PARAMETERS,
         responses={200: s.JournalSerializer(many=True), 404: s.ErrorSerializer},
@@ -326,6 +333,10 @@ class PlayerDetailView(APIView):
 
 
 class PlayerHistoryView(APIView):
+    # The journal is the audit trail: read by who reads the histories (not the dealer).
+    permission_classes = [IsAuthenticated, MayReadReports]
+    readers = HISTORY_READERS
+
     @extend_schema(
         parameters=HISTORY_PARAMETERS,
         responses={200: s.JournalSerializer(many=True), 404: s.ErrorSerializer},

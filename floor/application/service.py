@@ -117,6 +117,9 @@ class CommandService(Application):
                     changed = self.touched(changed)
                     # ... and so is what follows from it (the books).
                     changed = self.touched([*changed, *self.after_decide(changed)])
+                    # Whatever the command named, what it changed must lie in
+                    # the actor's scope (floor.application.staffing).
+                    self.check_changed_in_scope(actor, command, role, changed)
                     result = self.with_effects(result, changed)
                 except DomainError:
                     # A twin of this command may have committed since we looked:
@@ -142,6 +145,12 @@ class CommandService(Application):
         """The role the actor issues ``command`` under, or the refusal; the
         floor also checks the table or sector it names (floor.application.staffing)."""
         return actor.role_for(command)
+
+    def check_changed_in_scope(
+        self, actor: Actor, command: str, role: Role, changed: Sequence[Aggregate]
+    ) -> None:
+        """Refuses a decision that changed something outside the actor's scope
+        (raising refuses the command: nothing is saved)."""
 
     def after_decide(self, changed: Sequence[Aggregate]) -> list[Aggregate]:
         """What else a decision changes, derived from what it changed (the

@@ -4,20 +4,26 @@ The director names a sector's jefes and the jefe (or the director) names a
 table's dealer [GA art. 19.1]. Every command then runs only in its actor's
 scope: a jefe acts on the tables of a sector they run (any sector whose jefes
 were never named), a dealer only on the table they deal. The scope is checked
-here, once for every command, from the table or sector the command names; the
-rules themselves are the aggregates' (Sector.check_run_by, Table.check_dealt_by).
+here, once for every command: before it, from the table or sector it names, and
+after its decision, on every table it changed (a draw names its tables as a
+list, a move a proposal, a cancelled fill a request); the rules themselves are
+the aggregates' (Sector.check_run_by, Table.check_dealt_by).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 from uuid import UUID
+
+from eventsourcing.domain import Aggregate
 
 from floor.application.service import CommandService, Decision, Outcome
 from floor.domain.errors import DomainError
 from floor.domain.roles import COMMAND_ROLES, Actor, Role
 from floor.domain.sector import Sector
 from floor.domain.table import Table
+from ledger.domain.tray_request import TrayRequest
 
 SCOPED_ROLES = (Role.JEFE_SECTOR, Role.CRUPIER)
 
@@ -78,6 +84,30 @@ class StaffingCommands(CommandService):
         sector = self._named(Sector, sector_id)
         if sector is not None:
             sector.check_run_by(username)
+
+    def check_changed_in_scope(
+        self, actor: Actor, command: str, role: Role, changed: Sequence[Aggregate]
+    ) -> None:
+        """The tables a decision changed (a draw's, a move's two, the table of a
+        fill or credit request) must all be the actor's: the payload may name
+        them only indirectly (``table_ids``, a proposal, a request)."""
+        if role not in SCOPED_ROLES or any(
+            r not in SCOPED_ROLES for r in COMMAND_ROLES[command] if r in actor.roles
+        ):
+            return  # an unscoped role of the actor's (the director) may do it anyway
+        for aggregate in changed:
+            if isinstance(aggregate, Table):
+                table = aggregate
+            elif isinstance(aggregate, TrayRequest):
+                table = self._named(Table, aggregate.table_id)
+            else:
+                continue
+            if table is None:
+                continue
+            if role is Role.CRUPIER:
+                table.check_dealt_by(actor.username)
+            else:
+                self._named(Sector, table.sector_id).check_run_by(actor.username)
 
     def _named(self, cls: type, aggregate_id: object) -> Any:
         """The aggregate a command names, or None when it names none (or a bad

@@ -38,6 +38,7 @@ RAKE_READERS = READERS | {Role.CAJERO}
 
 DEFAULT_PAGE_SIZE = 100
 MAX_PAGE_SIZE = 1000
+MAX_PAGE = 1_000_000  # past it, an offset no database takes
 
 TABLE_TOPIC = "floor.domain.table:Table."
 WAITING_TOPIC = "floor.domain.waiting_list:WaitingList."
@@ -103,15 +104,15 @@ def _moment(name: str, text: str, *, upper: bool) -> datetime:
             moment = datetime.combine(day, time(0), tzinfo=UTC)
             return moment + timedelta(days=1) if upper else moment
         moment = datetime.fromisoformat(text.replace(" ", "+"))
-    except ValueError:
+        if moment.tzinfo is None:
+            moment = moment.replace(tzinfo=UTC)
+        return moment.astimezone(UTC)
+    except (ValueError, OverflowError):  # not a date, or past the calendar's ends
         raise invalid(
             "report_filter_invalid",
             f"'{name}' is an ISO date (2026-11-22) or date and time (2026-11-22T20:00:00Z).",
             field=name,
         ) from None
-    if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=UTC)
-    return moment.astimezone(UTC)
 
 
 def _uuid(name: str, text: str) -> UUID:
@@ -179,14 +180,21 @@ def now() -> datetime:
     return floor_app().clock.now()
 
 
-def table_events(report: ReportFilter, names: Iterable[str] | None = None):
+def table_events(
+    report: ReportFilter, names: Iterable[str] | None = None, in_range: Iterable[str] = ()
+):
     """The journal's events of the selected tables, in log order, up to the
-    range's end (a table's state at the start needs its earlier events)."""
+    range's end (a table's state at the start needs its earlier events); the
+    events named in ``in_range`` only from the range's start on (what is
+    counted, not replayed), so a long journal is not read for them."""
     events = EventJournalEntry.objects.filter(
         originator_id__in=report.table_ids, topic__startswith=TABLE_TOPIC
     )
+    in_range = [TABLE_TOPIC + n for n in in_range]
     if names is not None:
-        events = events.filter(topic__in=[TABLE_TOPIC + n for n in names])
+        events = events.filter(topic__in=[TABLE_TOPIC + n for n in names] + in_range)
+    if in_range and report.start is not None:
+        events = events.exclude(topic__in=in_range, occurred_at__lt=report.start)
     if report.end is not None:
         events = events.filter(occurred_at__lt=report.end)
     return events.order_by("position")
@@ -272,7 +280,7 @@ def answer(request: Request, rows: list[dict], columns: Sequence[str], name: str
         response = HttpResponse(out.getvalue(), content_type="text/csv; charset=utf-8")
         response["Content-Disposition"] = f'attachment; filename="{name}.csv"'
         return response
-    page = _page_number(params, "page", 1)
+    page = _page_number(params, "page", 1, MAX_PAGE)
     size = _page_number(params, "page_size", DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE)
     first = (page - 1) * size
     return Response(

@@ -20,6 +20,7 @@ from uuid import UUID
 
 from django.db.models import Q, QuerySet
 
+from floor.api.serializers import JournalSerializer
 from floor.domain.errors import DomainError, invalid, not_found
 from floor.domain.player import Player
 from floor.domain.roles import Role
@@ -33,18 +34,8 @@ from ledger.models import AccountView
 # already), and the cage, for the accounts it keeps and the players it
 # registers. The dealer does not: the journal is the audit trail.
 HISTORY_READERS = READERS | {Role.CAJERO}
-COLUMNS = (
-    "position",
-    "event",
-    "originator_id",
-    "originator_version",
-    "occurred_at",
-    "actor",
-    "actor_role",
-    "command_id",
-    "rule_profile",
-    "data",
-)
+# The journal's columns, as its endpoint serializes a row.
+COLUMNS = tuple(JournalSerializer.Meta.fields)
 SUBJECTS = ("table", "player", "account")
 # A command's idempotency record repeats its events' command id and answer:
 # the history shows the events themselves.

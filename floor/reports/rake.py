@@ -19,6 +19,7 @@ from floor.reports.common import (
 from floor.runtime import floor_app
 
 TABLE = ("table_id", "sector", "table", "game")
+IN_BATCH = 500  # ids a query's IN list holds (SQLite caps its variables)
 COLUMNS = {
     "hand": (*TABLE, "hand", "ended_at", "model", "pot_cents", "rake_cents"),
     "table_hour": (*TABLE, "hour", "hands", "rake_cents"),
@@ -31,7 +32,7 @@ COLUMNS = {
 def _items(report: ReportFilter) -> list[dict]:
     """Every raking event in the range: a hand's rake or a time charge."""
     items, session_starts = [], {}
-    for entry in table_events(report, ("HandEnded", "TimeCharged", "SessionStarted")):
+    for entry in table_events(report, ("SessionStarted",), in_range=("HandEnded", "TimeCharged")):
         name, data = event_name(entry), entry.data
         if name == "SessionStarted":
             session_starts[(entry.originator_id, data["number"])] = entry.occurred_at
@@ -62,12 +63,14 @@ def _gaming_days(items: list[dict]) -> dict[str, str]:
     """The cage's gaming day of each raking command: the day its ledger
     transaction was booked in, so the report agrees with the cage's books."""
     days = {}
-    posted = EventJournalEntry.objects.filter(
-        topic=POSTED_TOPIC, command_id__in={i["command_id"] for i in items}
-    ).values_list("command_id", "data")
-    for command_id, data in posted:
-        if data.get("kind") in ("hand", "time_charge"):
-            days[command_id] = data.get("gaming_day")
+    command_ids = sorted({i["command_id"] for i in items})
+    for first in range(0, len(command_ids), IN_BATCH):
+        posted = EventJournalEntry.objects.filter(
+            topic=POSTED_TOPIC, command_id__in=command_ids[first : first + IN_BATCH]
+        ).values_list("command_id", "data")
+        for command_id, data in posted:
+            if data.get("kind") in ("hand", "time_charge"):
+                days[command_id] = data.get("gaming_day")
     return days
 
 

@@ -9,7 +9,7 @@ come, or none, is the table as it stands now.
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import UTC, datetime
 from uuid import UUID
 
 from floor.domain.errors import invalid, not_found
@@ -42,11 +42,11 @@ def parse_moment(text: str | None) -> datetime:
         return now()
     try:
         moment = datetime.fromisoformat(text.replace(" ", "+"))
-    except ValueError:
+        if moment.tzinfo is None:
+            raise ValueError("no zone")
+        return moment.astimezone(UTC)
+    except (ValueError, OverflowError):  # not one, or past the calendar's ends in UTC
         raise invalid("report_filter_invalid", message, field="moment") from None
-    if moment.tzinfo is None:
-        raise invalid("report_filter_invalid", message, field="moment")
-    return moment
 
 
 def _table_view(text: str) -> TableView:

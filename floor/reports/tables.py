@@ -59,13 +59,17 @@ class _Life:
             self.suspensions[-1]["ended_by"] = how
 
 
+# The events a table's life is replayed from; its hands are counted in the range only.
+LIFE_EVENTS = ("Opened", "SeatsDrawn", "Suspended", "Resumed", "Closed")
+
+
 def _when(text: str | None) -> str | None:
     return iso(datetime.fromisoformat(text)) if text else None
 
 
 def _replay(report: ReportFilter) -> dict[UUID, _Life]:
     lives: dict[UUID, _Life] = {}
-    for entry in table_events(report):
+    for entry in table_events(report, LIFE_EVENTS, in_range=("HandEnded",)):
         life = lives.setdefault(entry.originator_id, _Life())
         name, at, data = event_name(entry), entry.occurred_at, entry.data
         if name == "Opened":

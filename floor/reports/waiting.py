@@ -87,7 +87,7 @@ def waiting_report(report: ReportFilter) -> list[dict]:
     answer = []
     for row in sorted(rows.values(), key=lambda r: r["game"]):
         waits = row.pop("waits")
-        if not (row["registrations"] or row["seated"] or row["calls"] or row["withdrew"]):
+        if not any(row[k] for k in ("registrations", "seated", "calls", "no_shows", "withdrew")):
             continue  # nothing happened on this list in the range
         row["median_wait_seconds"] = percentile(waits, 0.5)
         row["p90_wait_seconds"] = percentile(waits, 0.9)

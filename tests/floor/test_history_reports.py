@@ -345,6 +345,8 @@ def test_the_past_table_seats_as_csv(shift, inspector):
         ("noon", 400, "report_filter_invalid"),
         ("2026-11-22T20:30:00", 400, "report_filter_invalid"),  # no zone
         ("2026-11-22", 400, "report_filter_invalid"),
+        ("0001-01-01T00:00:00+05:00", 400, "report_filter_invalid"),  # before year 1 in UTC
+        ("9999-12-31T23:59:59-05:00", 400, "report_filter_invalid"),  # after 9999 in UTC
         ("2026-11-22T19:59:59Z", 404, "report_moment_before_table"),
     ],
 )

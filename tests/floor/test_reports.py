@@ -363,7 +363,10 @@ def test_the_occupancy_report_per_game(shift, inspector):
         ({"table": "12"}, "report_filter_invalid"),
         ({"sector": "Nowhere"}, "report_filter_invalid"),
         ({"game": "canasta"}, "report_filter_invalid"),
+        ({"to": "9999-12-31"}, "report_filter_invalid"),  # a day past the calendar's end
+        ({"from": "0001-01-01T00:00:00+05:00"}, "report_filter_invalid"),  # before its start
         ({"page": "0"}, "report_page_invalid"),
+        ({"page": str(10**20)}, "report_page_invalid"),
         ({"page_size": "1001"}, "report_page_invalid"),
         ({"format": "xml"}, "report_format_invalid"),
     ],

@@ -25,8 +25,11 @@ from django.urls import resolve
 from rest_framework.test import APIClient
 
 from floor import runtime
-from floor.domain.roles import COMMAND_ROLES, Role
-from tests.support.floor import DIRECTOR, new_id
+from floor.domain.errors import DomainError
+from floor.domain.roles import COMMAND_ROLES, Actor, Role
+from tests.floor.test_balancing import group_of, two_tables
+from tests.support.floor import DIRECTOR, JEFE, new_id
+from tests.support.money import open_cage
 from tests.support.room import Room, all_events
 
 pytestmark = pytest.mark.django_db
@@ -339,3 +342,59 @@ def test_every_console_page_as_every_role(floor, make_user):
         if ('data-testid="read-only"' in sector_page) == runs_it:
             wrong.append(f"{role} read-only on the sector page: {not runs_it}")
     assert wrong == []
+
+
+# --- the scope of what a command changes, whatever it names ------------------------
+
+JULIA = Actor("julia", frozenset({Role.JEFE_SECTOR}))
+
+
+def refused_outside(room: Room, call, **kwargs) -> None:
+    """``call`` as julia, who does not run the room's sector: refused, nothing kept."""
+    before = len(all_events(room.app))
+    with pytest.raises(DomainError) as refusal:
+        call(JULIA, new_id(), **kwargs)
+    assert refusal.value.code == "not_your_sector"
+    assert len(all_events(room.app)) == before
+
+
+@pytest.fixture
+def run_by_jaime(floor_app) -> Room:
+    room = Room(floor_app, tag="SC")
+    floor_app.assign_jefes(DIRECTOR, new_id(), sector_id=room.sector_id, jefes=["jaime"])
+    return room
+
+
+def test_a_jefe_draws_no_table_of_another_sector(run_by_jaime):
+    room = run_by_jaime
+    table_id = room.table()
+    for card in room.new_players(4):
+        room.join(card, table_id)
+    refused_outside(room, room.app.draw_seats, table_ids=[table_id])
+    room.app.draw_seats(JEFE, new_id(), table_ids=[table_id])
+    assert len(room.seats(table_id)) == 4
+
+
+def test_a_jefe_cancels_no_fill_of_another_sector(run_by_jaime):
+    room = run_by_jaime
+    table_id = room.table()
+    open_cage(room.app)
+    asked = room.app.request_tray_move(
+        JEFE, new_id(), table_id=table_id, move="fill", amount_cents=10_000
+    )
+    request_id = asked.result["request_id"]
+    refused_outside(room, room.app.cancel_tray_move, request_id=request_id, reason="no")
+    room.app.cancel_tray_move(JEFE, new_id(), request_id=request_id, reason="not needed")
+
+
+def test_a_jefe_moves_no_player_of_another_sector(run_by_jaime):
+    room = run_by_jaime
+    a, b = two_tables(room)
+    for card in list(room.seats(b).values())[:2]:
+        room.leave(b, card)
+    group = group_of(room, a)
+    proposal = group.proposal
+    assert proposal is not None
+    refused_outside(room, room.app.accept_move, group_id=str(group.id), proposal_id=proposal["id"])
+    room.app.accept_move(JEFE, new_id(), group_id=str(group.id), proposal_id=proposal["id"])
+    assert [room.get(t).player_count for t in (a, b)] == [4, 4]

@@ -67,6 +67,12 @@ def anchor(text: str) -> tuple[int, str]:
     return int(position), digest
 
 
+def positive(text: str) -> int:
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError("expected a whole number from 1")
+    return int(text)
+
+
 class Command(BaseCommand):
     help = (
         "Checks the event log against the journal's hash chain: reports gaps, "
@@ -74,7 +80,9 @@ class Command(BaseCommand):
     )
 
     def add_arguments(self, parser) -> None:
-        parser.add_argument("--batch-size", type=int, default=1000)
+        parser.add_argument(
+            "--batch-size", type=positive, default=1000, help="Events read at a time."
+        )
         parser.add_argument(
             "--anchor",
             action="append",
