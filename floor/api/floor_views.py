@@ -71,6 +71,30 @@ def _answer(name: str, shape: type[serializers.Serializer], key: str = "table") 
     return inline_serializer(name=name, fields={"result": serializers.DictField(), key: shape()})
 
 
+def command_view(
+    command: str,
+    body: type[serializers.Serializer],
+    summary: str,
+    post: Any,
+    answer: tuple[type[serializers.Serializer], str] = (s.TableFloorSerializer, "table"),
+    *,
+    base: type | None = None,
+    description: str | None = None,
+) -> type:
+    """The view class of an endpoint running ``command`` through ``post``: its
+    schema (the body, the answer under its key, the refusals) and its name."""
+    shape, key = answer
+    post = extend_schema(
+        request=body,
+        responses={201: _answer(f"{command}_answer", shape, key), **REFUSALS},
+        summary=summary,
+        description=description,
+        operation_id=command,
+    )(post)
+    name = f"{command.title().replace('_', '')}View"
+    return type(name, (base or _Command,), {"command": command, "body": body, "post": post})
+
+
 class _Command(APIView):
     """Validates the body with ``body``, runs ``command``, answers with the thing
     it changed."""
@@ -100,14 +124,7 @@ def table_command(command: str, body: type[serializers.Serializer], summary: str
     def post(self, request: Request, table_id: UUID) -> Response:
         return _TableCommand.post(self, request, table_id)
 
-    post = extend_schema(
-        request=body,
-        responses={201: _answer(f"{command}_answer", s.TableFloorSerializer), **REFUSALS},
-        summary=summary,
-        operation_id=command,
-    )(post)
-    name = f"{command.title().replace('_', '')}View"
-    return type(name, (_TableCommand,), {"command": command, "body": body, "post": post})
+    return command_view(command, body, summary, post, base=_TableCommand)
 
 
 SeatPlayerView = table_command(
@@ -243,44 +260,32 @@ class SectorFloorView(APIView):
         return Response(s.SectorFloorSerializer(sector_floor(sector_id)).data)
 
 
-class AnnounceClosingView(_Command):
-    command = "announce_closing"
-    body = s.AnnounceClosingSerializer
+def sector_command(
+    command: str, body: type[serializers.Serializer], summary: str, why: str
+) -> type:
+    """An endpoint running ``command`` on the sector in the URL; answers the sector."""
 
-    @extend_schema(
-        request=s.AnnounceClosingSerializer,
-        responses={
-            201: _answer("announce_closing_answer", s.SectorFloorSerializer, "sector"),
-            **REFUSALS,
-        },
-        summary="Announce the casino's closing time: the last hands start 15 minutes before",
-        operation_id="announce_closing",
-    )
     def post(self, request: Request, sector_id: UUID) -> Response:
-        """The jefe or the director announces when the casino closes [CM-24]."""
         outcome, result = self.run(request, sector_id=str(sector_id))
         sector = s.SectorFloorSerializer(sector_floor(sector_id)).data
         return command_response(outcome, {"result": result, "sector": sector})
 
+    answer = (s.SectorFloorSerializer, "sector")
+    return command_view(command, body, summary, post, answer, description=why)
 
-class AssignJefesView(_Command):
-    command = "assign_jefes"
-    body = s.AssignJefesSerializer
 
-    @extend_schema(
-        request=s.AssignJefesSerializer,
-        responses={
-            201: _answer("assign_jefes_answer", s.SectorFloorSerializer, "sector"),
-            **REFUSALS,
-        },
-        summary="Name the jefes who run a sector (director); none named: any jefe",
-        operation_id="assign_jefes",
-    )
-    def post(self, request: Request, sector_id: UUID) -> Response:
-        """Only the jefes named here act on the sector's tables [GA art. 19.1]."""
-        outcome, result = self.run(request, sector_id=str(sector_id))
-        sector = s.SectorFloorSerializer(sector_floor(sector_id)).data
-        return command_response(outcome, {"result": result, "sector": sector})
+AnnounceClosingView = sector_command(
+    "announce_closing",
+    s.AnnounceClosingSerializer,
+    "Announce the casino's closing time: the last hands start 15 minutes before",
+    "The jefe or the director announces when the casino closes [CM-24].",
+)
+AssignJefesView = sector_command(
+    "assign_jefes",
+    s.AssignJefesSerializer,
+    "Name the jefes who run a sector (director); none named: any jefe",
+    "Only the jefes named here act on the sector's tables [GA art. 19.1].",
+)
 
 
 AssignDealerView = table_command(
@@ -452,17 +457,8 @@ def group_command(command: str, body: type[serializers.Serializer], summary: str
         data = s.BalanceGroupSerializer(group).data
         return command_response(outcome, {"result": result, "balance_group": data})
 
-    post = extend_schema(
-        request=body,
-        responses={
-            201: _answer(f"{command}_answer", s.BalanceGroupSerializer, "balance_group"),
-            **REFUSALS,
-        },
-        summary=summary,
-        operation_id=command,
-    )(post)
-    name = f"{command.title().replace('_', '')}View"
-    return type(name, (_Command,), {"command": command, "body": body, "post": post})
+    answer = (s.BalanceGroupSerializer, "balance_group")
+    return command_view(command, body, summary, post, answer)
 
 
 AcceptMoveView = group_command(
