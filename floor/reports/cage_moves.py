@@ -77,10 +77,18 @@ def _decided(row: dict, entry: EventJournalEntry, status: str) -> None:
     )
 
 
-def _tray_moves(kinds: frozenset[str]) -> list[dict]:
-    """Each fill and credit asked for, with its confirmation or cancellation."""
+def _tray_moves(kinds: frozenset[str], report: ReportFilter) -> list[dict]:
+    """Each fill and credit asked for in the range, with its confirmation or
+    cancellation (whenever that came)."""
     moves: dict[UUID, dict] = {}
-    entries = EventJournalEntry.objects.filter(topic__startswith=TRAY_TOPIC).order_by("position")
+    asked = EventJournalEntry.objects.filter(topic=TRAY_TOPIC + "Requested")
+    if report.start is not None:
+        asked = asked.filter(occurred_at__gte=report.start)
+    if report.end is not None:
+        asked = asked.filter(occurred_at__lt=report.end)
+    entries = EventJournalEntry.objects.filter(
+        topic__startswith=TRAY_TOPIC, originator_id__in=asked.values("originator_id")
+    ).order_by("position")
     for entry in entries:
         name, data = event_name(entry), entry.data
         if name == "Requested":
@@ -109,20 +117,21 @@ def _tray_moves(kinds: frozenset[str]) -> list[dict]:
             id__in=[m["transaction_id"] for m in moves.values() if m["transaction_id"]]
         ).values_list("id", "gaming_day")
     )
+    days = list(GamingDayView.objects.order_by("day"))
     for move in moves.values():
         if move["transaction_id"]:
             move["gaming_day"] = booked.get(UUID(move["transaction_id"]))
         else:
-            move["gaming_day"] = _day_at(move["at"])
+            move["gaming_day"] = _day_at(move["at"], days)
     return list(moves.values())
 
 
-def _day_at(moment: datetime) -> str:
+def _day_at(moment: datetime, days: list[GamingDayView]) -> str:
     """The gaming day a request not confirmed belongs to: the day the cage had
     open at that moment, or the one that opened next; else the day that will
     (the profile's day of the moment, after the last one closed)."""
     last_closed = None
-    for day in GamingDayView.objects.order_by("day"):
+    for day in days:
         if day.closed_at is None or day.closed_at > moment:
             return day.day
         last_closed = day.day
@@ -185,7 +194,7 @@ def _exceptions() -> list[dict]:
 def cage_moves_report(report: ReportFilter, kinds: frozenset[str] = frozenset(KINDS)) -> list[dict]:
     """The fills, credits and exceptions recorded in the range, in the order
     they were recorded; a sector, table or game keeps those of its tables."""
-    rows = _tray_moves(kinds) if kinds & {"fill", "credit"} else []
+    rows = _tray_moves(kinds, report) if kinds & {"fill", "credit"} else []
     if "exception" in kinds:
         rows += _exceptions()
     rows = [r for r in rows if report.covers(r["at"])]
