@@ -274,7 +274,7 @@ def stamp(response: HttpResponse, position: str) -> HttpResponse:
 @console_read("sectors")
 def live(request: HttpRequest, sector_id: UUID) -> HttpResponse:
     """The console's live part, or 204 when nothing changed since ``since``."""
-    request.reader.check_sector(get_object_or_404(SectorView, id=sector_id))
+    request.reader.check_sector_id(sector_id)
     position = log_position()
     if request.GET.get("since") == position:
         return stamp(HttpResponse(status=204), position)
@@ -321,9 +321,7 @@ def table_view(request: HttpRequest, table_id: UUID) -> HttpResponse:
 @console_read("table_floor")
 def table_live(request: HttpRequest, table_id: UUID) -> HttpResponse:
     """The table view's live part, or 204 when nothing changed since ``since``."""
-    request.reader.check_table(
-        get_object_or_404(TableView.objects.select_related("sector"), id=table_id)
-    )
+    request.reader.check_table(None, table_id)
     position = log_position()
     if request.GET.get("since") == position:
         return stamp(HttpResponse(status=204), position)

@@ -687,6 +687,15 @@ def test_a_refused_console_page_is_a_translated_403(two_sectors):
     julia.force_login(User.objects.get(username="julia"))
     english = julia.get(f"/sectors/{a['sector_id']}/")
     assert "You do not run Sector RA; its jefes are jaime." in english.content.decode()
+    # The live parts refuse before answering 204 (nothing changed) to an outsider.
+    for who, url, code in (
+        ("jefe_b", f"/sectors/{a['sector_id']}/live/", "not_your_sector"),
+        ("crupier_2", f"/tables/{a['table_id']}/live/", "not_your_table"),
+    ):
+        position = clients["director"].get(url)["X-Floor-Position"]
+        assert clients["director"].get(url, {"since": position}).status_code == 204
+        refused = clients[who].get(url, {"since": position})
+        assert (refused.status_code, refusal_code(refused)) == (403, code), who
     # The command door refuses alike (nothing recorded: test_a_jefe_acts_only...).
     answer = clients["jefe_b"].post(
         "/console/commands/call_next/",
