@@ -67,7 +67,7 @@ def board_games() -> list[dict]:
 
 
 def board(request: HttpRequest) -> HttpResponse:
-    """The room's board (public, reloads itself)."""
+    """The room's board (public, reloads itself): it names no one."""
     return render(
         request,
         "floor/board.html",
@@ -76,3 +76,6 @@ def board(request: HttpRequest) -> HttpResponse:
             "refresh_seconds": getattr(settings, "FLOOR_BOARD_REFRESH_SECONDS", REFRESH_SECONDS),
         },
     )
+
+
+board.reads = "public"  # floor.domain.reads: anyone, logged in or not

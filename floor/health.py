@@ -73,3 +73,6 @@ def healthz(request: HttpRequest) -> JsonResponse:
         "scheduler": scheduler_state(),
     }
     return JsonResponse(body, status=200 if healthy else 503)
+
+
+healthz.reads = "public"  # floor.domain.reads: the monitor does not log in

@@ -8,12 +8,12 @@ from uuid import UUID
 from django import forms
 from django.conf import settings
 from django.contrib import messages
-from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
+from floor.access import console_read, may_read, reader
 from floor.application.service import Outcome
 from floor.console.sector import acts_on_sector, live_context, stamp
 from floor.domain.errors import DomainError
@@ -23,7 +23,7 @@ from floor.forms import (
 )
 from floor.gateway import ReadModelsBehind, ServiceUnavailable, actor_for, perform
 from floor.messages import STATUS_BY_KIND, describe, message_for
-from floor.models import SectorView
+from floor.models import SectorView, TableView
 from floor.runtime import floor_app
 
 
@@ -52,9 +52,11 @@ def run_form_command(
         return None, 503
 
 
-@login_required
+@console_read("home")
 def home(request: HttpRequest) -> HttpResponse:
-    """Every sector of the room; the director opens new ones here."""
+    """The sectors the user reads (a jefe's own, every one to management), the
+    tables a dealer deals, the cage's link to who reads it; the director opens
+    sectors here."""
     form = OpenSectorForm(request.POST or None)
     outcome, status = run_form_command(
         request,
@@ -71,21 +73,32 @@ def home(request: HttpRequest) -> HttpResponse:
         request,
         "floor/home.html",
         {
-            "sectors": SectorView.objects.all(),
+            "sectors": (
+                reader(request.user, "sectors").sectors(SectorView.objects.all())
+                if may_read(request.user, "sectors")
+                else SectorView.objects.none()
+            ),
+            "dealt_tables": TableView.objects.filter(dealer=actor.username)
+            .exclude(status="closed")
+            .select_related("sector")
+            if actor.username
+            else TableView.objects.none(),
             "form": form,
             "can_open_sector": actor.may("open_sector"),
-            "works_the_cage": actor.may("cash_out"),
+            "works_the_cage": may_read(request.user, "cage"),
+            "reads_sectors": may_read(request.user, "sectors"),
             "max_tables": floor_app().profile.max_tables_per_sector,
         },
         status=status,
     )
 
 
-@login_required
+@console_read("sectors")
 def sector(request: HttpRequest, sector_id: UUID) -> HttpResponse:
     """The jefe's console for one sector: its tables, seats, lists and
-    proposals, live (floor.console.sector); the jefe opens a table here."""
-    get_object_or_404(SectorView, id=sector_id)
+    proposals, live (floor.console.sector); the jefe opens a table here. A jefe
+    reads his sectors' only (floor.domain.reads)."""
+    request.reader.check_sector(get_object_or_404(SectorView, id=sector_id))
     form = OpenTableForm(request.POST or None)
 
     def open_table(data: dict) -> Outcome:

@@ -16,12 +16,12 @@ from typing import Any
 from uuid import UUID
 
 from django.conf import settings
-from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils.http import urlencode
 
+from floor.access import console_read
 from floor.console.sector import OPEN, log_position, server_now, stamp
 from floor.gateway import actor_for
 from floor.models import PlayerView, SeatView, TableView
@@ -117,7 +117,7 @@ def live_context(user: Any, card: str) -> dict[str, Any]:
     }
 
 
-@login_required
+@console_read("cage")
 def console(request: HttpRequest) -> HttpResponse:
     """GET /cage/ (?card=): the cage's console; a card not found is said inline (200)."""
     card = request.GET.get("card", "").strip()
@@ -133,7 +133,7 @@ def console(request: HttpRequest) -> HttpResponse:
     return stamp(render(request, "cage/console.html", context), context["position"])
 
 
-@login_required
+@console_read("cage")
 def live(request: HttpRequest) -> HttpResponse:
     """GET /cage/live/ (?card=&since=): the live part, or 204 when nothing changed."""
     position = log_position()

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from uuid import UUID
 
-from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext_lazy as _
 
+from floor.access import console_read
 from floor.models import PlayerView, TableView
 from ledger.models import TransactionView
 
@@ -58,10 +58,12 @@ def _account_label(name: str, tables: dict, players: dict) -> str:
     return " · ".join(words)
 
 
-@login_required
+@console_read("transactions")
 def receipt(request: HttpRequest, transaction_id: UUID) -> HttpResponse:
-    """One transaction as a printable receipt: what moved, why, who, when."""
+    """One transaction as a printable receipt: what moved, why, who, when; read
+    as the transaction is (the cage's books; a jefe's tables' fills and credits)."""
     transaction = get_object_or_404(TransactionView, id=transaction_id)
+    request.reader.check_transaction(transaction)
     ids = {UUID(p) for name in transaction.postings for p in name.split(":")[1:]}
     tables = {t.id: str(t) for t in TableView.objects.filter(id__in=ids).select_related("sector")}
     players = {

@@ -16,7 +16,6 @@ from django.db.models import Prefetch, Q
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
 from rest_framework import serializers
-from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -35,8 +34,6 @@ from floor.models import (
     WaitingEntryView,
     WaitingListView,
 )
-from floor.reports.common import MayReadReports
-from floor.reports.history import HISTORY_READERS
 
 
 def table_floor(table_id: Any) -> TableView:
@@ -207,17 +204,25 @@ class DrawSeatsView(_Command):
 
 
 class TableFloorView(APIView):
+    reads = "table_floor"
+
     @extend_schema(responses={200: s.TableFloorSerializer, 404: s.ErrorSerializer})
     def get(self, request: Request, table_id: UUID) -> Response:
         """A table with its seats, who sits where, the button, the state."""
-        return Response(s.TableFloorSerializer(table_floor(table_id)).data)
+        table = table_floor(table_id)
+        request.reader.check_table(table)
+        return Response(s.TableFloorSerializer(table).data)
 
 
 class TableHandsView(APIView):
+    reads = "table_floor"
+
     @extend_schema(responses={200: s.HandSerializer(many=True), 404: s.ErrorSerializer})
     def get(self, request: Request, table_id: UUID) -> Response:
         """The hands reported at a table, latest first."""
-        get_object_or_404(TableView, id=table_id)
+        request.reader.check_table(
+            get_object_or_404(TableView.objects.select_related("sector"), id=table_id)
+        )
         hands = HandView.objects.filter(table_id=table_id).order_by("-number")[:200]
         return Response(s.HandSerializer(hands, many=True).data)
 
@@ -240,8 +245,7 @@ def _journal(request: Request, query: Q) -> list:
 
 class TableHistoryView(APIView):
     # The journal is the audit trail: read by who reads the histories (not the dealer).
-    permission_classes = [IsAuthenticated, MayReadReports]
-    readers = HISTORY_READERS
+    reads = "history"
 
     @extend_schema(
         parameters=HISTORY_PARAMETERS,
@@ -249,15 +253,21 @@ class TableHistoryView(APIView):
     )
     def get(self, request: Request, table_id: UUID) -> Response:
         """Every event of a table, oldest first: who did what, when, under which command."""
-        get_object_or_404(TableView, id=table_id)
+        request.reader.check_table(
+            get_object_or_404(TableView.objects.select_related("sector"), id=table_id)
+        )
         return Response(_journal(request, Q(originator_id=table_id)))
 
 
 class SectorFloorView(APIView):
+    reads = "sectors"
+
     @extend_schema(responses={200: s.SectorFloorSerializer, 404: s.ErrorSerializer})
     def get(self, request: Request, sector_id: UUID) -> Response:
         """The sector view: its tables, their seats and players, their state."""
-        return Response(s.SectorFloorSerializer(sector_floor(sector_id)).data)
+        sector = sector_floor(sector_id)
+        request.reader.check_sector(sector)
+        return Response(s.SectorFloorSerializer(sector).data)
 
 
 def sector_command(
@@ -301,6 +311,7 @@ AssignDealerView = table_command(
 class PlayerListView(_Command):
     command = "register_player"
     body = s.RegisterPlayerSerializer
+    reads = "players"
 
     @extend_schema(
         parameters=[OpenApiParameter("card", str, description="Find by card number")],
@@ -308,9 +319,11 @@ class PlayerListView(_Command):
         operation_id="players_list",
     )
     def get(self, request: Request) -> Response:
-        """Players, or the one with ``?card=`` (card numbers ignore case)."""
+        """Players, or the one with ``?card=`` (card numbers ignore case); the
+        cage finds players by card only."""
         players = PlayerView.objects.all()
         card = request.query_params.get("card")
+        request.reader.check_card(card)
         if card is not None:
             card = card.strip().upper()
             if not card.isprintable():
@@ -332,6 +345,8 @@ class PlayerListView(_Command):
 
 
 class PlayerDetailView(APIView):
+    reads = "players"
+
     @extend_schema(responses={200: s.PlayerSerializer, 404: s.ErrorSerializer})
     def get(self, request: Request, player_id: UUID) -> Response:
         return Response(s.PlayerSerializer(get_object_or_404(PlayerView, id=player_id)).data)
@@ -339,8 +354,7 @@ class PlayerDetailView(APIView):
 
 class PlayerHistoryView(APIView):
     # The journal is the audit trail: read by who reads the histories (not the dealer).
-    permission_classes = [IsAuthenticated, MayReadReports]
-    readers = HISTORY_READERS
+    reads = "history"
 
     @extend_schema(
         parameters=HISTORY_PARAMETERS,
@@ -403,6 +417,7 @@ LEAVE_ANSWER = inline_serializer(
 class WaitingListsView(_Command):
     command = "join_waiting_list"
     body = s.GameSerializer
+    reads = "waiting_lists"
 
     @extend_schema(responses=s.WaitingListSerializer(many=True), operation_id="waiting_lists")
     def get(self, request: Request) -> Response:
@@ -439,12 +454,18 @@ class LeaveWaitingListView(_Command):
 
 
 class BalanceGroupsView(APIView):
+    reads = "balance_groups"
+
     @extend_schema(responses={200: s.BalanceGroupSerializer(many=True)})
     def get(self, request: Request) -> Response:
         """Each game's tables across the sectors: how far apart, the move the
         service proposes and why, the table-change requests, a new table the
-        list could start."""
-        groups = BalanceGroupView.objects.all()
+        list could start; a jefe's, the groups with a table of his sectors."""
+        groups = list(BalanceGroupView.objects.all())
+        mine = request.reader.table_ids
+        if mine is not None:
+            ours = {str(t) for t in mine}
+            groups = [g for g in groups if ours & set(g.table_ids)]
         return Response(s.BalanceGroupSerializer(groups, many=True).data)
 
 

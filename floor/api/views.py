@@ -55,11 +55,12 @@ def sectors():
 
 class SectorListView(APIView):
     command = "open_sector"  # what a POST runs (floor.api.permissions)
+    reads = "sectors"  # what a GET reads (floor.domain.reads)
 
     @extend_schema(responses=SectorSerializer(many=True), operation_id="sectors_list")
     def get(self, request: Request) -> Response:
-        """Every sector of the room, with its tables."""
-        return Response(SectorSerializer(sectors(), many=True).data)
+        """Every sector of the room the reader reads (a jefe's own), with its tables."""
+        return Response(SectorSerializer(request.reader.sectors(sectors()), many=True).data)
 
     @extend_schema(
         request=OpenSectorSerializer,
@@ -81,19 +82,25 @@ class SectorListView(APIView):
 
 
 class SectorDetailView(APIView):
+    reads = "sectors"
+
     @extend_schema(responses={200: SectorSerializer, 404: ErrorSerializer})
     def get(self, request: Request, sector_id: UUID) -> Response:
         """One sector, with its tables."""
-        return Response(SectorSerializer(get_object_or_404(sectors(), id=sector_id)).data)
+        sector = get_object_or_404(sectors(), id=sector_id)
+        request.reader.check_sector(sector)
+        return Response(SectorSerializer(sector).data)
 
 
 class SectorTablesView(APIView):
     command = "open_table"  # what a POST runs (floor.api.permissions)
+    reads = "sectors"
 
     @extend_schema(responses=TableSerializer(many=True), operation_id="sector_tables_list")
     def get(self, request: Request, sector_id: UUID) -> Response:
         """The tables of one sector, by number."""
         sector = get_object_or_404(SectorView, id=sector_id)
+        request.reader.check_sector(sector)
         tables = TableView.objects.filter(sector=sector).select_related("sector")
         return Response(TableSerializer(tables, many=True).data)
 
@@ -121,18 +128,23 @@ class SectorTablesView(APIView):
 
 
 class TableListView(APIView):
+    reads = "tables"
+
     @extend_schema(responses=TableSerializer(many=True), operation_id="tables_list")
     def get(self, request: Request) -> Response:
-        """Every table of the room."""
-        tables = TableView.objects.select_related("sector")
+        """Every table the reader reads: a jefe's sectors', a dealer's own, all to the rest."""
+        tables = request.reader.tables(TableView.objects.select_related("sector"))
         return Response(TableSerializer(tables, many=True).data)
 
 
 class TableDetailView(APIView):
+    reads = "tables"
+
     @extend_schema(responses={200: TableSerializer, 404: ErrorSerializer})
     def get(self, request: Request, table_id: UUID) -> Response:
         """One table."""
         table = get_object_or_404(TableView.objects.select_related("sector"), id=table_id)
+        request.reader.check_table(table)
         return Response(TableSerializer(table).data)
 
 
@@ -148,6 +160,8 @@ class TokenView(ObtainAuthToken):
 
 
 class MeView(APIView):
+    reads = "me"
+
     @extend_schema(responses=MeSerializer)
     def get(self, request: Request) -> Response:
         """Who the request is authenticated as, and their floor roles."""

@@ -13,13 +13,13 @@ from typing import Any
 from uuid import UUID
 
 from django.conf import settings
-from django.contrib.auth.decorators import login_required
 from django.db.models import Max, Prefetch
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
+from floor.access import console_read, may_read
 from floor.domain.roles import Role, runs_sector
 from floor.forms import LIMIT_LABELS, STATUS_LABELS, VARIANT_LABELS
 from floor.gateway import actor_for
@@ -271,9 +271,10 @@ def stamp(response: HttpResponse, position: str) -> HttpResponse:
     return response
 
 
-@login_required
+@console_read("sectors")
 def live(request: HttpRequest, sector_id: UUID) -> HttpResponse:
     """The console's live part, or 204 when nothing changed since ``since``."""
+    request.reader.check_sector_id(sector_id)
     position = log_position()
     if request.GET.get("since") == position:
         return stamp(HttpResponse(status=204), position)
@@ -300,12 +301,15 @@ def table_live_context(table_id: UUID) -> dict[str, Any]:
     }
 
 
-@login_required
+@console_read("table_floor")
 def table_view(request: HttpRequest, table_id: UUID) -> HttpResponse:
-    """The dealer's tablet: the table's seats, its hand, the action clock."""
+    """The dealer's tablet: the table's seats, its hand, the action clock; a
+    dealer reads his own table's, a jefe his sectors' (floor.domain.reads)."""
     context = table_live_context(table_id)
+    request.reader.check_table(context["table"])
     context.update(
         {
+            "reads_sector": may_read(request.user, "sectors"),
             "acts": acts_on_table(request.user, context["table"]),
             "poll_ms": settings.FLOOR_CONSOLE_POLL_MS,
             "live_url": reverse("floor:table-live", args=[table_id]),
@@ -314,9 +318,10 @@ def table_view(request: HttpRequest, table_id: UUID) -> HttpResponse:
     return stamp(render(request, "floor/table_view.html", context), context["position"])
 
 
-@login_required
+@console_read("table_floor")
 def table_live(request: HttpRequest, table_id: UUID) -> HttpResponse:
     """The table view's live part, or 204 when nothing changed since ``since``."""
+    request.reader.check_table(None, table_id)
     position = log_position()
     if request.GET.get("since") == position:
         return stamp(HttpResponse(status=204), position)

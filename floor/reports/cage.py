@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from datetime import UTC, date, datetime, time, timedelta
 
-from floor.domain.roles import Role
 from floor.reports.common import ReportFilter, iso
 from ledger.models import GamingDayView, TransactionView
 
@@ -18,7 +17,6 @@ from ledger.models import GamingDayView, TransactionView
 # report, and the cage, whose day it is (as it reads the rake it books). The
 # jefe asks the cage for fills and credits [GA art. 19.1] but keeps no books,
 # and the dealer deals: neither reads the cage's position.
-CAGE_READERS = frozenset({Role.DIRECTOR, Role.INSPECTOR, Role.CAJERO})
 
 COLUMNS = (
     "gaming_day",

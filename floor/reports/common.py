@@ -18,23 +18,15 @@ from uuid import UUID
 
 from django.http import HttpResponse
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse
-from rest_framework.permissions import BasePermission
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 from floor.api.serializers import ErrorSerializer
-from floor.domain.errors import forbidden, invalid
-from floor.domain.roles import Role
-from floor.gateway import actor_for
+from floor.domain.errors import invalid
 from floor.models import EventJournalEntry, SectorView, TableView
 from floor.runtime import floor_app
 from games.limits import BettingLimit
 from games.variants import Variant
-
-# Who reads the floor's reports: management, the regulator's inspector, and the
-# jefe who runs the floor; the cage reads the rake it books.
-READERS = frozenset({Role.DIRECTOR, Role.INSPECTOR, Role.JEFE_SECTOR})
-RAKE_READERS = READERS | {Role.CAJERO}
 
 DEFAULT_PAGE_SIZE = 100
 MAX_PAGE_SIZE = 1000
@@ -43,22 +35,6 @@ MAX_PAGE = 1_000_000  # past it, an offset no database takes
 TABLE_TOPIC = "floor.domain.table:Table."
 WAITING_TOPIC = "floor.domain.waiting_list:WaitingList."
 POSTED_TOPIC = "ledger.domain.transaction:Transaction.Posted"
-
-
-class MayReadReports(BasePermission):
-    """A report is read by the roles its view names (``view.readers``)."""
-
-    def has_permission(self, request, view) -> bool:
-        actor = actor_for(request.user)
-        readers = getattr(view, "readers", READERS)
-        if not actor.roles & readers:
-            raise forbidden(
-                "role_not_allowed",
-                f"{actor.username} may not read this report: it needs the role "
-                f"{' or '.join(sorted(readers))}.",
-                roles=sorted(str(r) for r in readers),
-            )
-        return True
 
 
 # --- filters ---------------------------------------------------------------------------

@@ -23,17 +23,11 @@ from django.db.models import Q, QuerySet
 from floor.api.serializers import JournalSerializer
 from floor.domain.errors import DomainError, invalid, not_found
 from floor.domain.player import Player
-from floor.domain.roles import Role
 from floor.models import EventJournalEntry, PlayerView, TableView
-from floor.reports.common import POSTED_TOPIC, READERS, iso, parse_filter
+from floor.reports.common import POSTED_TOPIC, iso, parse_filter
 from ledger.domain.accounts import AccountRef
 from ledger.models import AccountView
 
-# Who reads a history: the floor's report readers (management, the inspector,
-# and the jefe, who reads a table's and a player's own events on the floor
-# already), and the cage, for the accounts it keeps and the players it
-# registers. The dealer does not: the journal is the audit trail.
-HISTORY_READERS = READERS | {Role.CAJERO}
 # The journal's columns, as its endpoint serializes a row.
 COLUMNS = tuple(JournalSerializer.Meta.fields)
 SUBJECTS = ("table", "player", "account")

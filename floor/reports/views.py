@@ -17,6 +17,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from floor.api.permissions import MayRead
 from floor.api.serializers import ErrorSerializer, TableFloorSerializer
 from floor.domain.errors import invalid
 from floor.reports import (
@@ -30,19 +31,15 @@ from floor.reports import (
     tables,
     waiting,
 )
-from floor.reports.cage import CAGE_READERS
 from floor.reports.common import (
     FILTER_PARAMETERS,
-    RAKE_READERS,
-    READERS,
     REPORT_REFUSALS,
-    MayReadReports,
     ReportFilter,
     answer,
     parse_filter,
     wants_csv,
 )
-from floor.reports.history import HISTORY_READERS
+from ledger.models import AccountView
 
 
 def json_or_csv(page: serializers.Serializer) -> dict:
@@ -66,8 +63,9 @@ def page_of(name: str) -> serializers.Serializer:
 class _Report(APIView):
     """A report: its readers, its rows from the filter, its CSV columns."""
 
-    permission_classes = [IsAuthenticated, MayReadReports]
-    readers = READERS
+    # Who reads it, and how far (floor.domain.reads): a jefe, his sectors' tables.
+    permission_classes = [IsAuthenticated, MayRead]
+    reads = "reports"
     name = ""
     # by -> (rows from the filter, CSV columns); "" when the report has one shape.
     shapes: dict[str, tuple[Callable[[ReportFilter], list[dict]], tuple[str, ...]]] = {}
@@ -87,7 +85,7 @@ class _Report(APIView):
                 field="by",
             )
         build, columns = self.shapes[by]
-        rows = build(parse_filter(request.query_params))
+        rows = build(request.reader.narrow_report(parse_filter(request.query_params)))
         return answer(request, rows, columns, f"{self.name}-{by}" if by else self.name)
 
 
@@ -116,7 +114,7 @@ def _rake_by(by: str):
 
 class RakeReportView(_Report):
     name = "rake"
-    readers = RAKE_READERS
+    reads = "report_rake"
     default_by = "table_hour"
     shapes = {by: (_rake_by(by), columns) for by, columns in rake.COLUMNS.items()}
 
@@ -133,6 +131,7 @@ class RakeReportView(_Report):
 
 class WaitingListsReportView(_Report):
     name = "waiting-lists"
+    reads = "report_waiting_lists"
     shapes = {"": (waiting.waiting_report, waiting.COLUMNS)}
 
     @extend_schema(
@@ -183,7 +182,7 @@ class OccupancyReportView(_Report):
 
 class CageReportView(_Report):
     name = "cage"
-    readers = CAGE_READERS
+    reads = "report_cage"
     default_by = "day"
 
     @property
@@ -220,7 +219,7 @@ class CageReportView(_Report):
 
 class HistoryReportView(_Report):
     name = "history"
-    readers = HISTORY_READERS
+    reads = "history"
 
     @extend_schema(
         parameters=[
@@ -240,6 +239,10 @@ class HistoryReportView(_Report):
         """The journal's events concerning one table, player or account (exactly
         one of them), oldest first: who, when, which command, which profile."""
         subject, rows = history.history_report(request.query_params)
+        if subject.kind == "table":
+            request.reader.check_table(None, subject.name)
+        elif subject.kind == "account":
+            request.reader.check_account(AccountView.objects.get(name=subject.name))
         return answer(request, rows, history.COLUMNS, f"history-{subject.kind}")
 
 
@@ -278,6 +281,7 @@ class TableAtReportView(_Report):
         """The table as it stood at ``moment``: its seats, players, stacks,
         state, button and hands, in the shape of its current view."""
         csv_wanted = wants_csv(request)
+        request.reader.check_table(table_at._table_view(table_id))
         found = table_at.table_at(table_id, request.query_params.get("moment"))
         if csv_wanted:
             return answer(request, table_at.seat_rows(found), table_at.SEAT_COLUMNS, self.name)

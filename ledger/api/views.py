@@ -166,6 +166,8 @@ def _uuid_param(request: Request, name: str) -> UUID | None:
 
 
 class AccountListView(APIView):
+    reads = "accounts"  # the cage's books; a jefe's tables' accounts (floor.domain.reads)
+
     @extend_schema(
         operation_id="ledger_accounts_list",
         parameters=[
@@ -177,7 +179,7 @@ class AccountListView(APIView):
     )
     def get(self, request: Request) -> Response:
         """Every account's balance, filtered by kind, table or player."""
-        accounts = AccountView.objects.all()
+        accounts = request.reader.tables(AccountView.objects.all(), "table_id")
         kind = request.query_params.get("kind")
         if kind:
             if kind not in {k.value for k in Kind}:
@@ -191,6 +193,8 @@ class AccountListView(APIView):
 
 
 class TransactionListView(APIView):
+    reads = "transactions"  # the cage's books; a jefe's tables' fills and credits
+
     @extend_schema(
         operation_id="ledger_transactions_list",
         parameters=[
@@ -212,7 +216,7 @@ class TransactionListView(APIView):
     )
     def get(self, request: Request) -> Response:
         """The transactions, oldest first, filtered and paginated."""
-        found = TransactionView.objects.all()
+        found = request.reader.transactions(TransactionView.objects.all())
         for name in ("gaming_day", "kind"):
             if value := request.query_params.get(name):
                 found = found.filter(**{name: value})
@@ -224,33 +228,41 @@ class TransactionListView(APIView):
 
 
 class TransactionDetailView(APIView):
+    reads = "transactions"
+
     @extend_schema(responses={200: s.TransactionSerializer, 404: s.ErrorSerializer})
     def get(self, request: Request, transaction_id: UUID) -> Response:
-        return Response(
-            s.TransactionSerializer(get_object_or_404(TransactionView, id=transaction_id)).data
-        )
+        transaction = get_object_or_404(TransactionView, id=transaction_id)
+        request.reader.check_transaction(transaction)
+        return Response(s.TransactionSerializer(transaction).data)
 
 
 class TrayRequestListView(APIView):
+    reads = "tray_requests"  # the cage's; a jefe's, his tables' fills and credits
+
     @extend_schema(
         parameters=[OpenApiParameter("status", str, enum=["pending", "confirmed", "cancelled"])],
         responses=s.TrayRequestSerializer(many=True),
     )
     def get(self, request: Request) -> Response:
         """Fills and credits, pending ones first in the cage's eyes."""
-        found = TrayRequestView.objects.all()
+        found = request.reader.tables(TrayRequestView.objects.all(), "table_id")
         if status := request.query_params.get("status"):
             found = found.filter(status=status)
         return Response(s.TrayRequestSerializer(found, many=True).data)
 
 
 class JackpotListView(APIView):
+    reads = "jackpots"
+
     @extend_schema(responses=s.JackpotSerializer(many=True))
     def get(self, request: Request) -> Response:
         return Response(s.JackpotSerializer(JackpotView.objects.all(), many=True).data)
 
 
 class GamingDayListView(APIView):
+    reads = "cage"
+
     @extend_schema(responses=s.GamingDaySerializer(many=True))
     def get(self, request: Request) -> Response:
         """The gaming days, newest first, each with its count and report."""
@@ -258,6 +270,8 @@ class GamingDayListView(APIView):
 
 
 class GamingDayDetailView(APIView):
+    reads = "cage"
+
     @extend_schema(responses={200: s.GamingDaySerializer, 404: s.ErrorSerializer})
     def get(self, request: Request, day: str) -> Response:
         return Response(s.GamingDaySerializer(get_object_or_404(GamingDayView, day=day)).data)
@@ -303,6 +317,8 @@ def cage_position() -> dict:
 
 
 class CagePositionView(APIView):
+    reads = "cage"
+
     @extend_schema(
         responses=inline_serializer(
             "cage_position",

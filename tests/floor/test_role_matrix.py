@@ -1,14 +1,18 @@
 """Every role against every endpoint, and each role kept in its place.
 
-The matrix walks the committed schema (docs/openapi.yaml, which a test keeps
-equal to the generated one): every operation, as each role and as nobody.
-Reads answer every logged-in role but the reports, which answer their readers
-(403 to the rest); a command answers 403 role_not_allowed, before its body is
-read, to a role that may not issue it, and never 403 to one that may. What
-the issue asks of each role is then checked on the matrix itself: the
-inspector changes nothing, the cage runs no table, a dealer only reports at a
-table. Then the scope: a jefe acts on the sector they run, a
-dealer on the table they deal, through the API and the console alike.
+The commands' matrix walks the committed schema (docs/openapi.yaml, which a
+test keeps equal to the generated one): every POST, as each role and as
+nobody. A command answers 403 role_not_allowed, before its body is read, to a
+role that may not issue it, and never 403 to one that may. What the issue asks
+of each role is then checked on the matrix itself: the inspector changes
+nothing, the cage runs no table, a dealer only reports at a table. Then the
+scope: a jefe acts on the sector they run, a dealer on the table they deal,
+through the API and the console alike.
+
+The reads' matrix walks every URL pattern of the service (the resolver, so a
+page or endpoint added later without a read rule fails here): each names the
+resource it reads (floor.domain.reads), and each answers every role, in a room
+of two sectors, as the table ``READ_MATRIX`` says, written out by hand.
 """
 
 from __future__ import annotations
@@ -20,13 +24,16 @@ from uuid import uuid4
 import pytest
 import yaml
 from django.conf import settings
+from django.contrib.auth.models import User
 from django.test import Client
-from django.urls import resolve
+from django.urls import URLPattern, URLResolver, get_resolver, resolve, reverse
 from rest_framework.test import APIClient
 
 from floor import runtime
 from floor.domain.errors import DomainError
+from floor.domain.reads import READS
 from floor.domain.roles import COMMAND_ROLES, Actor, Role
+from ledger.models import GamingDayView, TransactionView
 from tests.floor.test_balancing import group_of, two_tables
 from tests.support.floor import DIRECTOR, JEFE, new_id
 from tests.support.money import open_cage
@@ -96,21 +103,6 @@ def allowed(path: str) -> set[str]:
     return {str(role) for role in COMMAND_ROLES[command_of(path)]}
 
 
-def readers_of(path: str) -> set[str]:
-    """Who may read a GET endpoint: a report names its readers, the rest any role."""
-    view = resolve(url_of(path, {})).func.view_class
-    readers = getattr(view, "readers", None)
-    return set(PEOPLE) if readers is None else {str(role) for role in readers}
-
-
-def test_management_and_the_inspector_read_the_reports_the_dealer_does_not():
-    reports = [p for m, p in OPERATIONS if m == "get" and p.startswith("/api/reports/")]
-    assert len(reports) >= 5
-    for path in reports:
-        readers = readers_of(path)
-        assert {"director", "inspector"} <= readers and "crupier" not in readers, path
-
-
 def test_every_command_endpoint_names_a_command_with_its_roles():
     assert len(COMMANDS) > 40
     for _method, path in COMMANDS:
@@ -120,22 +112,9 @@ def test_every_command_endpoint_names_a_command_with_its_roles():
 def test_the_matrix(floor):
     _room, clients, ids = floor
     wrong = []
-    for method, path in OPERATIONS:
+    for _method, path in COMMANDS:
         url = url_of(path, ids)
         for who, client in clients.items():
-            if method == "get":
-                # The history asks for its subject; every other read answers bare.
-                query = {"table": ids["table_id"]} if path == "/api/reports/history/" else {}
-                response = client.get(url, query)
-                if who == "nobody":
-                    expected = {401}
-                elif who in readers_of(path):
-                    expected = {200, 404}
-                else:
-                    expected = {403}
-                if response.status_code not in expected:
-                    wrong.append(f"{who} GET {path}: {response.status_code}")
-                continue
             response = client.post(url, {"command_id": new_id()}, format="json")
             status = response.status_code
             if who == "nobody":
@@ -262,23 +241,6 @@ def test_the_jefe_names_the_dealer_and_the_director_the_jefes(floor, other_staff
     )
 
 
-def test_the_console_is_read_only_outside_ones_sector(floor, make_user):
-    _room, _clients, ids = floor
-    make_user("julia", "jefe_sector", password="pa55-word-ok")
-    browser = Client()
-    assert browser.login(username="julia", password="pa55-word-ok")
-    page = browser.get(f"/sectors/{ids['sector_id']}/").content.decode()
-    assert 'data-testid="read-only"' in page and '<fieldset class="plain" disabled>' in page
-    answer = browser.post(
-        "/console/commands/call_next/",
-        {"command_id": new_id(), "table_id": ids["table_id"], "seat": str(ids["free_seat"])},
-        HTTP_ACCEPT="application/json",
-    )
-    assert (answer.status_code, answer.json()["code"]) == (403, "not_your_sector")
-    table_page = browser.get(f"/tables/{ids['table_id']}/").content.decode()
-    assert 'data-testid="read-only"' in table_page
-
-
 def test_the_jefe_of_the_sector_gets_the_commands(floor, make_user):
     _room, _clients, ids = floor
     browser = Client()
@@ -295,53 +257,6 @@ def test_the_jefe_of_the_sector_gets_the_commands(floor, make_user):
 def test_only_the_clock_fires_deadlines():
     clock_only = {c for c, roles in COMMAND_ROLES.items() if Role.CLOCK in roles}
     assert clock_only and all(COMMAND_ROLES[c] == (Role.CLOCK,) for c in clock_only)
-
-
-# --- the console pages: every role reads them, only its own forms act -------------
-
-
-def test_every_console_page_as_every_role(floor, make_user):
-    """Each page answers every logged-in role (the inspector reads everything) and
-    sends nobody to log in but from the public board; the forms shown are the
-    role's own: the cash-out form to the cage, the table's commands to the jefe who
-    runs its sector."""
-    _room, _clients, ids = floor
-    pages = [
-        "/",
-        f"/sectors/{ids['sector_id']}/",
-        f"/sectors/{ids['sector_id']}/live/",
-        f"/tables/{ids['table_id']}/",
-        f"/tables/{ids['table_id']}/live/",
-        "/cage/",
-        "/cage/live/",
-    ]
-    wrong = []
-    for page in [*pages, "/board/"]:
-        status = Client().get(page).status_code
-        expected = 200 if page == "/board/" else 302
-        if status != expected:
-            wrong.append(f"nobody GET {page}: {status}")
-    for role, username in PEOPLE.items():
-        browser = Client()
-        make_user(f"{username}-web", role, password="pa55-word-ok")
-        if role == "jefe_sector":
-            runtime.floor_app().assign_jefes(
-                DIRECTOR, new_id(), sector_id=ids["sector_id"], jefes=["jaime", "jaime-web"]
-            )
-            runtime.floor_projector().catch_up()
-        assert browser.login(username=f"{username}-web", password="pa55-word-ok")
-        for page in pages:
-            status = browser.get(page).status_code
-            if status != 200:
-                wrong.append(f"{role} GET {page}: {status}")
-        cage = browser.get(f"/cage/?card={ids['card']}").content.decode()
-        if ('data-command="cash_out"' in cage) != (role == "cajero"):
-            wrong.append(f"{role} sees the cash-out form: {role != 'cajero'}")
-        sector_page = browser.get(f"/sectors/{ids['sector_id']}/").content.decode()
-        runs_it = role in ("jefe_sector", "director")
-        if ('data-testid="read-only"' in sector_page) == runs_it:
-            wrong.append(f"{role} read-only on the sector page: {not runs_it}")
-    assert wrong == []
 
 
 # --- the scope of what a command changes, whatever it names ------------------------
@@ -398,3 +313,401 @@ def test_a_jefe_moves_no_player_of_another_sector(run_by_jaime):
     refused_outside(room, room.app.accept_move, group_id=str(group.id), proposal_id=proposal["id"])
     room.app.accept_move(JEFE, new_id(), group_id=str(group.id), proposal_id=proposal["id"])
     assert [room.get(t).player_count for t in (a, b)] == [4, 4]
+
+
+# --- the reads: every URL, every role, one declared rule ---------------------------
+
+# The people of the reads' room: Sector RA run by jaime, its table dealt by cris;
+# Sector RB run by julia, its table dealt by carlos.
+READERS = {
+    "director": ("dora", "director"),
+    "inspector": ("ines", "inspector"),
+    "jefe_a": ("jaime", "jefe_sector"),
+    "jefe_b": ("julia", "jefe_sector"),
+    "cajero": ("carla", "cajero"),
+    "crupier_1": ("cris", "crupier"),
+    "crupier_2": ("carlos", "crupier"),
+}
+# Seen from Sector RB the room is the same with the names swapped.
+MIRROR = {
+    "jefe_a": "jefe_b",
+    "jefe_b": "jefe_a",
+    "crupier_1": "crupier_2",
+    "crupier_2": "crupier_1",
+}
+# URLs that read nothing of the floor, and why.
+NOT_FLOOR_READS = {
+    "login": "the login form",
+    "logout": "logging out (POST)",
+    "set_language": "the language chosen (POST)",
+    "schema": "the API's OpenAPI schema (no data)",
+    "swagger-ui": "the API's documentation page (no data)",
+    "api:token": "a token for a password (POST)",
+    "floor:console-command": "the consoles' command door (POST)",
+}
+# A player's history is the room's (a jefe keeps any sector's lists).
+HISTORY_OF_PLAYER = {"director", "inspector", "jefe_a", "jefe_b", "cajero"}
+
+
+def row(ok: str = "", sector: str = "", table: str = "", role: str = "") -> dict[str, str]:
+    """What each role gets from a read naming Sector RA or its table: ``ok``,
+    403 ``not_your_sector``, ``not_your_table`` or ``role_not_allowed``."""
+    answers = {}
+    for outcome, names in (("ok", ok), ("sector", sector), ("table", table), ("role", role)):
+        answers.update(dict.fromkeys(names.split(), outcome))
+    assert set(answers) == set(READERS), f"a row names every role: {sorted(answers)}"
+    return answers
+
+
+EVERYONE = row(ok="director inspector jefe_a jefe_b cajero crupier_1 crupier_2")
+SECTORS = row(ok="director inspector jefe_a", sector="jefe_b", role="cajero crupier_1 crupier_2")
+SECTOR_LISTS = row(ok="director inspector jefe_a jefe_b", role="cajero crupier_1 crupier_2")
+TABLE = row(
+    ok="director inspector jefe_a crupier_1", sector="jefe_b", table="crupier_2", role="cajero"
+)
+CAGE = row(ok="director inspector cajero", role="jefe_a jefe_b crupier_1 crupier_2")
+BOOKS = row(ok="director inspector cajero jefe_a jefe_b", role="crupier_1 crupier_2")
+A_FILL = row(ok="director inspector cajero jefe_a", sector="jefe_b", role="crupier_1 crupier_2")
+HISTORY = row(ok="director inspector cajero jefe_a", sector="jefe_b", role="crupier_1 crupier_2")
+REPORTS = row(ok="director inspector jefe_a jefe_b", role="cajero crupier_1 crupier_2")
+PUBLIC = "public"
+
+# Every read of the service, by URL name: who reads it when it names Sector RA,
+# its table (table 1 of RA), a player seated there, its fill; lists name nothing.
+READ_MATRIX: dict[str, dict[str, str] | str] = {
+    "floor:board": PUBLIC,
+    "healthz": PUBLIC,
+    "floor:home": EVERYONE,
+    "api:me": EVERYONE,
+    "api:sectors": SECTOR_LISTS,
+    "api:sector": SECTORS,
+    "api:sector-tables": SECTORS,
+    "api:sector-floor": SECTORS,
+    "floor:sector": SECTORS,
+    "floor:sector-live": SECTORS,
+    "api:tables": EVERYONE,
+    "api:table": row(
+        ok="director inspector jefe_a cajero crupier_1", sector="jefe_b", table="crupier_2"
+    ),
+    "api:table-floor": TABLE,
+    "api:table-hands": TABLE,
+    "floor:table": TABLE,
+    "floor:table-live": TABLE,
+    "api:table-history": HISTORY,
+    "api:players": row(ok="director inspector jefe_a jefe_b", role="cajero crupier_1 crupier_2"),
+    "api:player": row(ok="director inspector jefe_a jefe_b cajero", role="crupier_1 crupier_2"),
+    "api:player-history": row(
+        ok="director inspector jefe_a jefe_b cajero", role="crupier_1 crupier_2"
+    ),
+    "api:waiting-lists": SECTOR_LISTS,
+    "api:balance-groups": SECTOR_LISTS,
+    "cage-api:jackpots": EVERYONE,
+    "cage-api:cage-position": CAGE,
+    "cage-api:gaming-days": CAGE,
+    "cage-api:gaming-day": CAGE,
+    "cage-console": CAGE,
+    "cage-live": CAGE,
+    "cage-api:accounts": BOOKS,
+    "cage-api:transactions": BOOKS,
+    "cage-api:tray-requests": BOOKS,
+    "cage-api:transaction": A_FILL,
+    "receipt": A_FILL,
+    "report-tables": REPORTS,
+    "report-clocks": REPORTS,
+    "report-occupancy": REPORTS,
+    "report-waiting-lists": REPORTS,
+    "report-rake": row(ok="director inspector jefe_a jefe_b cajero", role="crupier_1 crupier_2"),
+    "report-cage": CAGE,
+    "report-history": HISTORY,
+    "report-table-at": SECTORS,
+}
+
+
+def url_patterns(patterns=None, prefix: str = "", namespace: str = ""):
+    """Every URL pattern of the service: (its name with namespace, route, view, parameters)."""
+    for pattern in get_resolver().url_patterns if patterns is None else patterns:
+        if isinstance(pattern, URLResolver):
+            inner = f"{pattern.namespace}:" if pattern.namespace else namespace
+            yield from url_patterns(pattern.url_patterns, prefix + str(pattern.pattern), inner)
+        elif isinstance(pattern, URLPattern):
+            name = f"{namespace}{pattern.name}"
+            yield name, prefix + str(pattern.pattern), pattern.callback, pattern.pattern.converters
+
+
+def resource_of(view) -> str | None:
+    """The resource a view reads (its ``reads``): a class's, or a function's."""
+    return getattr(getattr(view, "view_class", view), "reads", None)
+
+
+def test_every_url_declares_what_it_reads():
+    """A page or endpoint added without a read rule, or left out of the
+    matrix below, fails here: nothing is read by default."""
+    seen, wrong = set(), []
+    for name, route, view, _params in url_patterns():
+        if name in NOT_FLOOR_READS:
+            continue
+        view_class = getattr(view, "view_class", None)
+        if view_class is not None and not hasattr(view_class, "get"):
+            continue  # a command's endpoint: POST only
+        resource = resource_of(view)
+        if resource not in READS:
+            wrong.append(f"{name} ({route}) reads {resource!r}: no rule is declared")
+        if name not in READ_MATRIX:
+            wrong.append(f"{name} ({route}) is not in the reads' matrix")
+        seen.add(name)
+    assert wrong == []
+    assert set(READ_MATRIX) == seen, set(READ_MATRIX) ^ seen
+
+
+def test_the_declared_rule_is_the_matrix():
+    """Who may read a resource at all (floor.domain.reads) is what the matrix
+    says of the URLs that read it."""
+    role_of = {who: role for who, (_name, role) in READERS.items()}
+    for name, _route, view, _params in url_patterns():
+        expected = READ_MATRIX.get(name)
+        if not isinstance(expected, dict):
+            continue
+        declared = {str(role) for role in READS[resource_of(view)]}
+        let_in = {role_of[who] for who, outcome in expected.items() if outcome != "role"}
+        if name == "api:players":  # the cage finds players by card (its scope)
+            let_in.add("cajero")
+        assert let_in == declared, name
+
+
+@pytest.fixture
+def two_sectors(floor_app, make_user):
+    """Sector RA (jaime; table 1 dealt by cris) and Sector RB (julia; its table
+    dealt by carlos), each drawn and bought in, a fill booked at each; a named
+    player waiting; a Django client per person."""
+    room_a = Room(floor_app, tag="RA")
+    table_a, cards_a = room_a.drawn_table(4)
+    waiting = room_a.new_player("Benedita Quintas")
+    room_a.join(waiting, table_a)
+    room_b = Room(floor_app, tag="RB")
+    table_b, cards_b = room_b.drawn_table(4, variant="omaha")  # its own list
+    floor_app.assign_dealer(JEFE, new_id(), table_id=table_b, dealer="carlos")
+    floor_app.assign_jefes(DIRECTOR, new_id(), sector_id=room_a.sector_id, jefes=["jaime"])
+    floor_app.assign_jefes(DIRECTOR, new_id(), sector_id=room_b.sector_id, jefes=["julia"])
+    runtime.floor_projector().catch_up()
+    clients = {"nobody": Client()}
+    for who, (username, role) in READERS.items():
+        clients[who] = Client()
+        clients[who].force_login(make_user(username, role))
+    day = GamingDayView.objects.values_list("day", flat=True).first()
+
+    def ids(room, table_id, cards):
+        fill = TransactionView.objects.get(kind="fill", table_id=table_id)
+        return {
+            "sector_id": room.sector_id,
+            "table_id": table_id,
+            "player_id": room.player(cards[0]).id,
+            "transaction_id": fill.id,
+            "day": day,
+        }
+
+    return {
+        "clients": clients,
+        "a": ids(room_a, table_a, cards_a),
+        "b": ids(room_b, table_b, cards_b),
+        "cards": (cards_a, cards_b),
+        "waiting": waiting,
+    }
+
+
+def refusal_code(response) -> str | None:
+    """The code of a 403: the API's JSON, or the console page's ``data-code``."""
+    if response["Content-Type"].startswith("application/json"):
+        return response.json().get("code")
+    found = re.search(r'data-code="([a-z_]+)"', response.content.decode())
+    return found.group(1) if found else None
+
+
+CODES = {"sector": "not_your_sector", "table": "not_your_table", "role": "role_not_allowed"}
+
+
+def walk_reads(clients: dict, ids: dict, mirror: bool) -> list[str]:
+    """Every read as every role in the room seen from one sector; what differs."""
+    wrong = []
+    for name, route, _view, params in url_patterns():
+        expected = READ_MATRIX.get(name)
+        if expected is None:
+            continue
+        url = reverse(name, kwargs={key: ids[key] for key in params})
+        query = {"table": ids["table_id"]} if name == "report-history" else {}
+        api = url.startswith("/api/")
+        for who, client in clients.items():
+            response = client.get(url, query)
+            status = response.status_code
+            if expected == PUBLIC:
+                ok = status == 200
+            elif who == "nobody":
+                ok = status == (401 if api else 302)
+            else:
+                outcome = expected[MIRROR.get(who, who) if mirror else who]
+                if outcome == "ok":
+                    ok = status == 200
+                else:
+                    ok = status == 403 and refusal_code(response) == CODES[outcome]
+            if not ok:
+                wrong.append(f"{who} GET {url} ({route}): {status} {response.content[:100]!r}")
+    return wrong
+
+
+def test_every_read_as_every_role(two_sectors):
+    """The matrix from Sector RA, then from Sector RB: there jaime and cris are
+    the outsiders, julia and carlos at home."""
+    clients = two_sectors["clients"]
+    assert walk_reads(clients, two_sectors["a"], mirror=False) == []
+    assert walk_reads(clients, two_sectors["b"], mirror=True) == []
+
+
+def get_json(client, url: str, **query):
+    response = client.get(url, query)
+    assert response.status_code == 200, (url, response.content[:200])
+    return response.json()
+
+
+def test_a_jefe_lists_only_his_sectors_and_their_tables(two_sectors):
+    clients, a, b = two_sectors["clients"], two_sectors["a"], two_sectors["b"]
+    for who, mine in (("jefe_a", a), ("jefe_b", b)):
+        sectors = get_json(clients[who], "/api/sectors/")
+        assert [s["id"] for s in sectors] == [mine["sector_id"]]
+        tables = get_json(clients[who], "/api/tables/")
+        assert {t["sector_id"] for t in tables} == {mine["sector_id"]}
+        groups = get_json(clients[who], "/api/balance-groups/")
+        assert all(str(mine["table_id"]) in str(g["tables"]) for g in groups)
+    everything = get_json(clients["inspector"], "/api/tables/")
+    assert {t["sector_id"] for t in everything} == {a["sector_id"], b["sector_id"]}
+    # The cage names every table in its buy-ins and fills; a dealer his own.
+    assert len(get_json(clients["cajero"], "/api/tables/")) == len(everything)
+    assert [t["id"] for t in get_json(clients["crupier_1"], "/api/tables/")] == [a["table_id"]]
+
+
+def test_a_jefe_reads_his_tables_trays_not_the_books(two_sectors):
+    """The jefe asks fills and credits for his tables and follows them; the
+    cage's books and every player's balance are not his to read."""
+    clients, a = two_sectors["clients"], two_sectors["a"]
+    jefe = clients["jefe_a"]
+    moves = get_json(jefe, "/api/ledger/transactions/")["results"]
+    assert moves and {(m["kind"], m["table_id"]) for m in moves} == {("fill", a["table_id"])}
+    assert get_json(clients["cajero"], "/api/ledger/transactions/", kind="buy_in")["count"] == 8
+    accounts = get_json(jefe, "/api/ledger/accounts/")
+    assert accounts and {x["table_id"] for x in accounts} == {a["table_id"]}
+    assert "tray" in {x["kind"] for x in accounts}
+    assert not [x for x in accounts if x["kind"] in ("player", "cage_cash", "cage_chips")]
+    requests = get_json(jefe, "/api/cage/tray-requests/")
+    assert requests and {r["table_id"] for r in requests} == {a["table_id"]}
+    buy_in = TransactionView.objects.filter(kind="buy_in", table_id=a["table_id"]).first()
+    for url in (f"/api/ledger/transactions/{buy_in.id}/", f"/cage/receipts/{buy_in.id}/"):
+        refused = jefe.get(url)
+        assert (refused.status_code, refusal_code(refused)) == (403, "role_not_allowed"), url
+
+
+def test_the_dealer_reads_no_players_movements_and_no_cage(two_sectors):
+    """Refused a player's history, the dealer does not read the same movements
+    through the ledger, nor the balances, the cage's position or its days."""
+    clients, a = two_sectors["clients"], two_sectors["a"]
+    dealer = clients["crupier_1"]
+    player = a["player_id"]
+    for url in (
+        f"/api/players/{player}/history/",
+        f"/api/ledger/transactions/?player={player}",
+        "/api/ledger/transactions/",
+        f"/api/ledger/accounts/?player={player}",
+        "/api/cage/position/",
+        f"/api/cage/gaming-days/{a['day']}/",
+        "/api/cage/gaming-days/",
+        "/api/cage/tray-requests/",
+        "/api/players/",
+        "/api/waiting-lists/",
+    ):
+        refused = dealer.get(url)
+        assert (refused.status_code, refused.json()["code"]) == (403, "role_not_allowed"), url
+    for who in ("jefe_a", "crupier_1"):
+        for url in ("/cage/", "/cage/live/"):
+            page = clients[who].get(url)
+            assert (page.status_code, refusal_code(page)) == (403, "role_not_allowed"), (who, url)
+            assert "cage-position" not in page.content.decode()
+    receipt = dealer.get(f"/cage/receipts/{a['transaction_id']}/")
+    assert (receipt.status_code, refusal_code(receipt)) == (403, "role_not_allowed")
+
+
+def test_the_cage_finds_players_by_card(two_sectors):
+    cage = two_sectors["clients"]["cajero"]
+    card = two_sectors["cards"][0][0]
+    found = get_json(cage, "/api/players/", card=card)
+    assert [p["card_number"] for p in found] == [card]
+    refused = cage.get("/api/players/")
+    assert (refused.status_code, refused.json()["code"]) == (403, "role_not_allowed")
+
+
+def test_a_jefes_reports_are_his_sectors(two_sectors):
+    clients, a, b = two_sectors["clients"], two_sectors["a"], two_sectors["b"]
+    rows = get_json(clients["jefe_a"], "/api/reports/tables/")["results"]
+    assert {r["table_id"] for r in rows} == {a["table_id"]}
+    every = get_json(clients["director"], "/api/reports/tables/")["results"]
+    assert {r["table_id"] for r in every} == {a["table_id"], b["table_id"]}
+    for query in ({"sector": b["sector_id"]}, {"table": b["table_id"]}):
+        refused = clients["jefe_a"].get("/api/reports/occupancy/", query)
+        assert (refused.status_code, refused.json()["code"]) == (403, "not_your_sector")
+    account = f"tray:{b['table_id']}"
+    refused = clients["jefe_a"].get("/api/reports/history/", {"account": account})
+    assert (refused.status_code, refused.json()["code"]) == (403, "not_your_sector")
+    refused = clients["jefe_a"].get("/api/reports/history/", {"account": "cage_cash"})
+    assert (refused.status_code, refused.json()["code"]) == (403, "role_not_allowed")
+    assert clients["jefe_a"].get("/api/reports/history/", {"account": f"tray:{a['table_id']}"})
+
+
+def test_the_consoles_show_each_role_its_own_links(two_sectors):
+    clients, a = two_sectors["clients"], two_sectors["a"]
+    home = {who: clients[who].get("/").content.decode() for who in READERS}
+    sector_a, sector_b = f"/sectors/{a['sector_id']}/", f"/sectors/{two_sectors['b']['sector_id']}/"
+    assert sector_a in home["jefe_a"] and sector_b not in home["jefe_a"]
+    assert sector_a in home["director"] and sector_b in home["inspector"]
+    for who in ("cajero", "crupier_1"):
+        assert "/sectors/" not in home[who], who
+    assert f"/tables/{a['table_id']}/" in home["crupier_1"]
+    for who in READERS:
+        assert ('data-testid="cage-link"' in home[who]) == (
+            who in ("director", "inspector", "cajero")
+        ), who
+    table_page = clients["crupier_1"].get(f"/tables/{a['table_id']}/").content.decode()
+    assert sector_a not in table_page  # the dealer's way back is home, not the sector
+    assert sector_a in clients["jefe_a"].get(f"/tables/{a['table_id']}/").content.decode()
+
+
+def test_a_refused_console_page_is_a_translated_403(two_sectors):
+    clients, a = two_sectors["clients"], two_sectors["a"]
+    page = clients["jefe_b"].get(f"/sectors/{a['sector_id']}/")
+    text = page.content.decode()
+    assert page.status_code == 403 and 'data-code="not_your_sector"' in text
+    assert "No lleva usted Sector RA; sus jefes son jaime." in text
+    julia = Client()  # the console's language is the one picked (a cookie)
+    julia.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    julia.force_login(User.objects.get(username="julia"))
+    english = julia.get(f"/sectors/{a['sector_id']}/")
+    assert "You do not run Sector RA; its jefes are jaime." in english.content.decode()
+    # The live parts refuse before answering 204 (nothing changed) to an outsider.
+    for who, url, code in (
+        ("jefe_b", f"/sectors/{a['sector_id']}/live/", "not_your_sector"),
+        ("crupier_2", f"/tables/{a['table_id']}/live/", "not_your_table"),
+    ):
+        position = clients["director"].get(url)["X-Floor-Position"]
+        assert clients["director"].get(url, {"since": position}).status_code == 204
+        refused = clients[who].get(url, {"since": position})
+        assert (refused.status_code, refusal_code(refused)) == (403, code), who
+    # The command door refuses alike (nothing recorded: test_a_jefe_acts_only...).
+    answer = clients["jefe_b"].post(
+        "/console/commands/call_next/",
+        {"command_id": new_id(), "table_id": a["table_id"], "seat": "9"},
+        HTTP_ACCEPT="application/json",
+    )
+    assert answer.status_code == 403
+
+
+def test_the_board_is_public_and_names_no_one(two_sectors):
+    board = Client().get("/board/").content.decode()
+    card = two_sectors["waiting"]
+    assert "Benedita Quintas" not in board and card not in board
+    for cards in two_sectors["cards"]:
+        assert not [c for c in cards if c in board]

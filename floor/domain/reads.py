@@ -1,0 +1,101 @@
+"""Who may read what, and how much of it: the one rule every read obeys.
+
+Each role keeps to its place on the floor [GA art. 19.1; CM "Personal"]: the
+director and the regulator's inspector read everything; a jefe de sector reads
+the sectors the director named him to (a sector with no jefe named is any
+jefe's, as for his commands: floor.domain.roles.runs_sector), their tables and
+trays; a crupier reads the table the jefe named him dealer of; the cage (cajero)
+reads its money and finds a player by card. A command is refused the same way
+(floor.domain.roles), so what one may not change one may not read either,
+unless it is one's job to watch it (the inspector).
+
+Every read endpoint and console page names the resource it reads (``reads``
+on its view); its readers and their scope are declared here once, so the
+role matrix test can walk every URL against this table.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+from floor.domain.errors import forbidden
+from floor.domain.roles import Actor, Role
+
+
+class Scope(StrEnum):
+    """How far a role reads a resource."""
+
+    ALL = "all"  # all of it
+    SECTORS = "sectors"  # the jefe's sectors and their tables (runs_sector)
+    TABLE = "table"  # the tables the crupier was named dealer of
+    TRAYS = "trays"  # the fills and credits of the jefe's sectors' tables
+    CARD = "card"  # one player at a time, found by card number (the cage)
+
+
+J, C, K = Role.JEFE_SECTOR, Role.CRUPIER, Role.CAJERO
+_MANAGEMENT = {Role.DIRECTOR: Scope.ALL, Role.INSPECTOR: Scope.ALL}
+_EVERYONE = {**_MANAGEMENT, J: Scope.ALL, C: Scope.ALL, K: Scope.ALL}
+# The jefe's floor: his sectors; the dealer's: his table.
+_FLOOR = {**_MANAGEMENT, J: Scope.SECTORS}
+_TABLE = {**_FLOOR, C: Scope.TABLE}
+_CAGE = {**_MANAGEMENT, K: Scope.ALL}
+
+READS: dict[str, dict[Role, Scope]] = {
+    # Anyone, logged in or not: the room's board shows no names.
+    "public": {},
+    # Who one is, and the landing page (narrowed to what one reads).
+    "me": _EVERYONE,
+    "home": _EVERYONE,
+    # Sectors and what the jefe runs in them: the console, its tables, seats, lists.
+    "sectors": _FLOOR,
+    # A table as the list names it (game, stakes, dealer, no players): the cage
+    # names tables in its buy-ins, fills and credits.
+    "tables": {**_TABLE, K: Scope.ALL},
+    # A table's seats, players, stacks and hands: the dealer's tablet.
+    "table_floor": _TABLE,
+    # Players: the jefe registers and bars them (any sector's lists); the cage
+    # registers them and finds them by card.
+    "players": {**_MANAGEMENT, J: Scope.ALL, K: Scope.CARD},
+    # The waiting lists are the room's, one per game, kept by any jefe [CM-6].
+    "waiting_lists": {**_MANAGEMENT, J: Scope.ALL},
+    # Balancing spans a game's tables across sectors: the groups touching his.
+    "balance_groups": _FLOOR,
+    # Jackpots are staked and paid at the tables and funded by the cage.
+    "jackpots": _EVERYONE,
+    # The cage's books: its position, its days, every account and transaction.
+    "cage": _CAGE,
+    # Balances: the jefe reads his tables' accounts (trays, boxes, stacks).
+    "accounts": {**_CAGE, J: Scope.SECTORS},
+    # Transactions and their receipts: the jefe, his tables' fills and credits.
+    "transactions": {**_CAGE, J: Scope.TRAYS},
+    # Fills and credits, asked by the jefe and confirmed by the cage.
+    "tray_requests": {**_CAGE, J: Scope.SECTORS},
+    # The reports: management, and the jefe for his sectors; the cage its rake.
+    "reports": _FLOOR,
+    "report_waiting_lists": {**_MANAGEMENT, J: Scope.ALL},
+    "report_rake": {**_FLOOR, K: Scope.ALL},
+    "report_cage": _CAGE,
+    # The journal (histories) is the audit trail: not the dealer's.
+    "history": {**_FLOOR, K: Scope.ALL},
+}
+
+
+def read_scopes(actor: Actor, resource: str) -> frozenset[Scope]:
+    """The scopes under which ``actor`` reads ``resource``, or a 403
+    ``role_not_allowed`` when no role of theirs reads it."""
+    readers = READS.get(resource)
+    if readers is None:
+        raise LookupError(f"no read rule is declared for {resource!r}")
+    scopes = frozenset(readers[role] for role in actor.roles if role in readers)
+    if not scopes:
+        raise forbidden(
+            "role_not_allowed",
+            f"{actor.username} may not read this: it needs the role "
+            f"{' or '.join(sorted(readers))}.",
+            roles=sorted(str(r) for r in readers),
+        )
+    return scopes
+
+
+def readers_of(resource: str) -> frozenset[Role]:
+    return frozenset(READS[resource])
