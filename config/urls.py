@@ -4,13 +4,14 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
+from floor.access import ConsoleLoginView
 from floor.health import healthz
 from ledger import console as cage
 from ledger.views import receipt
 
 urlpatterns = [
     path("", include("floor.urls")),
-    path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
+    path("accounts/login/", ConsoleLoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("i18n/", include("django.conf.urls.i18n")),
     path("api/reports/", include("floor.reports.urls")),
