@@ -113,6 +113,14 @@ def log_lockout(sender: Any, request: Any, username: str | None, ip_address: str
     logger.warning("login locked out: user %r from %s", username, ip_address)
 
 
+def drop_session_made_for_axes(request: Any) -> None:
+    """Axes names a login in its AccessLog by the session, and makes one when the
+    request has none; an API client came without one and wants none (no session
+    row, no cookie per token). A request that brought a session keeps it."""
+    if settings.SESSION_COOKIE_NAME not in request.COOKIES:
+        request.session.flush()
+
+
 # --- the console -------------------------------------------------------------------
 
 

@@ -146,6 +146,7 @@ class TokenView(APIView):
         instance, token = access.issue_token(user)
         # As knox's LoginView does: last_login, and axes' AccessLog of the login.
         user_logged_in.send(sender=user.__class__, request=request, user=user)
+        access.drop_session_made_for_axes(request)
         return Response(TokenSerializer({"token": token, "expiry": instance.expiry}).data)
 
 
@@ -160,14 +161,18 @@ class LogoutView(KnoxLogoutView):
     @extend_schema(request=None, responses=LOGOUT_RESPONSES)
     def post(self, request: Request, *args, **kwargs) -> Response:
         """Revokes the token this request came with."""
-        return super().post(request, *args, **kwargs)
+        response = super().post(request, *args, **kwargs)
+        access.drop_session_made_for_axes(request)
+        return response
 
 
 class LogoutAllView(KnoxLogoutAllView):
     @extend_schema(request=None, responses=LOGOUT_RESPONSES)
     def post(self, request: Request, *args, **kwargs) -> Response:
         """Revokes every token of the caller (every device)."""
-        return super().post(request, *args, **kwargs)
+        response = super().post(request, *args, **kwargs)
+        access.drop_session_made_for_axes(request)
+        return response
 
 
 def live_tokens(user) -> object:

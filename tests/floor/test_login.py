@@ -219,6 +219,17 @@ def test_a_token_lasts_a_shift_and_then_stops_working(make_user):
     assert (refused.status_code, refused.json()["code"]) == (401, "authentication_failed")
 
 
+def test_an_api_login_and_logout_leave_no_session_behind(make_user):
+    from django.contrib.sessions.models import Session
+
+    make_user("dora", "director", password=PASSWORD)
+    answer = token_for("dora")
+    assert answer.status_code == 200 and "sessionid" not in answer.cookies
+    client = with_token(answer.json()["token"])
+    assert client.post("/api/auth/logout/").status_code == 204
+    assert not Session.objects.exists()
+
+
 def test_logout_revokes_the_token_and_logout_all_every_token(make_user):
     make_user("dora", "director", password=PASSWORD)
     first, second, third = (with_token(token_for("dora").json()["token"]) for _ in range(3))
