@@ -212,11 +212,15 @@ REST_FRAMEWORK = {
 }
 
 # --- Logging in (README, "Logging in").
-# django-axes locks a user name, and separately an address, out after
-# FLOOR_LOGIN_FAILURE_LIMIT wrong passwords within the cool-off; the lockout
-# lifts itself FLOOR_LOGIN_COOLOFF_MINUTES after the last failure, or when a
+# django-axes locks a user name out after FLOOR_LOGIN_FAILURE_LIMIT wrong
+# passwords within the cool-off, an address after FLOOR_LOGIN_ADDRESS_FAILURE_LIMIT;
+# the lockout lifts itself FLOOR_LOGIN_COOLOFF_MINUTES after the last failure, or when a
 # director lifts it (POST /api/auth/lockouts/lift/).
 AXES_FAILURE_LIMIT = int(os.environ.get("FLOOR_LOGIN_FAILURE_LIMIT", "5"))
+# An address (several people may share one) locks after more failures: axes has
+# one limit, floor.access.LockoutHandler gives the address its own.
+FLOOR_LOGIN_ADDRESS_FAILURE_LIMIT = int(os.environ.get("FLOOR_LOGIN_ADDRESS_FAILURE_LIMIT", "20"))
+AXES_HANDLER = "floor.access.LockoutHandler"
 AXES_COOLOFF_TIME = timedelta(minutes=float(os.environ.get("FLOOR_LOGIN_COOLOFF_MINUTES", "15")))
 AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
 AXES_LOCKOUT_CALLABLE = "floor.access.lockout_response"

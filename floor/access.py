@@ -4,8 +4,9 @@ Two libraries do the work (README, "Logging in"):
 
 - django-axes counts failed logins on both doors (the console's login page and
   the API's token endpoint): after ``AXES_FAILURE_LIMIT`` failures a user name,
-  and separately a client address, is locked out until ``AXES_COOLOFF_TIME``
-  has passed since its last failure, or until a director lifts it. Axes keeps
+  and after ``FLOOR_LOGIN_ADDRESS_FAILURE_LIMIT`` a client address, is locked
+  out until ``AXES_COOLOFF_TIME`` has passed since its last failure, or until a
+  director lifts it. Axes keeps
   the audit: every failure (AccessFailureLog, marked when it locked), every
   login (AccessLog) and the running counts (AccessAttempt).
 - django-rest-knox issues API tokens that last a shift (``FLOOR_TOKEN_HOURS``),
@@ -25,6 +26,8 @@ from datetime import datetime
 from typing import Any
 
 from axes.backends import AxesStandaloneBackend
+from axes.handlers.database import AxesDatabaseHandler
+from axes.helpers import get_lockout_parameters
 from axes.models import AccessAttempt
 from axes.signals import user_locked_out
 from axes.utils import reset as axes_reset
@@ -87,6 +90,38 @@ class LockoutBackend(AxesStandaloneBackend):
         if request is None:
             return None
         return super().authenticate(request, username=username, password=password, **kwargs)
+
+
+def failure_limit(parameter: str) -> int:
+    """Failures before a lockout: of a user name, or of an address (higher, as
+    several people may log in from one PC or one network address)."""
+    if parameter == "ip_address":
+        return settings.FLOOR_LOGIN_ADDRESS_FAILURE_LIMIT
+    return settings.AXES_FAILURE_LIMIT
+
+
+class LockoutHandler(AxesDatabaseHandler):
+    """Axes' database handler (AXES_HANDLER) with a limit for each lockout
+    parameter: axes has one limit for all, so an address would lock after as
+    few failures as a user name, and five typos on a shared PC would lock every
+    user of it out, the director who lifts lockouts too.
+
+    Axes compares ``get_failures`` with AXES_FAILURE_LIMIT; here each
+    parameter's failures are put on that scale (an address reaches it at its
+    own limit), and the highest is what axes compares.
+    """
+
+    def get_failures(self, request, credentials: dict | None = None) -> int:
+        parameters = get_lockout_parameters(request, credentials)
+        attempts = self.get_user_attempts(request, credentials)
+        scaled = [0]
+        for parameter, rows in zip(parameters, attempts, strict=True):
+            failures = rows.aggregate(n=Sum("failures_since_start"))["n"] or 0
+            limit = failure_limit(parameter) if isinstance(parameter, str) else None
+            if limit:
+                failures = failures * settings.AXES_FAILURE_LIMIT // limit
+            scaled.append(failures)
+        return max(scaled)
 
 
 def lockout_response(
@@ -203,7 +238,7 @@ def current_lockouts(now: datetime | None = None) -> list[dict[str, object]]:
             recent.exclude(**{f"{parameter}__isnull": True})
             .values(parameter)
             .annotate(failures=Sum("failures_since_start"), last=Max("attempt_time"))
-            .filter(failures__gte=settings.AXES_FAILURE_LIMIT)
+            .filter(failures__gte=failure_limit(parameter))
             .order_by(parameter)
         )
         for row in rows:

@@ -78,7 +78,8 @@ class LockoutSerializer(serializers.Serializer):
 
 
 class LockoutReportSerializer(serializers.Serializer):
-    failure_limit = serializers.IntegerField()
+    failure_limit = serializers.IntegerField(help_text="Failures that lock a user name.")
+    address_failure_limit = serializers.IntegerField(help_text="Failures that lock an address.")
     cool_off_minutes = serializers.IntegerField()
     locked = LockoutSerializer(many=True)
 
@@ -216,6 +217,7 @@ class TokenDetailView(APIView):
 def lockout_report() -> dict[str, object]:
     return {
         "failure_limit": settings.AXES_FAILURE_LIMIT,
+        "address_failure_limit": settings.FLOOR_LOGIN_ADDRESS_FAILURE_LIMIT,
         "cool_off_minutes": access.cool_off_minutes(),
         "locked": access.current_lockouts(),
     }

@@ -30,6 +30,7 @@ pytestmark = pytest.mark.django_db
 
 PASSWORD = "pa55-word-ok"
 LIMIT = settings.AXES_FAILURE_LIMIT
+ADDRESS_LIMIT = settings.FLOOR_LOGIN_ADDRESS_FAILURE_LIMIT
 
 
 def token_for(username: str, password: str = PASSWORD, address: str = "127.0.0.1"):
@@ -119,12 +120,26 @@ def test_failures_on_one_door_count_on_the_other(make_user):
 
 def test_an_address_trying_many_users_is_locked_out_but_not_the_users_elsewhere(make_user):
     make_user("jaime", "jefe_sector", password=PASSWORD)
-    for n in range(LIMIT):
-        token_for(f"nobody-{n}", "guess", address="10.1.1.66")
+    for n in range(ADDRESS_LIMIT - 1):
+        console_login(f"nobody-{n}", "guess", address="10.1.1.66")
+    assert token_for("jaime", address="10.1.1.66").status_code == 200  # not yet
+    console_login("nobody-else", "guess", address="10.1.1.66")
     assert token_for("jaime", address="10.1.1.66").json()["code"] == "login_locked"
     _client, response = console_login("jaime", address="10.1.1.66")
     assert response.status_code == 429
     assert token_for("jaime", address="10.1.1.7").status_code == 200
+
+
+def test_a_few_typos_on_a_shared_pc_lock_only_their_user_names(make_user):
+    """An address locks after more failures than a user name: five typos of one
+    user do not lock the director out of the same PC."""
+    make_user("jaime", "jefe_sector", password=PASSWORD)
+    make_user("dora", "director", password=PASSWORD)
+    for n in range(LIMIT):
+        console_login("jaime", f"guess-{n}")
+    assert console_login("jaime")[1].status_code == 429
+    client, response = console_login("dora")
+    assert response.status_code == 302 and logged_in(client)
 
 
 def test_a_good_login_does_not_reset_the_count_for_the_user_name(make_user):
@@ -142,9 +157,13 @@ def test_the_director_sees_and_lifts_a_lockout_and_the_log_names_them(api_as, ma
         token_for("jaime", f"guess-{n}", address="10.1.1.5")
     director, jefe = api_as("dora", "director"), api_as("julia", "jefe_sector")
 
+    for n in range(ADDRESS_LIMIT - LIMIT):
+        console_login(f"nobody-{n}", "guess", address="10.1.1.5")
+
     report = director.get("/api/auth/lockouts/")
     assert report.status_code == 200
     assert report.json()["failure_limit"] == LIMIT
+    assert report.json()["address_failure_limit"] == ADDRESS_LIMIT
     locked = {(row["kind"], row["value"]) for row in report.json()["locked"]}
     assert locked == {("username", "jaime"), ("ip_address", "10.1.1.5")}
 
