@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import secrets
 import time
+from datetime import timedelta
 from pathlib import Path
 
 from django.core.exceptions import ImproperlyConfigured
@@ -64,7 +65,8 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "rest_framework",
-    "rest_framework.authtoken",
+    "knox",
+    "axes",
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "floor",
@@ -81,6 +83,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Last, as django-axes asks: it answers a login refused for a lockout.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -159,6 +163,11 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
 ]
+# django-axes checks every login (console and API) before the password is.
+AUTHENTICATION_BACKENDS = [
+    "floor.logins.LockoutBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "floor:home"
 LOGOUT_REDIRECT_URL = "login"
@@ -188,7 +197,7 @@ WHITENOISE_USE_FINDERS = True
 # --- REST API.
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.TokenAuthentication",
+        "knox.auth.TokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": [
@@ -198,6 +207,33 @@ REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "floor.api.errors.exception_handler",
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
+    # The token endpoint's throttle (floor.api.auth_views): per client address.
+    "DEFAULT_THROTTLE_RATES": {"login": os.environ.get("FLOOR_LOGIN_RATE", "20/minute")},
+}
+
+# --- Logging in (README, "Logging in").
+# django-axes locks a user name out after FLOOR_LOGIN_FAILURE_LIMIT wrong
+# passwords within the cool-off, an address after FLOOR_LOGIN_ADDRESS_FAILURE_LIMIT;
+# the lockout lifts itself FLOOR_LOGIN_COOLOFF_MINUTES after the last failure, or when a
+# director lifts it (POST /api/auth/lockouts/lift/).
+AXES_FAILURE_LIMIT = int(os.environ.get("FLOOR_LOGIN_FAILURE_LIMIT", "5"))
+# An address (several people may share one) locks after more failures: axes has
+# one limit, floor.logins.LockoutHandler gives the address its own.
+FLOOR_LOGIN_ADDRESS_FAILURE_LIMIT = int(os.environ.get("FLOOR_LOGIN_ADDRESS_FAILURE_LIMIT", "20"))
+AXES_HANDLER = "floor.logins.LockoutHandler"
+AXES_COOLOFF_TIME = timedelta(minutes=float(os.environ.get("FLOOR_LOGIN_COOLOFF_MINUTES", "15")))
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_LOCKOUT_CALLABLE = "floor.logins.lockout_response"
+AXES_HTTP_RESPONSE_CODE = 429
+AXES_ENABLE_ACCESS_FAILURE_LOG = True
+AXES_ENABLE_ADMIN = False
+AXES_VERBOSE = False  # no banner from every process at start
+# API tokens (django-rest-knox) last a shift, and are kept only as a digest.
+FLOOR_TOKEN_HOURS = float(os.environ.get("FLOOR_TOKEN_HOURS", "12"))
+REST_KNOX = {
+    "TOKEN_TTL": timedelta(hours=FLOOR_TOKEN_HOURS),
+    "AUTO_REFRESH": False,  # a token ends with the shift, however busy it was
+    "AUTH_HEADER_PREFIX": "Token",
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Floor service API",

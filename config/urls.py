@@ -5,12 +5,13 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from floor.health import healthz
+from floor.logins import ConsoleLoginView
 from ledger import console as cage
 from ledger.views import receipt
 
 urlpatterns = [
     path("", include("floor.urls")),
-    path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
+    path("accounts/login/", ConsoleLoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("i18n/", include("django.conf.urls.i18n")),
     path("api/reports/", include("floor.reports.urls")),

@@ -1,5 +1,11 @@
 """/healthz: is the event store up, how far behind are the read models, is the
-broker reachable, when did the scheduler last sweep."""
+broker reachable, when did the scheduler last sweep.
+
+Anyone (a load balancer, a monitor) gets the status and its HTTP code; the
+details, whose error texts can name hosts, only the casino's staff: a user
+logged in to the console, or an API token, holding a floor role (or Django's
+is_staff).
+"""
 
 from __future__ import annotations
 
@@ -7,8 +13,12 @@ from django.conf import settings
 from django.http import HttpRequest, JsonResponse
 from django.utils import timezone
 from django.views.decorators.http import require_GET
+from knox.auth import TokenAuthentication
 from kombu.utils.url import maybe_sanitize_url
+from rest_framework.exceptions import AuthenticationFailed
+from rest_framework.request import Request
 
+from floor.gateway import actor_for
 from floor.models import SchedulerHeartbeat
 from floor.runtime import floor_app, floor_projector
 
@@ -58,9 +68,24 @@ def scheduler_state() -> dict[str, object]:
     return {"last_sweep_at": beat.last_run_at.isoformat(), "seconds_ago": round(ago, 1)}
 
 
+def is_staff(request: HttpRequest) -> bool:
+    """Whether the caller is the casino's staff, by session or by API token."""
+    user = request.user
+    if not user.is_authenticated:
+        try:
+            found = TokenAuthentication().authenticate(Request(request))
+        except AuthenticationFailed:
+            found = None
+        if found is None:
+            return False
+        user = found[0]
+    return bool(user.is_staff or actor_for(user).roles)
+
+
 @require_GET
 def healthz(request: HttpRequest) -> JsonResponse:
-    """200 while the event store and read models answer; 503 when they do not."""
+    """200 while the event store and read models answer; 503 when they do not.
+    The status for anyone, the details for staff."""
     store = event_store_state()
     projections = projection_state(store.get("last_position"))
     broker = broker_state()
@@ -72,6 +97,8 @@ def healthz(request: HttpRequest) -> JsonResponse:
         "broker": broker,
         "scheduler": scheduler_state(),
     }
+    if not is_staff(request):
+        body = {"status": body["status"]}
     return JsonResponse(body, status=200 if healthy else 503)
 
 

@@ -45,6 +45,16 @@ def fast_password_hashing():
     hashers.get_hashers_by_algorithm.cache_clear()
 
 
+@pytest.fixture(autouse=True)
+def fresh_login_throttle():
+    """The token endpoint's throttle counts in the cache, which outlives a test:
+    each test starts with none of another's requests counted (axes' counts are
+    rows, rolled back with the test)."""
+    from django.core.cache import cache
+
+    cache.clear()
+
+
 @pytest.fixture
 def clock() -> ManualClock:
     return ManualClock(datetime(2026, 11, 22, 20, 0, tzinfo=UTC))
@@ -118,13 +128,14 @@ def make_user(db):
 @pytest.fixture
 def api_as(make_user):
     """An API client authenticated by token as a new user of the given roles."""
-    from rest_framework.authtoken.models import Token
     from rest_framework.test import APIClient
+
+    from floor.logins import issue_token
 
     def client_for(username: str, *roles: str) -> APIClient:
         user = make_user(username, *roles)
         client = APIClient()
-        client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=user).key}")
+        client.credentials(HTTP_AUTHORIZATION=f"Token {issue_token(user)[1]}")
         return client
 
     return client_for

@@ -1,12 +1,19 @@
 from django.urls import path
 
+from floor.api import auth_views as auth
 from floor.api import floor_views as fv
 from floor.api import views
 
 app_name = "api"
 
 urlpatterns = [
-    path("auth/token/", views.TokenView.as_view(), name="token"),
+    path("auth/token/", auth.TokenView.as_view(), name="token"),
+    path("auth/logout/", auth.LogoutView.as_view(), name="logout"),
+    path("auth/logout-all/", auth.LogoutAllView.as_view(), name="logout-all"),
+    path("auth/tokens/", auth.TokenListView.as_view(), name="tokens"),
+    path("auth/tokens/<str:prefix>/", auth.TokenDetailView.as_view(), name="token-detail"),
+    path("auth/lockouts/", auth.LockoutListView.as_view(), name="lockouts"),
+    path("auth/lockouts/lift/", auth.LiftLockoutView.as_view(), name="lift-lockout"),
     path("me/", views.MeView.as_view(), name="me"),
     path("sectors/", views.SectorListView.as_view(), name="sectors"),
     path("sectors/<uuid:sector_id>/", views.SectorDetailView.as_view(), name="sector"),

@@ -5,9 +5,8 @@ from __future__ import annotations
 from uuid import UUID
 
 from django.shortcuts import get_object_or_404
-from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
-from rest_framework import serializers, status
-from rest_framework.authtoken.views import ObtainAuthToken
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework import status
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -146,17 +145,6 @@ class TableDetailView(APIView):
         table = get_object_or_404(TableView.objects.select_related("sector"), id=table_id)
         request.reader.check_table(table)
         return Response(TableSerializer(table).data)
-
-
-@extend_schema(
-    auth=[],
-    responses={
-        200: inline_serializer("Token", {"token": serializers.CharField()}),
-        400: OpenApiResponse(ErrorSerializer, description="Wrong username or password"),
-    },
-)
-class TokenView(ObtainAuthToken):
-    """A user's API token for their username and password (anyone may ask)."""
 
 
 class MeView(APIView):

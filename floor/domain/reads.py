@@ -45,6 +45,10 @@ READS: dict[str, dict[Role, Scope]] = {
     "public": {},
     # Who one is, and the landing page (narrowed to what one reads).
     "me": _EVERYONE,
+    # One's own API tokens (prefix, created, expiry; never the secret).
+    "own_tokens": _EVERYONE,
+    # Who is locked out after wrong passwords: the director, who lifts it.
+    "lockouts": {Role.DIRECTOR: Scope.ALL},
     "home": _EVERYONE,
     # Sectors and what the jefe runs in them: the console, its tables, seats, lists.
     "sectors": _FLOOR,

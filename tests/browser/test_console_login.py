@@ -46,3 +46,22 @@ def test_jefe_sees_sector_full_inline_in_the_browser(live_server, page, floor_ap
     error = page.inner_text("[data-testid=form-error]")
     assert "GA art. 19" in error and "Sector Norte" in error
     assert page.locator("[data-testid=table-card]").count() == 4
+
+
+def test_a_locked_out_jefe_reads_why_on_the_login_page(live_server, page, floor_app, make_user):
+    """Five wrong passwords, then the right one: the login page says the user is
+    locked out (in Spanish) instead of logging in; no error page."""
+    from django.conf import settings
+
+    make_user("jaime", "jefe_sector", password="pa55-word-ok")
+    page.goto(f"{live_server.url}/accounts/login/")
+    for attempt in range(settings.AXES_FAILURE_LIMIT):
+        page.fill("#id_username", "jaime")
+        page.fill("#id_password", f"guess-{attempt}")
+        page.click("button[type=submit] >> nth=-1")
+    page.fill("#id_username", "jaime")
+    page.fill("#id_password", "pa55-word-ok")
+    page.click("button[type=submit] >> nth=-1")
+    assert "/accounts/login/" in page.url
+    error = page.inner_text("[data-testid=login-error]")
+    assert "director" in error and "15" in error

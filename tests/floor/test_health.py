@@ -1,4 +1,5 @@
-"""/healthz: the event store, the read models' lag, the broker, the scheduler."""
+"""/healthz: the event store, the read models' lag, the broker, the scheduler;
+the status for anyone, the details (which can name hosts) for staff only."""
 
 import pytest
 from django.test import Client
@@ -12,9 +13,17 @@ from tests.support.floor import open_sector, open_tables
 pytestmark = pytest.mark.django_db
 
 
-def test_healthz_reports_store_lag_broker_and_scheduler(floor_app):
+@pytest.fixture
+def staff(make_user) -> Client:
+    """A console session of the inspector: staff, who reads the details."""
+    client = Client()
+    client.force_login(make_user("ines", "inspector"))
+    return client
+
+
+def test_healthz_reports_store_lag_broker_and_scheduler(floor_app, staff):
     open_tables(floor_app, open_sector(floor_app), 2)
-    body = Client().get("/healthz").json()
+    body = staff.get("/healthz").json()
     total = floor_app.last_position()
     assert body["event_store"] == {
         "ok": True,
@@ -27,17 +36,17 @@ def test_healthz_reports_store_lag_broker_and_scheduler(floor_app):
 
     runtime.floor_projector().catch_up()
     SchedulerHeartbeat.objects.create(name="sweep", last_run_at=timezone.now())
-    body = Client().get("/healthz").json()
+    body = staff.get("/healthz").json()
     assert body["projections"]["floor"]["lag"] == 0
     assert body["scheduler"]["seconds_ago"] < 60
 
 
-def test_healthz_answers_503_when_the_event_store_is_down(floor_app, monkeypatch):
+def test_healthz_answers_503_when_the_event_store_is_down(floor_app, monkeypatch, staff):
     def broken():
         raise OSError("disk gone")
 
     monkeypatch.setattr(floor_app, "last_position", broken)
-    response = Client().get("/healthz")
+    response = staff.get("/healthz")
     assert response.status_code == 503
     assert response.json()["event_store"] == {
         "ok": False,
@@ -51,3 +60,31 @@ def test_an_unreachable_broker_is_reported_without_its_password():
     assert state["ok"] is False
     assert "hunter2" not in str(state)
     assert state["url"].startswith("redis://") and "127.0.0.1:1" in state["url"]
+
+
+def test_anonymous_callers_get_the_status_and_no_details(floor_app, monkeypatch):
+    assert Client().get("/healthz").json() == {"status": "ok"}
+
+    def broken():
+        raise OSError("could not connect to db.casino.internal:5432")
+
+    monkeypatch.setattr(floor_app, "last_position", broken)
+    response = Client().get("/healthz")
+    assert (response.status_code, response.json()) == (503, {"status": "down"})
+    assert b"casino.internal" not in response.content
+
+
+def test_an_api_token_of_staff_reads_the_details(floor_app, make_user):
+    from floor.logins import issue_token
+
+    _record, token = issue_token(make_user("dora", "director"))
+    body = Client(HTTP_AUTHORIZATION=f"Token {token}").get("/healthz").json()
+    assert body["status"] == "ok" and body["event_store"]["ok"] is True
+    bad = Client(HTTP_AUTHORIZATION="Token not-a-token").get("/healthz")
+    assert bad.json() == {"status": "ok"}
+
+
+def test_a_user_with_no_floor_role_gets_no_details(floor_app, make_user):
+    client = Client()
+    client.force_login(make_user("visitor"))
+    assert client.get("/healthz").json() == {"status": "ok"}

@@ -118,11 +118,11 @@ def served_schema():
 @pytest.fixture
 def tokens(floor_app, make_user) -> dict[str, str | None]:
     """A token per role, on this test's own floor (a scratch event store)."""
-    from rest_framework.authtoken.models import Token
+    from floor.logins import issue_token
 
     found: dict[str, str | None] = {"nobody": None}
     for role in ROLES:
-        found[role] = Token.objects.create(user=make_user(f"fuzz-{role}", role)).key
+        found[role] = issue_token(make_user(f"fuzz-{role}", role))[1]
     return found
 
 

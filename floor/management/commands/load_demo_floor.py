@@ -1,7 +1,8 @@
 """Loads the demo floor: one casino, two sectors of four tables, a user per role.
 
 Safe to run again: the floor commands carry fixed command ids, so a second run
-replays them and records nothing new; users get their demo passwords back.
+replays them and records nothing new; the demo users are created once, and one
+whose password or roles were changed keeps them.
 """
 
 from __future__ import annotations
@@ -60,11 +61,7 @@ class Command(BaseCommand):
     def handle(self, *args, **options) -> None:
         users = {}
         for username, password, role in DEMO_USERS:
-            user, _ = User.objects.get_or_create(username=username)
-            user.set_password(password)
-            user.save()
-            user.groups.set([Group.objects.get(name=role.value)])
-            users[role] = user
+            users[role] = self.demo_user(username, password, role)
         opened_tables: list[str] = []
         for sector_name, tables in DEMO_SECTORS.items():
             opened = perform(
@@ -112,6 +109,18 @@ class Command(BaseCommand):
                 f"tables, {len(DEMO_PLAYERS)} players, {len(DEMO_USERS)} users."
             )
         )
+
+    def demo_user(self, username: str, password: str, role: Role) -> User:
+        """The demo user, created once with its demo password and role. One that
+        exists is left as it is: a password or roles changed since stay changed
+        (``make run`` loads the demo on every start)."""
+        user = User.objects.filter(username=username).first()
+        if user is not None:
+            return user
+        user = User.objects.create_user(username=username, password=password)
+        user.groups.set([Group.objects.get(name=role.value)])
+        self.stdout.write(f"Demo user {username} created (password {password}).")
+        return user
 
     def fill_demo_trays(self, users: dict, table_ids: list[str]) -> None:
         """The house funds the cage, the cage opens its day, and each table's
