@@ -496,7 +496,7 @@ class Table(ActionClockMixin, AbsenceMixin, SessionClockMixin, AuditedAggregate)
                         average_cents=average,
                     )
             elif house is not None:
-                self._check_house_bounds(house, "buy_in", amount, amount)
+                self._check_house_bounds(house, False, amount, amount)
             elif not self.minimum_cents <= amount <= self.maximum_cents:
                 raise conflict(
                     "buy_in_out_of_limits",
@@ -506,7 +506,7 @@ class Table(ActionClockMixin, AbsenceMixin, SessionClockMixin, AuditedAggregate)
                 )
         elif house is not None:
             capped = state["stack"] + amount if (rules and rules.rebuy_caps_stack) else amount
-            self._check_house_bounds(house, "rebuy", amount, capped, stack_cents=state["stack"])
+            self._check_house_bounds(house, True, amount, capped, stack_cents=state["stack"])
         elif amount < self.minimum_cents or state["stack"] + amount > self.maximum_cents:
             raise conflict(
                 "rebuy_out_of_limits",
@@ -533,7 +533,7 @@ class Table(ActionClockMixin, AbsenceMixin, SessionClockMixin, AuditedAggregate)
 
     @staticmethod
     def _check_house_bounds(
-        house: BuyInBounds, kind: str, amount: int, capped: int, **params: int
+        house: BuyInBounds, rebuy: bool, amount: int, capped: int, **params: int
     ) -> None:
         """Refuses ``amount`` below the house minimum, or ``capped`` (the
         amount, or the stack it makes) past the maximum [CM-2]."""
@@ -544,18 +544,18 @@ class Table(ActionClockMixin, AbsenceMixin, SessionClockMixin, AuditedAggregate)
             "rule": house.source,
             **params,
         }
+        what = "rebuy" if rebuy else "first buy-in"
         if amount < house.minimum_cents:
             raise conflict(
-                f"{kind}_below_minimum",
-                f"A {kind.replace('_', '-')} here is at least {house.minimum_cents} cents "
-                f"({house.source}).",
+                "rebuy_below_minimum" if rebuy else "buy_in_below_minimum",
+                f"A {what} here is at least {house.minimum_cents} cents ({house.source}).",
                 **bounds,
             )
         if capped > house.maximum_cents:
             raise conflict(
-                f"{kind}_above_maximum",
-                f"A {kind.replace('_', '-')} here leaves at most {house.maximum_cents} cents "
-                f"in front of the player ({house.source}).",
+                "rebuy_above_maximum" if rebuy else "buy_in_above_maximum",
+                f"A {what} here leaves at most {house.maximum_cents} cents in front of "
+                f"the player ({house.source}).",
                 **bounds,
             )
 
