@@ -121,6 +121,9 @@ class Day:
 
     def buy_in_all(self, table_id: str) -> None:
         table = self.app.repository.get(UUID(table_id))
+        # The table's maximum, or the house's for its game [CM-2].
+        house = self.app.profile.buy_in.bounds_for(table.variant)
+        amount = house.maximum_cents if house else table.maximum_cents
         for state in table.occupants.values():
             if state["stack"] == 0:
                 player = str(UUID(state["player_id"]))
@@ -129,7 +132,7 @@ class Day:
                     CAJERO,
                     table_id=table_id,
                     player=player,
-                    amount_cents=table.maximum_cents,
+                    amount_cents=amount,
                 )
 
     def table(self, table_id: str):

@@ -64,6 +64,8 @@ BACKEND_TITLES = {"embedded": "embedded (filesystem:// broker)", "redis": "Redis
 SMALL_POT, LARGE_POT = 200_00, 200_01  # at most 200 EUR: 2 s first period; more: 4 s
 TABLES_PER_SECTOR = 4
 PLAYERS_PER_TABLE = 4
+# A first buy-in the TEST profile takes at a Hold'em table: 100 EUR [CM-2].
+BUY_IN_CENTS = 10_000
 READY_TIMEOUT = 90.0  # s: worker and beat up, one sweep run
 DRIVE_TIMEOUT = 900.0  # s: one whole run, setup included
 
@@ -146,7 +148,9 @@ class Floor:
         """``count`` tables, each with four players bought in and a hand dealt;
         returns each table and the seat whose player will be slow."""
         app, tables = self.app, []
-        app.fund_cage(self.director, self.new_id(), chips_cents=1000 * PLAYERS_PER_TABLE * count)
+        app.fund_cage(
+            self.director, self.new_id(), chips_cents=BUY_IN_CENTS * PLAYERS_PER_TABLE * count
+        )
         from ledger.domain.cage import Cage
 
         cage = app.find(Cage, Cage.ID)
@@ -180,7 +184,11 @@ class Floor:
             app.draw_seats(self.jefe, self.new_id(), table_ids=[table_id])
             for card in cards:
                 app.buy_in_at_cage(  # paid at the cage, chips to the seat
-                    self.cajero, self.new_id(), table_id=table_id, player=card, amount_cents=1000
+                    self.cajero,
+                    self.new_id(),
+                    table_id=table_id,
+                    player=card,
+                    amount_cents=BUY_IN_CENTS,
                 )
             seats = app.repository.get(uuid.UUID(table_id)).occupied()
             app.start_hand(self.crupier, self.new_id(), table_id=table_id, dealt_in=seats)

@@ -6,6 +6,9 @@ gives each code a translatable message, filled with the error's params.
 
 from __future__ import annotations
 
+from decimal import Decimal
+
+from django.utils.formats import number_format
 from django.utils.translation import gettext_lazy as _
 
 from floor.domain.errors import ErrorKind
@@ -108,6 +111,22 @@ MESSAGES = {
     "rebuy_out_of_limits": _(
         "A rebuy is at least the table minimum and leaves the stack at most the "
         "table maximum (CM-2)."
+    ),
+    "buy_in_below_minimum": _(
+        "A first buy-in at this table is %(minimum_euros)s to %(maximum_euros)s: "
+        "%(amount_euros)s is below the minimum (%(rule)s)."
+    ),
+    "buy_in_above_maximum": _(
+        "A first buy-in at this table is %(minimum_euros)s to %(maximum_euros)s: "
+        "%(amount_euros)s is above the maximum (%(rule)s)."
+    ),
+    "rebuy_below_minimum": _(
+        "A rebuy at this table is at least %(minimum_euros)s: %(amount_euros)s is "
+        "below the minimum (%(rule)s)."
+    ),
+    "rebuy_above_maximum": _(
+        "A rebuy at this table may not take the stack past %(maximum_euros)s: the "
+        "player has %(stack_euros)s and %(amount_euros)s is too much (%(rule)s)."
     ),
     # --- hands ------------------------------------------------------------------------
     "table_not_running": _("Hands are dealt only while the table is running."),
@@ -363,6 +382,19 @@ def role_names(roles: object) -> str:
     return str(_(" or ")).join(str(ROLE_LABELS.get(code, code)) for code in codes)
 
 
+def _as_euros(params: dict) -> dict:
+    """Each ``X_cents`` param also as ``X_euros``, written as the consoles write
+    money ("1.000,00 €" in Spanish). The euros filter of floor.templatetags is
+    a sibling layer this module may not import, hence the same two lines here."""
+    return {
+        f"{name[: -len('_cents')]}_euros": (
+            f"{number_format(Decimal(value) / 100, decimal_pos=2, force_grouping=True)} €"
+        )
+        for name, value in params.items()
+        if name.endswith("_cents") and isinstance(value, int) and not isinstance(value, bool)
+    }
+
+
 def message_for(code: str, fallback: str = "", **params: object) -> str:
     """The catalogued message for ``code`` in the active language."""
     template = MESSAGES.get(code)
@@ -370,6 +402,7 @@ def message_for(code: str, fallback: str = "", **params: object) -> str:
         return fallback
     if "roles" in params:
         params["roles"] = role_names(params["roles"])
+    params.update(_as_euros(params))
     try:
         return str(template) % params
     except (KeyError, TypeError, ValueError):

@@ -6,6 +6,7 @@ projection (floor.projections) and can be dropped and rebuilt with
 """
 
 from django.db import models
+from django.utils.translation import gettext
 
 
 class ProjectionPosition(models.Model):
@@ -81,6 +82,12 @@ class TableView(models.Model):
 
     def __str__(self) -> str:
         return f"{self.sector.name} #{self.number}"
+
+    @property
+    def label(self) -> str:
+        """The table as the consoles name it, in the active language: "Mesa 1 ·
+        Sector A" (the cage's lists, its receipts)."""
+        return f"{gettext('Table %(number)s') % {'number': self.number}} · {self.sector.name}"
 
 
 class PlayerView(models.Model):

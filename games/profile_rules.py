@@ -223,6 +223,41 @@ class SeatingRules:
 
 
 @dataclass(frozen=True)
+class BuyInBounds:
+    """The amounts a house fixes for one variant's tables: the first buy-in
+    lies between ``minimum_cents`` and ``maximum_cents``, and so do rebuys."""
+
+    variant: Variant
+    minimum_cents: int
+    maximum_cents: int
+    # The article that fixes them, named when a buy-in is refused.
+    source: str
+
+
+@dataclass(frozen=True)
+class BuyInRules:
+    """What a player may put in front of them: the first buy-in and rebuys.
+
+    A house may fix the amounts by variant: CM's Hold'em tables take 100 to
+    1,000 EUR [CM-2]; PT leaves them to the casino [PT 75, 78] and GA names
+    none. Where a profile fixes none for a variant, the table's own minimum
+    and maximum bound them (the service default).
+    """
+
+    bounds: tuple[BuyInBounds, ...] = ()
+    # A rebuy is at least the minimum and may not take the stack past the
+    # maximum: CM-2's "sin superar el importe máximo permitido" read as the
+    # chips in front of the player, as a cash table's maximum buy-in is (RULES.md
+    # §4). False: only the rebuy itself is bounded by the maximum.
+    rebuy_caps_stack: bool = True
+
+    def bounds_for(self, variant: Variant | str) -> BuyInBounds | None:
+        """The house's amounts for that variant's tables, or None."""
+        wanted = Variant(variant)
+        return next((b for b in self.bounds if b.variant is wanted), None)
+
+
+@dataclass(frozen=True)
 class ButtonRules:
     first: FirstButton
     rotation: Rotation

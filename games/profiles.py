@@ -30,6 +30,8 @@ from games.profile_rules import (
     ActionClock,
     BlindRules,
     ButtonRules,
+    BuyInBounds,
+    BuyInRules,
     ClosingRules,
     FirstButton,
     GamingDay,
@@ -100,6 +102,10 @@ class RuleProfile:
     button: ButtonRules
     # The seat draw, joining stacks and mixed tables [PT 23, 28; CM-3].
     seating: SeatingRules = field(default_factory=SeatingRules)
+    # The first buy-in and rebuys: CM's Hold'em tables take 100 to 1,000 EUR
+    # [CM-2]; PT has the casino fix them [PT 75, 78]; GA names no amount. Where
+    # none is fixed, the table's minimum and maximum bound them.
+    buy_in: BuyInRules = field(default_factory=BuyInRules)
     # The last hands of the night [CM-24; GA art. 7, 15.3].
     closing: ClosingRules = field(
         default_factory=lambda: ClosingRules(lead=timedelta(0), last_hands=3)
@@ -228,6 +234,10 @@ PT = RuleProfile(
         newcomer_stack_is_table_average=True,  # PT 28
         mixed_tables_allowed=True,  # PT 23
     ),
+    # The casino fixes the initial stack, the rebuys and a newcomer's minimum
+    # [PT 75, 78]: the text gives no amount, so the table's limits bound them
+    # until a house profile fixes its own.
+    buy_in=BuyInRules(),
     # PT names no last hands: three as the day ends (service default).
     closing=ClosingRules(lead=timedelta(0), last_hands=3),
     gaming_day=GamingDay(time_zone="Europe/Lisbon"),
@@ -271,6 +281,11 @@ CM = replace(
         first=FirstButton.CARD_DRAW, rotation=Rotation.CLOCKWISE, draw_suit_order="shdc"
     ),
     seating=SeatingRules(draw_open_until_full=True),  # CM-3
+    # "En las mesas de póker Texas Hold'em la reposición inicial será de 100€ a
+    # 1.000€"; rebuys are at least the minimum, never past the maximum [CM-2].
+    buy_in=BuyInRules(
+        bounds=(BuyInBounds(Variant.TEXAS_HOLDEM, 100_00, 1_000_00, source="CM-2"),),
+    ),
     # Fifteen minutes before the casino closes, the last three hands [CM-24].
     closing=replace(GA.closing, lead=timedelta(minutes=15)),
 )

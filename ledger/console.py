@@ -28,6 +28,7 @@ from floor.models import PlayerView, SeatView, TableView
 from ledger.api.views import cage_position
 from ledger.domain.accounts import player_chips
 from ledger.models import AccountView, TransactionView, TrayRequestView
+from ledger.reasons import transaction_reason
 from ledger.views import KIND_LABELS
 
 # How many of the latest transactions the console lists.
@@ -84,6 +85,7 @@ def latest_transactions() -> list[dict[str, Any]]:
         {
             "view": t,
             "kind": KIND_LABELS.get(t.kind, t.kind),
+            "reason": transaction_reason(t),
             "table": tables.get(t.table_id),
             "player": players.get(t.player_id),
             "receipt": reverse("receipt", args=[t.id]),

@@ -34,6 +34,10 @@ class TransactionView(models.Model):
     position = models.BigIntegerField(db_index=True)
     kind = models.CharField(max_length=20, db_index=True)
     reason = models.CharField(max_length=300, blank=True)
+    # The reason as a code and params, read in each reader's language
+    # (ledger.reasons); empty for transactions posted before the codes.
+    reason_code = models.CharField(max_length=40, blank=True)
+    reason_params = models.JSONField(default=dict, blank=True)
     gaming_day = models.CharField(max_length=10, db_index=True)
     table_id = models.UUIDField(null=True, db_index=True)
     player_id = models.UUIDField(null=True, db_index=True)

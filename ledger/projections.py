@@ -59,6 +59,9 @@ def _transaction(event: DomainEventProtocol, position: int) -> None:
         position=position,
         kind=event.kind,
         reason=event.reason[:300],
+        # Posted before the codes: the stored event has none, its text stands.
+        reason_code=getattr(event, "reason_code", ""),
+        reason_params=getattr(event, "reason_params", None) or {},
         gaming_day=event.gaming_day,
         table_id=_uuid(event.table_id),
         player_id=_uuid(event.player_id),

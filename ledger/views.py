@@ -11,6 +11,7 @@ from django.utils.translation import gettext_lazy as _
 from floor.access import console_read
 from floor.models import PlayerView, TableView
 from ledger.models import TransactionView
+from ledger.reasons import transaction_reason
 
 KIND_LABELS = {
     "float": _("Cage float"),
@@ -65,7 +66,7 @@ def receipt(request: HttpRequest, transaction_id: UUID) -> HttpResponse:
     transaction = get_object_or_404(TransactionView, id=transaction_id)
     request.reader.check_transaction(transaction)
     ids = {UUID(p) for name in transaction.postings for p in name.split(":")[1:]}
-    tables = {t.id: str(t) for t in TableView.objects.filter(id__in=ids).select_related("sector")}
+    tables = {t.id: t.label for t in TableView.objects.filter(id__in=ids).select_related("sector")}
     players = {
         p.id: f"{p.display_name} ({p.card_number})" for p in PlayerView.objects.filter(id__in=ids)
     }
@@ -82,6 +83,7 @@ def receipt(request: HttpRequest, transaction_id: UUID) -> HttpResponse:
         "kind": KIND_LABELS.get(transaction.kind, transaction.kind),
         "lines": lines,
         "table": tables.get(transaction.table_id),
+        "reason": transaction_reason(transaction),
         "player": players.get(transaction.player_id),
     }
     return render(request, "cage/receipt.html", context)

@@ -8,6 +8,7 @@ manual clock. Under CI=true nothing may be skipped: a skip is a failure.
 from __future__ import annotations
 
 import os
+from dataclasses import replace
 from datetime import UTC, datetime
 
 import pytest
@@ -16,6 +17,7 @@ from django.conf import settings
 from floor import runtime
 from floor.application.floor_app import FloorApplication
 from floor.domain.clock import ManualClock
+from games.profile_rules import BuyInRules
 from games.profiles import RuleProfile, get_profile
 
 IN_CI = os.environ.get("CI", "").lower() == "true"
@@ -80,18 +82,27 @@ def make_app(tmp_path, clock, django_db_setup, django_db_blocker):
     env = None
     built: list[FloorApplication] = []
 
-    def make(profile: str | RuleProfile | None = None) -> FloorApplication:
+    def make(
+        profile: str | RuleProfile | None = None, *, house_buy_in: bool = False
+    ) -> FloorApplication:
+        """``house_buy_in``: keep the amounts the profile fixes for a first
+        buy-in and rebuys (CM's Hold'em tables: 100 to 1,000 EUR, CM-2). The
+        suite's tables are 2/10 EUR Hold'em tables bought in for a few euros to
+        keep the hand arithmetic small, so by default a floor built here leaves
+        them out and the table's minimum and maximum bound a buy-in, as under
+        GA; the tests of CM-2 ask for them (tests/floor/test_buy_in_bounds.py)."""
         nonlocal env
         with django_db_blocker.unblock():
             if env is None:
                 env = scratch_event_store_env(tmp_path)
-            app = FloorApplication(
-                env=env,
-                profile=profile
+            rules = (
+                profile
                 if isinstance(profile, RuleProfile)
-                else get_profile(profile or settings.FLOOR_RULE_PROFILE),
-                clock=clock,
+                else get_profile(profile or settings.FLOOR_RULE_PROFILE)
             )
+            if not house_buy_in:
+                rules = replace(rules, buy_in=BuyInRules())
+            app = FloorApplication(env=env, profile=rules, clock=clock)
             if not built and settings.EVENT_STORE_BACKEND == "postgres":
                 empty_postgres_store(app)
         built.append(app)

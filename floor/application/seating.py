@@ -483,6 +483,7 @@ class SeatingCommands(GroupSupport):
                 found.id,
                 amount_cents,
                 table_average=self.profile.seating.newcomer_stack_is_table_average,
+                rules=self.profile.buy_in,
                 paid_with=paid_with,
             )
             return [table], {"table_id": str(table.id), "stack_cents": stack}

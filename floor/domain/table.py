@@ -26,6 +26,7 @@ from floor.domain.errors import conflict, forbidden, invalid
 from floor.domain.game import Game
 from floor.domain.session_clock import SessionClockMixin
 from floor.domain.table_spec import TableSpec
+from games.profile_rules import BuyInBounds, BuyInRules
 from games.profiles import RuleProfile
 
 # Why a player leaves a table, and why a table closes: the events record one.
@@ -451,15 +452,25 @@ class Table(ActionClockMixin, AbsenceMixin, SessionClockMixin, AuditedAggregate)
     # --- chips -------------------------------------------------------------------
 
     def buy_in(
-        self, player_id: UUID, amount: int, *, table_average: bool, paid_with: str = "cash"
+        self,
+        player_id: UUID,
+        amount: int,
+        *,
+        table_average: bool,
+        paid_with: str = "cash",
+        rules: BuyInRules | None = None,
     ) -> int:
         """Chips bought at the table, between hands only [GA art. 21; PT 14].
 
         ``paid_with`` says where the chips come from (ledger.domain.floor_money):
         cash at the table, a purchase at the cage, or the player's own chips.
+        Every door that puts bought chips on a seat (the floor's buy-in, the
+        cage's) comes through here with the profile's ``rules``.
 
-        First buy-in: within the table's minimum and maximum [CM-2], or, joining
-        a game in progress under PT, the average capital at the table [PT 28].
+        First buy-in: within the amounts the profile fixes for this variant
+        (100 to 1,000 EUR at CM's Hold'em tables [CM-2]), else within the
+        table's minimum and maximum; joining a game in progress under PT, the
+        average capital at the table [PT 28].
         Rebuy: at least the minimum, the stack never past the maximum [CM-2].
         """
         self.check_not_closed()
@@ -467,6 +478,7 @@ class Table(ActionClockMixin, AbsenceMixin, SessionClockMixin, AuditedAggregate)
         if isinstance(amount, bool) or not isinstance(amount, int) or amount <= 0:
             raise invalid("amount_invalid", "A buy-in is a positive number of cents.")
         seat, state = self.seated_state(player_id)
+        house = (rules or BuyInRules()).bounds_for(self.variant)
         if state["stack"] == 0:
             if table_average and state["newcomer"]:
                 # The capital in play: a seat just taken, without chips, adds none.
@@ -483,6 +495,8 @@ class Table(ActionClockMixin, AbsenceMixin, SessionClockMixin, AuditedAggregate)
                         "at the table (PT 28).",
                         average_cents=average,
                     )
+            elif house is not None:
+                self._check_house_bounds(house, False, amount, amount)
             elif not self.minimum_cents <= amount <= self.maximum_cents:
                 raise conflict(
                     "buy_in_out_of_limits",
@@ -490,11 +504,14 @@ class Table(ActionClockMixin, AbsenceMixin, SessionClockMixin, AuditedAggregate)
                     minimum_cents=self.minimum_cents,
                     maximum_cents=self.maximum_cents,
                 )
+        elif house is not None:
+            capped = state["stack"] + amount if (rules and rules.rebuy_caps_stack) else amount
+            self._check_house_bounds(house, True, amount, capped, stack_cents=state["stack"])
         elif amount < self.minimum_cents or state["stack"] + amount > self.maximum_cents:
             raise conflict(
                 "rebuy_out_of_limits",
                 "A rebuy is at least the table minimum and leaves the stack at most "
-                "the table maximum (CM-2).",
+                "the table maximum.",
                 minimum_cents=self.minimum_cents,
                 maximum_cents=self.maximum_cents,
                 stack_cents=state["stack"],
@@ -513,6 +530,34 @@ class Table(ActionClockMixin, AbsenceMixin, SessionClockMixin, AuditedAggregate)
         # A session's time owed is paid from the chips bought [GA art. 18.3b; PT 7b].
         self.collect_time(seat)
         return self.occupants[str(seat)]["stack"]
+
+    @staticmethod
+    def _check_house_bounds(
+        house: BuyInBounds, rebuy: bool, amount: int, capped: int, **params: int
+    ) -> None:
+        """Refuses ``amount`` below the house minimum, or ``capped`` (the
+        amount, or the stack it makes) past the maximum [CM-2]."""
+        bounds = {
+            "minimum_cents": house.minimum_cents,
+            "maximum_cents": house.maximum_cents,
+            "amount_cents": amount,
+            "rule": house.source,
+            **params,
+        }
+        what = "rebuy" if rebuy else "first buy-in"
+        if amount < house.minimum_cents:
+            raise conflict(
+                "rebuy_below_minimum" if rebuy else "buy_in_below_minimum",
+                f"A {what} here is at least {house.minimum_cents} cents ({house.source}).",
+                **bounds,
+            )
+        if capped > house.maximum_cents:
+            raise conflict(
+                "rebuy_above_maximum" if rebuy else "buy_in_above_maximum",
+                f"A {what} here leaves at most {house.maximum_cents} cents in front of "
+                f"the player ({house.source}).",
+                **bounds,
+            )
 
     @event("ChipsBought")
     def _chips_bought(

@@ -15,6 +15,7 @@ from games.limits import MAX_AMOUNT_CENTS
 from ledger.domain.gaming_day import REASON_CODES
 from ledger.domain.jackpot import SCHEMES
 from ledger.models import AccountView, GamingDayView, JackpotView, TransactionView, TrayRequestView
+from ledger.reasons import transaction_reason
 
 Cents = serializers.IntegerField
 
@@ -138,6 +139,10 @@ class AccountSerializer(serializers.ModelSerializer):
 
 class TransactionSerializer(serializers.ModelSerializer):
     receipt_url = serializers.SerializerMethodField()
+    # ``reason`` stays the English text recorded with the transaction; the code
+    # and its params say it for a program, ``reason_text`` for a person, in the
+    # request's language (ledger.reasons; the stored text when there is no code).
+    reason_text = serializers.SerializerMethodField()
 
     class Meta:
         model = TransactionView
@@ -146,6 +151,9 @@ class TransactionSerializer(serializers.ModelSerializer):
             "position",
             "kind",
             "reason",
+            "reason_code",
+            "reason_params",
+            "reason_text",
             "gaming_day",
             "table_id",
             "player_id",
@@ -159,6 +167,9 @@ class TransactionSerializer(serializers.ModelSerializer):
             "at",
             "receipt_url",
         ]
+
+    def get_reason_text(self, transaction: TransactionView) -> str:
+        return transaction_reason(transaction)
 
     def get_receipt_url(self, transaction: TransactionView) -> str:
         return f"/cage/receipts/{transaction.id}/"

@@ -57,6 +57,8 @@ class LedgerBooks(CommandService):
         table_id: object = None,
         player_id: object = None,
         reference: str | None = None,
+        reason_code: str = "",
+        reason_params: dict | None = None,
     ) -> list[Aggregate]:
         """Posts one balanced transaction; returns what to save with it."""
         merged = balanced_postings(postings)
@@ -78,6 +80,8 @@ class LedgerBooks(CommandService):
             table_id=_hex(table_id),
             player_id=_hex(player_id),
             reference=reference,
+            reason_code=reason_code,
+            reason_params=reason_params or {},
         )
         self.remember(transaction)
         return [transaction, *changed]
@@ -90,6 +94,8 @@ class LedgerBooks(CommandService):
             table_id=booking.table_id,
             player_id=booking.player_id,
             reference=booking.reference,
+            reason_code=booking.reason_code,
+            reason_params=booking.reason_params,
         )
 
     def book_floor_money(self, changed: Sequence[Aggregate]) -> list[Aggregate]:

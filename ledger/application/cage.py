@@ -44,6 +44,7 @@ class CageCommands(JackpotCommands):
                     (accounts.player_chips(found.id), amount),
                 ],
                 reason="chips sold at the cage",
+                reason_code="chips_sold",
                 player_id=found.id,
             )
             return changed, result_of(changed, player_id=str(found.id))
@@ -66,6 +67,7 @@ class CageCommands(JackpotCommands):
                 found.id,
                 amount_cents,
                 table_average=self.profile.seating.newcomer_stack_is_table_average,
+                rules=self.profile.buy_in,
                 paid_with="cage",
             )
             return [table], {"table_id": str(table.id), "stack_cents": stack}
@@ -96,6 +98,7 @@ class CageCommands(JackpotCommands):
                     (accounts.EXTERNAL, amount),
                 ],
                 reason="cash-out",
+                reason_code="cash_out",
                 player_id=found.id,
             )
             return changed, result_of(changed, player_id=str(found.id), amount_cents=amount)
@@ -170,6 +173,8 @@ class CageCommands(JackpotCommands):
                 TransactionKind.FILL if fill else TransactionKind.CREDIT,
                 postings,
                 reason=f"{request.move} asked by {request.requested_by}",
+                reason_code="tray_move_requested",
+                reason_params={"move": str(request.move), "by": request.requested_by},
                 table_id=request.table_id,
                 reference=str(request.id),
             )

@@ -96,6 +96,7 @@ class GamingDayCommands(LedgerBooks):
                     (accounts.CAGE_CHIPS, chips_cents),
                 ],
                 reason="cage float",
+                reason_code="cage_float",
             )
             return changed, result_of(changed)
 
@@ -210,6 +211,8 @@ class GamingDayCommands(LedgerBooks):
                 TransactionKind.ADJUSTMENT,
                 [(accounts.EQUITY, -difference), (ref, difference)],
                 reason=reason_code if not note else f"{reason_code}: {note}",
+                reason_code="count_difference",
+                reason_params={"code": reason_code, "note": note},
                 table_id=ref.table_id,
             )
             return [gaming_day, *changed], result_of(changed, difference_cents=difference)
@@ -250,12 +253,18 @@ class GamingDayCommands(LedgerBooks):
                 "cash_out_cents": tips,
             }
             if any(amount for _, amount in drop_postings):
-                changed += self.book(TransactionKind.DROP, drop_postings, reason="day's drop")
+                changed += self.book(
+                    TransactionKind.DROP,
+                    drop_postings,
+                    reason="day's drop",
+                    reason_code="days_drop",
+                )
             if tips:
                 changed += self.book(
                     TransactionKind.TIPS_PAID,
                     [(accounts.CAGE_CASH, -tips), (accounts.STAFF_TIPS, tips)],
                     reason="tips paid out to the staff",
+                    reason_code="tips_paid",
                 )
             report = gaming_day.close(books, flows, into_the_cage)
             cage.close_day()

@@ -59,6 +59,7 @@ class JackpotCommands(GamingDayCommands):
                     (accounts.jackpot_fund(jackpot.id), seed_cents),
                 ],
                 reason="starting amount",
+                reason_code="jackpot_seed",
                 reference=jackpot.id.hex,
             )
             return [jackpot, *changed], result_of(changed, jackpot_id=str(jackpot.id))
@@ -116,6 +117,7 @@ class JackpotCommands(GamingDayCommands):
                     TransactionKind.JACKPOT_SEED,
                     [(accounts.CAGE_CHIPS, -short), (fund, short)],
                     reason="back to the starting amount",
+                    reason_code="jackpot_reseed",
                     reference=jackpot.id.hex,
                 )
             return changed, {

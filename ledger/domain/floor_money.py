@@ -29,6 +29,9 @@ class Booking:
     player_id: str | None = None
     reference: str | None = None
     extra: dict = field(default_factory=dict)
+    # The reason as a code and its params, for each reader's language (ledger.reasons).
+    reason_code: str = ""
+    reason_params: dict = field(default_factory=dict)
 
 
 def _buy_in_postings(table: str, player: str, amount: int, paid_with: str) -> list:
@@ -52,6 +55,8 @@ def bookings_for(event: object, table_id: UUID) -> list[Booking]:
                 TransactionKind.BUY_IN,
                 _buy_in_postings(table, player, event.amount, event.paid_with),
                 reason=event.paid_with,
+                reason_code="buy_in",
+                reason_params={"paid_with": event.paid_with},
                 table_id=table,
                 player_id=player,
             )
@@ -65,6 +70,8 @@ def bookings_for(event: object, table_id: UUID) -> list[Booking]:
                     (accounts.rake_box(table), event.cents),
                 ],
                 reason=f"session {event.session}",
+                reason_code="time_charge",
+                reason_params={"session": event.session},
                 table_id=table,
                 player_id=event.player_id,
             )
@@ -85,6 +92,8 @@ def bookings_for(event: object, table_id: UUID) -> list[Booking]:
                 TransactionKind.HAND,
                 postings,
                 reason=f"hand {event.number}",
+                reason_code="hand",
+                reason_params={"number": event.number},
                 table_id=table,
                 reference=str(event.number),
             )
@@ -105,6 +114,8 @@ def bookings_for(event: object, table_id: UUID) -> list[Booking]:
                     (accounts.stack(event.to_table, event.player_id), event.stack),
                 ],
                 reason=event.kind,
+                reason_code="stack_moved",
+                reason_params={"why": event.kind},
                 table_id=table,
                 player_id=event.player_id,
                 reference=event.to_table,
@@ -118,6 +129,8 @@ def bookings_for(event: object, table_id: UUID) -> list[Booking]:
                 kind,
                 [(accounts.stack(table, event.player_id), -event.amount), (box, event.amount)],
                 reason=event.purpose,
+                reason_code="chips_off",
+                reason_params={"purpose": event.purpose},
                 table_id=table,
                 player_id=event.player_id,
             )
@@ -134,6 +147,8 @@ def bookings_for(event: object, table_id: UUID) -> list[Booking]:
                 TransactionKind.JACKPOT_BET,
                 postings,
                 reason=f"jackpot stakes, hand {event.hand}",
+                reason_code="jackpot_stakes",
+                reason_params={"hand": event.hand},
                 table_id=table,
                 reference=event.jackpot_id,
             )
@@ -150,6 +165,7 @@ def bookings_for(event: object, table_id: UUID) -> list[Booking]:
                 TransactionKind.JACKPOT_PAID,
                 postings,
                 reason="jackpot prizes",
+                reason_code="jackpot_prizes",
                 table_id=table,
                 reference=event.jackpot_id,
             )
@@ -167,6 +183,8 @@ def _stack_leaves(table: str, player: str, stack: int, reason: str) -> list[Book
             TransactionKind.STACK_LEFT,
             [(accounts.stack(table, player), -stack), (accounts.player_chips(player), stack)],
             reason=reason,
+            reason_code="stack_left",
+            reason_params={"why": reason},
             table_id=table,
             player_id=player,
         )

@@ -79,10 +79,18 @@ class Transaction(AuditedAggregate):
         table_id: str | None = None,
         player_id: str | None = None,
         reference: str | None = None,
+        reason_code: str = "",
+        reason_params: dict | None = None,
     ) -> None:
         self.kind = kind
         self.postings = postings
+        # ``reason`` is the English text every transaction has carried; the
+        # code and its params (ledger.reasons) let each reader see it in their
+        # language. Transactions posted before the codes have only the text:
+        # their stored events are not edited, and they show the text as is.
         self.reason = reason
+        self.reason_code = reason_code
+        self.reason_params = reason_params or {}
         self.gaming_day = gaming_day
         self.table_id = table_id
         self.player_id = player_id

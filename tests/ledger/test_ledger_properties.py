@@ -16,6 +16,7 @@ records nothing; a repeated command id records nothing and answers as before.
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from uuid import UUID
 
@@ -30,6 +31,7 @@ from floor.domain.errors import DomainError
 from floor.domain.hand_rules import expected_button, most_rake
 from floor.domain.player import Player
 from floor.domain.table import Table, TableStatus
+from games.profile_rules import BuyInRules
 from games.profiles import get_profile
 from ledger.domain import accounts
 from ledger.domain.accounts import Kind
@@ -101,7 +103,10 @@ def popo_app() -> FloorApplication:
     """An in-memory floor: a fresh one for every example."""
     return FloorApplication(
         env={"PERSISTENCE_MODULE": "eventsourcing.popo"},
-        profile=get_profile("CM"),
+        # The random amounts are a few euros, at 2/10 EUR tables: without CM-2's
+        # 100 to 1,000 EUR (tests/floor/test_buy_in_bounds.py), as the suite's
+        # floors are (tests/conftest.py, make_app).
+        profile=replace(get_profile("CM"), buy_in=BuyInRules()),
         clock=ManualClock(datetime(2026, 11, 22, 20, 0, tzinfo=UTC)),
     )
 

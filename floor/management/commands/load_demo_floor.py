@@ -13,6 +13,7 @@ from django.core.management.base import BaseCommand
 from floor.domain.errors import DomainError
 from floor.domain.roles import Role
 from floor.gateway import perform
+from floor.runtime import floor_app
 
 # (username, password, role): the README lists these.
 DEMO_USERS = [
@@ -48,6 +49,8 @@ DEMO_PLAYERS = [
     ("DEMO-010", "João"), ("DEMO-011", "Lucía"), ("DEMO-012", "Manuel"),
     ("DEMO-013", "Nuria"), ("DEMO-014", "Óscar"),
 ]  # fmt: skip
+# What each drawn player buys in for: 5 EUR, or the least the house takes at
+# that table's game (CM's Hold'em tables: 100 EUR [CM-2]).
 DEMO_BUY_IN_CENTS = 500
 # The cage's float and each table's tray (EUR cents).
 DEMO_CAGE_CASH_CENTS = 2_000_000
@@ -163,12 +166,17 @@ class Command(BaseCommand):
             )
             perform("join_waiting_list", jefe, f"demo:list:{card}", player=card, table_id=table_id)
         drawn = perform("draw_seats", jefe, "demo:draw:1", table_ids=[table_id])
+        house = floor_app().profile.buy_in.bounds_for(DEMO_SECTORS["Sector A"][0][0])
+        amount = max(DEMO_BUY_IN_CENTS, house.minimum_cents) if house else DEMO_BUY_IN_CENTS
+        # The amount is in the command id: a floor loaded when the demo bought in
+        # 5 EUR gets the rest as a rebuy, and a second run still records nothing.
+        suffix = "" if amount == DEMO_BUY_IN_CENTS else f":{amount}"
         for player_id in drawn.result["tables"][table_id]["seats"].values():
             perform(
                 "buy_in",
                 dealer,
-                f"demo:buy-in:{player_id}",
+                f"demo:buy-in:{player_id}{suffix}",
                 table_id=table_id,
                 player=player_id,
-                amount_cents=DEMO_BUY_IN_CENTS,
+                amount_cents=amount,
             )
