@@ -161,3 +161,65 @@ def test_a_dot_for_cents_in_spanish_is_refused_with_the_way_to_write_it(room, ca
     assert status == 400 and answer["code"] == "amount_separator"
     assert "12,50" in answer["fields"]["amount_eur"]
     assert len(all_events(room.app)) == before
+
+
+def test_the_preview_says_what_a_field_reads_as_and_whether_it_will_ask(room, jefe):
+    def preview(typed: str, command: str = "request_tray_move") -> dict:
+        response = jefe.get("/console/amount/", {"amount": typed, "command": command})
+        assert response.status_code == 200
+        return response.json()
+
+    assert preview("1.000") == {
+        "ok": True,
+        "cents": 100_000,
+        "text": "1.000,00 EUR",
+        "message": "Leído: 1.000,00 EUR.",
+        "confirm": False,
+    }
+    large = preview("15.000")
+    assert large["confirm"] is True and "10.000,00 EUR" in large["message"]
+    assert preview("15.000", command="end_hand")["confirm"] is False
+    assert preview("1e5")["code"] == "amount_scientific"
+    assert preview("9" * 40)["code"] == "amount_too_large"
+    assert Client().get("/console/amount/", {"amount": "5"}).status_code == 302  # log in first
+
+
+def test_the_answer_says_every_amount_of_a_hand_it_read(room, jefe):
+    table_id, _cards = room.drawn_table(4, buy_in=1000)
+    seats = sorted(room.seats(table_id))
+    status, _ = command(jefe, "start_hand", table_id=table_id, dealt_in=[str(s) for s in seats])
+    assert status == 201
+
+    status, answer = command(
+        jefe,
+        "end_hand",
+        table_id=table_id,
+        **{f"contributions_eur.{s}": "2" for s in seats},
+        **{f"winnings_eur.{seats[0]}": "8,00"},
+    )
+
+    assert status == 201, answer
+    assert f"el asiento {seats[0]} ganó 8,00 EUR" in answer["message"]
+    assert f"el asiento {seats[1]} puso 2,00 EUR" in answer["message"]
+
+
+def test_the_open_table_form_reads_euros_as_the_other_fields_do(room, jefe):
+    from floor.models import TableView
+
+    url = f"/sectors/{room.sector_id}/"
+    runtime.floor_projector().catch_up()
+    form = {"variant": "texas_holdem", "limit": "no_limit", "seats": "10"}
+    before = TableView.objects.count()
+
+    for bad in ("1e5", "2.50", "9" * 40):
+        response = jefe.post(
+            url, {"command_id": new_id(), **form, "minimum_cents": bad, "maximum_cents": "10"}
+        )
+        assert response.status_code == 400, bad
+    assert TableView.objects.count() == before
+
+    response = jefe.post(
+        url, {"command_id": new_id(), **form, "minimum_cents": "2,50", "maximum_cents": "10 €"}
+    )
+    assert response.status_code == 302
+    assert TableView.objects.get(minimum_cents=250).maximum_cents == 1_000
