@@ -309,6 +309,23 @@ def first_errors(errors: Any) -> dict[str, str]:
     return flat
 
 
+def as_typed(fields: dict[str, str], read: dict[str, Amount], posted: Any) -> dict[str, str]:
+    """A serializer's errors named as the form names its fields (``amount_cents``
+    was typed as ``amount_eur``); an amount read as nothing is told the least
+    it may be in euros, not the serializer's "at least 1" (cent)."""
+    named = {}
+    for key, message in fields.items():
+        typed = f"{key[: -len('_cents')]}_eur" if key.endswith("_cents") else key
+        if typed not in posted:
+            named[key] = message
+            continue
+        amount = read.get(typed)
+        if amount is not None and amount.cents == 0:
+            message = _("At least %(minimum)s.") % {"minimum": format_euros(1)}
+        named[typed] = message
+    return named
+
+
 def run_console_command(user: Any, name: str, posted: Any) -> tuple[int, dict]:
     """Runs the command ``name`` with the form ``posted``: the status and answer."""
     command = COMMANDS.get(name)
@@ -331,11 +348,7 @@ def run_console_command(user: Any, name: str, posted: Any) -> tuple[int, dict]:
     if not (scope_ok and body_ok) or missing:
         fields = {**first_errors(scope.errors), **first_errors(body.errors)}
         fields.update({k: _("This field is required.") for k in missing})
-        # Named as the form names them: amount_cents was typed as amount_eur.
-        fields = {
-            (f"{k[: -len('_cents')]}_eur" if f"{k[: -len('_cents')]}_eur" in posted else k): v
-            for k, v in fields.items()
-        }
+        fields = as_typed(fields, read, posted)
         return 400, {"ok": False, "message": message_for("invalid_input"), "fields": fields}
     confirm = needs_confirmation(name, read, posted)
     if confirm is not None:

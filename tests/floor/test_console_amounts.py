@@ -223,3 +223,10 @@ def test_the_open_table_form_reads_euros_as_the_other_fields_do(room, jefe):
     )
     assert response.status_code == 302
     assert TableView.objects.get(minimum_cents=250).maximum_cents == 1_000
+
+
+def test_a_zero_is_told_the_least_amount_in_euros(room, cajero):
+    status, answer = command(cajero, "sell_chips", player=room.new_player(), amount_eur="0,00")
+
+    assert status == 400
+    assert answer["fields"] == {"amount_eur": "Como mínimo 0,01 EUR."}
