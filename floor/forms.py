@@ -53,6 +53,15 @@ class CommandForm(forms.Form):
         if not self.is_bound:
             self.initial.setdefault("command_id", str(uuid.uuid4()))
 
+    def new_attempt(self) -> None:
+        """A refused or invalid form comes back with a new command id: nothing
+        was recorded, and the corrected form is another command (issue 18).
+        After an outage the id stays, so a retry of the same form is answered
+        with the first outcome if it was recorded after all."""
+        if self.is_bound:
+            self.data = self.data.copy()
+            self.data["command_id"] = str(uuid.uuid4())
+
 
 class EuroField(forms.CharField):
     """An amount in euros, with cents, returned as integer cents: typed as the

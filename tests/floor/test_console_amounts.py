@@ -230,3 +230,20 @@ def test_a_zero_is_told_the_least_amount_in_euros(room, cajero):
 
     assert status == 400
     assert answer["fields"] == {"amount_eur": "Como mínimo 0,01 EUR."}
+
+
+def test_a_refused_open_table_form_comes_back_with_a_new_command_id(room, jefe):
+    import re
+
+    url = f"/sectors/{room.sector_id}/"
+    runtime.floor_projector().catch_up()
+    sent = new_id()
+    form = {"variant": "texas_holdem", "limit": "no_limit", "seats": "10"}
+
+    response = jefe.post(
+        url, {"command_id": sent, **form, "minimum_cents": "1e5", "maximum_cents": "10"}
+    )
+
+    assert response.status_code == 400
+    shown = re.search(rb'name="command_id" value="([^"]+)"', response.content).group(1).decode()
+    assert shown and shown != sent
