@@ -209,13 +209,9 @@ class FormError(ValueError):
         self.code = code
 
 
-def euros_to_cents(name: str, typed: str) -> int:
-    """What the person typed in the euro field ``name``, as integer cents, read
-    in their language (floor.console.amounts); a ``FormError`` says why not."""
-    return read_euros(name, typed).cents
-
-
 def read_euros(name: str, typed: str) -> Amount:
+    """What the person typed in the euro field ``name``, read in their language
+    (floor.console.amounts); a ``FormError`` names the field and says why not."""
     try:
         return parse_euros(typed)
     except AmountError as wrong:
