@@ -281,6 +281,25 @@ FLOOR_SWEEP_SECONDS = float(os.environ.get("FLOOR_SWEEP_SECONDS", "2"))
 # The consoles ask for their live part this often (a change shows within two
 # seconds); an unchanged floor answers 204.
 FLOOR_CONSOLE_POLL_MS = int(os.environ.get("FLOOR_CONSOLE_POLL_MS", "1000"))
+# An amount typed into a console above the usual for its form is asked to be
+# confirmed before it is sent (floor.console.commands; docs/console.md). These
+# are the house's figures for "far above the usual", in whole euros, one
+# setting each: a deployment knob that guards against typing errors, not a rule
+# of play (the API, which programs use, books any amount the rules allow, and
+# no event depends on it), hence a setting rather than a RuleProfile field.
+FLOOR_CONFIRM_ABOVE_CENTS = {
+    command: int(os.environ.get(variable, default)) * 100
+    for command, variable, default in (
+        # A fill or credit of a table's tray (the brief's 10,000 EUR).
+        ("request_tray_move", "FLOOR_CONFIRM_TRAY_MOVE_ABOVE_EUR", "10000"),
+        # A buy-in at a table or paid at the cage: CM-2's largest first buy-in.
+        ("buy_in", "FLOOR_CONFIRM_BUY_IN_ABOVE_EUR", "1000"),
+        ("buy_in_at_cage", "FLOOR_CONFIRM_BUY_IN_ABOVE_EUR", "1000"),
+        # Chips sold or cashed out at the cage.
+        ("sell_chips", "FLOOR_CONFIRM_CAGE_ABOVE_EUR", "5000"),
+        ("cash_out", "FLOOR_CONFIRM_CAGE_ABOVE_EUR", "5000"),
+    )
+}
 CELERY_BEAT_SCHEDULE = {
     "sweep": {
         "task": "floor.tasks.sweep",

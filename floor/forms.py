@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import uuid
-from decimal import Decimal
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
+from floor.console.amounts import MAX_TYPED, AmountError, format_euros, parse_euros
 from floor.domain.command_record import MAX_COMMAND_ID_LENGTH
 from floor.domain.sector import MAX_SECTOR_NAME_LENGTH
 from floor.domain.table import TableStatus
@@ -53,16 +53,39 @@ class CommandForm(forms.Form):
         if not self.is_bound:
             self.initial.setdefault("command_id", str(uuid.uuid4()))
 
+    def new_attempt(self) -> None:
+        """A refused or invalid form comes back with a new command id: nothing
+        was recorded, and the corrected form is another command (issue 18).
+        After an outage the id stays, so a retry of the same form is answered
+        with the first outcome if it was recorded after all."""
+        if self.is_bound:
+            self.data = self.data.copy()
+            self.data["command_id"] = str(uuid.uuid4())
 
-class EuroField(forms.DecimalField):
-    """An amount in euros, with cents, returned as integer cents."""
+
+class EuroField(forms.CharField):
+    """An amount in euros, with cents, returned as integer cents: typed as the
+    person's language writes it, read by the consoles' one reader
+    (floor.console.amounts), and at least one cent."""
 
     def __init__(self, **kwargs):
-        super().__init__(min_value=Decimal("0.01"), max_digits=10, decimal_places=2, **kwargs)
+        super().__init__(max_length=MAX_TYPED, **kwargs)
+
+    def widget_attrs(self, widget):
+        return {**super().widget_attrs(widget), "inputmode": "decimal", "data-amount": ""}
 
     def clean(self, value):
-        amount = super().clean(value)
-        return None if amount is None else int(amount * 100)
+        typed = super().clean(value)
+        if typed in self.empty_values:
+            return None
+        try:
+            cents = parse_euros(typed).cents
+        except AmountError as wrong:
+            raise forms.ValidationError(wrong.message, code=wrong.code) from None
+        if cents < 1:
+            least = {"minimum": format_euros(1)}
+            raise forms.ValidationError(_("At least %(minimum)s.") % least, code="min_value")
+        return cents
 
 
 class OpenSectorForm(CommandForm):

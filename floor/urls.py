@@ -12,5 +12,6 @@ urlpatterns = [
     path("tables/<uuid:table_id>/", sector.table_view, name="table"),
     path("tables/<uuid:table_id>/live/", sector.table_live, name="table-live"),
     path("console/commands/<str:name>/", commands.console_command, name="console-command"),
+    path("console/amount/", commands.amount_preview, name="console-amount"),
     path("board/", board.board, name="board"),
 ]

@@ -37,12 +37,14 @@ def run_form_command(
     if request.method != "POST":
         return None, 200
     if not form.is_valid():
+        form.new_attempt()
         return None, 400
     arguments = dict(form.cleaned_data)
     try:
         return command(arguments), 200
     except DomainError as refused:
         form.add_error(None, describe(refused))
+        form.new_attempt()
         return None, STATUS_BY_KIND[refused.kind]
     except ReadModelsBehind as behind:
         messages.warning(request, message_for(behind.code))

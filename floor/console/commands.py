@@ -3,8 +3,16 @@
 A console form posts to ``/console/commands/<name>/``. Its fields are checked
 by the same serializer the API uses for that command (so the console cannot
 accept what the API refuses), after ``form_data`` has turned what a person
-types into the API's shapes: euros with a comma into cents, ``winnings_eur.3``
-into ``{"winnings": {"3": cents}}``, ticked boxes into lists.
+types into the API's shapes: euros typed the way the person's language
+writes them into cents (floor.console.amounts), ``winnings_eur.3`` into
+``{"winnings": {"3": cents}}``, ticked boxes into lists. Every answer to a form
+with euros says what they were read as ("Read: 1.000,00 EUR.").
+
+An amount above the usual for its form (``settings.FLOOR_CONFIRM_ABOVE_CENTS``)
+is first answered 428 ``amount_needs_confirmation`` with the amount read, and
+nothing is recorded; the console shows it with a confirm button and posts the
+form again with ``confirm_cents``, and the command runs only if those cents
+equal what the form reads as now.
 
 The console's script posts with ``Accept: application/json`` and shows the
 answer inline beside the form; without the script the page reloads and the
@@ -15,9 +23,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from decimal import Decimal, InvalidOperation
 from typing import Any
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, JsonResponse
@@ -25,14 +33,14 @@ from django.shortcuts import redirect
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_GET, require_POST
 from rest_framework import serializers
 
 from floor.api import serializers as s
+from floor.console.amounts import Amount, AmountError, format_euros, parse_euros
 from floor.domain.errors import DomainError
 from floor.gateway import ReadModelsBehind, ServiceUnavailable, perform
 from floor.messages import STATUS_BY_KIND, describe, message_for
-from games.limits import MAX_AMOUNT_CENTS
 from ledger.api import serializers as ls
 
 
@@ -195,32 +203,27 @@ COMMANDS: dict[str, ConsoleCommand] = {
 class FormError(ValueError):
     """A field the person typed that is not a number of euros."""
 
-    def __init__(self, name: str, message: str) -> None:
+    def __init__(self, name: str, message: str, code: str = "invalid_input") -> None:
         super().__init__(message)
         self.name = name
+        self.code = code
 
 
-def euros_to_cents(name: str, typed: str) -> int:
-    """``12,50`` or ``12.50`` or ``1.000,50`` euros as integer cents."""
-    text = typed.strip().replace(" ", "").replace("€", "")
-    if "," in text:
-        text = text.replace(".", "").replace(",", ".")
+def read_euros(name: str, typed: str) -> Amount:
+    """What the person typed in the euro field ``name``, read in their language
+    (floor.console.amounts); a ``FormError`` names the field and says why not."""
     try:
-        amount = Decimal(text)
-    except InvalidOperation:
-        raise FormError(name, _("Type an amount in euros, such as 12,50.")) from None
-    if not amount.is_finite() or amount != amount.quantize(Decimal("0.01")) or amount < 0:
-        raise FormError(name, _("Type an amount in euros, such as 12,50."))
-    if amount * 100 > MAX_AMOUNT_CENTS:
-        raise FormError(name, _("That amount is too large."))
-    return int(amount * 100)
+        return parse_euros(typed)
+    except AmountError as wrong:
+        raise FormError(name, wrong.message, wrong.code) from None
 
 
-def form_data(posted: Any, lists: tuple[str, ...]) -> dict:
-    """The API's body from a console form (see the module's docstring)."""
+def form_data(posted: Any, lists: tuple[str, ...], read: dict[str, Amount] | None = None) -> dict:
+    """The API's body from a console form (see the module's docstring); what
+    each euro field was read as goes into ``read``, by the field's name."""
     data: dict[str, Any] = {}
     for key in posted:
-        if key == "csrfmiddlewaretoken":
+        if key in {"csrfmiddlewaretoken", CONFIRM_FIELD}:
             continue
         if key in lists:
             data[key] = [v for v in posted.getlist(key) if v != ""]
@@ -230,13 +233,66 @@ def form_data(posted: Any, lists: tuple[str, ...]) -> dict:
             continue
         name, _dot, inner = key.partition(".")
         if name.endswith("_eur"):
-            name, value = name[: -len("_eur")], euros_to_cents(key, value)
+            amount = read_euros(key, value)
+            if read is not None:
+                read[key] = amount
+            name, value = name[: -len("_eur")], amount.cents
             name = name if inner else f"{name}_cents"
         if inner:
             data.setdefault(name, {})[inner] = value
         else:
             data[name] = value
     return data
+
+
+# The field a console re-posts with the cents the person confirmed.
+CONFIRM_FIELD = "confirm_cents"
+# The euro field a large amount is confirmed on (settings.FLOOR_CONFIRM_ABOVE_CENTS).
+CONFIRMED_AMOUNT = "amount_eur"
+
+# How the answer names each euro field it read (the bare ``amount_eur`` needs no name).
+READ_LABELS = {
+    "contributions_eur": gettext_lazy("seat %(key)s put in %(amount)s"),
+    "winnings_eur": gettext_lazy("seat %(key)s won %(amount)s"),
+    "rake_eur": gettext_lazy("rake %(amount)s"),
+    "pot_eur": gettext_lazy("pot %(amount)s"),
+}
+
+
+def said_read(read: dict[str, Amount]) -> str:
+    """ " Read: 1.000,00 EUR." for the answer, or "" when no euro was typed."""
+    if not read:
+        return ""
+    parts = []
+    for key, amount in read.items():
+        name, _dot, inner = key.partition(".")
+        label = READ_LABELS.get(name)
+        parts.append(str(label) % {"key": inner, "amount": amount.text} if label else amount.text)
+    return " " + _("Read: %(amounts)s.") % {"amounts": "; ".join(parts)}
+
+
+def usual_most(name: str) -> int | None:
+    """The most the form of command ``name`` usually sees, in cents, or None."""
+    return settings.FLOOR_CONFIRM_ABOVE_CENTS.get(name)
+
+
+def needs_confirmation(name: str, read: dict[str, Amount], posted: Any) -> dict | None:
+    """The confirmation to ask for, or None: an amount above the usual for its
+    form is booked only when the re-post confirms exactly the cents read now."""
+    usual = usual_most(name)
+    amount = read.get(CONFIRMED_AMOUNT)
+    if usual is None or amount is None or amount.cents <= usual:
+        return None
+    if posted.get(CONFIRM_FIELD, "").strip() == str(amount.cents):
+        return None
+    return {
+        "ok": False,
+        "code": "amount_needs_confirmation",
+        "message": _("%(amount)s is far above the usual here (%(usual)s). Check it and confirm it.")
+        % {"amount": amount.text, "usual": format_euros(usual)},
+        "confirm": {"field": CONFIRMED_AMOUNT, "cents": amount.cents, "text": amount.text},
+        "button": _("Confirm %(amount)s") % {"amount": amount.text},
+    }
 
 
 def first_errors(errors: Any) -> dict[str, str]:
@@ -249,15 +305,38 @@ def first_errors(errors: Any) -> dict[str, str]:
     return flat
 
 
+def as_typed(fields: dict[str, str], read: dict[str, Amount], posted: Any) -> dict[str, str]:
+    """A serializer's errors named as the form names its fields (``amount_cents``
+    was typed as ``amount_eur``); an amount read as nothing is told the least
+    it may be in euros, not the serializer's "at least 1" (cent)."""
+    named = {}
+    for key, message in fields.items():
+        typed = f"{key[: -len('_cents')]}_eur" if key.endswith("_cents") else key
+        if typed not in posted:
+            named[key] = message
+            continue
+        amount = read.get(typed)
+        if amount is not None and amount.cents == 0:
+            message = _("At least %(minimum)s.") % {"minimum": format_euros(1)}
+        named[typed] = message
+    return named
+
+
 def run_console_command(user: Any, name: str, posted: Any) -> tuple[int, dict]:
     """Runs the command ``name`` with the form ``posted``: the status and answer."""
     command = COMMANDS.get(name)
     if command is None:
         return 404, {"ok": False, "message": _("No such command.")}
+    read: dict[str, Amount] = {}
     try:
-        data = form_data(posted, command.lists)
+        data = form_data(posted, command.lists, read)
     except FormError as wrong:
-        return 400, {"ok": False, "message": str(wrong), "fields": {wrong.name: str(wrong)}}
+        return 400, {
+            "ok": False,
+            "code": wrong.code,
+            "message": str(wrong),
+            "fields": {wrong.name: str(wrong)},
+        }
     scope = ScopeSerializer(data={k: data.pop(k) for k in command.scope if k in data})
     body = command.body(data=data)
     scope_ok, body_ok = scope.is_valid(), body.is_valid()
@@ -265,7 +344,11 @@ def run_console_command(user: Any, name: str, posted: Any) -> tuple[int, dict]:
     if not (scope_ok and body_ok) or missing:
         fields = {**first_errors(scope.errors), **first_errors(body.errors)}
         fields.update({k: _("This field is required.") for k in missing})
+        fields = as_typed(fields, read, posted)
         return 400, {"ok": False, "message": message_for("invalid_input"), "fields": fields}
+    confirm = needs_confirmation(name, read, posted)
+    if confirm is not None:
+        return 428, confirm
     arguments = {k: str(v) for k, v in scope.validated_data.items()}
     arguments.update(body.validated_data)
     command_id = arguments.pop("command_id")
@@ -278,10 +361,10 @@ def run_console_command(user: Any, name: str, posted: Any) -> tuple[int, dict]:
             "message": describe(refused),
         }
     except ReadModelsBehind as behind:
-        return 202, {"ok": True, "message": message_for(behind.code)}
+        return 202, {"ok": True, "message": message_for(behind.code) + said_read(read)}
     except ServiceUnavailable as unavailable:
         return 503, {"ok": False, "message": message_for(unavailable.code)}
-    done = str(command.done)
+    done = str(command.done) + said_read(read)
     return (200 if outcome.replayed else 201), {"ok": True, "message": done}
 
 
@@ -303,3 +386,25 @@ def console_command(request: HttpRequest, name: str) -> HttpResponse:
     if not url_has_allowed_host_and_scheme(back, {request.get_host()}, request.is_secure()):
         back = "/"
     return redirect(back)
+
+
+@require_GET
+@login_required
+def amount_preview(request: HttpRequest) -> HttpResponse:
+    """GET /console/amount/?amount=<typed>&command=<name>: what a euro field
+    reads as, by the same reader and thresholds as the command door, so the
+    console's preview says what will be booked. 200 either way: the answer
+    says whether it was read (``ok``) and whether it will ask to confirm."""
+    try:
+        amount = parse_euros(request.GET.get("amount", ""))
+    except AmountError as wrong:
+        return JsonResponse({"ok": False, "code": wrong.code, "message": wrong.message})
+    read = _("Read: %(amounts)s.") % {"amounts": amount.text}
+    usual = usual_most(request.GET.get("command", ""))
+    confirm = usual is not None and amount.cents > usual
+    if confirm:
+        read += " " + _("Above the usual (%(usual)s): you will be asked to confirm it.") % {
+            "usual": format_euros(usual)
+        }
+    answer = {"ok": True, "cents": amount.cents, "text": amount.text, "message": read}
+    return JsonResponse({**answer, "confirm": confirm})

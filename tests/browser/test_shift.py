@@ -12,6 +12,7 @@ directory (or FLOOR_SCREENSHOTS, to look at them).
 from __future__ import annotations
 
 import os
+import re
 from datetime import timedelta
 from pathlib import Path
 
@@ -313,3 +314,99 @@ def test_a_whole_shift(live_server, browser, floor_app, clock, make_user, shot):
     shot(board, "board")
     jefe_context.close()
     cage_context.close()
+
+
+# --- money typed into the consoles (issue 18) --------------------------------------------
+
+
+def fill_form_of_table_1(base: str, browser, make_user, room: Room):
+    """The jefe's console in Spanish, table 1's fill form open."""
+    make_user("jaime", "jefe_sector", password=PASSWORD)
+    runtime.floor_projector().catch_up()
+    context = browser.new_context(locale="es-ES", viewport={"width": 1400, "height": 900})
+    jefe = log_in(context, base, "jaime", f"/sectors/{room.sector_id}/")
+    table_card(jefe, 1).locator("summary", has_text="Bandeja y mesa").click()
+    return context, jefe, command(table_card(jefe, 1), "request_tray_move")
+
+
+def test_a_spanish_thousand_reads_as_a_thousand_and_a_large_fill_is_confirmed(
+    live_server, browser, floor_app, make_user
+):
+    from ledger.models import TrayRequestView
+
+    room = Room(floor_app, tag="MO")
+    open_cage(floor_app)
+    room.table()
+    context, jefe, fill = fill_form_of_table_1(live_server.url, browser, make_user, room)
+
+    # What the field reads as shows while typing, in Spanish.
+    fill.locator("[name=amount_eur]").fill("1.000")
+    read = fill.locator("[data-testid=amount-read]", has_text="Leído: 1.000,00 EUR.")
+    read.wait_for()
+    jefe.screenshot(path="/tmp/money-preview.png")
+    fill.locator("button").click()
+    jefe.locator("#last-answer", has_text="Leído: 1.000,00 EUR.").wait_for()
+    assert TrayRequestView.objects.get(status="pending").amount_cents == 100_000
+
+    # Far above the usual: the server asks, the button confirms exactly that figure.
+    table_card(jefe, 1).locator("summary", has_text="Bandeja y mesa").click()
+    fill.locator("[name=amount_eur]").fill("15.000")
+    fill.locator("[data-testid=amount-read]", has_text="confirme").wait_for()
+    fill.locator("button[type=submit]").click()
+    message, role = answer_of(fill)
+    assert role == "alert" and "15.000,00 EUR" in message and "10.000,00 EUR" in message
+    assert TrayRequestView.objects.filter(status="pending").count() == 1  # nothing new asked
+    jefe.screenshot(path="/tmp/money-confirm.png")
+    fill.locator("[data-testid=confirm-amount]").click()
+    jefe.locator("#last-answer", has_text="Leído: 15.000,00 EUR.").wait_for()
+    assert TrayRequestView.objects.filter(amount_cents=1_500_000).count() == 1
+    context.close()
+
+
+def test_a_failed_attempt_is_not_resent_under_its_command_id(
+    live_server, browser, floor_app, make_user
+):
+    from ledger.models import TrayRequestView
+
+    room = Room(floor_app, tag="MI")
+    open_cage(floor_app)
+    room.table()
+    context, jefe, fill = fill_form_of_table_1(live_server.url, browser, make_user, room)
+    sent: list[str] = []
+    jefe.on(
+        "request",
+        lambda r: (
+            r.method == "POST"
+            and "/console/commands/" in r.url
+            and sent.append(re.search(r'name="command_id"\r\n\r\n(\w+)', r.post_data).group(1))
+        ),
+    )
+    failures = ["500", "none"]
+
+    def flaky(route):
+        failure = failures.pop(0) if failures else None
+        if failure == "500":
+            route.fulfill(status=500, body="<h1>Server Error (500)</h1>")
+        elif failure == "none":
+            route.abort()
+        else:
+            route.continue_()
+
+    jefe.route("**/console/commands/request_tray_move/", flaky)
+
+    # A 500: the corrected amount is a new command, with a new id.
+    fill.locator("[name=amount_eur]").fill("1e30")
+    fill.locator("button").click()
+    assert answer_of(fill)[1] == "alert"
+    fill.locator("[name=amount_eur]").fill("20")
+    fill.locator("button").click()
+    # No answer at all (the network): the same form sent again is the same command.
+    # (A click waits for the button, disabled until the attempt before was answered.)
+    fill.locator("button").click()
+    jefe.locator("#last-answer", has_text="Leído: 20,00 EUR.").wait_for()
+
+    assert len(sent) == 3
+    assert sent[1] != sent[0]  # the correction was not sent under the failed id
+    assert sent[2] == sent[1]  # a repeat after no answer is answered, never booked twice
+    assert TrayRequestView.objects.get(status="pending").amount_cents == 2_000
+    context.close()

@@ -344,6 +344,7 @@ NOT_FLOOR_READS = {
     "swagger-ui": "the API's documentation page (no data)",
     "api:token": "a token for a password (POST)",
     "floor:console-command": "the consoles' command door (POST)",
+    "floor:console-amount": "a typed amount read back as euros (no floor data)",
 }
 # A player's history is the room's (a jefe keeps any sector's lists).
 HISTORY_OF_PLAYER = {"director", "inspector", "jefe_a", "jefe_b", "cajero"}
