@@ -1,16 +1,20 @@
-"""The cage's printable receipt of a transaction."""
+"""The cage's printable papers: a transaction's receipt, a gaming day's close
+report with the audit anchor the inspector keeps."""
 
 from __future__ import annotations
 
 from uuid import UUID
 
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext_lazy as _
 
+from floor.gateway import actor_for
 from floor.models import PlayerView, TableView
-from ledger.models import TransactionView
+from floor.reports.cage import CAGE_READERS
+from ledger.models import GamingDayView, TransactionView
 
 KIND_LABELS = {
     "float": _("Cage float"),
@@ -83,3 +87,36 @@ def receipt(request: HttpRequest, transaction_id: UUID) -> HttpResponse:
         "player": players.get(transaction.player_id),
     }
     return render(request, "cage/receipt.html", context)
+
+
+@login_required
+def close_report(request: HttpRequest, day: str) -> HttpResponse:
+    """A closed gaming day's report, to print and keep: each table's result,
+    the cage's count, the differences and their reasons, and the audit anchor
+    (the journal chain's head at the close, as the anchor file has it), so the
+    inspector holds, on paper, what ``verify_log --anchor`` checks the log
+    against (docs/reporting.md, "Audit: verify_log"). Read by the cage report's
+    readers: management, the inspector and the cage."""
+    if not actor_for(request.user).roles & CAGE_READERS:
+        raise PermissionDenied
+    gaming_day = get_object_or_404(GamingDayView, day=day, status="closed")
+    report = gaming_day.report or {}
+    ids = {UUID(t) for t in report.get("tables", {})}
+    names = {t.id: str(t) for t in TableView.objects.filter(id__in=ids).select_related("sector")}
+    tables = [
+        {"name": names.get(UUID(t), t[:8]), **figures}
+        for t, figures in sorted(report.get("tables", {}).items())
+    ]
+    exceptions = [
+        {**e, "label": _account_label(e["account"], names, {})}
+        for e in report.get("exceptions", [])
+    ]
+    context = {
+        "day": gaming_day,
+        "tables": tables,
+        "total": report.get("total_result_cents", 0),
+        "cage": report.get("cage", {}),
+        "exceptions": exceptions,
+        "anchor": gaming_day.anchor,
+    }
+    return render(request, "cage/close_report.html", context)
