@@ -105,6 +105,7 @@ class Keyring:
 
     keys: Mapping[str, bytes]
     current_id: str
+    _keyed: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
     @classmethod
     def of(cls, secrets: Iterable[bytes], current: bytes) -> Keyring:
@@ -117,8 +118,14 @@ class Keyring:
         return self.keys[self.current_id]
 
     def digest(self, previous: str, content: Mapping[str, Any]) -> str:
-        """The current key's link."""
-        return keyed_digest(self.current, previous, content)
+        """The current key's link (from a copy of the HMAC keyed once: the
+        same result as ``keyed_digest``, without hashing the key each row)."""
+        keyed = self._keyed.get(self.current_id)
+        if keyed is None:
+            keyed = self._keyed[self.current_id] = hmac.new(self.current, None, hashlib.sha256)
+        mac = keyed.copy()
+        mac.update(_message(previous, content))
+        return mac.hexdigest()
 
 
 # --- anchors ---------------------------------------------------------------------

@@ -20,6 +20,7 @@ import logging
 import os
 import secrets
 import threading
+import time
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -85,32 +86,43 @@ def _file_secrets(path: Path) -> list[bytes]:
     return found
 
 
+def _state_of(path: Path) -> tuple[int, int, int] | None:
+    """What tells that the key file changed (one stat, no read)."""
+    try:
+        stat = os.stat(path)
+    except FileNotFoundError:
+        return None
+    return (stat.st_ino, stat.st_mtime_ns, stat.st_size)
+
+
 def keyring() -> Keyring:
     """The audit keys: FLOOR_AUDIT_KEY (current) or the key file's last line,
     the key file's other lines and FLOOR_AUDIT_KEYS (retired keys). The key
     file is made when there is no FLOOR_AUDIT_KEY; read again when it changes."""
     env_key = settings.FLOOR_AUDIT_KEY.strip().encode()
     path = Path(settings.FLOOR_AUDIT_KEY_FILE)
-    if not env_key and not path.exists():
+    state = _state_of(path)
+    if state is None and not env_key:
         _create_key_file(path)
-    try:
-        stat = path.stat()
-        state = (stat.st_ino, stat.st_mtime_ns, stat.st_size)
-    except FileNotFoundError:
-        state = None
+        state = _state_of(path)
     signature = (env_key, settings.FLOOR_AUDIT_KEYS, str(path), state)
     with _lock:
         if _cached.get("signature") == signature:
             return _cached["ring"]
-    older = _file_secrets(path) if state is not None else []
-    older += [_checked(s, "FLOOR_AUDIT_KEYS") for s in _secrets_of(settings.FLOOR_AUDIT_KEYS)]
+    in_file = _file_secrets(path) if state is not None else []
+    for _attempt in range(50):  # another process may be writing the first key this instant
+        if in_file or env_key or state is None:
+            break
+        time.sleep(0.01)
+        in_file = _file_secrets(path)
+    retired = [_checked(s, "FLOOR_AUDIT_KEYS") for s in _secrets_of(settings.FLOOR_AUDIT_KEYS)]
     if env_key:
         current = _checked(env_key, "FLOOR_AUDIT_KEY")
-    elif older and state is not None:
-        current = _file_secrets(path)[-1]
+    elif in_file:
+        current = in_file[-1]
     else:
         raise ImproperlyConfigured(f"{path} holds no key: delete it or set FLOOR_AUDIT_KEY")
-    ring = Keyring.of(older, current)
+    ring = Keyring.of(in_file + retired, current)
     with _lock:
         _cached.update(signature=signature, ring=ring)
     return ring

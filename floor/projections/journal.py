@@ -9,6 +9,7 @@ since. The close of a gaming day anchors the chain's head outside the database.
 
 from __future__ import annotations
 
+import logging
 from datetime import datetime
 from typing import Any
 
@@ -19,6 +20,8 @@ from floor.audit_files import append_anchor, keyring, now_text
 from floor.domain.command_record import CommandRecord
 from floor.models import EventJournalEntry
 from ledger.models import GamingDayView
+
+logger = logging.getLogger("floor.audit")
 
 METADATA = {
     "originator_id",
@@ -96,10 +99,16 @@ def anchor_close(
         "at": now_text(event.timestamp),
     }
     GamingDayView.objects.filter(day=day).update(anchor=anchor)
-    if written is not None:
+    if written is None:
+        return
+    try:
         append_anchor(
             "close", row.position, row.digest, row.key_id, at=anchor["at"], gaming_day=day
         )
+    except OSError:
+        # The floor goes on (the anchor is on the report, and beat's next one
+        # covers the close); the operator is told, loudly.
+        logger.exception("the close of %s could not be anchored in the anchor file", day)
 
 
 def _plain(value: object) -> object:

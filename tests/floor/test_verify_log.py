@@ -37,6 +37,7 @@ from floor.audit import (
 )
 from floor.audit_files import keyring
 from floor.models import EventJournalEntry, ProjectionPosition
+from floor.projections.journal import journal
 from floor.tasks import anchor_audit_log
 from tests.support.room import Room
 
@@ -751,3 +752,22 @@ def test_unkeyed_rows_hold_up_to_where_the_keyed_chain_began():
         "which is not in the key ring"
         for p in (3, 4)
     ]
+
+
+def test_journaling_an_event_reads_one_row_and_writes_one(
+    shift, floor_app, django_assert_num_queries
+):
+    """The journal is on every event's path: the key adds no query (the key
+    file is stat'ed, not read, while it stands), and a replayed position (a
+    rebuild) is skipped, never written again."""
+    Room(floor_app, tag="BA")  # two events, not projected yet
+    [notification] = floor_app.recorder.select_notifications(shift + 1, 1)
+    event = floor_app.mapper.to_domain_event(notification)
+    keyring()  # the first read of the key file is once per process
+    with django_assert_num_queries(2):
+        written = journal(event, notification.id)
+    assert written.key_id == keyring().current_id
+    before = EventJournalEntry.objects.get(position=1).digest
+    with django_assert_num_queries(1):
+        assert journal(event, 1) is None
+    assert EventJournalEntry.objects.get(position=1).digest == before
