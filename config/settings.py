@@ -300,12 +300,30 @@ FLOOR_CONFIRM_ABOVE_CENTS = {
         ("cash_out", "FLOOR_CONFIRM_CAGE_ABOVE_EUR", "5000"),
     )
 }
+
+# The audit trail (docs/reporting.md, "Audit: verify_log"): the journal is chained
+# with an HMAC whose key lives outside the database, in FLOOR_AUDIT_KEY or else in
+# a key file made once (mode 0600; a rotation appends to it); FLOOR_AUDIT_KEYS
+# holds retired keys verify_log still needs. The chain's head is appended to the
+# anchor file every FLOOR_AUDIT_ANCHOR_SECONDS and at each gaming day's close.
+FLOOR_AUDIT_KEY = os.environ.get("FLOOR_AUDIT_KEY", "")
+FLOOR_AUDIT_KEYS = os.environ.get("FLOOR_AUDIT_KEYS", "")
+FLOOR_AUDIT_KEY_FILE = os.environ.get("FLOOR_AUDIT_KEY_FILE", str(VAR_DIR / "audit_keys"))
+FLOOR_AUDIT_ANCHOR_FILE = os.environ.get(
+    "FLOOR_AUDIT_ANCHOR_FILE", str(VAR_DIR / "audit_anchors.jsonl")
+)
+FLOOR_AUDIT_ANCHOR_SECONDS = float(os.environ.get("FLOOR_AUDIT_ANCHOR_SECONDS", "300"))
 CELERY_BEAT_SCHEDULE = {
     "sweep": {
         "task": "floor.tasks.sweep",
         "schedule": FLOOR_SWEEP_SECONDS,
         # A sweep not started in time is dropped: the next one does its work.
         "options": {"expires": max(1.0, FLOOR_SWEEP_SECONDS * 2)},
+    },
+    "audit-anchor": {
+        "task": "floor.tasks.anchor_audit_log",
+        "schedule": FLOOR_AUDIT_ANCHOR_SECONDS,
+        "options": {"expires": max(1.0, FLOOR_AUDIT_ANCHOR_SECONDS)},
     },
 }
 

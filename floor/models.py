@@ -241,10 +241,13 @@ class EventJournalEntry(models.Model):
     command_id = models.CharField(max_length=100, db_index=True)
     rule_profile = models.CharField(max_length=20)
     data = models.JSONField(default=dict)
-    # The journal's hash chain (floor.audit): sha256 of the previous row's
-    # digest and this row's content, so an edited or removed row shows.
+    # The journal's hash chain (floor.audit): an HMAC-SHA256, under the audit
+    # key ``key_id`` (kept outside the database), of the previous row's digest
+    # and this row's content, so an edited or removed row shows. Rows written
+    # before the key have no key id: their link is a plain sha256.
     previous_digest = models.CharField(max_length=64, default="")
     digest = models.CharField(max_length=64, default="")
+    key_id = models.CharField(max_length=32, default="", blank=True)
 
     class Meta:
         ordering = ["position"]

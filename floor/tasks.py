@@ -7,6 +7,7 @@ import logging
 from celery import shared_task
 from django.utils import timezone
 
+from floor.audit_files import anchor_head
 from floor.models import PendingTimer, SchedulerHeartbeat
 from floor.runtime import floor_projector
 from floor.timers import fire_by_key, sweep_timers
@@ -32,6 +33,16 @@ def sweep() -> int:
     if applied or fired:
         logger.info("sweep projected %d events, fired %d timers", applied, fired)
     return applied
+
+
+@shared_task(name="floor.tasks.anchor_audit_log")
+def anchor_audit_log() -> int:
+    """Beat's anchor, every FLOOR_AUDIT_ANCHOR_SECONDS: appends the journal
+    chain's head to the anchor file, outside the database, so a tail removed
+    or a chain rewritten since shows to ``verify_log`` (docs/reporting.md).
+    Returns the position anchored (0: nothing new)."""
+    record = anchor_head()
+    return record["position"] if record else 0
 
 
 @shared_task(name="floor.tasks.fire_timer", bind=True, max_retries=None)

@@ -111,6 +111,9 @@ class GamingDayView(models.Model):
     report = models.JSONField(null=True)
     closed_at = models.DateTimeField(null=True)
     closed_by = models.CharField(max_length=150, blank=True)
+    # The audit chain's head at the close (position, digest, key id, time), as
+    # the anchor file has it: printed on the close report for the inspector.
+    anchor = models.JSONField(null=True)
 
     class Meta:
         ordering = ["-day"]

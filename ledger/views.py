@@ -1,4 +1,5 @@
-"""The cage's printable receipt of a transaction."""
+"""The cage's printable papers: a transaction's receipt, a gaming day's close
+report with the audit anchor the inspector keeps."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from django.utils.translation import gettext_lazy as _
 
 from floor.access import console_read
 from floor.models import PlayerView, TableView
-from ledger.models import TransactionView
+from ledger.models import GamingDayView, TransactionView
 from ledger.reasons import transaction_reason
 
 KIND_LABELS = {
@@ -87,3 +88,34 @@ def receipt(request: HttpRequest, transaction_id: UUID) -> HttpResponse:
         "player": players.get(transaction.player_id),
     }
     return render(request, "cage/receipt.html", context)
+
+
+@console_read("cage")
+def close_report(request: HttpRequest, day: str) -> HttpResponse:
+    """A closed gaming day's report, to print and keep: each table's result,
+    the cage's count, the differences and their reasons, and the audit anchor
+    (the journal chain's head at the close, as the anchor file has it), so the
+    inspector holds, on paper, what ``verify_log --anchor`` checks the log
+    against (docs/reporting.md, "Audit: verify_log"). Read by the cage report's
+    readers: management, the inspector and the cage."""
+    gaming_day = get_object_or_404(GamingDayView, day=day, status="closed")
+    report = gaming_day.report or {}
+    ids = {UUID(t) for t in report.get("tables", {})}
+    names = {t.id: str(t) for t in TableView.objects.filter(id__in=ids).select_related("sector")}
+    tables = [
+        {"name": names.get(UUID(t), t[:8]), **figures}
+        for t, figures in sorted(report.get("tables", {}).items())
+    ]
+    exceptions = [
+        {**e, "label": _account_label(e["account"], names, {})}
+        for e in report.get("exceptions", [])
+    ]
+    context = {
+        "day": gaming_day,
+        "tables": tables,
+        "total": report.get("total_result_cents", 0),
+        "cage": report.get("cage", {}),
+        "exceptions": exceptions,
+        "anchor": gaming_day.anchor,
+    }
+    return render(request, "cage/close_report.html", context)

@@ -57,6 +57,18 @@ def fresh_login_throttle():
     cache.clear()
 
 
+@pytest.fixture(autouse=True)
+def audit_files(tmp_path_factory, settings) -> dict:
+    """Each test its own audit key file and anchor file (docs/reporting.md,
+    "Audit: verify_log"): an anchor one test writes is no other test's."""
+    where = tmp_path_factory.mktemp("audit")
+    settings.FLOOR_AUDIT_KEY = ""
+    settings.FLOOR_AUDIT_KEYS = ""
+    settings.FLOOR_AUDIT_KEY_FILE = str(where / "audit_keys")
+    settings.FLOOR_AUDIT_ANCHOR_FILE = str(where / "audit_anchors.jsonl")
+    return {"keys": where / "audit_keys", "anchors": where / "audit_anchors.jsonl"}
+
+
 @pytest.fixture
 def clock() -> ManualClock:
     return ManualClock(datetime(2026, 11, 22, 20, 0, tzinfo=UTC))

@@ -26,7 +26,6 @@ from floor.domain.table import Table
 from floor.domain.waiting_list import WaitingList
 from floor.models import (
     BalanceGroupView,
-    EventJournalEntry,
     HandView,
     PendingTimer,
     PlayerView,
@@ -36,7 +35,7 @@ from floor.models import (
     WaitingEntryView,
     WaitingListView,
 )
-from floor.projections.journal import journal
+from floor.projections.journal import anchor_close, journal
 from floor.projections.timers import apply_timer_event
 from ledger.projections import READ_MODELS as LEDGER_READ_MODELS
 from ledger.projections import apply_ledger_event
@@ -82,8 +81,9 @@ class FloorProjection:
             PlayerView,
             TableView,
             SectorView,
-            EventJournalEntry,
         ]
+        # Not the journal (EventJournalEntry): it is the audit trail, kept
+        # through a rebuild, whose replayed events it already has.
 
     def _state(self, event: DomainEventProtocol):
         """The aggregate as it stood right after ``event``."""
@@ -92,7 +92,8 @@ class FloorProjection:
 
     def apply(self, event: DomainEventProtocol, position: int) -> None:
         """Journals every event; updates the rows it touches."""
-        journal(event, position)
+        written = journal(event, position)
+        anchor_close(event, position, written)
         apply_timer_event(event)
         if isinstance(event, Sector.Opened):
             SectorView.objects.create(

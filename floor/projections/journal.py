@@ -1,19 +1,27 @@
 """The event journal: one audit row per event, whatever the aggregate.
 
-Each row also carries a link of the journal's hash chain (floor.audit): its
-digest covers its content and the previous row's digest, so ``manage.py
-verify_log`` can show that no row was edited, added or removed since.
+Each row also carries a link of the journal's keyed hash chain (floor.audit):
+its digest is an HMAC, under the audit key kept outside the database
+(floor.audit_files), of its content and the previous row's digest, so
+``manage.py verify_log`` can show that no row was edited, added or removed
+since. The close of a gaming day anchors the chain's head outside the database.
 """
 
 from __future__ import annotations
 
+import logging
 from datetime import datetime
 from typing import Any
 
 from eventsourcing.domain import DomainEventProtocol
 
-from floor.audit import GENESIS, chain_digest
+from floor.audit import GENESIS
+from floor.audit_files import append_anchor, keyring, now_text
+from floor.domain.command_record import CommandRecord
 from floor.models import EventJournalEntry
+from ledger.models import GamingDayView
+
+logger = logging.getLogger("floor.audit")
 
 METADATA = {
     "originator_id",
@@ -46,26 +54,61 @@ def entry_content(event: DomainEventProtocol, position: int) -> dict[str, Any]:
     }
 
 
-def journal(event: DomainEventProtocol, position: int) -> None:
-    """Writes the audit row of one event, chained to the row before it.
+def journal(event: DomainEventProtocol, position: int) -> EventJournalEntry | None:
+    """Writes the audit row of one event, chained to the row before it, and
+    returns it; None when the journal already has the position (a rebuild of
+    the read models replays the log: the audit trail is kept, never rewritten).
 
     Events come in position order, inside the projector's batch transaction,
-    so the row before is the last one written.
+    so the row before is the journal's last: one query reads it, as before the
+    key; the HMAC costs what the sha256 it replaced did.
     """
+    head = EventJournalEntry.objects.order_by("-position").values_list("position", "digest").first()
+    if head is not None and head[0] >= position:
+        return None
+    previous = head[1] if head is not None else GENESIS
+    ring = keyring()
     content = entry_content(event, position)
-    previous = (
-        EventJournalEntry.objects.filter(position__lt=position)
-        .order_by("-position")
-        .values_list("digest", flat=True)
-        .first()
-    )
-    if previous is None:
-        previous = GENESIS
-    EventJournalEntry.objects.create(
+    return EventJournalEntry.objects.create(
         **content,
         previous_digest=previous,
-        digest=chain_digest(previous, content),
+        digest=ring.digest(previous, content),
+        key_id=ring.current_id,
     )
+
+
+def anchor_close(
+    event: DomainEventProtocol, position: int, written: EventJournalEntry | None
+) -> None:
+    """At a gaming day's close (the record of its command, the close's last
+    event): the chain's head is appended to the anchor file and kept on the
+    day's report, which is printed for the inspector to keep. A replayed close
+    (``written`` None: a rebuild) only puts the anchor back on the report."""
+    if not (isinstance(event, CommandRecord.Recorded) and event.command == "close_gaming_day"):
+        return
+    day = (event.result or {}).get("gaming_day")
+    row = written or EventJournalEntry.objects.filter(position=position).first()
+    if not day or row is None:
+        return
+    anchor = {
+        "kind": "close",
+        "gaming_day": day,
+        "position": row.position,
+        "digest": row.digest,
+        "key_id": row.key_id,
+        "at": now_text(event.timestamp),
+    }
+    GamingDayView.objects.filter(day=day).update(anchor=anchor)
+    if written is None:
+        return
+    try:
+        append_anchor(
+            "close", row.position, row.digest, row.key_id, at=anchor["at"], gaming_day=day
+        )
+    except OSError:
+        # The floor goes on (the anchor is on the report, and beat's next one
+        # covers the close); the operator is told, loudly.
+        logger.exception("the close of %s could not be anchored in the anchor file", day)
 
 
 def _plain(value: object) -> object:

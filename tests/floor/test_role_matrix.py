@@ -346,6 +346,11 @@ NOT_FLOOR_READS = {
     "floor:console-command": "the consoles' command door (POST)",
     "floor:console-amount": "a typed amount read back as euros (no floor data)",
 }
+# Reads whose roles are walked in their own tests (they need a state the
+# matrix's room has not reached); their rule must still be declared.
+READ_ELSEWHERE = {
+    "close-report": "a closed gaming day's paper: tests/ledger/test_close_report.py",
+}
 # A player's history is the room's (a jefe keeps any sector's lists).
 HISTORY_OF_PLAYER = {"director", "inspector", "jefe_a", "jefe_b", "cajero"}
 
@@ -455,6 +460,8 @@ def test_every_url_declares_what_it_reads():
         resource = resource_of(view)
         if resource not in READS:
             wrong.append(f"{name} ({route}) reads {resource!r}: no rule is declared")
+        if name in READ_ELSEWHERE:
+            continue
         if name not in READ_MATRIX:
             wrong.append(f"{name} ({route}) is not in the reads' matrix")
         seen.add(name)

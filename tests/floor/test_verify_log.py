@@ -1,11 +1,14 @@
-"""Audit (issue 9, item 4): every event names who, in which role, under which
-command and profile, and ``manage.py verify_log`` shows that the log and its
-journal are complete and unaltered, against a short shift built through the
-real commands, then tampered with in the journal and in the event store."""
+"""Audit (issue 9, item 4; issue 18): every event names who, in which role,
+under which command and profile, and ``manage.py verify_log`` shows that the log
+and its journal are complete and unaltered, against a short shift built through
+the real commands, then tampered with in the journal and in the event store,
+with the database's own credentials: the chain is keyed with a key kept outside
+the database, and anchored outside it."""
 
 from __future__ import annotations
 
 import hashlib
+import hmac
 import importlib
 import io
 import itertools
@@ -20,13 +23,29 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 
 from floor import runtime
-from floor.audit import GENESIS, JournalRow, StoredEntry, Summary, chain_digest, verify
-from floor.models import EventJournalEntry
+from floor.audit import (
+    GENESIS,
+    UNKEYED,
+    Anchor,
+    JournalRow,
+    Keyring,
+    StoredEntry,
+    Summary,
+    chain_digest,
+    key_id,
+    verify,
+)
+from floor.audit_files import keyring
+from floor.models import EventJournalEntry, ProjectionPosition
+from floor.projections.journal import journal
+from floor.tasks import anchor_audit_log
 from tests.support.room import Room
 
 pytestmark = pytest.mark.django_db
 
 CHAIN_BROKEN = "(a row before it was removed, added or rewritten)"
+NO_ANCHOR = "no anchor: a removed tail would not show (see FLOOR_AUDIT_ANCHOR_FILE)"
+DIGEST_WRONG = "changed: the journal row's digest does not match its content"
 
 
 @pytest.fixture
@@ -96,10 +115,10 @@ def test_an_intact_log_verifies(shift, options):
     assert EventJournalEntry.objects.count() == shift
     ok, out, _ = verify_log(*options)
     assert ok
-    assert out == f"{shift} events, chain intact\n"
+    assert out == f"{shift} events, chain intact\n{NO_ANCHOR}\n"
 
 
-def test_the_journal_rows_form_a_hash_chain_anyone_can_recompute(shift):
+def test_the_journal_rows_form_a_chain_only_the_key_holder_can_recompute(shift, audit_files):
     rows = list(EventJournalEntry.objects.order_by("position"))
     assert [r.position for r in rows] == list(range(1, shift + 1))
     assert rows[0].previous_digest == GENESIS
@@ -107,6 +126,11 @@ def test_the_journal_rows_form_a_hash_chain_anyone_can_recompute(shift):
         assert row.previous_digest == before.digest
     assert all(re.fullmatch("[0-9a-f]{64}", r.digest) for r in rows)
     assert len({r.digest for r in rows}) == shift
+    # The key was made once, outside the database, readable by its owner only.
+    keys = audit_files["keys"]
+    assert keys.stat().st_mode & 0o777 == 0o600
+    [(kid, secret)] = [line.split() for line in keys.read_text().splitlines()]
+    assert {r.key_id for r in rows} == {kid} == {key_id(secret.encode())}
     # The documented recipe, written out without floor.audit.
     first = rows[0]
     text = json.dumps(
@@ -127,7 +151,10 @@ def test_the_journal_rows_form_a_hash_chain_anyone_can_recompute(shift):
         ensure_ascii=False,
     )
     assert first.occurred_at.isoformat() == "2026-11-22T20:00:00+00:00"
-    assert first.digest == hashlib.sha256((GENESIS + text).encode()).hexdigest()
+    message = (GENESIS + text).encode()
+    assert first.digest == hmac.new(secret.encode(), message, hashlib.sha256).hexdigest()
+    # Without the key, the plain sha256 of the same message is no link.
+    assert first.digest != hashlib.sha256(message).hexdigest()
 
 
 def test_every_journal_row_names_who_role_command_and_profile(shift):
@@ -149,7 +176,7 @@ def test_events_not_yet_projected_are_counted_apart(shift, floor_app):
     Room(floor_app, tag="AV")  # opens a sector: two more events
     ok, out, _ = verify_log()
     assert ok
-    assert out == f"{shift} events, chain intact (2 newer events not journaled yet)\n"
+    assert out == f"{shift} events, chain intact (2 newer events not journaled yet)\n{NO_ANCHOR}\n"
 
 
 def test_json_output(shift):
@@ -162,6 +189,9 @@ def test_json_output(shift):
         "pending": 0,
         "head": last.digest,
         "head_position": shift,
+        "head_key_id": keyring().current_id,
+        "anchors": 0,
+        "anchors_held": 0,
         "problems": [],
         "notes": [],
     }
@@ -212,46 +242,81 @@ def test_a_deleted_last_journal_row_is_reported_as_a_gap(shift):
 
 
 def test_a_journal_rewritten_with_a_fresh_chain_still_differs_from_the_store(shift):
-    """A forger who knows the recipe rechains every row after the one they
-    edit: the chain holds, the stored events give them away."""
+    """A forger without the key who rechains every row after the one they
+    edit with the recipe of sha256: no link of theirs holds, and the stored
+    events give them away."""
     row = row_of("Player.Registered")
     EventJournalEntry.objects.filter(position=row.position).update(actor="mallory")
     rechain_from(row.position)
     ok, out, _ = verify_log()
     assert not ok
     assert lines(out) == [
-        f"position {row.position}: changed: the journal row and the stored event differ in actor"
-    ]
+        f"position {row.position}: {DIGEST_WRONG}",
+        f"position {row.position}: changed: the journal row and the stored event differ in actor",
+    ] + [f"position {p}: {DIGEST_WRONG}" for p in range(row.position + 1, shift + 1)]
 
 
-def rechain_from(position: int) -> None:
-    """What a forger who knows the recipe does after editing a row."""
-    previous = EventJournalEntry.objects.get(position=position - 1).digest
+def rechain_from(position: int, digest=chain_digest, *, key_id: str | None = None) -> None:
+    """What a forger who knows the recipe does after editing a row: every
+    link from ``position`` on again (plain sha256 unless given the key's
+    ``digest``), the rows' key ids kept, or set to ``key_id``."""
+    previous = EventJournalEntry.objects.filter(position__lt=position).last().digest
     for entry in EventJournalEntry.objects.filter(position__gte=position):
         entry.previous_digest = previous
-        entry.digest = previous = chain_digest(previous, vars(entry))
+        entry.digest = previous = digest(previous, vars(entry))
+        if key_id is not None:
+            entry.key_id = key_id
         entry.save()
 
 
-def test_a_forged_store_and_journal_show_against_an_anchored_head(shift, floor_app):
-    """Someone who can write both the store and the journal, and rechains, is
-    caught only by a digest kept elsewhere before (``--anchor``)."""
-    report = json.loads(verify_log("--json")[1])
-    head = f"{report['head_position']}:{report['head']}"
-    assert verify_log("--anchor", head) == (True, f"{shift} events, chain intact\n", "")
-
+def test_a_forgery_with_the_key_shows_against_the_anchors(shift, floor_app, audit_files):
+    """Someone holding the key, the store and the journal, who rechains, is
+    caught by the anchor written outside the database before their change."""
+    assert anchor_audit_log() == shift
+    assert verify_log()[1] == f"{shift} events, chain intact\n1 anchor(s) hold, the last at " + (
+        f"position {shift} ({anchor_lines(audit_files)[0]['at']})\n"
+    )
     row = row_of("Player.Registered")
     state = stored_state(floor_app, row.position)
     state["actor"] = "mallory"
     tamper_stored(floor_app, row.position, state=json.dumps(state).encode())
     EventJournalEntry.objects.filter(position=row.position).update(actor="mallory")
-    rechain_from(row.position)
-    assert verify_log()[0], "a consistent forgery passes without an anchor"
+    rechain_from(row.position, keyring().digest)
+    audit_files["anchors"].rename(audit_files["anchors"].with_suffix(".kept"))
+    assert verify_log()[0], "a forgery with the key passes without the anchors"
+
+    audit_files["anchors"].with_suffix(".kept").rename(audit_files["anchors"])
+    ok, out, _ = verify_log()
+    assert not ok
+    at = anchor_lines(audit_files)[0]["at"]
+    assert lines(out) == [
+        f"position {shift}: changed: the journal row's digest is not the one of the head "
+        f"anchor of {at} (audit_anchors.jsonl line 1): a row after 0 was rewritten"
+    ]
+
+
+def test_a_kept_head_can_be_given_by_hand(shift):
+    """A head kept elsewhere (printed on a close report) is given with
+    ``--anchor POSITION:DIGEST``."""
+    report = json.loads(verify_log("--json")[1])
+    head = f"{report['head_position']}:{report['head']}"
+    assert verify_log("--anchor", head)[0]
+    rechain_from(shift - 2, keyring().digest)  # unchanged rows: the same links
+    assert verify_log("--anchor", head)[0]
+    EventJournalEntry.objects.filter(position=shift - 2).update(actor_role="director")
+    rechain_from(shift - 2, keyring().digest)
     ok, out, _ = verify_log("--anchor", head)
     assert not ok
     assert lines(out) == [
-        f"position {shift}: changed: the journal row's digest is not the anchored one"
+        f"position {shift - 2}: changed: the journal row and the stored event differ in actor_role",
+        f"position {shift}: changed: the journal row's digest is not the one of the given "
+        "anchor (--anchor): "
+        "a row after 0 was rewritten",
     ]
+
+
+def anchor_lines(audit_files) -> list[dict]:
+    return [json.loads(line) for line in audit_files["anchors"].read_text().splitlines()]
 
 
 def test_a_malformed_anchor_is_refused(shift):
@@ -357,18 +422,239 @@ def test_an_event_deleted_with_its_journal_row_breaks_the_chain(shift, floor_app
 # --- the migration and the pure check --------------------------------------------
 
 
-def test_the_migration_chains_a_journal_written_before_it(shift):
-    before = list(EventJournalEntry.objects.values_list("position", "previous_digest", "digest"))
-    EventJournalEntry.objects.update(previous_digest="", digest="")
+def test_a_journal_chained_before_the_key_verifies_up_to_where_the_migration_recorded(
+    shift, floor_app, audit_files
+):
+    """Migration 0011: the rows chained with plain sha256 (migration 0010) stay
+    as they are, and where they end is recorded once, outside the database;
+    the keyed chain goes on from their last link."""
+    EventJournalEntry.objects.update(previous_digest="", digest="", key_id=UNKEYED)
+    before_key = importlib.import_module("floor.migrations.0010_journal_hash_chain")
+    before_key.chain_existing_rows(apps, None)
     ok, out, _ = verify_log()
     assert not ok
-    # Every digest is wrong; of the links only the first (to genesis): "" follows "".
-    assert len(lines(out)) == shift + 1
-    migration = importlib.import_module("floor.migrations.0010_journal_hash_chain")
-    migration.chain_existing_rows(apps, None)
-    after = list(EventJournalEntry.objects.values_list("position", "previous_digest", "digest"))
-    assert after == before
+    assert lines(out)[0] == (
+        "position 1: changed: the journal row is chained without a key, past the unkeyed rows "
+        "(up to 0)"
+    )
+    keyed = importlib.import_module("floor.migrations.0011_journal_audit_key")
+    keyed.record_unkeyed_end(apps, None)
+    [line] = anchor_lines(audit_files)
+    assert (line["kind"], line["position"], line["key_id"]) == ("unkeyed_until", shift, "")
     assert verify_log()[0]
+
+    Room(floor_app, tag="AW")  # two more events, chained with the key
+    runtime.floor_projector().catch_up()
+    new = list(EventJournalEntry.objects.filter(position__gt=shift))
+    assert [r.key_id for r in new] == [keyring().current_id] * 2
+    assert new[0].previous_digest == EventJournalEntry.objects.get(position=shift).digest
+    assert verify_log()[0]
+
+    # Chaining a keyed row again without the key is a rewrite.
+    rechain_from(shift + 1, key_id=UNKEYED)
+    ok, out, _ = verify_log()
+    assert not ok
+    assert lines(out) == [
+        f"position {p}: changed: the journal row is chained without a key, past the unkeyed "
+        f"rows (up to {shift})"
+        for p in (shift + 1, shift + 2)
+    ]
+
+
+# --- issue 18: a rewrite with the database's own credentials ----------------------
+
+
+def amount_row() -> EventJournalEntry:
+    """The first journal row of a buy-in: it moves an amount."""
+    for row in EventJournalEntry.objects.filter(topic__endswith=":Transaction.Posted"):
+        if row.data.get("kind") == "buy_in":
+            return row
+    raise AssertionError("the shift has no buy-in")
+
+
+def change_amount(app, row: EventJournalEntry) -> None:
+    """Doubles a buy-in's amounts in the stored event and in its journal row,
+    alike, so the two agree."""
+    state = stored_state(app, row.position)
+    state["postings"] = {name: 2 * cents for name, cents in state["postings"].items()}
+    tamper_stored(app, row.position, state=json.dumps(state).encode())
+    EventJournalEntry.objects.filter(position=row.position).update(
+        data={**row.data, "postings": state["postings"]}
+    )
+
+
+def cut_tail(app, count: int, last: int) -> None:
+    """Deletes the last ``count`` events and their rows, and moves the
+    projector's position back to the new end, as if they had never been."""
+    for position in range(last - count + 1, last + 1):
+        tamper_stored(app, position, sql="DELETE")
+    EventJournalEntry.objects.filter(position__gt=last - count).delete()
+    ProjectionPosition.objects.filter(name="floor").update(position=last - count)
+
+
+def tail_gap(audit_files, kept: int, anchored: int, line: int = 1) -> str:
+    at = anchor_lines(audit_files)[line - 1]["at"]
+    return (
+        f"position {kept + 1}: gap: the journal ends at {kept} but the head anchor of {at} "
+        f"(audit_anchors.jsonl line {line}) recorded a chain up to {anchored}: rows "
+        f"{kept + 1}-{anchored} were removed"
+    )
+
+
+@pytest.mark.parametrize("key_ids", ["kept", "cleared"])
+def test_a_rewritten_amount_rechained_and_a_cut_tail_are_found(
+    shift, floor_app, audit_files, key_ids
+):
+    """The issue's report: an amount changed in a stored event and its row,
+    every later digest recomputed with sha256 (the rows' key ids kept, or
+    cleared to pass for rows from before the key), the last twenty events and
+    their rows deleted and the projector's position moved back. The first
+    position that differs is the changed row's; the cut shows against the
+    anchor beat wrote before."""
+    assert anchor_audit_log() == shift
+    row = amount_row()
+    change_amount(floor_app, row)
+    rechain_from(row.position, key_id=None if key_ids == "kept" else UNKEYED)
+    cut_tail(floor_app, 20, shift)
+    ok, out, error = verify_log()
+    assert not ok
+    found = lines(out)
+    if key_ids == "kept":
+        first = f"position {row.position}: {DIGEST_WRONG}"
+    else:
+        first = (
+            f"position {row.position}: changed: the journal row is chained without a key, "
+            "past the unkeyed rows (up to 0)"
+        )
+    assert found[0] == first
+    assert found[-1] == tail_gap(audit_files, shift - 20, shift)
+    assert len(found) == shift - 20 - row.position + 2
+    assert error.endswith("the log is not intact")
+
+
+def test_a_cut_tail_is_found_from_its_first_missing_position(shift, floor_app, audit_files):
+    """The last twenty events and rows deleted and the projector moved back:
+    what is left is a whole chain, shorter than the anchor beat wrote."""
+    anchor_audit_log()
+    cut_tail(floor_app, 20, shift)
+    ok, out, _ = verify_log()
+    assert not ok
+    assert lines(out) == [tail_gap(audit_files, shift - 20, shift)]
+
+
+def test_one_forged_row_is_found_at_its_position(shift, floor_app):
+    """One event forged in the store and its row alike, the links after it
+    recomputed with sha256: with no anchor at all, the key alone shows it."""
+    row = amount_row()
+    change_amount(floor_app, row)
+    rechain_from(row.position)
+    ok, out, _ = verify_log()
+    assert not ok
+    assert lines(out)[0] == f"position {row.position}: {DIGEST_WRONG}"
+    assert lines(out)[1:] == [
+        f"position {p}: {DIGEST_WRONG}" for p in range(row.position + 1, shift + 1)
+    ]
+
+
+def test_a_missing_event_with_its_row_and_a_rechained_journal_is_found(shift, floor_app):
+    position = shift // 2
+    tamper_stored(floor_app, position, sql="DELETE")
+    EventJournalEntry.objects.filter(position=position).delete()
+    rechain_from(position + 1)
+    ok, out, _ = verify_log()
+    assert not ok
+    assert lines(out)[:2] == [
+        f"position {position}: gap: the store has no event at {position}",
+        f"position {position + 1}: {DIGEST_WRONG}",
+    ]
+
+
+def test_a_forged_anchor_line_is_a_problem(shift, audit_files):
+    anchor_audit_log()
+    record = anchor_lines(audit_files)[0]
+    record["position"] = 5  # moved to hide a later change
+    audit_files["anchors"].write_text(json.dumps(record) + "\n")
+    ok, out, _ = verify_log()
+    assert not ok
+    assert lines(out) == [
+        "position 0: anchor: audit_anchors.jsonl line 1: its MAC does not match "
+        "(the line was edited or forged)"
+    ]
+
+
+def test_beat_anchors_the_head_outside_the_database(shift, floor_app, audit_files):
+    """The task beside the sweep, every FLOOR_AUDIT_ANCHOR_SECONDS: one line a
+    head, nothing while the head stands, each line signed with the key."""
+    assert settings.CELERY_BEAT_SCHEDULE["audit-anchor"] == {
+        "task": "floor.tasks.anchor_audit_log",
+        "schedule": settings.FLOOR_AUDIT_ANCHOR_SECONDS,
+        "options": {"expires": settings.FLOOR_AUDIT_ANCHOR_SECONDS},
+    }
+    assert anchor_audit_log() == shift
+    assert anchor_audit_log() == 0  # the head has not moved
+    Room(floor_app, tag="AX")
+    runtime.floor_projector().catch_up()
+    assert anchor_audit_log() == shift + 2
+    first, second = anchor_lines(audit_files)
+    head = EventJournalEntry.objects.get(position=shift + 2)
+    assert {k: second[k] for k in ("v", "kind", "position", "digest", "key_id", "mac_key_id")} == {
+        "v": 1,
+        "kind": "head",
+        "position": shift + 2,
+        "digest": head.digest,
+        "key_id": keyring().current_id,
+        "mac_key_id": keyring().current_id,
+    }
+    assert re.fullmatch("[0-9a-f]{64}", second["mac"])
+    assert first["position"] == shift
+    ok, out, _ = verify_log()
+    assert ok
+    assert lines(out)[-1] == f"2 anchor(s) hold, the last at position {shift + 2} ({second['at']})"
+
+
+def test_a_rotated_key_chains_from_the_next_row_and_both_verify(shift, floor_app, audit_files):
+    """A rotation appends a key to the key file; the next row is chained with
+    it, earlier rows keep theirs, and verify_log knows both."""
+    old = keyring().current_id
+    call_command("rotate_audit_key", stdout=io.StringIO())
+    new = keyring().current_id
+    assert new != old
+    rotation = anchor_lines(audit_files)[-1]
+    assert (rotation["kind"], rotation["position"], rotation["key_id"]) == ("rotation", shift, old)
+    assert (rotation["new_key_id"], rotation["mac_key_id"]) == (new, new)
+    Room(floor_app, tag="AY")
+    runtime.floor_projector().catch_up()
+    ids = list(EventJournalEntry.objects.order_by("position").values_list("key_id", flat=True))
+    assert ids == [old] * shift + [new] * 2
+    assert verify_log()[0]
+    # A key ring without the old key cannot vouch for its rows.
+    kept = audit_files["keys"].read_text().splitlines()
+    audit_files["keys"].write_text(kept[-1] + "\n")
+    ok, out, _ = verify_log()
+    assert not ok
+    assert lines(out)[0] == (
+        f"position 1: changed: the journal row is chained with key {old}, which is not in the "
+        "key ring"
+    )
+
+
+def test_the_key_from_the_environment_and_retired_keys(shift, floor_app, settings, audit_files):
+    """FLOOR_AUDIT_KEY takes over from the file's key; the file's keys (or
+    FLOOR_AUDIT_KEYS) still verify the rows chained before."""
+    old = keyring().current_id
+    settings.FLOOR_AUDIT_KEY = "e" * 43
+    assert keyring().current_id == key_id(b"e" * 43)
+    Room(floor_app, tag="AZ")
+    runtime.floor_projector().catch_up()
+    assert verify_log()[0]
+    old_secret = audit_files["keys"].read_text().split()[1]
+    audit_files["keys"].unlink()
+    assert not verify_log()[0]
+    settings.FLOOR_AUDIT_KEYS = old_secret
+    assert old in keyring().keys
+    assert verify_log()[0]
+    with pytest.raises(CommandError, match="FLOOR_AUDIT_KEY"):
+        call_command("rotate_audit_key", stdout=io.StringIO())
 
 
 def content(position: int) -> dict:
@@ -386,11 +672,14 @@ def content(position: int) -> dict:
     }
 
 
+RING = Keyring.of([], b"k" * 32)
+
+
 def chained(positions: list[int]) -> list[JournalRow]:
     rows, previous = [], GENESIS
     for position in positions:
-        digest = chain_digest(previous, content(position))
-        rows.append(JournalRow(content(position), digest, previous))
+        digest = RING.digest(previous, content(position))
+        rows.append(JournalRow(content(position), digest, previous, RING.current_id))
         previous = digest
     return rows
 
@@ -404,7 +693,12 @@ def test_a_hole_in_both_the_store_and_an_intact_chain(ids_may_skip, problems, no
     summary = Summary()
     found = list(
         verify(
-            stored, chained(positions), projected_to=5, ids_may_skip=ids_may_skip, summary=summary
+            stored,
+            chained(positions),
+            projected_to=5,
+            keyring=RING,
+            ids_may_skip=ids_may_skip,
+            summary=summary,
         )
     )
     assert [p.line() for p in found] == ["position 3: gap: the store has no event at 3"][:problems]
@@ -414,17 +708,66 @@ def test_a_hole_in_both_the_store_and_an_intact_chain(ids_may_skip, problems, no
     assert (summary.events, summary.problems) == (4, problems)
 
 
-def test_an_anchor_past_the_journal_is_a_gap():
+def test_an_anchor_past_the_journal_is_a_gap_from_the_first_row_missing():
     stored = [StoredEntry(p, content(p)) for p in (1, 2, 3)]
     rows = chained([1, 2, 3])
-    anchors = {3: rows[-1].digest, 9: rows[-1].digest}
-    found = list(verify(stored, rows, projected_to=3, anchors=anchors))
-    assert [p.line() for p in found] == ["position 9: gap: the journal has no row at this anchor"]
+    anchors = [Anchor(3, rows[-1].digest), Anchor(9, rows[-1].digest, at="T", source="f line 2")]
+    found = list(verify(stored, rows, projected_to=3, keyring=RING, anchors=anchors))
+    assert [p.line() for p in found] == [
+        "position 4: gap: the journal ends at 3 but the head anchor of T (f line 2) recorded "
+        "a chain up to 9: rows 4-9 were removed"
+    ]
 
 
 def test_a_log_cut_short_below_the_projector_is_a_gap():
     stored = [StoredEntry(p, content(p)) for p in (1, 2, 3)]
-    found = list(verify(stored, chained([1, 2, 3]), projected_to=6))
+    found = list(verify(stored, chained([1, 2, 3]), projected_to=6, keyring=RING))
     assert [p.line() for p in found] == [
-        "position 6: gap: the log ends at 3 but the projector had reached 6"
+        "position 4: gap: the log ends at 3 but the projector had reached 6"
     ]
+
+
+def test_unkeyed_rows_hold_up_to_where_the_keyed_chain_began():
+    """Rows chained before the key keep their sha256 links up to the position
+    the migration recorded; past it, a row without a key is a rewrite."""
+    rows, previous = [], GENESIS
+    for position in (1, 2, 3, 4):
+        if position <= 2:
+            digest, kid = chain_digest(previous, content(position)), UNKEYED
+        else:
+            digest, kid = RING.digest(previous, content(position)), RING.current_id
+        rows.append(JournalRow(content(position), digest, previous, kid))
+        previous = digest
+    stored = [StoredEntry(p, content(p)) for p in (1, 2, 3, 4)]
+    assert list(verify(stored, rows, projected_to=4, keyring=RING, unkeyed_until=2)) == []
+    found = list(verify(stored, rows, projected_to=4, keyring=RING, unkeyed_until=1))
+    assert [p.line() for p in found] == [
+        "position 2: changed: the journal row is chained without a key, past the unkeyed rows "
+        "(up to 1)"
+    ]
+    other = Keyring.of([], b"o" * 32)
+    found = list(verify(stored, rows, projected_to=4, keyring=other, unkeyed_until=2))
+    assert [p.line() for p in found] == [
+        f"position {p}: changed: the journal row is chained with key {RING.current_id}, "
+        "which is not in the key ring"
+        for p in (3, 4)
+    ]
+
+
+def test_journaling_an_event_reads_one_row_and_writes_one(
+    shift, floor_app, django_assert_num_queries
+):
+    """The journal is on every event's path: the key adds no query (the key
+    file is stat'ed, not read, while it stands), and a replayed position (a
+    rebuild) is skipped, never written again."""
+    Room(floor_app, tag="BA")  # two events, not projected yet
+    [notification] = floor_app.recorder.select_notifications(shift + 1, 1)
+    event = floor_app.mapper.to_domain_event(notification)
+    keyring()  # the first read of the key file is once per process
+    with django_assert_num_queries(2):
+        written = journal(event, notification.id)
+    assert written.key_id == keyring().current_id
+    before = EventJournalEntry.objects.get(position=1).digest
+    with django_assert_num_queries(1):
+        assert journal(event, 1) is None
+    assert EventJournalEntry.objects.get(position=1).digest == before

@@ -15,6 +15,9 @@ import time
 from django.conf import settings
 from django.core.management.base import BaseCommand
 
+from floor.audit_files import anchor_head
+from floor.runtime import floor_projector
+
 
 class Command(BaseCommand):
     help = "Runs web (gunicorn), Celery worker and Celery beat until Ctrl-C."
@@ -52,6 +55,10 @@ class Command(BaseCommand):
                 settings.CELERY_BEAT_SCHEDULE_FILENAME,
             ],
         }
+        # The audit chain's head as the service starts, outside the database
+        # (the anchor file; beat anchors it again every FLOOR_AUDIT_ANCHOR_SECONDS).
+        floor_projector().catch_up()
+        anchor_head()
         children = {name: subprocess.Popen(cmd) for name, cmd in processes.items()}
         stopping = False
 
