@@ -70,6 +70,8 @@ def build(app: FloorApplication) -> list[str]:
                 maximum_cents=10_000 + 2 * (sector_number * 4 + index),  # a game each
                 seats=10,
             ).result["table_id"]
+            # Only the crupier named to a table reports there (floor.application.staffing).
+            app.assign_dealer(JEFE, cid(), table_id=table_id, dealer=DEALER.username)
             asked = app.request_tray_move(
                 JEFE, cid(), table_id=table_id, move="fill", amount_cents=2_000_000
             )

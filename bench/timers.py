@@ -174,6 +174,10 @@ class Floor:
                 maximum_cents=1000 + 2 * index,
                 seats=10,
             ).result["table_id"]
+            # Only the crupier named to a table reports there (floor.application.staffing).
+            app.assign_dealer(
+                self.jefe, self.new_id(), table_id=table_id, dealer=self.crupier.username
+            )
             cards = []
             for _ in range(PLAYERS_PER_TABLE):
                 self.players += 1
