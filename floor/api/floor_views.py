@@ -14,7 +14,7 @@ from uuid import UUID
 
 from django.db.models import Prefetch, Q
 from django.shortcuts import get_object_or_404
-from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
+from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
@@ -22,6 +22,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from floor.api import serializers as s
+from floor.api.filters import FILTER_REFUSALS, Filters, parameter
 from floor.api.views import REFUSALS, command_response
 from floor.gateway import perform
 from floor.models import (
@@ -225,16 +226,18 @@ class TableHandsView(APIView):
 # A history answers at most this many events; ``?after=`` the last one's position pages on.
 HISTORY_PAGE = 1000
 HISTORY_PARAMETERS = [
-    OpenApiParameter(
-        "after", int, description=f"Page on: events after this log position ({HISTORY_PAGE} a page)"
+    parameter(
+        "after",
+        "integer",
+        f"Page on: events after this log position ({HISTORY_PAGE} a page)",
+        minimum=0,
     )
 ]
 
 
 def _journal(request: Request, query: Q) -> list:
-    page = s.HistoryQuerySerializer(data=request.query_params)
-    page.is_valid(raise_exception=True)
-    entries = EventJournalEntry.objects.filter(query, position__gt=page.validated_data["after"])
+    after = Filters(request.query_params).integer("after", minimum=0) or 0
+    entries = EventJournalEntry.objects.filter(query, position__gt=after)
     return s.JournalSerializer(entries.order_by("position")[:HISTORY_PAGE], many=True).data
 
 
@@ -245,7 +248,7 @@ class TableHistoryView(APIView):
 
     @extend_schema(
         parameters=HISTORY_PARAMETERS,
-        responses={200: s.JournalSerializer(many=True), 404: s.ErrorSerializer},
+        responses={200: s.JournalSerializer(many=True), 404: s.ErrorSerializer, **FILTER_REFUSALS},
     )
     def get(self, request: Request, table_id: UUID) -> Response:
         """Every event of a table, oldest first: who did what, when, under which command."""
@@ -303,21 +306,16 @@ class PlayerListView(_Command):
     body = s.RegisterPlayerSerializer
 
     @extend_schema(
-        parameters=[OpenApiParameter("card", str, description="Find by card number")],
-        responses=s.PlayerSerializer(many=True),
+        parameters=[parameter("card", "text", "Find by card number")],
+        responses={200: s.PlayerSerializer(many=True), **FILTER_REFUSALS},
         operation_id="players_list",
     )
     def get(self, request: Request) -> Response:
         """Players, or the one with ``?card=`` (card numbers ignore case)."""
         players = PlayerView.objects.all()
-        card = request.query_params.get("card")
+        card = Filters(request.query_params).text("card", max_length=40)
         if card is not None:
-            card = card.strip().upper()
-            if not card.isprintable():
-                # No card number has control characters, and PostgreSQL
-                # refuses a NUL in a query: nobody has that card.
-                return Response([])
-            players = players.filter(card_number=card)
+            players = players.filter(card_number=card.strip().upper())
         return Response(s.PlayerSerializer(players[:500], many=True).data)
 
     @extend_schema(
@@ -344,7 +342,7 @@ class PlayerHistoryView(APIView):
 
     @extend_schema(
         parameters=HISTORY_PARAMETERS,
-        responses={200: s.JournalSerializer(many=True), 404: s.ErrorSerializer},
+        responses={200: s.JournalSerializer(many=True), 404: s.ErrorSerializer, **FILTER_REFUSALS},
     )
     def get(self, request: Request, player_id: UUID) -> Response:
         """The player's own events: registered, lists joined and left, seated,
