@@ -85,9 +85,10 @@ def command_view(
     """The view class of an endpoint running ``command`` through ``post``: its
     schema (the body, the answer under its key, the refusals) and its name."""
     shape, key = answer
+    answered = _answer(f"{command}_answer", shape, key)
     post = extend_schema(
         request=body,
-        responses={201: _answer(f"{command}_answer", shape, key), **REFUSALS},
+        responses={201: answered, 200: answered, **REFUSALS},  # 200: a repeated command id
         summary=summary,
         description=description,
         operation_id=command,
@@ -185,13 +186,16 @@ StartHandView = table_command("start_hand", s.StartHandSerializer, "Report a han
 EndHandView = table_command("end_hand", s.EndHandSerializer, "Report a hand's end")
 
 
+DRAW_ANSWER = _answer("draw_seats_answer", s.TableFloorSerializer)
+
+
 class DrawSeatsView(_Command):
     command = "draw_seats"
     body = s.DrawSerializer
 
     @extend_schema(
         request=s.DrawSerializer,
-        responses={201: _answer("draw_seats_answer", s.TableFloorSerializer), **REFUSALS},
+        responses={201: DRAW_ANSWER, 200: DRAW_ANSWER, **REFUSALS},
         summary="Start the table: draw its seats among the registered players",
     )
     def post(self, request: Request, table_id: UUID) -> Response:
@@ -364,7 +368,10 @@ def player_command(command: str, body: type[serializers.Serializer], summary: st
         fields={"result": serializers.DictField(), "player": s.PlayerSerializer()},
     )
     post = extend_schema(
-        request=body, responses={201: answer, **REFUSALS}, summary=summary, operation_id=command
+        request=body,
+        responses={201: answer, 200: answer, **REFUSALS},
+        summary=summary,
+        operation_id=command,
     )(post)
     name = f"{command.title().replace('_', '')}View"
     return type(name, (_Command,), {"command": command, "body": body, "post": post})
@@ -467,18 +474,18 @@ OverrideMoveView = group_command(
 )
 
 
+DINNER_BREAK_ANSWER = inline_serializer(
+    name="set_dinner_break_answer", fields={"result": serializers.DictField()}
+)
+
+
 class DinnerBreakView(_Command):
     command = "set_dinner_break"
     body = s.DinnerBreakSerializer
 
     @extend_schema(
         request=s.DinnerBreakSerializer,
-        responses={
-            201: inline_serializer(
-                name="set_dinner_break_answer", fields={"result": serializers.DictField()}
-            ),
-            **REFUSALS,
-        },
+        responses={201: DINNER_BREAK_ANSWER, 200: DINNER_BREAK_ANSWER, **REFUSALS},
         summary="The tournament's dinner break starts or ends (CM-23)",
         operation_id="set_dinner_break",
     )

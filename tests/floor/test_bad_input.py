@@ -232,3 +232,16 @@ def test_a_form_body_without_a_required_switch_is_refused(api_as, floor_app):
     assert floor_app.recorder.max_notification_id() == before
     on = jefe.post("/api/tournament/dinner-break/", {"command_id": new_id(), "on": "true"})
     assert on.status_code == 201, on.content
+
+
+def test_the_schema_documents_the_answer_to_a_repeated_command():
+    """A repeated command id answers 200 with the first outcome: every command
+    says so, not only some."""
+    schema = yaml.safe_load(SCHEMA.read_text())
+    lacking = [
+        path
+        for path, operations in schema["paths"].items()
+        if "201" in operations.get("post", {}).get("responses", {})
+        and "200" not in operations["post"]["responses"]
+    ]
+    assert lacking == []
