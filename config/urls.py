@@ -25,3 +25,8 @@ urlpatterns = [
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="swagger-ui"),
     path("healthz", healthz, name="healthz"),
 ]
+
+# Under /api/, the errors Django answers itself are the API's {"code", "message"}.
+handler400 = "floor.api.errors.bad_request"
+handler404 = "floor.api.errors.not_found"
+handler500 = "floor.api.errors.server_error"

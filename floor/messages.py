@@ -202,6 +202,11 @@ MESSAGES = {
     "unknown_rule_profile": _("Unknown rule profile."),
     "invalid_input": _("Some fields are missing or wrong."),
     "not_found": _("Not found."),
+    "filter_invalid": _(
+        "The filter %(field)s cannot be read: the API's schema (/api/schema/) gives its values."
+    ),
+    "server_error": _("Something went wrong on the server. It is logged; please try again."),
+    "bad_request": _("The request could not be read."),
     "store_unavailable": _(
         "The floor's records did not answer. Please try again: the same request "
         "is never recorded twice."

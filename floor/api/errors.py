@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from django.http import Http404
+from django.http import Http404, JsonResponse
+from django.views import defaults
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
@@ -45,3 +46,34 @@ def exception_handler(exc: Exception, context: dict) -> Response | None:
             str(exc.default_code), str(response.data.get("detail", exc.detail))
         )
     return response
+
+
+# --- what Django answers before a view runs -------------------------------------------
+
+
+def _is_api(request) -> bool:
+    return request.path.startswith("/api/")
+
+
+def not_found(request, exception=None):
+    """Django's 404 (no route: an unknown path, or an id in the path that is not
+    a UUID) as the API's JSON under /api/; the HTML page elsewhere."""
+    if _is_api(request):
+        return JsonResponse(error_body("not_found", message_for("not_found")), status=404)
+    return defaults.page_not_found(request, exception)
+
+
+def server_error(request):
+    """An unexpected failure as the API's JSON under /api/ (nothing of it
+    leaks: the log has the traceback); the HTML page elsewhere."""
+    if _is_api(request):
+        return JsonResponse(error_body("server_error", message_for("server_error")), status=500)
+    return defaults.server_error(request)
+
+
+def bad_request(request, exception=None):
+    """Django's 400 (a request it cannot read: a bad host, too many fields) as
+    the API's JSON under /api/."""
+    if _is_api(request):
+        return JsonResponse(error_body("bad_request", message_for("bad_request")), status=400)
+    return defaults.bad_request(request, exception)

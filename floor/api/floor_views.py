@@ -14,13 +14,14 @@ from uuid import UUID
 
 from django.db.models import Prefetch, Q
 from django.shortcuts import get_object_or_404
-from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
+from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from floor.api import serializers as s
+from floor.api.filters import FILTER_REFUSALS, Filters, parameter
 from floor.api.views import REFUSALS, command_response
 from floor.gateway import perform
 from floor.models import (
@@ -81,9 +82,10 @@ def command_view(
     """The view class of an endpoint running ``command`` through ``post``: its
     schema (the body, the answer under its key, the refusals) and its name."""
     shape, key = answer
+    answered = _answer(f"{command}_answer", shape, key)
     post = extend_schema(
         request=body,
-        responses={201: _answer(f"{command}_answer", shape, key), **REFUSALS},
+        responses={201: answered, 200: answered, **REFUSALS},  # 200: a repeated command id
         summary=summary,
         description=description,
         operation_id=command,
@@ -181,13 +183,16 @@ StartHandView = table_command("start_hand", s.StartHandSerializer, "Report a han
 EndHandView = table_command("end_hand", s.EndHandSerializer, "Report a hand's end")
 
 
+DRAW_ANSWER = _answer("draw_seats_answer", s.TableFloorSerializer)
+
+
 class DrawSeatsView(_Command):
     command = "draw_seats"
     body = s.DrawSerializer
 
     @extend_schema(
         request=s.DrawSerializer,
-        responses={201: _answer("draw_seats_answer", s.TableFloorSerializer), **REFUSALS},
+        responses={201: DRAW_ANSWER, 200: DRAW_ANSWER, **REFUSALS},
         summary="Start the table: draw its seats among the registered players",
     )
     def post(self, request: Request, table_id: UUID) -> Response:
@@ -230,16 +235,18 @@ class TableHandsView(APIView):
 # A history answers at most this many events; ``?after=`` the last one's position pages on.
 HISTORY_PAGE = 1000
 HISTORY_PARAMETERS = [
-    OpenApiParameter(
-        "after", int, description=f"Page on: events after this log position ({HISTORY_PAGE} a page)"
+    parameter(
+        "after",
+        "integer",
+        f"Page on: events after this log position ({HISTORY_PAGE} a page)",
+        minimum=0,
     )
 ]
 
 
 def _journal(request: Request, query: Q) -> list:
-    page = s.HistoryQuerySerializer(data=request.query_params)
-    page.is_valid(raise_exception=True)
-    entries = EventJournalEntry.objects.filter(query, position__gt=page.validated_data["after"])
+    after = Filters(request.query_params).integer("after", minimum=0) or 0
+    entries = EventJournalEntry.objects.filter(query, position__gt=after)
     return s.JournalSerializer(entries.order_by("position")[:HISTORY_PAGE], many=True).data
 
 
@@ -249,7 +256,7 @@ class TableHistoryView(APIView):
 
     @extend_schema(
         parameters=HISTORY_PARAMETERS,
-        responses={200: s.JournalSerializer(many=True), 404: s.ErrorSerializer},
+        responses={200: s.JournalSerializer(many=True), 404: s.ErrorSerializer, **FILTER_REFUSALS},
     )
     def get(self, request: Request, table_id: UUID) -> Response:
         """Every event of a table, oldest first: who did what, when, under which command."""
@@ -314,23 +321,18 @@ class PlayerListView(_Command):
     reads = "players"
 
     @extend_schema(
-        parameters=[OpenApiParameter("card", str, description="Find by card number")],
-        responses=s.PlayerSerializer(many=True),
+        parameters=[parameter("card", "text", "Find by card number")],
+        responses={200: s.PlayerSerializer(many=True), **FILTER_REFUSALS},
         operation_id="players_list",
     )
     def get(self, request: Request) -> Response:
         """Players, or the one with ``?card=`` (card numbers ignore case); the
         cage finds players by card only."""
         players = PlayerView.objects.all()
-        card = request.query_params.get("card")
+        card = Filters(request.query_params).text("card", max_length=40)
         request.reader.check_card(card)
         if card is not None:
-            card = card.strip().upper()
-            if not card.isprintable():
-                # No card number has control characters, and PostgreSQL
-                # refuses a NUL in a query: nobody has that card.
-                return Response([])
-            players = players.filter(card_number=card)
+            players = players.filter(card_number=card.strip().upper())
         return Response(s.PlayerSerializer(players[:500], many=True).data)
 
     @extend_schema(
@@ -358,7 +360,7 @@ class PlayerHistoryView(APIView):
 
     @extend_schema(
         parameters=HISTORY_PARAMETERS,
-        responses={200: s.JournalSerializer(many=True), 404: s.ErrorSerializer},
+        responses={200: s.JournalSerializer(many=True), 404: s.ErrorSerializer, **FILTER_REFUSALS},
     )
     def get(self, request: Request, player_id: UUID) -> Response:
         """The player's own events: registered, lists joined and left, seated,
@@ -380,7 +382,10 @@ def player_command(command: str, body: type[serializers.Serializer], summary: st
         fields={"result": serializers.DictField(), "player": s.PlayerSerializer()},
     )
     post = extend_schema(
-        request=body, responses={201: answer, **REFUSALS}, summary=summary, operation_id=command
+        request=body,
+        responses={201: answer, 200: answer, **REFUSALS},
+        summary=summary,
+        operation_id=command,
     )(post)
     name = f"{command.title().replace('_', '')}View"
     return type(name, (_Command,), {"command": command, "body": body, "post": post})
@@ -490,18 +495,18 @@ OverrideMoveView = group_command(
 )
 
 
+DINNER_BREAK_ANSWER = inline_serializer(
+    name="set_dinner_break_answer", fields={"result": serializers.DictField()}
+)
+
+
 class DinnerBreakView(_Command):
     command = "set_dinner_break"
     body = s.DinnerBreakSerializer
 
     @extend_schema(
         request=s.DinnerBreakSerializer,
-        responses={
-            201: inline_serializer(
-                name="set_dinner_break_answer", fields={"result": serializers.DictField()}
-            ),
-            **REFUSALS,
-        },
+        responses={201: DINNER_BREAK_ANSWER, 200: DINNER_BREAK_ANSWER, **REFUSALS},
         summary="The tournament's dinner break starts or ends (CM-23)",
         operation_id="set_dinner_break",
     )

@@ -13,7 +13,6 @@ from rest_framework import serializers
 
 from floor.application.seating import TABLE_PAYMENTS
 from floor.domain import balance
-from floor.domain.command_record import MAX_COMMAND_ID_LENGTH
 from floor.domain.sector import MAX_SECTOR_NAME_LENGTH
 from floor.domain.table import CLOSING_REASONS, LEAVING_REASONS
 from floor.domain.waiting_list import LIST_LEAVING_REASONS
@@ -74,10 +73,21 @@ class SectorSerializer(serializers.ModelSerializer):
         fields = ["id", "name", "table_count", "opened_at", "opened_by", "jefes", "tables"]
 
 
+class CommandIdField(serializers.UUIDField):
+    """A command id is a UUID the client draws (uuid4): the docs always said so,
+    and a free text (``"x"``, ``"1"``) from two clients would collide. DRF's
+    field also takes an integer as a UUID; a command id is only ever a string.
+    The domain gets the canonical lowercase form, so ``ABC...`` repeats ``abc...``."""
+
+    def to_internal_value(self, data: object) -> str:
+        if not isinstance(data, str):
+            self.fail("invalid", value=data)
+        return str(super().to_internal_value(data))
+
+
 class CommandSerializer(serializers.Serializer):
-    command_id = serializers.CharField(
-        max_length=MAX_COMMAND_ID_LENGTH,
-        help_text="Chosen by the client (a UUID). A repeat returns the first "
+    command_id = CommandIdField(
+        help_text="Chosen by the client: a UUID (uuid4). A repeat returns the first "
         "outcome and records nothing new.",
     )
 
@@ -268,7 +278,8 @@ class AnnounceClosingSerializer(CommandSerializer):
 
 
 class PlayerSerializer(serializers.ModelSerializer):
-    table_id = serializers.UUIDField(read_only=True)
+    # Null while the player sits at no table (as ``seat``).
+    table_id = serializers.UUIDField(read_only=True, allow_null=True)
 
     class Meta:
         model = PlayerView
@@ -360,15 +371,6 @@ class JournalSerializer(serializers.ModelSerializer):
 
     def get_event(self, entry: EventJournalEntry) -> str:
         return entry.topic.rsplit(":", 1)[-1]
-
-
-class HistoryQuerySerializer(serializers.Serializer):
-    after = serializers.IntegerField(
-        min_value=0,
-        max_value=2**63 - 1,
-        default=0,
-        help_text="Only events after this log position: the last position of the previous page.",
-    )
 
 
 # --- command bodies ------------------------------------------------------------------
@@ -575,5 +577,12 @@ class AllowTogetherSerializer(CommandSerializer):
     other = serializers.CharField(max_length=40)
 
 
+class RequiredBooleanField(serializers.BooleanField):
+    """A boolean the request must give. DRF reads one missing from a form body
+    as false (an unticked checkbox); a switch with no default must be said."""
+
+    default_empty_html = serializers.empty
+
+
 class DinnerBreakSerializer(CommandSerializer):
-    on = serializers.BooleanField()
+    on = RequiredBooleanField(help_text="true: the dinner break starts; false: it ends.")

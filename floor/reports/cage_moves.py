@@ -48,7 +48,7 @@ COLUMNS = (
 
 def parse_kinds(text: str | None) -> frozenset[str]:
     """``kind``: fill, credit or exception, or several comma-separated; all by default."""
-    if not text:
+    if text is None:
         return frozenset(KINDS)
     kinds = frozenset(k.strip() for k in text.split(","))
     if not kinds <= set(KINDS):

@@ -17,10 +17,11 @@ from datetime import UTC, date, datetime, time, timedelta
 from uuid import UUID
 
 from django.http import HttpResponse
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse
+from drf_spectacular.utils import OpenApiResponse
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from floor.api.filters import Filters, parameter
 from floor.api.serializers import ErrorSerializer
 from floor.domain.errors import invalid
 from floor.models import EventJournalEntry, SectorView, TableView
@@ -35,6 +36,12 @@ MAX_PAGE = 1_000_000  # past it, an offset no database takes
 TABLE_TOPIC = "floor.domain.table:Table."
 WAITING_TOPIC = "floor.domain.waiting_list:WaitingList."
 POSTED_TOPIC = "ledger.domain.transaction:Transaction.Posted"
+REPORT_FILTER_INVALID = "report_filter_invalid"
+# ``game``: a variant, or a variant and its betting limit.
+GAMES = [
+    *(v.value for v in Variant),
+    *(f"{v.value}/{b.value}" for v in Variant for b in BettingLimit),
+]
 
 
 # --- filters ---------------------------------------------------------------------------
@@ -91,23 +98,23 @@ def _moment(name: str, text: str, *, upper: bool) -> datetime:
         ) from None
 
 
-def _uuid(name: str, text: str) -> UUID:
-    try:
-        return UUID(text)
-    except ValueError:
-        raise invalid("report_filter_invalid", f"'{name}' is an id.", field=name) from None
+def filters(params) -> Filters:
+    """A report's filters, read as every list's are (floor.api.filters), under
+    the reports' own code."""
+    return Filters(params, REPORT_FILTER_INVALID)
 
 
 def parse_filter(params) -> ReportFilter:
     """Reads ``from``, ``to``, ``sector``, ``table`` and ``game`` (``variant`` or
-    ``variant/limit``), and resolves the tables they select."""
-    start = _moment("from", params["from"], upper=False) if params.get("from") else None
-    end = _moment("to", params["to"], upper=True) if params.get("to") else None
+    ``variant/limit``), and resolves the tables they select. A filter given
+    empty is refused, as on every list."""
+    given = filters(params)
+    start = _moment("from", given.text("from"), upper=False) if "from" in params else None
+    end = _moment("to", given.text("to"), upper=True) if "to" in params else None
     if start and end and end <= start:
         raise invalid("report_range_empty", "'to' must come after 'from'.")
     sector_id = table_id = variant = limit = None
-    if params.get("sector"):
-        text = params["sector"]
+    if (text := given.text("sector")) is not None:
         try:
             sector_id = UUID(text)
         except ValueError:
@@ -117,19 +124,9 @@ def parse_filter(params) -> ReportFilter:
                     "report_filter_invalid", f"No sector is called {text!r}.", field="sector"
                 ) from None
             sector_id = found
-    if params.get("table"):
-        table_id = _uuid("table", params["table"])
-    if params.get("game"):
-        variant, _, limit = params["game"].partition("/")
-        if variant not in {v.value for v in Variant} or (
-            limit and limit not in {b.value for b in BettingLimit}
-        ):
-            raise invalid(
-                "report_filter_invalid",
-                "'game' is a variant (texas_holdem) or a variant and limit "
-                "(texas_holdem/no_limit).",
-                field="game",
-            )
+    table_id = given.uuid("table")
+    if (game := given.choice("game", GAMES)) is not None:
+        variant, _, limit = game.partition("/")
         limit = limit or None
     tables = TableView.objects.all()
     if sector_id:
@@ -219,25 +216,14 @@ def table_columns(table: TableView) -> dict:
 # --- answering: pages and CSV ----------------------------------------------------------
 
 
-def _page_number(params, name: str, default: int, most: int | None = None) -> int:
-    text = params.get(name)
-    if text in (None, ""):
-        return default
-    try:
-        number = int(text)
-    except ValueError:
-        number = 0
-    if number < 1 or (most is not None and number > most):
-        bound = f" and at most {most}" if most else ""
-        raise invalid(
-            "report_page_invalid", f"'{name}' is a whole number from 1{bound}.", field=name
-        )
-    return number
+def _page_number(params, name: str, default: int, most: int) -> int:
+    number = filters(params).integer(name, minimum=1, maximum=most, code="report_page_invalid")
+    return default if number is None else number
 
 
 def wants_csv(request: Request) -> bool:
     fmt = request.query_params.get("format")
-    if fmt:
+    if fmt is not None:
         if fmt not in ("json", "csv"):
             raise invalid("report_format_invalid", "'format' is json or csv.", field="format")
         return fmt == "csv"
@@ -284,16 +270,25 @@ def _link(request: Request, page: int) -> str:
 # --- the schema ------------------------------------------------------------------------
 
 FILTER_PARAMETERS = [
-    OpenApiParameter("from", str, description="From this ISO date or UTC date-time on"),
-    OpenApiParameter("to", str, description="Before this date-time, or to this ISO date included"),
-    OpenApiParameter("sector", str, description="A sector's id or name"),
-    OpenApiParameter("table", str, description="A table's id"),
-    OpenApiParameter("game", str, description="A variant, or variant/limit"),
-    OpenApiParameter("page", int, description="Page number, from 1"),
-    OpenApiParameter("page_size", int, description=f"Rows a page, at most {MAX_PAGE_SIZE}"),
-    OpenApiParameter("format", str, enum=["json", "csv"], description="csv: every row as CSV"),
+    parameter("from", "text", "From this ISO date or UTC date-time on"),
+    parameter("to", "text", "Before this date-time, or to this ISO date included"),
+    parameter("sector", "text", "A sector's id or name"),
+    parameter("table", "uuid", "A table's id"),
+    parameter("game", "choice", "A variant, or variant/limit", choices=GAMES),
+    parameter("page", "integer", "Page number, from 1", minimum=1, maximum=MAX_PAGE),
+    parameter(
+        "page_size",
+        "integer",
+        f"Rows a page, at most {MAX_PAGE_SIZE}",
+        minimum=1,
+        maximum=MAX_PAGE_SIZE,
+    ),
+    parameter("format", "choice", "csv: every row as CSV", choices=["json", "csv"]),
 ]
 REPORT_REFUSALS = {
     400: OpenApiResponse(ErrorSerializer, description="A filter or page is not valid"),
     403: OpenApiResponse(ErrorSerializer, description="The role may not read this report"),
+    404: OpenApiResponse(
+        ErrorSerializer, description="A sector or table the filter names does not exist"
+    ),
 }

@@ -24,7 +24,7 @@ from floor.api.serializers import JournalSerializer
 from floor.domain.errors import DomainError, invalid, not_found
 from floor.domain.player import Player
 from floor.models import EventJournalEntry, PlayerView, TableView
-from floor.reports.common import POSTED_TOPIC, iso, parse_filter
+from floor.reports.common import POSTED_TOPIC, filters, iso, parse_filter
 from ledger.domain.accounts import AccountRef
 from ledger.models import AccountView
 
@@ -123,7 +123,7 @@ def _account(text: str) -> Subject:
 
 def subject_of(params) -> Subject:
     """The one table, player or account the history is asked of."""
-    given = [name for name in SUBJECTS if params.get(name)]
+    given = [name for name in SUBJECTS if name in params]
     if len(given) != 1:
         raise invalid(
             "report_subject_invalid",
@@ -131,7 +131,7 @@ def subject_of(params) -> Subject:
             "'table' (its id), 'player' (an id or card number) and 'account' (a name or id).",
             given=given,
         )
-    extra = [name for name in ("sector", "game") if params.get(name)]
+    extra = [name for name in ("sector", "game") if name in params]
     if extra:
         raise invalid(
             "report_filter_invalid",
@@ -141,8 +141,8 @@ def subject_of(params) -> Subject:
     if given == ["table"]:
         return _table(parse_filter({"table": params["table"]}).table_id)
     if given == ["player"]:
-        return _player(params["player"])
-    return _account(params["account"])
+        return _player(filters(params).text("player"))
+    return _account(filters(params).text("account"))
 
 
 def journal_row(entry: EventJournalEntry) -> dict:
@@ -186,7 +186,7 @@ class JournalRows(Sequence):
 def history_report(params) -> tuple[Subject, JournalRows]:
     """The subject and its events in the range (``from``, ``to``), in log order."""
     subject = subject_of(params)
-    report = parse_filter({k: params[k] for k in ("from", "to") if params.get(k)})
+    report = parse_filter({k: params[k] for k in ("from", "to") if k in params})
     entries = EventJournalEntry.objects.filter(subject.concerns).exclude(
         topic__startswith=COMMAND_RECORD_TOPIC
     )

@@ -17,6 +17,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from floor.api.filters import parameter
 from floor.api.permissions import MayRead
 from floor.api.serializers import ErrorSerializer, TableFloorSerializer
 from floor.domain.errors import invalid
@@ -77,7 +78,7 @@ class _Report(APIView):
         return super().perform_content_negotiation(request, force=True)
 
     def get(self, request: Request):
-        by = request.query_params.get("by") or self.default_by
+        by = request.query_params.get("by", self.default_by)
         if by not in self.shapes:
             raise invalid(
                 "report_by_invalid",
@@ -90,7 +91,7 @@ class _Report(APIView):
 
 
 def _by(choices: list[str], default: str) -> OpenApiParameter:
-    return OpenApiParameter("by", str, enum=choices, description=f"Grouping (default {default})")
+    return parameter("by", "choice", f"Grouping (default {default})", choices=choices)
 
 
 class TablesReportView(_Report):
@@ -201,10 +202,11 @@ class CageReportView(_Report):
         parameters=[
             *FILTER_PARAMETERS,
             _by(["day", "transaction"], "day"),
-            OpenApiParameter(
+            parameter(
                 "kind",
-                str,
-                description="by=transaction: fill, credit or exception (comma-separated)",
+                "text",
+                "by=transaction: fill, credit or exception (comma-separated)",
+                pattern=r"^(fill|credit|exception)(,(fill|credit|exception))*$",
             ),
         ],
         responses={**json_or_csv(page_of("cage_report")), **REPORT_REFUSALS},
@@ -223,9 +225,9 @@ class HistoryReportView(_Report):
 
     @extend_schema(
         parameters=[
-            OpenApiParameter("table", str, description="A table's id"),
-            OpenApiParameter("player", str, description="A player's id or card number"),
-            OpenApiParameter("account", str, description="An account's name or id"),
+            parameter("table", "uuid", "A table's id"),
+            parameter("player", "text", "A player's id or card number"),
+            parameter("account", "text", "An account's name or id"),
             *[p for p in FILTER_PARAMETERS if p.name not in ("sector", "table", "game")],
         ],
         responses={
@@ -251,12 +253,8 @@ class TableAtReportView(_Report):
 
     @extend_schema(
         parameters=[
-            OpenApiParameter(
-                "moment", str, description="An ISO date-time with its zone (default: now)"
-            ),
-            OpenApiParameter(
-                "format", str, enum=["json", "csv"], description="csv: the seats as rows"
-            ),
+            parameter("moment", "text", "An ISO date-time with its zone (default: now)"),
+            parameter("format", "choice", "csv: the seats as rows", choices=["json", "csv"]),
         ],
         responses={
             **json_or_csv(

@@ -8,21 +8,24 @@ its printable receipt; a refusal is ``{"code", "message"}`` and records nothing.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 from uuid import UUID
 
 from django.db.models import Q, Sum
 from django.shortcuts import get_object_or_404
-from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
+from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from floor.api.filters import FILTER_REFUSALS, Filters, parameter
 from floor.api.views import REFUSALS, command_response
 from floor.gateway import perform
 from ledger.api import serializers as s
 from ledger.domain.accounts import CHIP_KINDS, Kind
+from ledger.domain.tray_request import RequestStatus
 from ledger.models import AccountView, GamingDayView, JackpotView, TransactionView, TrayRequestView
 
 ANSWER = inline_serializer(
@@ -141,28 +144,24 @@ class CloseGamingDayView(_CageCommand):
 # --- reading the books ----------------------------------------------------------------------
 
 
+PAGE_MOST = 500
+
+
 def _page(request: Request, queryset, serializer, default: int = 100) -> dict:
     """One page of ``queryset``: ``?offset=`` and ``?limit=`` (at most 500)."""
-    try:
-        offset = max(int(request.query_params.get("offset", 0)), 0)
-        limit = min(max(int(request.query_params.get("limit", default)), 1), 500)
-    except ValueError:
-        raise serializers.ValidationError(
-            {"offset": "offset and limit are whole numbers"}
-        ) from None
+    given = Filters(request.query_params)
+    offset = given.integer("offset", minimum=0) or 0
+    limit = given.integer("limit", minimum=1, maximum=PAGE_MOST) or default
     total = queryset.count()
     rows = queryset[offset : offset + limit]
     return {"count": total, "offset": offset, "results": serializer(rows, many=True).data}
 
 
-def _uuid_param(request: Request, name: str) -> UUID | None:
-    value = request.query_params.get(name)
-    if not value:
-        return None
-    try:
-        return UUID(value)
-    except ValueError:
-        raise serializers.ValidationError({name: "not a UUID"}) from None
+ACCOUNT_KINDS = [k.value for k in Kind]
+TABLE_FILTER = parameter("table", "uuid", "Only this table's")
+PLAYER_FILTER = parameter("player", "uuid", "Only this player's (their id)")
+# A transaction's kind is a word the command gives it (sale, cash_out, fill ...).
+TRANSACTION_KIND = r"^[a-z_]{1,20}$"
 
 
 class AccountListView(APIView):
@@ -171,23 +170,21 @@ class AccountListView(APIView):
     @extend_schema(
         operation_id="ledger_accounts_list",
         parameters=[
-            OpenApiParameter("kind", str, enum=[k.value for k in Kind]),
-            OpenApiParameter("table", UUID),
-            OpenApiParameter("player", UUID),
+            parameter("kind", "choice", "Only accounts of this kind", choices=ACCOUNT_KINDS),
+            TABLE_FILTER,
+            PLAYER_FILTER,
         ],
-        responses=s.AccountSerializer(many=True),
+        responses={200: s.AccountSerializer(many=True), **FILTER_REFUSALS},
     )
     def get(self, request: Request) -> Response:
         """Every account's balance, filtered by kind, table or player."""
         accounts = request.reader.tables(AccountView.objects.all(), "table_id")
-        kind = request.query_params.get("kind")
-        if kind:
-            if kind not in {k.value for k in Kind}:
-                raise serializers.ValidationError({"kind": "unknown account kind"})
+        given = Filters(request.query_params)
+        if kind := given.choice("kind", ACCOUNT_KINDS):
             accounts = accounts.filter(kind=kind)
-        if table := _uuid_param(request, "table"):
+        if table := given.uuid("table"):
             accounts = accounts.filter(table_id=table)
-        if player := _uuid_param(request, "player"):
+        if player := given.uuid("player"):
             accounts = accounts.filter(player_id=player)
         return Response(s.AccountSerializer(accounts, many=True).data)
 
@@ -198,31 +195,42 @@ class TransactionListView(APIView):
     @extend_schema(
         operation_id="ledger_transactions_list",
         parameters=[
-            OpenApiParameter("gaming_day", str),
-            OpenApiParameter("kind", str),
-            OpenApiParameter("table", UUID),
-            OpenApiParameter("player", UUID),
-            OpenApiParameter("offset", int),
-            OpenApiParameter("limit", int),
+            parameter("gaming_day", "day", "Only this gaming day's"),
+            parameter(
+                "kind", "text", "Only this kind (sale, cash_out ...)", pattern=TRANSACTION_KIND
+            ),
+            TABLE_FILTER,
+            PLAYER_FILTER,
+            parameter("offset", "integer", "Skip this many", minimum=0),
+            parameter(
+                "limit", "integer", "At most this many (default 100)", minimum=1, maximum=PAGE_MOST
+            ),
         ],
-        responses=inline_serializer(
-            name="transaction_page",
-            fields={
-                "count": serializers.IntegerField(),
-                "offset": serializers.IntegerField(),
-                "results": s.TransactionSerializer(many=True),
-            },
-        ),
+        responses={
+            200: inline_serializer(
+                name="transaction_page",
+                fields={
+                    "count": serializers.IntegerField(),
+                    "offset": serializers.IntegerField(),
+                    "results": s.TransactionSerializer(many=True),
+                },
+            ),
+            **FILTER_REFUSALS,
+        },
     )
     def get(self, request: Request) -> Response:
         """The transactions, oldest first, filtered and paginated."""
         found = request.reader.transactions(TransactionView.objects.all())
-        for name in ("gaming_day", "kind"):
-            if value := request.query_params.get(name):
-                found = found.filter(**{name: value})
-        if table := _uuid_param(request, "table"):
+        given = Filters(request.query_params)
+        if day := given.day("gaming_day"):
+            found = found.filter(gaming_day=day)
+        if kind := given.text("kind", max_length=20):
+            if not re.fullmatch(TRANSACTION_KIND, kind):
+                raise given.refuse("kind", "a kind of transaction (sale, cash_out ...)")
+            found = found.filter(kind=kind)
+        if table := given.uuid("table"):
             found = found.filter(table_id=table)
-        if player := _uuid_param(request, "player"):
+        if player := given.uuid("player"):
             found = found.filter(player_id=player)
         return Response(_page(request, found, s.TransactionSerializer))
 
@@ -237,17 +245,20 @@ class TransactionDetailView(APIView):
         return Response(s.TransactionSerializer(transaction).data)
 
 
+REQUEST_STATUSES = [r.value for r in RequestStatus]
+
+
 class TrayRequestListView(APIView):
     reads = "tray_requests"  # the cage's; a jefe's, his tables' fills and credits
 
     @extend_schema(
-        parameters=[OpenApiParameter("status", str, enum=["pending", "confirmed", "cancelled"])],
-        responses=s.TrayRequestSerializer(many=True),
+        parameters=[parameter("status", "choice", "Only these", choices=REQUEST_STATUSES)],
+        responses={200: s.TrayRequestSerializer(many=True), **FILTER_REFUSALS},
     )
     def get(self, request: Request) -> Response:
         """Fills and credits, pending ones first in the cage's eyes."""
         found = request.reader.tables(TrayRequestView.objects.all(), "table_id")
-        if status := request.query_params.get("status"):
+        if status := Filters(request.query_params).choice("status", REQUEST_STATUSES):
             found = found.filter(status=status)
         return Response(s.TrayRequestSerializer(found, many=True).data)
 

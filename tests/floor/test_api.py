@@ -163,7 +163,8 @@ def test_no_body_makes_the_open_sector_command_answer_500(director, body):
 
 def test_control_characters_are_refused_not_stored(director):
     response = director.post("/api/sectors/", {"command_id": "a\x07b", "name": "S"}, format="json")
-    assert (response.status_code, response.json()["code"]) == (400, "command_id_invalid")
+    assert (response.status_code, response.json()["code"]) == (400, "invalid_input")
+    assert list(response.json()["fields"]) == ["command_id"]
     response = director.post(
         "/api/sectors/", {"command_id": new_id(), "name": "S\x1b[31m"}, format="json"
     )

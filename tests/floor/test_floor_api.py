@@ -319,7 +319,7 @@ def test_histories_list_the_events_with_actor_and_command_id(jefe, crupier, runn
     assert rest == history[2:]
     assert inspector.get(url, {"after": history[-1]["position"]}).json() == []
     for bad in ("-1", "x", "1e3", str(2**64)):
-        refused(inspector.get(url, {"after": bad}), 400, "invalid_input")
+        refused(inspector.get(url, {"after": bad}), 400, "filter_invalid")
 
 
 def test_a_repeated_command_answers_its_first_outcome(jefe, running, floor_app):
@@ -379,8 +379,9 @@ def test_an_unknown_table_or_player_is_404(jefe, crupier, running, unchanged):
         )
         refused(post(jefe, f"/api/players/{UNKNOWN}/bar/", reason="x"), 404, "player_not_found")
         assert jefe.get("/api/players/", {"card": "nobody"}).json() == []
-        # PostgreSQL refuses a NUL in a query: still nobody, not a 500.
-        assert jefe.get("/api/players/", {"card": "C-1\x00"}).json() == []
+        # No card has a NUL (PostgreSQL refuses one in a query): a filter that
+        # cannot be read, not a 500.
+        refused(jefe.get("/api/players/", {"card": "C-1\x00"}), 400, "filter_invalid")
 
 
 def test_a_seat_out_of_range_is_400(jefe, crupier, running, unchanged):

@@ -395,7 +395,7 @@ def test_the_dealer_reads_no_history_and_the_cage_no_past_table(shift, api_as):
         ({"table": str(uuid4())}, 404, "table_not_found"),
         ({"player": "NOBODY-1"}, 404, "player_not_found"),
         ({"player": str(uuid4())}, 404, "player_not_found"),
-        ({"player": "HR-\x00"}, 404, "player_not_found"),
+        ({"player": "HR-\x00"}, 400, "report_filter_invalid"),  # no card has a NUL
         ({"account": f"tray:{uuid4().hex}"}, 404, "account_not_found"),
         ({"account": str(uuid4())}, 404, "account_not_found"),
     ],

@@ -3,12 +3,17 @@
 docs/openapi.yaml is what drf-spectacular generates, byte for byte (regenerate
 it with `manage.py spectacular --file docs/openapi.yaml` after changing an
 endpoint); every /api/ route is in it and every operation lists the errors a
-client can meet. Then schemathesis sends each operation generated requests,
-as each role in turn and without a token, and no answer may be a server error.
+client can meet. Then schemathesis sends each operation generated requests on a
+seeded floor, as each role in turn and as nobody: no answer may be a server
+error or differ from what the schema documents.
 """
 
 from __future__ import annotations
 
+import io
+import os
+import re
+import time
 from pathlib import Path
 
 import pytest
@@ -17,11 +22,22 @@ import yaml
 from django.conf import settings
 from django.core.management import call_command
 from django.urls import URLPattern, URLResolver, get_resolver
-from hypothesis import HealthCheck, note
+from hypothesis import HealthCheck, Phase, given, note
 from hypothesis import settings as hypothesis_settings
-from schemathesis.checks import not_a_server_error
+from hypothesis import strategies as st
+from schemathesis import GenerationMode
+from schemathesis.checks import (
+    content_type_conformance,
+    negative_data_rejection,
+    not_a_server_error,
+    response_headers_conformance,
+    response_schema_conformance,
+    status_code_conformance,
+)
 
 from floor.domain.roles import Role
+from tests.support.auth import api_credentials
+from tests.support.floor import new_id
 
 COMMITTED = Path(settings.BASE_DIR) / "docs" / "openapi.yaml"
 # People's roles (the clock is the service's own) and nobody logged in.
@@ -91,7 +107,26 @@ def test_every_operation_lists_its_errors():
     assert lacking == []
 
 
-# --- schemathesis: generated requests, every role, no server error -----------
+# --- schemathesis: generated requests, every role, the schema kept ---------------
+#
+# One test walks every operation, so the floor is seeded once: the demo floor
+# (sectors, tables, players seated and bought in, trays filled, a gaming day)
+# and a jackpot. Path ids are real ids of it, so GETs answer real objects;
+# bodies and query filters are generated. Every answer, as each role and as
+# nobody, must be documented (status, content type, body's schema) and no 5xx.
+
+# Examples per operation while the time budget lasts, one each past it (raise
+# them to explore: FLOOR_FUZZ_EXAMPLES=25 FLOOR_FUZZ_SECONDS=900).
+EXAMPLES = int(os.environ.get("FLOOR_FUZZ_EXAMPLES", 3))
+BUDGET_SECONDS = int(os.environ.get("FLOOR_FUZZ_SECONDS", 75))
+CHECKS = [
+    not_a_server_error,
+    status_code_conformance,
+    content_type_conformance,
+    response_schema_conformance,
+    response_headers_conformance,
+    negative_data_rejection,
+]
 
 
 @pytest.fixture
@@ -116,30 +151,96 @@ def served_schema():
 
 
 @pytest.fixture
-def tokens(floor_app, make_user) -> dict[str, str | None]:
-    """A token per role, on this test's own floor (a scratch event store)."""
-    from floor.logins import issue_token
+def seeded_floor(floor_app) -> dict[str, str]:
+    """The demo floor and a jackpot; one real id for each kind of path id."""
+    from django.contrib.auth.models import User
 
-    found: dict[str, str | None] = {"nobody": None}
+    from floor.gateway import perform
+    from floor.models import BalanceGroupView, PlayerView, SectorView, TableView
+    from ledger.models import GamingDayView, JackpotView, TransactionView, TrayRequestView
+
+    call_command("load_demo_floor", stdout=io.StringIO())
+    table = TableView.objects.order_by("sector__name", "number").first()
+    perform(
+        "create_jackpot",
+        User.objects.get(username="director"),
+        new_id(),
+        name="Bad beat",
+        stake_cents=100,
+        seed_cents=10_000,
+        table_ids=[str(table.id)],
+    )
+    return {
+        "sector_id": str(SectorView.objects.first().id),
+        "table_id": str(table.id),
+        "player_id": str(PlayerView.objects.exclude(table=None).first().id),
+        "group_id": str(BalanceGroupView.objects.first().id),
+        "request_id": str(TrayRequestView.objects.first().id),
+        "transaction_id": str(TransactionView.objects.first().id),
+        "jackpot_id": str(JackpotView.objects.first().id),
+        "day": GamingDayView.objects.first().day,
+        "prefix": "0123abcd",  # a token nobody holds: the 404 of its revocation
+    }
+
+
+@pytest.fixture
+def credentials(seeded_floor) -> dict[str, dict]:
+    """Each role's credentials (the demo's user of it), and nobody's."""
+    from django.contrib.auth.models import User
+
+    found = {"nobody": {}}
     for role in ROLES:
-        found[role] = issue_token(make_user(f"fuzz-{role}", role))[1]
+        found[role] = api_credentials(User.objects.get(username=DEMO_USER[role]))
     return found
 
 
-schema = served_schema()
+DEMO_USER = {
+    "director": "director",
+    "jefe_sector": "jefe",
+    "cajero": "cajero",
+    "crupier": "crupier",
+    "inspector": "inspector",
+}
 
 
-@schema.parametrize()
-@hypothesis_settings(
-    max_examples=5,
-    deadline=None,
-    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
-    derandomize=True,
-)
 @pytest.mark.django_db
-def test_no_request_makes_a_server_error(case, tokens, in_process_requests):
-    for role, token in tokens.items():
-        note(f"as {role}")  # shown with a failing example
-        headers = {"Authorization": f"Token {token}"} if token else {}
-        response = case.call(headers=headers)
-        case.validate_response(response, checks=[not_a_server_error])
+def test_every_answer_keeps_to_the_schema_as_every_role(
+    seeded_floor, credentials, in_process_requests
+):
+    schema = served_schema()
+    deadline = time.monotonic() + BUDGET_SECONDS
+    failures: list[str] = []
+    operations = 0
+    for result in schema.get_all_operations():
+        operation = result.ok()
+        operations += 1
+        names = re.findall(r"{(\w+)}", operation.path)
+        ids = {n: seeded_floor[n] for n in names}
+        # Valid requests, and requests with something invalid (a body, a filter)
+        # that must be refused with a 4xx.
+        strategy = st.one_of(
+            operation.as_strategy(path_parameters=ids),
+            operation.as_strategy(generation_mode=GenerationMode.NEGATIVE, path_parameters=ids),
+        )
+        examples = EXAMPLES if time.monotonic() < deadline else 1
+
+        @given(case=strategy)
+        @hypothesis_settings(
+            max_examples=examples,
+            deadline=None,
+            derandomize=True,
+            database=None,
+            phases=[Phase.explicit, Phase.generate],  # no shrinking: the time is bounded
+            suppress_health_check=list(HealthCheck),
+        )
+        def send(case):
+            for role, sent in credentials.items():
+                note(f"as {role}")
+                case.call_and_validate(checks=CHECKS, **sent)
+
+        try:
+            send()
+        except (AssertionError, BaseExceptionGroup) as failed:  # every operation's, not the first
+            failures.append(f"{operation.method.upper()} {operation.path}: {failed}")
+    assert operations > 80
+    assert failures == [], "\n\n".join(failures)
