@@ -353,6 +353,8 @@ def test_a_spanish_thousand_reads_as_a_thousand_and_a_large_fill_is_confirmed(
     fill.locator("[name=amount_eur]").fill("15.000")
     fill.locator("[data-testid=amount-read]", has_text="confirme").wait_for()
     fill.locator("button[type=submit]").click()
+    # The box may still hold the thousand's answer: wait for the new one.
+    fill.locator("[data-testid=confirm-amount]").wait_for()
     message, role = answer_of(fill)
     assert role == "alert" and "15.000,00 EUR" in message and "10.000,00 EUR" in message
     assert TrayRequestView.objects.filter(status="pending").count() == 1  # nothing new asked
@@ -360,6 +362,18 @@ def test_a_spanish_thousand_reads_as_a_thousand_and_a_large_fill_is_confirmed(
     fill.locator("[data-testid=confirm-amount]").click()
     jefe.locator("#last-answer", has_text="Leído: 15.000,00 EUR.").wait_for()
     assert TrayRequestView.objects.filter(amount_cents=1_500_000).count() == 1
+
+    # A refusal is said once, beside the form, not again by the field's preview.
+    asked = TrayRequestView.objects.count()
+    table_card(jefe, 1).locator("summary", has_text="Bandeja y mesa").click()
+    fill.locator("[name=amount_eur]").fill("1e5")
+    fill.locator("[data-testid=amount-read]", has_text="1e5").wait_for()
+    fill.locator("button[type=submit]").click()
+    refusal = fill.locator("[data-testid=answer]", has_text="1e5")
+    refusal.wait_for()
+    assert refusal.inner_text().count("1e5") == 1
+    assert fill.locator("[data-testid=amount-read]").inner_text() == ""
+    assert TrayRequestView.objects.count() == asked  # nothing asked
     context.close()
 
 
