@@ -209,6 +209,10 @@ REST_FRAMEWORK = {
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     # The token endpoint's throttle (floor.api.auth_views): per client address.
     "DEFAULT_THROTTLE_RATES": {"login": os.environ.get("FLOOR_LOGIN_RATE", "20/minute")},
+    # The client address is the connection's (REMOTE_ADDR), as axes reads it:
+    # without it DRF would key the throttle on X-Forwarded-For, which any
+    # caller writes. Behind N trusted reverse proxies, set FLOOR_NUM_PROXIES=N.
+    "NUM_PROXIES": int(os.environ.get("FLOOR_NUM_PROXIES", "0")),
 }
 
 # --- Logging in (README, "Logging in").

@@ -7,6 +7,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 from floor.health import healthz
 from floor.logins import ConsoleLoginView
 from ledger import console as cage
+from ledger.api import converters  # noqa: F401  (registers <gaming_day:...>)
 from ledger.views import close_report, receipt
 
 urlpatterns = [
@@ -20,7 +21,7 @@ urlpatterns = [
     path("cage/", cage.console, name="cage-console"),
     path("cage/live/", cage.live, name="cage-live"),
     path("cage/receipts/<uuid:transaction_id>/", receipt, name="receipt"),
-    path("cage/gaming-days/<str:day>/report/", close_report, name="close-report"),
+    path("cage/gaming-days/<gaming_day:day>/report/", close_report, name="close-report"),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="swagger-ui"),
     path("healthz", healthz, name="healthz"),

@@ -46,8 +46,8 @@ CAGE_COMMANDS = (
 def find_player(card: str) -> PlayerView | None:
     """The player holding ``card`` (exact, case-insensitive), or None."""
     card = card.strip()
-    if not card:
-        return None
+    if not card or len(card) > 40 or not card.isprintable():
+        return None  # no card number is that long or holds a control character (a NUL: a 500)
     players = PlayerView.objects.select_related("table__sector")
     return (
         players.filter(card_number=card).first() or players.filter(card_number__iexact=card).first()

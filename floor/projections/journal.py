@@ -13,6 +13,7 @@ import logging
 from datetime import datetime
 from typing import Any
 
+from django.db import transaction
 from eventsourcing.domain import DomainEventProtocol
 
 from floor.audit import GENESIS
@@ -101,14 +102,20 @@ def anchor_close(
     GamingDayView.objects.filter(day=day).update(anchor=anchor)
     if written is None:
         return
-    try:
-        append_anchor(
-            "close", row.position, row.digest, row.key_id, at=anchor["at"], gaming_day=day
-        )
-    except OSError:
-        # The floor goes on (the anchor is on the report, and beat's next one
-        # covers the close); the operator is told, loudly.
-        logger.exception("the close of %s could not be anchored in the anchor file", day)
+
+    def write_the_anchor() -> None:
+        try:
+            append_anchor(
+                "close", row.position, row.digest, row.key_id, at=anchor["at"], gaming_day=day
+            )
+        except OSError:
+            # The floor goes on (the anchor is on the report, and beat's next one
+            # covers the close); the operator is told, loudly.
+            logger.exception("the close of %s could not be anchored in the anchor file", day)
+
+    # Only once the row is committed: a batch rolled back must leave no anchor
+    # of a digest the database never held.
+    transaction.on_commit(write_the_anchor)
 
 
 def _plain(value: object) -> object:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from django.db.models import Q
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
     OpenApiParameter,
@@ -34,13 +35,14 @@ from floor.reports import (
 )
 from floor.reports.common import (
     FILTER_PARAMETERS,
+    POSTED_TOPIC,
     REPORT_REFUSALS,
     ReportFilter,
     answer,
     parse_filter,
     wants_csv,
 )
-from ledger.models import AccountView
+from ledger.models import AccountView, TransactionView
 
 
 def json_or_csv(page: serializers.Serializer) -> dict:
@@ -245,6 +247,14 @@ class HistoryReportView(_Report):
             request.reader.check_table(None, subject.name)
         elif subject.kind == "account":
             request.reader.check_account(AccountView.objects.get(name=subject.name))
+        if not request.reader.everything:
+            # The money a history mentions is read as the transactions are
+            # (floor.domain.reads): a jefe sees his tables' fills and credits,
+            # not a player's purchases and cash-outs through this other door.
+            readable = request.reader.transactions(TransactionView.objects.all()).values("id")
+            rows.entries = rows.entries.exclude(
+                Q(topic=POSTED_TOPIC) & ~Q(originator_id__in=readable)
+            )
         return answer(request, rows, history.COLUMNS, f"history-{subject.kind}")
 
 

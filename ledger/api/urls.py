@@ -1,5 +1,6 @@
 from django.urls import path
 
+from ledger.api import converters  # noqa: F401  (registers <gaming_day:...>)
 from ledger.api import views as v
 
 app_name = "cage-api"
@@ -12,7 +13,7 @@ urlpatterns = [
     path("cage/gaming-days/count/", v.CountGamingDayView.as_view(), name="count-gaming-day"),
     path("cage/gaming-days/explain/", v.ExplainDifferenceView.as_view(), name="explain"),
     path("cage/gaming-days/close/", v.CloseGamingDayView.as_view(), name="close-gaming-day"),
-    path("cage/gaming-days/<str:day>/", v.GamingDayDetailView.as_view(), name="gaming-day"),
+    path("cage/gaming-days/<gaming_day:day>/", v.GamingDayDetailView.as_view(), name="gaming-day"),
     path("cage/chips-sold/", v.SellChipsView.as_view(), name="sell-chips"),
     path("cage/cash-outs/", v.CashOutView.as_view(), name="cash-out"),
     path("cage/buy-ins/", v.BuyInAtCageView.as_view(), name="buy-in-at-cage"),

@@ -53,6 +53,19 @@ def test_an_unknown_api_path_is_a_json_404(inspector, path):
     refused(inspector.get(path), 404, "not_found")
 
 
+def test_a_nul_in_a_gaming_day_or_a_card_is_no_500(make_user, floor_app, inspector):
+    """PostgreSQL refuses a NUL in a text parameter: no path or query of the
+    cage's may carry one to it (a gaming day is a date; a card is printable)."""
+    refused(inspector.get("/api/cage/gaming-days/2026%0001/"), 404, "not_found")
+    refused(inspector.get("/api/cage/gaming-days/2026-11-2x/"), 404, "not_found")
+    cage = Client()
+    cage.force_login(make_user("carla", "cajero"))
+    assert cage.get("/cage/gaming-days/2026%0001/report/").status_code == 404
+    for url in ("/cage/", "/cage/live/"):
+        page = cage.get(url, {"card": "A\x00B"})
+        assert page.status_code == 200, url  # the card is not found, said inline
+
+
 def test_outside_the_api_a_404_stays_a_page(inspector):
     response = inspector.get("/no-such-page/")
     assert response.status_code == 404

@@ -219,6 +219,18 @@ def test_the_token_endpoint_is_throttled_per_address(make_user, monkeypatch):
     assert token_for("dora", address="10.2.2.2").status_code == 200
 
 
+def test_a_forwarded_for_header_does_not_escape_the_throttle(make_user, monkeypatch):
+    """Any caller writes X-Forwarded-For: the throttle keys on the connection."""
+    monkeypatch.setattr(ScopedRateThrottle, "THROTTLE_RATES", {"login": "3/minute"})
+    answers = [
+        APIClient(REMOTE_ADDR="10.3.3.3", HTTP_X_FORWARDED_FOR=f"10.9.9.{i}")
+        .post("/api/auth/token/", {"username": f"ghost{i}", "password": "x"})
+        .status_code
+        for i in range(5)
+    ]
+    assert answers == [400, 400, 400, 429, 429]
+
+
 # --- tokens --------------------------------------------------------------------------
 
 

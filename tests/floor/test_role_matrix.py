@@ -721,3 +721,16 @@ def test_the_board_is_public_and_names_no_one(two_sectors):
     assert "Benedita Quintas" not in board and card not in board
     for cards in two_sectors["cards"]:
         assert not [c for c in cards if c in board]
+
+
+def test_a_jefe_reads_no_players_money_through_the_history_report(two_sectors):
+    """Refused a player's purchases in the ledger, a jefe does not read them in
+    the player's history either: the history's money is read as the
+    transactions are (his tables' fills and credits)."""
+    clients = two_sectors["clients"]
+    card = two_sectors["cards"][0][0]
+    for who in ("jefe_a", "jefe_b"):
+        rows = get_json(clients[who], "/api/reports/history/", player=card, page_size=1000)
+        assert "Transaction.Posted" not in {r["event"] for r in rows["results"]}, who
+    rows = get_json(clients["director"], "/api/reports/history/", player=card, page_size=1000)
+    assert "Transaction.Posted" in {r["event"] for r in rows["results"]}  # the player's buy-in

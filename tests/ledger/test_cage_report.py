@@ -52,7 +52,7 @@ def at(clock, hhmm: str, day: int = 22) -> None:
 
 
 @pytest.fixture
-def days(floor_app, clock) -> dict:
+def days(floor_app, clock, django_capture_on_commit_callbacks) -> dict:
     """Builds the two days of the module's docstring."""
     app = floor_app
     room = Room(app, tag="CR")
@@ -136,7 +136,8 @@ def days(floor_app, clock) -> dict:
     app.sell_chips(CAJERO, new_id(), player=p1, amount_cents=1_000)
     at(clock, "12:30", day=23)
     pending = ask("credit", 5_000)
-    runtime.floor_projector().catch_up()
+    with django_capture_on_commit_callbacks(execute=True):  # the close's anchor, once committed
+        runtime.floor_projector().catch_up()
     return {"table_id": table_id, "tray": tray, "requests": (fill, cancelled, credit, pending),
             "sector": room.sector_id}  # fmt: skip
 
