@@ -118,7 +118,7 @@ def open_table_row(sector_id: UUID, spec: TableSpec, username: str) -> UUID:
             minimum_cents=spec.minimum_cents,
             maximum_cents=spec.maximum_cents,
             seats=spec.seats,
-            status=TableStatus.OPEN,
+            status=TableStatus.REGISTERING,
             opened_at=timezone.now(),
             opened_by=username,
         )
