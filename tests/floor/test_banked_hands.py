@@ -1,0 +1,424 @@
+"""Banked tables run through the floor: the stakes bands per profile [GA art.
+6.3, 14.2; PT-SD 14], the box counts [GA art. 5, 12; PT-SD 5; PG III.3], and
+a banked hand reported box by box, settled by the games engine and booked
+against the bank's tray and the jackpot fund [GA art. 6-16; PT-SD; PG]; the
+last five (sen descarte) or three (Trijoker) hands at closing [GA art. 7,
+15.3]."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+
+from floor import runtime
+from floor.domain.roles import Actor, Role
+from floor.models import TableView
+from games.banked import paigow, sin_descarte, trijoker
+from games.profiles import CM, GA, PT
+from ledger.domain import accounts
+from tests.support.books import Books
+from tests.support.floor import CRUPIER, DIRECTOR, JEFE, new_id
+from tests.support.room import Room, events_of, refused
+from tests.support.timers import fire_due
+
+pytestmark = pytest.mark.django_db
+
+SEN = {"variant": "sen_descarte", "limit": "no_limit", "seats": 7}
+TRI = {"variant": "trijoker", "limit": "no_limit", "seats": 7}
+PAI = {"variant": "pai_gow", "limit": "no_limit", "seats": 6}
+OTHER_CRUPIER = Actor("otto", frozenset({Role.CRUPIER}))
+
+
+def open_banked(room: Room, spec: dict, minimum: int, maximum: int) -> str:
+    return room.app.open_table(
+        JEFE,
+        new_id(),
+        sector_id=room.sector_id,
+        **spec,
+        minimum_cents=minimum,
+        maximum_cents=maximum,
+    ).result["table_id"]
+
+
+# --- the stakes bands ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("code", ["GA", "CM"])
+def test_sen_descarte_takes_10_20_or_25_times_under_ga_and_cm(make_app, code):
+    room = Room(make_app(code))
+    for multiple in (10, 20, 25):
+        open_banked(room, SEN, 500, 500 * multiple)
+    for multiple in (5, 15, 30):
+        refused(room.app, "banked_band_not_authorised", open_banked, room, SEN, 500, 500 * multiple)
+
+
+@pytest.mark.parametrize("code", ["GA", "CM"])
+def test_trijoker_takes_10_20_or_30_times(make_app, code):
+    room = Room(make_app(code))
+    for multiple in (10, 20, 30):
+        open_banked(room, TRI, 500, 500 * multiple)
+    room2 = Room(make_app(code), tag="T2")
+    for multiple in (5, 25):
+        refused(
+            room2.app, "banked_band_not_authorised", open_banked, room2, TRI, 500, 500 * multiple
+        )
+
+
+def test_pt_sd_takes_at_most_25_times(make_app):
+    room = Room(make_app("PT"))
+    for multiple in (1, 5, 10, 25):
+        open_banked(room, SEN, 500, 500 * multiple)
+    refused(room.app, "banked_band_too_wide", open_banked, room, SEN, 500, 500 * 26)
+
+
+def test_pai_gow_has_no_band_but_not_the_circle_one(make_app):
+    """PG names no band: any maximum not below the minimum; the circle band
+    [GA art. 22.3a] does not apply (10x would break it)."""
+    room = Room(make_app("GA"))
+    open_banked(room, PAI, 1000, 10_000)
+    open_banked(room, PAI, 1000, 1000)
+    refused(room.app, "stakes_maximum_below_minimum", open_banked, room, PAI, 1000, 999)
+
+
+def test_the_circle_band_still_holds_for_circle_games(make_app):
+    room = Room(make_app("GA"))
+    refused(room.app, "stakes_out_of_band", room.table, minimum_cents=200, maximum_cents=2000)
+
+
+def test_the_box_counts_are_the_profiles_seat_ranges_and_agree_with_the_engine():
+    for profile in (GA, CM):
+        assert profile.seats.range_for("sen_descarte").max_seats == sin_descarte.MAX_BOXES
+        assert profile.seats.range_for("sen_descarte").source == "GA art. 5"
+        assert profile.seats.range_for("trijoker").max_seats == trijoker.MAX_BOXES
+        assert profile.seats.range_for("trijoker").source == "GA art. 12"
+        assert profile.seats.range_for("pai_gow").max_seats == paigow.MAX_BOXES
+        assert profile.seats.range_for("pai_gow").source == "PG III.3"
+    assert PT.seats.range_for("sen_descarte").max_seats == 7
+    assert PT.seats.range_for("sen_descarte").source == "PT-SD 5"
+    assert PT.seats.range_for("trijoker") is None
+
+
+def test_a_banked_table_has_no_more_boxes_than_its_game(make_app):
+    room = Room(make_app("GA"))
+    refused(
+        room.app,
+        "seats_out_of_range",
+        room.app.open_table,
+        JEFE,
+        new_id(),
+        sector_id=room.sector_id,
+        **{**PAI, "seats": 7},
+        minimum_cents=1000,
+        maximum_cents=5000,
+    )
+
+
+# --- a banked hand through the floor ------------------------------------------------------
+
+SEED = 50_000
+BANKED_STAKES = {"minimum_cents": 500, "maximum_cents": 10_000}  # 20x [GA art. 6.3]
+
+
+@pytest.fixture
+def ga_room(make_app):
+    app = make_app("GA")
+    runtime.install(app)
+    yield Room(app, tag="BK")
+    runtime.install(None)
+
+
+def banked_table(room: Room, spec: dict, players: int, buy_in: int = 10_000, **stakes) -> tuple:
+    """A banked table whose seats were drawn; returns its id and the occupied
+    seats in order (the draw places the players)."""
+    table_id, _cards = room.drawn_table(
+        players, buy_in=buy_in, **spec, **{**BANKED_STAKES, **stakes}
+    )
+    return table_id, sorted(room.seats(table_id))
+
+
+def at(seats: list[int], *boxes: dict) -> dict[str, dict]:
+    """The boxes in the order of the occupied seats."""
+    return {str(seat): box for seat, box in zip(seats, boxes, strict=False)}
+
+
+def with_jackpot(room: Room, table_ids: list[str], stake_cents: int = 100) -> str:
+    return room.app.create_jackpot(
+        DIRECTOR,
+        new_id(),
+        name="Progresivo",
+        stake_cents=stake_cents,
+        seed_cents=SEED,
+        table_ids=table_ids,
+    ).result["jackpot_id"]
+
+
+def settle(room: Room, table_id: str, boxes: dict, bank: dict, actor=CRUPIER, **more) -> dict:
+    return room.app.settle_banked_hand(
+        actor, new_id(), table_id=table_id, boxes=boxes, bank=bank, **more
+    ).result
+
+
+def preview(room: Room, table_id: str, boxes: dict, bank: dict, **more) -> dict:
+    return room.app.preview_banked_hand(
+        CRUPIER, new_id(), table_id=table_id, boxes=boxes, bank=bank, **more
+    ).result
+
+
+def balance(room: Room, ref) -> int:
+    return room.app.balance_of(ref)
+
+
+def stacks(room: Room, table_id: str) -> dict[int, int]:
+    table = room.get(table_id)
+    return {int(s): state["stack"] for s, state in table.occupants.items()}
+
+
+QUALIFYING_BANK = {"cards": "Ah Kd 7c 5s 2h"}  # ace-king: the bank plays [GA art. 7]
+SHORT_BANK = {"cards": "Qh Jh 9d 6c 3h"}  # below ace-king: it does not
+
+
+def test_a_sen_descarte_hand_is_settled_and_booked_against_the_tray(ga_room):
+    room = ga_room
+    table_id, seats = banked_table(room, SEN, 5)
+    jackpot_id = with_jackpot(room, [table_id])
+    books = Books(room.app).catch_up()
+    fund = accounts.jackpot_fund(jackpot_id)
+    tray = accounts.tray(table_id)
+    tray_before, before = balance(room, tray), stacks(room, table_id)
+    boxes = at(
+        seats,
+        {"ante_cents": 500, "call": True, "cards": "9s 9h 4d 3c 2d", "jackpot_cents": 100},
+        {"ante_cents": 500, "call": True, "cards": "Qs Jd 8c 6h 3s"},
+        {"ante_cents": 500, "call": False},
+        {"ante_cents": 500, "call": True, "cards": "8s 8d 8h 4h 4s", "insurance_cents": 200},
+        {"ante_cents": 500, "call": True, "cards": "Ac Kc Qc Jc Tc", "jackpot_cents": 100},
+    )
+    seen = preview(room, table_id, boxes, QUALIFYING_BANK, jackpot_id=jackpot_id)
+    assert room.get(table_id).hands_played == 0  # a preview records nothing
+    done = settle(room, table_id, boxes, QUALIFYING_BANK, jackpot_id=jackpot_id)
+    assert seen["preview"] is True
+    assert {k: v for k, v in seen.items() if k != "preview"} == {
+        k: v for k, v in done.items() if k != "transaction_ids"
+    }
+    assert done["bank"] == {"cards": "Ah Kd 7c 5s 2h", "category": "high_card", "qualifies": True}
+    pair, loser, passed, full, royal = (done["boxes"][str(s)] for s in seats)
+    assert pair["category"] == "pair" and pair["main_cents"] == 500 + 1000  # 1:1 pair
+    assert loser["outcome"] == "bank" and loser["main_cents"] == -1500
+    assert passed["main_cents"] == -500  # passed: the ante is lost
+    assert full["main_cents"] == 500 + 7 * 1000  # full house 7:1 [GA art. 6.1]
+    assert full["side_cents"] == 100 * 200  # insurance 100x on a full [GA art. 8a]
+    assert royal["main_cents"] == 500 + 100 * 1000  # royal 100:1
+    assert royal["jackpot_won_cents"] == SEED  # the royal takes the fund [GA art. 8b]
+    assert done["jackpot"] == {
+        "jackpot_id": jackpot_id.replace("-", ""),
+        "fund_before_cents": SEED,
+        "stakes_cents": 200,
+        "won_cents": SEED,
+        "fund_after_cents": SEED,  # brought back to its start from the cage [PT-SD 10]
+    }
+    after = stacks(room, table_id)
+    for seat in seats:
+        assert after[seat] == before[seat] + done["boxes"][str(seat)]["net_cents"]
+    paid = sum(b["main_cents"] + b["side_cents"] for b in done["boxes"].values())
+    assert done["bank_cents"] == -paid
+    assert balance(room, tray) == tray_before - paid
+    assert balance(room, fund) == SEED
+    assert room.get(table_id).hands_played == 1
+    assert events_of(room.app, table_id, "BankedHandSettled")[-1].number == 1
+    books.catch_up().check()
+
+
+def test_a_bank_below_ace_king_pays_the_antes_and_returns_the_calls(ga_room):
+    room = ga_room
+    table_id, seats = banked_table(room, SEN, 2)
+    before = stacks(room, table_id)
+    done = settle(
+        room,
+        table_id,
+        at(
+            seats,
+            {"ante_cents": 1000, "call": True, "cards": "2s 3d 5c 8h Th"},
+            {"ante_cents": 500, "call": False},
+        ),
+        SHORT_BANK,
+    )
+    assert done["bank"]["qualifies"] is False
+    first, second = seats
+    assert stacks(room, table_id) == {first: before[first] + 1000, second: before[second] - 500}
+    Books(room.app).catch_up().check()
+
+
+def test_a_pt_sd_straight_flush_pays_50_and_there_is_no_insurance(make_app):
+    room = Room(make_app("PT"), tag="PS")
+    table_id, seats = banked_table(room, SEN, 1)
+    straight_flush = {"ante_cents": 500, "call": True, "cards": "5d 6d 7d 8d 9d"}
+    done = settle(room, table_id, at(seats, straight_flush), QUALIFYING_BANK)
+    assert done["boxes"][str(seats[0])]["main_cents"] == 500 + 50 * 1000  # PT-SD 6
+    insured = {**straight_flush, "insurance_cents": 100}
+    refused(
+        room.app,
+        "insurance_not_offered",
+        settle,
+        room,
+        table_id,
+        at(seats, insured),
+        QUALIFYING_BANK,
+    )
+
+
+def test_a_bought_card_costs_the_ante_and_the_progressive_pays_on_the_first_five(ga_room):
+    room = ga_room
+    table_id, seats = banked_table(room, SEN, 1)
+    jackpot_id = with_jackpot(room, [table_id])
+    bought = {
+        "ante_cents": 500,
+        "call": True,
+        "cards": "5d 6d 7d 8d 9d",  # a straight flush after the bought card
+        "extra_card": True,
+        "first_five": "5d 6d 7d 8d 2c",
+        "jackpot_cents": 100,
+    }
+    done = settle(room, table_id, at(seats, bought), QUALIFYING_BANK, jackpot_id=jackpot_id)
+    box = done["boxes"][str(seats[0])]
+    assert box["main_cents"] == 500 + 25 * 1000  # GA art. 6.1: 25
+    assert box["side_cents"] == -500  # the card bought for the ante [GA art. 8c]
+    assert box["jackpot_won_cents"] == 0  # the first five were no straight flush
+    Books(room.app).catch_up().check()
+
+
+def test_a_jackpot_shared_by_two_tables_pays_from_one_fund(ga_room):
+    room = ga_room
+    first, first_seats = banked_table(room, SEN, 1)
+    second, second_seats = banked_table(room, SEN, 1)
+    jackpot_id = with_jackpot(room, [first, second])
+    fund = accounts.jackpot_fund(jackpot_id)
+    staked = {"ante_cents": 500, "call": False, "jackpot_cents": 100}
+    for _ in range(3):
+        settle(room, first, at(first_seats, staked), QUALIFYING_BANK, jackpot_id=jackpot_id)
+    assert balance(room, fund) == SEED + 300
+    flush = {"ante_cents": 500, "call": True, "cards": "5d 6d 7d 8d 9d", "jackpot_cents": 100}
+    done = settle(room, second, at(second_seats, flush), QUALIFYING_BANK, jackpot_id=jackpot_id)
+    # A straight flush takes 10 % of the fund as the hand began [GA art. 8b].
+    assert done["boxes"][str(second_seats[0])]["jackpot_won_cents"] == (SEED + 300) // 10
+    # Left below its start, the fund is brought back to it [PT-SD 10].
+    assert SEED + 300 + 100 - (SEED + 300) // 10 < SEED
+    assert balance(room, fund) == SEED
+    assert done["jackpot"]["fund_after_cents"] == SEED
+    Books(room.app).catch_up().check()
+
+
+def test_trijoker_bets_taken_back_neither_win_nor_lose(ga_room):
+    room = ga_room
+    table_id, seats = banked_table(
+        room, TRI, 3, minimum_cents=500, maximum_cents=5_000, buy_in=5_000
+    )
+    before = stacks(room, table_id)
+    done = settle(
+        room,
+        table_id,
+        at(
+            seats,
+            {"bet_cents": 500, "took_back": [], "cards": "Js Jd 4c"},  # jacks: 1 to 1
+            {"bet_cents": 500, "took_back": [1, 2], "cards": "Ts Td 4h"},  # tens lose
+            {"bet_cents": 500, "took_back": [1], "cards": "Ah Kh Qh"},  # flush 8
+        ),
+        {"common": "2h 7h"},
+    )
+    one, two, three = seats
+    assert stacks(room, table_id) == {
+        one: before[one] + 3 * 500,
+        two: before[two] - 500,
+        three: before[three] + 2 * 8 * 500,
+    }
+    assert done["boxes"][str(three)]["category"] == "flush"
+    Books(room.app).catch_up().check()
+
+
+def test_pai_gow_push_and_commission_to_the_rake_box(ga_room):
+    room = ga_room
+    table_id, seats = banked_table(room, PAI, 3, minimum_cents=1000, maximum_cents=10_000)
+    before, tray_before = stacks(room, table_id), balance(room, accounts.tray(table_id))
+    done = settle(
+        room,
+        table_id,
+        at(
+            seats,
+            {"bet_cents": 2000, "high": "Ks Kd 9c 9h 2s", "low": "Ah Qh"},  # both win
+            {"bet_cents": 1000, "high": "Ts Td 8c 8h 3s", "low": "4h 2d"},  # one each: push
+            {"bet_cents": 1000, "high": "7s 6d 5c 4c 2c", "low": "6h 4d"},  # both lose
+        ),
+        {"high": "Qs Qd Jc 9d 3c", "low": "Kh 5d"},
+    )
+    assert done["commission_cents"] == 100  # 5 % of 2000 (the service default)
+    one, two, three = seats
+    assert stacks(room, table_id) == {
+        one: before[one] + 1900,
+        two: before[two],
+        three: before[three] - 1000,
+    }
+    assert balance(room, accounts.tray(table_id)) == tray_before - 2000 + 1000
+    assert balance(room, accounts.rake_box(table_id)) == 100
+    Books(room.app).catch_up().check()
+
+
+def test_what_a_dealer_may_not_report(ga_room):
+    room = ga_room
+    table_id, seats = banked_table(room, SEN, 2, buy_in=1_500)
+    free = min(set(range(1, 8)) - set(seats))
+    call = {"ante_cents": 500, "call": True, "cards": "9s 9h 4d 3c 2d"}
+    bank = QUALIFYING_BANK
+
+    def no(code, boxes, **more):
+        refused(room.app, code, settle, room, table_id, boxes, bank, **more)
+
+    no("stake_over_stack", at(seats, {**call, "insurance_cents": 100}))
+    no("bet_out_of_limits", at(seats, {"ante_cents": 200, "call": False}))
+    no("seat_empty", {str(free): call})
+    no("seat_out_of_range", {"8": call})
+    no("duplicate_card", at(seats, {**call, "cards": "Ah 9h 4d 3c 2d"}))
+    no("jackpot_required", at(seats, {"ante_cents": 500, "call": False, "jackpot_cents": 100}))
+    no("box_field_unknown", at(seats, {**call, "bet_cents": 5}))
+    no("wrong_card_count", at(seats, {**call, "cards": "9s 9h 4d"}))
+    no("box_field_required", at(seats, {**call, "call": "yes"}))
+    no("boxes_required", {})
+    no("not_your_table", at(seats, call), actor=OTHER_CRUPIER)
+    circle, _ = room.drawn_table(4)
+    refused(room.app, "table_not_banked", settle, room, circle, {"1": call}, bank)
+
+
+def announce_and_fire(room: Room, clock) -> None:
+    room.app.announce_closing(
+        JEFE,
+        new_id(),
+        sector_id=room.sector_id,
+        closes_at=(clock.now() + timedelta(minutes=30)).isoformat(),
+    )
+    runtime.floor_projector().catch_up()
+    clock.advance(timedelta(minutes=30))
+    assert fire_due(clock) >= 1
+
+
+def test_the_last_five_hands_are_announced_and_the_table_closes_after_them(ga_room, clock):
+    room = ga_room
+    table_id, seats = banked_table(room, SEN, 2)
+    cards = list(room.seats(table_id).values())
+    announce_and_fire(room, clock)
+    assert room.get(table_id).last_hands == {"left": 5}  # GA art. 7
+    box = at(seats, {"ante_cents": 500, "call": False})
+    for left in (4, 3, 2, 1):
+        assert settle(room, table_id, box, SHORT_BANK)["last_hands_left"] == left
+        runtime.floor_projector().catch_up()
+        assert TableView.objects.get(id=table_id).last_hands_left == left
+    done = settle(room, table_id, box, SHORT_BANK)
+    assert done["status"] == "closed"
+    assert events_of(room.app, table_id, "Closed")[-1].reason == "closing_time"
+    assert all(room.player(card).seated_at is None for card in cards)
+    Books(room.app).catch_up().check()
+
+
+def test_trijoker_announces_three(ga_room, clock):
+    room = ga_room
+    table_id, _ = banked_table(room, TRI, 1, minimum_cents=500, maximum_cents=5_000, buy_in=5_000)
+    announce_and_fire(room, clock)
+    assert room.get(table_id).last_hands == {"left": 3}  # GA art. 15.3
