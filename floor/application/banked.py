@@ -127,4 +127,4 @@ class BankedCommands:
             payload,
             lambda: self._decide_banked(table_id, boxes, bank, jackpot_id),
         )
-        return Outcome({**result, "preview": True}, True, None)
+        return Outcome({**result, "preview": True}, False, None)

@@ -422,3 +422,58 @@ def test_trijoker_announces_three(ga_room, clock):
     table_id, _ = banked_table(room, TRI, 1, minimum_cents=500, maximum_cents=5_000, buy_in=5_000)
     announce_and_fire(room, clock)
     assert room.get(table_id).last_hands == {"left": 3}  # GA art. 15.3
+
+
+# --- through the API ----------------------------------------------------------------------
+
+
+def test_a_banked_shift_through_the_api(ga_room, make_user):
+    from rest_framework.test import APIClient
+
+    room = ga_room
+    table_id, seats = banked_table(room, SEN, 3)
+    jackpot_id = with_jackpot(room, [table_id])
+    runtime.floor_projector().catch_up()
+    client = APIClient()
+    client.force_authenticate(make_user("cris", "crupier"))
+    url = f"/api/tables/{table_id}/banked-hands/"
+    body = {
+        "boxes": at(
+            seats,
+            {"ante_cents": 500, "call": True, "cards": "8s 8d 8h 4h 4s", "insurance_cents": 200},
+            {"ante_cents": 500, "call": True, "cards": "Ac Kc Qc Jc Tc", "jackpot_cents": 100},
+            {"ante_cents": 500, "call": False},
+        ),
+        "bank": {"cards": "Ah Kd 7c 5s 2h"},
+        "jackpot_id": jackpot_id,
+    }
+    before = room.app.recorder.max_notification_id()
+    seen = client.post(f"{url}preview/", {**body, "command_id": new_id()}, format="json")
+    assert seen.status_code == 200, seen.content
+    assert room.app.recorder.max_notification_id() == before  # the preview records nothing
+    assert seen.json()["result"]["preview"] is True
+    command_id = new_id()
+    done = client.post(url, {**body, "command_id": command_id}, format="json")
+    assert done.status_code == 201, done.content
+    answer = done.json()
+    full, royal, passed = (answer["result"]["boxes"][str(s)] for s in seats)
+    assert full["side_cents"] == 20_000 and royal["jackpot_won_cents"] == SEED
+    assert answer["result"]["bank"]["qualifies"] is True
+    shown = {row["seat"]: row["stack_cents"] for row in answer["table"]["occupied_seats"]}
+    assert shown[seats[2]] == 10_000 - 500
+    assert answer["table"]["hands_played"] == 1
+    assert {k: v for k, v in seen.json()["result"].items() if k not in ("preview",)} == {
+        k: v for k, v in answer["result"].items() if k != "transaction_ids"
+    }
+    again = client.post(url, {**body, "command_id": command_id}, format="json")
+    assert again.status_code == 200  # the same command: its first outcome, nothing new
+    # Refusals are 4xx with a code, and record nothing.
+    at_limit = client.post(
+        url,
+        {**body, "boxes": at(seats, {"ante_cents": 20_000, "call": False}), "command_id": new_id()},
+        format="json",
+    )
+    assert at_limit.status_code == 400 and at_limit.json()["code"] == "bet_out_of_limits"
+    hands = client.get(f"/api/tables/{table_id}/hands/").json()
+    assert hands[0]["number"] == 1 and hands[0]["variant"] == "sen_descarte"
+    Books(room.app).catch_up().check()
