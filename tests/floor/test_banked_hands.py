@@ -456,7 +456,7 @@ def test_a_banked_shift_through_the_api(ga_room, make_user):
     done = client.post(url, {**body, "command_id": command_id}, format="json")
     assert done.status_code == 201, done.content
     answer = done.json()
-    full, royal, passed = (answer["result"]["boxes"][str(s)] for s in seats)
+    full, royal, _passed = (answer["result"]["boxes"][str(s)] for s in seats)
     assert full["side_cents"] == 20_000 and royal["jackpot_won_cents"] == SEED
     assert answer["result"]["bank"]["qualifies"] is True
     shown = {row["seat"]: row["stack_cents"] for row in answer["table"]["occupied_seats"]}
