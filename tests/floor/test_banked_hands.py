@@ -28,6 +28,7 @@ SEN = {"variant": "sen_descarte", "limit": "no_limit", "seats": 7}
 TRI = {"variant": "trijoker", "limit": "no_limit", "seats": 7}
 PAI = {"variant": "pai_gow", "limit": "no_limit", "seats": 6}
 OTHER_CRUPIER = Actor("otto", frozenset({Role.CRUPIER}))
+JSON = {"HTTP_ACCEPT": "application/json"}
 
 
 def open_banked(room: Room, spec: dict, minimum: int, maximum: int) -> str:
@@ -405,6 +406,10 @@ def test_the_last_five_hands_are_announced_and_the_table_closes_after_them(ga_ro
     cards = list(room.seats(table_id).values())
     announce_and_fire(room, clock)
     assert room.get(table_id).last_hands == {"left": 5}  # GA art. 7
+    from django.test import Client
+
+    board = Client().get("/board/").content.decode()  # the room's board says it too
+    assert 'data-testid="board-last-hands"' in board and "5 últimas manos" in board
     box = at(seats, {"ante_cents": 500, "call": False})
     for left in (4, 3, 2, 1):
         assert settle(room, table_id, box, SHORT_BANK)["last_hands_left"] == left
@@ -476,4 +481,101 @@ def test_a_banked_shift_through_the_api(ga_room, make_user):
     assert at_limit.status_code == 400 and at_limit.json()["code"] == "bet_out_of_limits"
     hands = client.get(f"/api/tables/{table_id}/hands/").json()
     assert hands[0]["number"] == 1 and hands[0]["variant"] == "sen_descarte"
+    Books(room.app).catch_up().check()
+
+
+# --- the dealer's table view --------------------------------------------------------------
+
+
+def test_a_banked_shift_through_the_table_view(ga_room, make_user, clock):
+    """The dealer types the boxes, reads the settlement, confirms it; the
+    view shows the stacks, the last hands, and the table closing after them."""
+    from django.test import Client
+
+    room = ga_room
+    table_id, seats = banked_table(room, SEN, 2)
+    jackpot_id = with_jackpot(room, [table_id])
+    runtime.floor_projector().catch_up()
+    make_user("cris", "crupier", password="pa55-word-ok")
+    dealer = Client()
+    assert dealer.login(username="cris", password="pa55-word-ok")
+    page = dealer.get(f"/tables/{table_id}/").content.decode()
+    assert 'data-testid="banked-hand"' in page
+    assert page.count('data-testid="banked-box"') == 2
+    assert f'name="jackpot_id" value="{jackpot_id}"' in page
+    assert 'data-testid="start-hand"' not in page  # no circle hand here
+    first, second = seats
+    form = {
+        "table_id": table_id,
+        "jackpot_id": jackpot_id,
+        f"ante_eur.{first}": "5",
+        f"play.{first}": "call",
+        f"cards.{first}": "8s 8d 8h 4h 4s",
+        f"insurance_eur.{first}": "2",
+        f"jackpot_eur.{first}": "1",
+        f"ante_eur.{second}": "5,00",
+        f"play.{second}": "fold",
+        "bank_cards": "Ah Kd 7c 5s 2h",
+    }
+    before = room.app.recorder.max_notification_id()
+    asked = dealer.post(
+        "/console/commands/settle_banked_hand/", {"command_id": new_id(), **form}, **JSON
+    )
+    assert asked.status_code == 428
+    answer = asked.json()
+    assert answer["code"] == "settlement_needs_confirmation"
+    # Spanish by default: the full house pays 7:1 and the insurance 100x.
+    assert f"Casilla {first}: +274,00 EUR" in answer["message"]  # less its jackpot stake
+    assert f"Casilla {second}: -5,00 EUR" in answer["message"]
+    assert room.app.recorder.max_notification_id() == before  # nothing recorded yet
+    done = dealer.post(
+        "/console/commands/settle_banked_hand/",
+        {"command_id": new_id(), **form, "confirm_cents": answer["confirm"]["cents"]},
+        **JSON,
+    )
+    assert done.status_code == 201, done.content
+    assert "liquidada" in done.json()["message"]
+    assert room.get(table_id).hands_played == 1
+    # A changed form is a new settlement: asked again.
+    changed = dealer.post(
+        "/console/commands/settle_banked_hand/",
+        {
+            "command_id": new_id(),
+            **form,
+            f"cards.{first}": "8s 8d 8h 4h 3s",
+            "confirm_cents": answer["confirm"]["cents"],
+        },
+        **JSON,
+    )
+    assert changed.status_code == 428
+    refused_form = dealer.post(
+        "/console/commands/settle_banked_hand/",
+        {"command_id": new_id(), **form, f"ante_eur.{first}": "2"},  # below the minimum
+        **JSON,
+    )
+    assert refused_form.status_code == 400
+    assert refused_form.json()["code"] == "bet_out_of_limits"
+    # The last five hands [GA art. 7], shown on the dealer's view.
+    announce_and_fire(room, clock)
+    page = dealer.get(f"/tables/{table_id}/").content.decode()
+    assert 'data-testid="banked-last-hands"' in page and "5 últimas manos" in page
+    quiet = {
+        "table_id": table_id,
+        f"ante_eur.{first}": "5",
+        f"play.{first}": "fold",
+        "bank_cards": "Qh Jh 9d 6c 3h",
+    }
+    for _ in range(5):
+        asked = dealer.post(
+            "/console/commands/settle_banked_hand/", {"command_id": new_id(), **quiet}, **JSON
+        ).json()
+        done = dealer.post(
+            "/console/commands/settle_banked_hand/",
+            {"command_id": new_id(), **quiet, "confirm_cents": asked["confirm"]["cents"]},
+            **JSON,
+        )
+        assert done.status_code == 201
+    assert room.get(table_id).status == "closed"
+    page = dealer.get(f"/tables/{table_id}/").content.decode()
+    assert 'data-testid="banked-hand"' not in page
     Books(room.app).catch_up().check()
