@@ -59,6 +59,7 @@ class BankedCommands:
         changed: list = [table]
         played = decided["jackpot"]
         if jackpot is not None and played is not None:
+            played = {**played, "jackpot_id": str(jackpot.id)}
             short = jackpot.seed_cents - played["fund_after_cents"]
             if short > 0:
                 self._open_day()  # the cage's chips bring the fund back
