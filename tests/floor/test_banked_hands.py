@@ -481,6 +481,11 @@ def test_a_banked_shift_through_the_api(ga_room, make_user):
     assert at_limit.status_code == 400 and at_limit.json()["code"] == "bet_out_of_limits"
     hands = client.get(f"/api/tables/{table_id}/hands/").json()
     assert hands[0]["number"] == 1 and hands[0]["variant"] == "sen_descarte"
+    inspector = APIClient()
+    inspector.force_authenticate(make_user("ines", "inspector"))
+    report = inspector.get("/api/reports/tables/").json()["results"]
+    row = next(r for r in report if r["table_id"] == table_id)
+    assert (row["hands"], row["players"]) == (1, 3)  # a banked hand counts as a hand
     Books(room.app).catch_up().check()
 
 
