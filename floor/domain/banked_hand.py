@@ -86,7 +86,7 @@ class JackpotInPlay:
 def _refusal(broken: RuleViolation, **where: object) -> DomainError:
     """A games refusal (a bet, a card) as the floor's 400, with the same code."""
     return DomainError(
-        broken.code, broken.message, kind=ErrorKind.INVALID, **broken.params, **where
+        broken.code, broken.message, kind=ErrorKind.INVALID, **{**broken.params, **where}
     )
 
 
