@@ -584,3 +584,58 @@ def test_a_banked_shift_through_the_table_view(ga_room, make_user, clock):
     page = dealer.get(f"/tables/{table_id}/").content.decode()
     assert 'data-testid="banked-hand"' not in page
     Books(room.app).catch_up().check()
+
+
+# --- any sen descarte hand: the preview is the settlement, the books balance ---------------
+
+
+def test_any_sen_descarte_hand_moves_the_chips_it_says(ga_room):
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+
+    from games.cards import deck
+
+    room = ga_room
+    table_id, seats = banked_table(room, SEN, 3)
+    tray = accounts.tray(table_id)
+    books = Books(room.app)
+    box = st.fixed_dictionaries(
+        {"ante": st.sampled_from([500, 1000]), "call": st.booleans(), "insured": st.booleans()}
+    )
+
+    @settings(max_examples=20, deadline=None, suppress_health_check=list(HealthCheck))
+    @given(st.permutations(deck()), st.lists(box, min_size=1, max_size=3))
+    def hand(cards, boxes):
+        for seat in seats:  # keep every box able to bet (a rebuy between hands)
+            state = room.get(table_id).occupant(seat)
+            if state["stack"] < 3_000:
+                card = room.seats(table_id)[seat]
+                room.buy(table_id, card, 5_000)
+        shown = [" ".join(str(c) for c in cards[i * 5 : i * 5 + 5]) for i in range(4)]
+        report = {
+            str(seat): {
+                "ante_cents": b["ante"],
+                "call": b["call"],
+                "cards": shown[i + 1],
+                **({"insurance_cents": 200} if b["insured"] else {}),
+            }
+            for i, (seat, b) in enumerate(zip(seats, boxes, strict=False))
+        }
+        bank = {"cards": shown[0]}
+        before, tray_before = stacks(room, table_id), balance(room, tray)
+        seen = preview(room, table_id, report, bank)
+        done = settle(room, table_id, report, bank)
+        assert {k: v for k, v in seen.items() if k != "preview"} == {
+            k: v for k, v in done.items() if k != "transaction_ids"
+        }
+        after = stacks(room, table_id)
+        for seat, result in done["boxes"].items():
+            assert after[int(seat)] - before[int(seat)] == result["net_cents"]
+        assert balance(room, tray) - tray_before == done["bank_cents"]
+        assert sum(r["net_cents"] for r in done["boxes"].values()) == -done["bank_cents"]
+        held = {c.rank for c in cards[:5]}
+        plays = done["bank"]["category"] != "high_card" or {13, 14} <= held
+        assert done["bank"]["qualifies"] is plays  # ace-king or better [GA art. 7]
+
+    hand()
+    books.catch_up().check()
