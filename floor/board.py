@@ -44,7 +44,14 @@ def board_games() -> list[dict]:
     tables = TableView.objects.exclude(status=TableStatus.CLOSED).select_related("sector")
     for table in tables:
         shown = game(table.variant, table.limit, table.minimum_cents, table.maximum_cents)
-        shown["tables"].append({"label": str(table), "players": table.players})
+        shown["tables"].append(
+            {
+                "label": str(table),
+                "players": table.players,
+                # The last hands announced at closing [CM-24; GA art. 7, 15.3].
+                "last_hands_left": table.last_hands_left,
+            }
+        )
         shown["seats_free"] += max(table.seats - table.players, 0)
     numbers_of_tables = {t.id: t.number for t in tables}
     lists = WaitingListView.objects.prefetch_related("entries")

@@ -368,6 +368,42 @@ MESSAGES = {
     "seat_invalid": _("%(seat)s is not a seat number."),
     "hand_category_invalid": _("That is not a hand category."),
     "no_jackpot_prize": _("None of those hands wins a jackpot prize."),
+    # --- banked tables [GA art. 2-16; PT-SD; PG] --------------------------------------
+    "banked_band_not_authorised": _(
+        "A banked table's maximum is 10, 20 or 25 times its minimum in sen descarte "
+        "(GA art. 6.3), 10, 20 or 30 times in Trijoker (GA art. 14.2)."
+    ),
+    "banked_band_too_wide": _(
+        "The maximum may be at most %(max_multiple)s times the minimum (PT-SD 14)."
+    ),
+    "table_not_banked": _(
+        "Table %(table)s is not a banked table: its hands are reported with their start and end."
+    ),
+    "boxes_required": _("Report the boxes that played, seat by seat."),
+    "box_invalid": _("Box %(seat)s is not reported as it should be."),
+    "box_field_required": _("Box %(seat)s needs %(field)s."),
+    "box_field_unknown": _("This game does not report %(field)s."),
+    "bank_required": _("Report the bank's hand."),
+    "cards_required": _("Give the %(count)s cards of that hand."),
+    "wrong_card_count": _("That hand has %(count)s cards."),
+    "bad_card": _("A card is written rank then suit: As, Kd, Th, 9c, 2s (Jk: the joker)."),
+    "duplicate_card": _("%(card)s is dealt twice in this hand."),
+    "card_not_in_deck": _("%(card)s is not in this game's deck."),
+    "stake_over_stack": _("Box %(seat)s bets %(stake_euros)s with %(stack_euros)s in front of it."),
+    "bet_out_of_limits": _(
+        "Each bet lies between the table's minimum and maximum, %(minimum_euros)s and "
+        "%(maximum_euros)s."
+    ),
+    "insurance_not_offered": _("This table offers no insurance (GA art. 8a; none under PT-SD)."),
+    "insurance_over_half_minimum": _("Insurance is at most half the table minimum (GA art. 8a)."),
+    "extra_card_not_offered": _("This table sells no extra card (GA art. 8c; none under PT-SD)."),
+    "first_five_without_extra_card": _(
+        "Only a box that bought a card gives its first five cards (GA art. 8c)."
+    ),
+    "jackpot_required": _(
+        "Name the progressive jackpot this table feeds to stake on it (GA art. 8b)."
+    ),
+    "took_back_invalid": _("Only bets 1 and 2 may be taken back (GA art. 15.2)."),
 }
 
 

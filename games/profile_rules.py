@@ -15,13 +15,16 @@ them, with one instance per source: raises and banked bands in
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
 from enum import StrEnum
 from fractions import Fraction
 from zoneinfo import ZoneInfo
 
+from games.banked.sin_descarte import GA_INSURANCE, GA_PAYTABLE, PT_SD_PAYTABLE
 from games.betting import BankedBand
+from games.hands import Category
 from games.variants import Variant
 
 
@@ -42,11 +45,14 @@ class FirstButton(StrEnum):
 
 @dataclass(frozen=True)
 class SeatRange:
-    """How many seats a table of one variant may have."""
+    """How many seats a table of one variant may have. For a banked game the
+    seats are its boxes: the range is the box count and ``source`` the article
+    fixing it [GA art. 5, 12; PT-SD 5; PG III.3]."""
 
     variant: Variant
     min_seats: int
     max_seats: int
+    source: str = ""
 
 
 @dataclass(frozen=True)
@@ -194,6 +200,35 @@ class LimitRules:
     def band_for(self, variant: Variant | str) -> BankedBand | None:
         wanted = Variant(variant)
         return next((b for b in self.banked_bands if b.variant is wanted), None)
+
+
+@dataclass(frozen=True)
+class BankedRules:
+    """How the house settles its banked games (games.banked)."""
+
+    # Sen descarte's call bet pays by GA art. 6.1 (straight flush 25) or by
+    # PT-SD 6 (straight flush 50): "GA" or "PT-SD".
+    sin_descarte_paytable: str = "GA"
+    # The side bets the casino may offer [GA art. 8]: insurance (art. 8a) and
+    # the bought card (art. 8c). PT-SD knows neither.
+    insurance: bool = True
+    extra_card: bool = True
+    # Pai Gow's house commission on a win: PG I says "menos el porcentaje de
+    # comisión determinado" without the figure; 5 % is the service default
+    # (docs/games.md), a house profile sets its own.
+    pai_gow_commission: Fraction = Fraction(5, 100)
+
+    @property
+    def paytable(self) -> Mapping[Category, int]:
+        return PT_SD_PAYTABLE if self.sin_descarte_paytable == "PT-SD" else GA_PAYTABLE
+
+    @property
+    def insurance_table(self) -> Mapping[Category, int] | None:
+        return GA_INSURANCE if self.insurance else None
+
+    @property
+    def source(self) -> str:
+        return "PT-SD 6-18" if self.sin_descarte_paytable == "PT-SD" else "GA art. 6-8"
 
 
 @dataclass(frozen=True)

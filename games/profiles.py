@@ -28,6 +28,7 @@ from games.pots import CM_SPLIT, GA_SPLIT, PT_SPLIT, PotSplitRule
 from games.profile_rules import (
     AbsenceRules,
     ActionClock,
+    BankedRules,
     BlindRules,
     ButtonRules,
     BuyInBounds,
@@ -118,6 +119,9 @@ class RuleProfile:
     chips_off_table_most_cents: int = 1500
     # Variants whose own rules count raises differently [GA art. 30.1].
     variant_raises: tuple[tuple[Variant, RaiseRule], ...] = ()
+    # Banked settlement: paytable, side bets, Pai Gow's commission [GA art.
+    # 6-8; PT-SD 6-18; PG I].
+    banked: BankedRules = field(default_factory=BankedRules)
 
     def raises_for(self, variant: Variant | str) -> RaiseRule:
         """The raise rule of one variant's tables: its own where it has one."""
@@ -137,14 +141,24 @@ class RuleProfile:
         return build_table_rules(self, variant, overrides)
 
 
+# The banked games' boxes: one player up to the boxes marked on the cloth,
+# seven in sen descarte [GA art. 5] and Trijoker [GA art. 12], six in Pai Gow
+# [PG III.3]. A banked table's seats are its boxes.
+GA_BOXES = (
+    SeatRange(Variant.SEN_DESCARTE, 1, 7, "GA art. 5"),
+    SeatRange(Variant.TRIJOKER, 1, 7, "GA art. 12"),
+    SeatRange(Variant.PAI_GOW, 1, 6, "PG III.3"),
+)
+
+
 def _circle_and_banked_seats() -> tuple[SeatRange, ...]:
     """GA: circle games need four players [GA art. 23] and seat what the table
     offers (bounded by the deck, see variants.py); banked games seat one to the
-    boxes marked [GA art. 5, 12; PG III.3]."""
-    return tuple(
-        SeatRange(spec.variant, 1 if spec.banked else 4, spec.max_seats)
-        for spec in VARIANTS.values()
+    boxes marked (``GA_BOXES``)."""
+    circle = tuple(
+        SeatRange(spec.variant, 4, spec.max_seats) for spec in VARIANTS.values() if not spec.banked
     )
+    return circle + GA_BOXES
 
 
 GA = RuleProfile(
@@ -201,7 +215,7 @@ PT = RuleProfile(
             # Sintético: 11 seats, all of them available [PT 6].
             SeatRange(Variant.SINTETICO, 11, 11),
             # Banked póquer sem descarte: up to seven boxes [PT-SD 5].
-            SeatRange(Variant.SEN_DESCARTE, 1, 7),
+            SeatRange(Variant.SEN_DESCARTE, 1, 7, "PT-SD 5"),
         ),
         right_seat_may_be_disabled=True,
     ),
@@ -241,6 +255,8 @@ PT = RuleProfile(
     # PT names no last hands: three as the day ends (service default).
     closing=ClosingRules(lead=timedelta(0), last_hands=3),
     gaming_day=GamingDay(time_zone="Europe/Lisbon"),
+    # PT-SD 6 pays the straight flush 50; no insurance, no bought card.
+    banked=BankedRules(sin_descarte_paytable="PT-SD", insurance=False, extra_card=False),
 )
 
 # Casino Mediterráneo house rules, layered on the Galician regulation.

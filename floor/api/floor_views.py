@@ -181,6 +181,31 @@ BreakTableView = table_command(
 )
 StartHandView = table_command("start_hand", s.StartHandSerializer, "Report a hand dealt")
 EndHandView = table_command("end_hand", s.EndHandSerializer, "Report a hand's end")
+SettleBankedHandView = table_command(
+    "settle_banked_hand",
+    s.BankedHandSerializer,
+    "Report a banked hand box by box; the service settles and books it (GA art. 6-16; PT-SD; PG)",
+)
+
+
+class _PreviewCommand(_TableCommand):
+    def post(self, request: Request, table_id: UUID) -> Response:
+        _outcome, result = self.run(request, table_id=str(table_id))
+        table = s.TableFloorSerializer(table_floor(table_id)).data
+        return Response({"result": result, "table": table}, status=200)
+
+
+def _preview_post(self, request: Request, table_id: UUID) -> Response:
+    return _PreviewCommand.post(self, request, table_id)
+
+
+PreviewBankedHandView = command_view(
+    "preview_banked_hand",
+    s.BankedHandSerializer,
+    "The settlement a banked hand would get, computed the same way; records nothing",
+    _preview_post,
+    base=_PreviewCommand,
+)
 
 
 DRAW_ANSWER = _answer("draw_seats_answer", s.TableFloorSerializer)

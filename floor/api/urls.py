@@ -99,6 +99,16 @@ urlpatterns = [
     path("tables/<uuid:table_id>/hands/start/", fv.StartHandView.as_view(), name="start-hand"),
     path("tables/<uuid:table_id>/hands/end/", fv.EndHandView.as_view(), name="end-hand"),
     path(
+        "tables/<uuid:table_id>/banked-hands/",
+        fv.SettleBankedHandView.as_view(),
+        name="settle-banked-hand",
+    ),
+    path(
+        "tables/<uuid:table_id>/banked-hands/preview/",
+        fv.PreviewBankedHandView.as_view(),
+        name="preview-banked-hand",
+    ),
+    path(
         "tables/<uuid:table_id>/action-clock/start/",
         fv.StartActionClockView.as_view(),
         name="start-action-clock",

@@ -5,6 +5,7 @@ from __future__ import annotations
 from uuid import UUID, uuid4
 
 from floor.application.balancing import BalancingCommands
+from floor.application.banked import BankedCommands
 from floor.application.service import Decision, Outcome
 from floor.application.staffing import StaffingCommands
 from floor.domain.balance_group import BalanceGroup
@@ -20,10 +21,11 @@ from ledger.domain.account import Account
 from ledger.domain.cage import Cage
 
 
-class FloorApplication(StaffingCommands, BalancingCommands, CageCommands):
+class FloorApplication(BankedCommands, StaffingCommands, BalancingCommands, CageCommands):
     """The floor's commands: sectors and tables here; players and lists in
     floor.application.players; seats, draws, rests and hands in
-    floor.application.seating; deadlines firing in floor.application.clocks;
+    floor.application.seating; banked hands in floor.application.banked;
+    deadlines firing in floor.application.clocks;
     the cage and the books in ledger.application (one event store, so a hand
     and the money it moves are saved together)."""
 

@@ -141,6 +141,34 @@ class CommandService(Application):
             return Outcome(result, False, position)
         raise ConcurrentUpdateError(self.max_attempts)
 
+    def dry_run(
+        self,
+        command: str,
+        actor: Actor,
+        payload: dict[str, Any],
+        decide: Callable[[], Decision],
+    ) -> dict[str, Any]:
+        """Decides as ``execute`` would (the role and its scope, the books that
+        follow) and records nothing: a preview of the command's answer."""
+        role = self.role_in_scope(actor, command, payload)
+        context = CommandContext(
+            actor=actor.username,
+            actor_role=str(role),
+            command_id="preview",
+            profile=self.profile,
+            now=self.clock.now(),
+        )
+        token = _loaded.set({})
+        with command_context(context):
+            try:
+                changed, result = decide()
+                changed = self.touched(changed)
+                changed = self.touched([*changed, *self.after_decide(changed)])
+                self.check_changed_in_scope(actor, command, role, changed)
+            finally:
+                _loaded.reset(token)
+        return result
+
     def role_in_scope(self, actor: Actor, command: str, payload: dict[str, Any]) -> Role:
         """The role the actor issues ``command`` under, or the refusal; the
         floor also checks the table or sector it names (floor.application.staffing)."""

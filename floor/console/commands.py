@@ -21,6 +21,8 @@ answer is a message at its top. A refusal records nothing either way.
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -53,6 +55,10 @@ class ConsoleCommand:
     scope: tuple[str, ...] = ()  # ids the form carries as hidden fields
     lists: tuple[str, ...] = ()  # fields whose several values form a list
     prepare: Callable[[dict], dict] = field(default=lambda data: data)
+    # A command whose answer is computed before it is confirmed: this command
+    # previews it (recording nothing), and ``summary`` says it in words.
+    preview: str | None = None
+    summary: Callable[[dict], str] | None = None
 
 
 class ScopeSerializer(serializers.Serializer):
@@ -69,6 +75,76 @@ class ScopeSerializer(serializers.Serializer):
 def _draw_this_table(data: dict) -> dict:
     data["table_ids"] = [data.pop("table_id")]
     return data
+
+
+def _banked_form(data: dict) -> dict:
+    """The console's banked-hand form (``ante_eur.3``, ``play.3``, ``cards.3``
+    ...) as the API's body: a box for each seat with an ante or a bet."""
+    seats = sorted({*data.get("ante", {}), *data.get("bet", {})}, key=lambda k: (len(k), k))
+    boxes = {}
+    for seat in seats:
+        box: dict[str, Any] = {}
+        if seat in data.get("ante", {}):
+            box["ante_cents"] = data["ante"][seat]
+            box["call"] = data.get("play", {}).get(seat, "fold") == "call"
+        if seat in data.get("bet", {}):
+            box["bet_cents"] = data["bet"][seat]
+        for name, key in (("insurance", "insurance_cents"), ("jackpot", "jackpot_cents")):
+            if data.get(name, {}).get(seat):
+                box[key] = data[name][seat]
+        for name in ("cards", "high", "low", "first_five"):
+            if data.get(name, {}).get(seat):
+                box[name] = data[name][seat]
+        if "first_five" in box:
+            box["extra_card"] = True
+        took = data.get("took_back", {}).get(seat, "none")
+        if took != "none":
+            box["took_back"] = [int(n) for n in took.split(",")]
+        boxes[seat] = box
+    bank = {
+        name: data.pop(f"bank_{name}")
+        for name in ("cards", "common", "high", "low")
+        if data.get(f"bank_{name}")
+    }
+    prepared = {"table_id": data["table_id"], "boxes": boxes, "bank": bank}
+    if data.get("jackpot_id"):
+        prepared["jackpot_id"] = str(data["jackpot_id"])
+    return prepared
+
+
+def _signed(cents: int) -> str:
+    return ("+" if cents > 0 else "") + format_euros(cents)
+
+
+def banked_summary(result: dict) -> str:
+    """A banked hand's settlement in words: each box, the bank, the house's
+    commission and the jackpot [GA art. 6-16; PT-SD; PG]."""
+    parts = [
+        _("Box %(seat)s: %(amount)s") % {"seat": seat, "amount": _signed(box["net_cents"])}
+        for seat, box in sorted(result["boxes"].items(), key=lambda kv: int(kv[0]))
+    ]
+    bank = result.get("bank", {})
+    if bank.get("qualifies") is False:
+        parts.append(_("the bank does not play (below ace-king)"))
+    parts.append(_("bank %(amount)s") % {"amount": _signed(result["bank_cents"])})
+    if result.get("commission_cents"):
+        parts.append(
+            _("commission %(amount)s") % {"amount": format_euros(result["commission_cents"])}
+        )
+    jackpot = result.get("jackpot") or {}
+    if jackpot.get("won_cents"):
+        parts.append(
+            _("jackpot prizes %(amount)s") % {"amount": format_euros(jackpot["won_cents"])}
+        )
+    return "; ".join(parts) + "."
+
+
+def settlement_digest(result: dict) -> str:
+    """What the person confirms: the settlement as previewed (a changed form
+    or floor gives another and is asked again)."""
+    seen = {k: v for k, v in result.items() if k in ("boxes", "bank", "bank_cents", "jackpot")}
+    body = json.dumps(seen, sort_keys=True, default=str)
+    return str(int(hashlib.sha256(body.encode()).hexdigest()[:12], 16))
 
 
 COMMANDS: dict[str, ConsoleCommand] = {
@@ -162,6 +238,14 @@ COMMANDS: dict[str, ConsoleCommand] = {
     "end_hand": ConsoleCommand(
         s.EndHandSerializer, gettext_lazy("The hand is reported."), ("table_id",)
     ),
+    "settle_banked_hand": ConsoleCommand(
+        s.BankedHandFormSerializer,
+        gettext_lazy("The banked hand is settled."),
+        ("table_id",),
+        prepare=_banked_form,
+        preview="preview_banked_hand",
+        summary=banked_summary,
+    ),
     "start_action_clock": ConsoleCommand(
         s.StartActionClockSerializer, gettext_lazy("The action clock runs."), ("table_id",)
     ),
@@ -254,6 +338,10 @@ CONFIRMED_AMOUNT = "amount_eur"
 READ_LABELS = {
     "contributions_eur": gettext_lazy("seat %(key)s put in %(amount)s"),
     "winnings_eur": gettext_lazy("seat %(key)s won %(amount)s"),
+    "ante_eur": gettext_lazy("box %(key)s ante %(amount)s"),
+    "bet_eur": gettext_lazy("box %(key)s bet %(amount)s"),
+    "insurance_eur": gettext_lazy("box %(key)s insurance %(amount)s"),
+    "jackpot_eur": gettext_lazy("box %(key)s jackpot %(amount)s"),
     "rake_eur": gettext_lazy("rake %(amount)s"),
     "pot_eur": gettext_lazy("pot %(amount)s"),
 }
@@ -352,20 +440,46 @@ def run_console_command(user: Any, name: str, posted: Any) -> tuple[int, dict]:
     arguments = {k: str(v) for k, v in scope.validated_data.items()}
     arguments.update(body.validated_data)
     command_id = arguments.pop("command_id")
-    try:
-        outcome = perform(name, user, command_id, **command.prepare(arguments))
-    except DomainError as refused:
-        return STATUS_BY_KIND[refused.kind], {
-            "ok": False,
-            "code": refused.code,
-            "message": describe(refused),
-        }
-    except ReadModelsBehind as behind:
-        return 202, {"ok": True, "message": message_for(behind.code) + said_read(read)}
-    except ServiceUnavailable as unavailable:
-        return 503, {"ok": False, "message": message_for(unavailable.code)}
+    prepared = command.prepare(arguments)
+    if command.preview is not None:
+        previewed, outcome_or_answer = _run(command.preview, user, command_id, prepared, read)
+        if not previewed:
+            return outcome_or_answer
+        said = command.summary(outcome_or_answer.result) if command.summary else ""
+        digest = settlement_digest(outcome_or_answer.result)
+        if posted.get(CONFIRM_FIELD, "").strip() != digest:
+            return 428, {
+                "ok": False,
+                "code": "settlement_needs_confirmation",
+                "message": _("Check the settlement and confirm it: %(settlement)s")
+                % {"settlement": said},
+                "confirm": {"field": "", "cents": digest, "text": said},
+                "button": _("Confirm the settlement"),
+            }
+    ran, outcome_or_answer = _run(name, user, command_id, prepared, read)
+    if not ran:
+        return outcome_or_answer
+    outcome = outcome_or_answer
     done = str(command.done) + said_read(read)
+    if command.summary is not None:
+        done += " " + command.summary(outcome.result)
     return (200 if outcome.replayed else 201), {"ok": True, "message": done}
+
+
+def _run(name: str, user: Any, command_id: str, arguments: dict, read: dict) -> tuple[bool, Any]:
+    """Runs the command: (True, its outcome), or (False, the status and answer
+    to give instead)."""
+    try:
+        return True, perform(name, user, command_id, **arguments)
+    except DomainError as refused:
+        return False, (
+            STATUS_BY_KIND[refused.kind],
+            {"ok": False, "code": refused.code, "message": describe(refused)},
+        )
+    except ReadModelsBehind as behind:
+        return False, (202, {"ok": True, "message": message_for(behind.code) + said_read(read)})
+    except ServiceUnavailable as unavailable:
+        return False, (503, {"ok": False, "message": message_for(unavailable.code)})
 
 
 def wants_json(request: HttpRequest) -> bool:

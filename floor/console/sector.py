@@ -36,7 +36,8 @@ from floor.models import (
     WaitingListView,
 )
 from floor.runtime import floor_app
-from ledger.models import AccountView
+from games.variants import VARIANTS, Variant
+from ledger.models import AccountView, JackpotView
 
 OPEN = ("registering", "running", "suspended")
 
@@ -92,6 +93,10 @@ def table_cards(tables: list[TableView]) -> list[dict[str, Any]]:
         if h.ended_at is None
     }
     groups = list(BalanceGroupView.objects.all())
+    banked = {t.id for t in tables if VARIANTS[Variant(t.variant)].banked}
+    # The progressive a banked table feeds [GA art. 8b]: its stakes and prizes
+    # go with the hand.
+    jackpots = list(JackpotView.objects.values_list("id", "table_ids")) if banked else []
     labels = {
         str(i): f"{sector} {number}"
         for i, sector, number in TableView.objects.filter(status__in=OPEN).values_list(
@@ -119,6 +124,13 @@ def table_cards(tables: list[TableView]) -> list[dict[str, Any]]:
                 ],
                 "rake_cents": rake_boxes.get(f"rake:{table.id.hex}", 0),
                 "hand": hand,
+                "banked": table.id in banked,
+                "jackpot_id": next((j for j, ids in jackpots if str(table.id) in ids), None),
+                "boxes": [
+                    r["number"]
+                    for r in rows
+                    if r["seat"] is not None and not r["seat"].resting and not r["seat"].away
+                ],
                 "asks_seat_change": set(table.seat_change_requests),
                 "asks_table_change": set(asking),
                 "change_targets": [

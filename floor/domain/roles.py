@@ -57,6 +57,9 @@ COMMAND_ROLES: dict[str, tuple[Role, ...]] = {
     "buy_in": _TABLE_REPORTERS,
     "start_hand": _TABLE_REPORTERS,
     "end_hand": _TABLE_REPORTERS,
+    # A banked hand, box by box [GA art. 6-16; PT-SD; PG], and its preview.
+    "settle_banked_hand": _TABLE_REPORTERS,
+    "preview_banked_hand": _TABLE_REPORTERS,
     # Any player may ask; the dealer or the jefe starts the clock [CM-20].
     "start_action_clock": _TABLE_REPORTERS,
     "stop_action_clock": _TABLE_REPORTERS,

@@ -18,7 +18,7 @@ from uuid import UUID
 
 from eventsourcing.domain import event
 
-from floor.domain import hand_rules
+from floor.domain import banked_hand, hand_rules
 from floor.domain.absence import AbsenceMixin
 from floor.domain.action_clock import ActionClockMixin
 from floor.domain.aggregate import AuditedAggregate
@@ -735,6 +735,35 @@ class Table(ActionClockMixin, AbsenceMixin, SessionClockMixin, AuditedAggregate)
         self.jackpot_stakes = {**self.jackpot_stakes, jackpot_id: hands}
         for seat, cents in prizes.items():
             self._set_stack(int(seat), self.occupants[seat]["stack"] + cents)
+
+    # --- banked hands (floor.domain.banked_hand decides) ----------------------------
+
+    def settle_banked_hand(self, profile: RuleProfile, **report: object) -> dict:
+        """A banked hand reported box by box and settled against the bank
+        [GA art. 6-16; PT-SD; PG]: one event, one hand played."""
+        decided = banked_hand.decide(self, profile, **report)
+        self._banked_hand_settled(**decided)
+        return decided
+
+    @event("BankedHandSettled")
+    def _banked_hand_settled(
+        self,
+        number: int,
+        variant: str,
+        boxes: dict,
+        bank: dict,
+        bank_cents: int,
+        commission_cents: int,
+        jackpot: dict | None,
+        stacks: dict,
+    ) -> None:
+        for seat, stack in stacks.items():
+            self._set_stack(int(seat), stack)
+            self.occupants[seat]["played_hand"] = True
+        self.hands_played += 1
+        # The last hands announced at closing count down [GA art. 7, 15.3].
+        if self.last_hands is not None:
+            self.last_hands["left"] -= 1
 
     # --- rest ----------------------------------------------------------------------
 

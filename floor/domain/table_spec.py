@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from floor.domain.errors import DomainError, ErrorKind, invalid
 from floor.domain.game import Game
-from games.betting import check_ante
+from games.betting import check_ante, check_banked_stakes
 from games.errors import RuleViolation
 from games.limits import BettingLimit, TableStakes, check_stakes
 from games.profiles import RuleProfile
@@ -28,8 +28,16 @@ def check_game(
     maximum_cents: object,
     profile: RuleProfile,
 ) -> Game:
-    """A game the profile allows: a known variant and limit, stakes in the band
-    [GA art. 22.3a; PT 20]."""
+    """A game the profile allows: a known variant and limit, stakes in the band.
+
+    Circle games keep their minimum between 20 and 40 % of the maximum [GA
+    art. 22.3a; PT 20]. Banked games have their own fluctuation bands instead
+    (``check_banked_stakes``): sen descarte's maximum is 10, 20 or 25 times the
+    minimum [GA art. 6.3], at most 25 times under PT-SD 14; Trijoker's 10, 20 or
+    30 times [GA art. 14.2]. A banked variant the profile gives no band (Pai
+    Gow: the PG excerpt names none) only needs a positive minimum not above the
+    maximum; the circle band never applies to it (docs/games.md).
+    """
     game = _variant(variant)
     try:
         betting = BettingLimit(limit)
@@ -39,12 +47,33 @@ def check_game(
         if isinstance(amount, bool) or not isinstance(amount, int):
             raise invalid("not_an_integer", "Amounts and seats are integers.")
     try:
-        check_stakes(TableStakes(betting, minimum_cents, maximum_cents), profile.minimum_share_band)
+        if VARIANTS[game].banked:
+            _check_banked_band(game, minimum_cents, maximum_cents, profile)
+        else:
+            stakes = TableStakes(betting, minimum_cents, maximum_cents)
+            check_stakes(stakes, profile.minimum_share_band)
     except RuleViolation as broken:
         raise DomainError(
             broken.code, broken.message, kind=ErrorKind.INVALID, **broken.params
         ) from None
     return Game(str(game), str(betting), minimum_cents, maximum_cents)
+
+
+def _check_banked_band(game: Variant, minimum: int, maximum: int, profile: RuleProfile) -> None:
+    """A banked table's stakes: the profile's band for the variant, or, where
+    the profile has none, just a positive minimum not above the maximum."""
+    band = profile.limits.band_for(game)
+    if band is not None:
+        check_banked_stakes(band, minimum=minimum, maximum=maximum)
+        return
+    if minimum <= 0:
+        raise RuleViolation(
+            "stakes_minimum_not_positive", "The table minimum must be a positive amount."
+        )
+    if maximum < minimum:
+        raise RuleViolation(
+            "stakes_maximum_below_minimum", "The table maximum may not be below its minimum."
+        )
 
 
 def _as_domain(check, *args: object, **kwargs: object):

@@ -190,6 +190,20 @@ class FloorProjection:
             HandView.objects.filter(table_id=table.id, number=table.hand["number"]).update(
                 dead=table.hand["dead"]
             )
+        elif isinstance(event, Table.BankedHandSettled):
+            # A banked hand is reported whole: its boxes, each box's result
+            # against the bank (net of the jackpot), the house commission.
+            HandView.objects.create(
+                table_id=table.id,
+                number=event.number,
+                variant=event.variant,
+                button=0,
+                dealt_in=sorted(int(seat) for seat in event.boxes),
+                started_at=event.timestamp,
+                ended_at=event.timestamp,
+                rake_cents=event.commission_cents,
+                winnings={seat: box["net_cents"] for seat, box in event.boxes.items()},
+            )
         elif isinstance(event, Table.HandEnded):
             HandView.objects.filter(table_id=table.id, number=event.number).update(
                 ended_at=event.timestamp,

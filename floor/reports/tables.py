@@ -69,7 +69,8 @@ def _when(text: str | None) -> str | None:
 
 def _replay(report: ReportFilter) -> dict[UUID, _Life]:
     lives: dict[UUID, _Life] = {}
-    for entry in table_events(report, LIFE_EVENTS, in_range=("HandEnded",)):
+    hands = ("HandEnded", "BankedHandSettled")
+    for entry in table_events(report, LIFE_EVENTS, in_range=hands):
         life = lives.setdefault(entry.originator_id, _Life())
         name, at, data = event_name(entry), entry.occurred_at, entry.data
         if name == "Opened":
@@ -100,6 +101,10 @@ def _replay(report: ReportFilter) -> dict[UUID, _Life]:
         elif name == "HandEnded" and report.covers(at):
             life.hands += 1
             life.players.update((data.get("players") or {}).values())
+        elif name == "BankedHandSettled" and report.covers(at):
+            # A banked hand counts as a hand; its players are its boxes'.
+            life.hands += 1
+            life.players.update(box["player_id"] for box in (data.get("boxes") or {}).values())
     return lives
 
 

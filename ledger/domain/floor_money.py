@@ -98,6 +98,8 @@ def bookings_for(event: object, table_id: UUID) -> list[Booking]:
                 reference=str(event.number),
             )
         ]
+    if isinstance(event, Table.BankedHandSettled):
+        return _banked_hand(table, event)
     if isinstance(event, Table.PlayerLeft):
         return _stack_leaves(table, event.player_id, event.stack, event.reason)
     if isinstance(event, Table.Closed):
@@ -171,6 +173,70 @@ def bookings_for(event: object, table_id: UUID) -> list[Booking]:
             )
         ]
     return []
+
+
+def _banked_hand(table: str, event: Table.BankedHandSettled) -> list[Booking]:
+    """A banked hand's money: each box against the bank's tray, the house's
+    commission to the rake box [PG I, III.2]; the jackpot stakes into the fund
+    and its prizes out, booked as the separate stakes and prizes are
+    [GA art. 8b]."""
+    boxes = event.boxes
+    bookings = []
+    hand = [(accounts.tray(table), event.bank_cents)]
+    hand.append((accounts.rake_box(table), event.commission_cents))
+    hand += [
+        (accounts.stack(table, box["player_id"]), box["main_cents"] + box["side_cents"])
+        for box in boxes.values()
+    ]
+    if any(amount for _, amount in hand):
+        bookings.append(
+            Booking(
+                TransactionKind.HAND,
+                hand,
+                reason=f"hand {event.number}",
+                reason_code="hand",
+                reason_params={"number": event.number},
+                table_id=table,
+                reference=str(event.number),
+            )
+        )
+    jackpot = event.jackpot
+    if jackpot:
+        fund = accounts.jackpot_fund(jackpot["jackpot_id"])
+        stakes = {s: b["jackpot_stake_cents"] for s, b in boxes.items() if b["jackpot_stake_cents"]}
+        prizes = {s: b["jackpot_won_cents"] for s, b in boxes.items() if b["jackpot_won_cents"]}
+        if stakes:
+            postings = [(fund, sum(stakes.values()))]
+            postings += [
+                (accounts.stack(table, boxes[s]["player_id"]), -c) for s, c in stakes.items()
+            ]
+            bookings.append(
+                Booking(
+                    TransactionKind.JACKPOT_BET,
+                    postings,
+                    reason=f"jackpot stakes, hand {event.number}",
+                    reason_code="jackpot_stakes",
+                    reason_params={"hand": event.number},
+                    table_id=table,
+                    reference=jackpot["jackpot_id"],
+                )
+            )
+        if prizes:
+            postings = [(fund, -sum(prizes.values()))]
+            postings += [
+                (accounts.stack(table, boxes[s]["player_id"]), c) for s, c in prizes.items()
+            ]
+            bookings.append(
+                Booking(
+                    TransactionKind.JACKPOT_PAID,
+                    postings,
+                    reason="jackpot prizes",
+                    reason_code="jackpot_prizes",
+                    table_id=table,
+                    reference=jackpot["jackpot_id"],
+                )
+            )
+    return bookings
 
 
 def _stack_leaves(table: str, player: str, stack: int, reason: str) -> list[Booking]:

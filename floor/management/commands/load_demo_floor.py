@@ -35,7 +35,7 @@ DEMO_SECTORS = {
     "Sector B": [
         ("seven_stud", "split_limit", 500, 2000, 7),
         ("five_card_draw", "pot_limit", 1000, 4000, 7),
-        ("sen_descarte", "no_limit", 500, 2500, 7),
+        ("sen_descarte", "no_limit", 500, 5000, 7),  # 10x the minimum [GA art. 6.3]
         ("pai_gow", "no_limit", 1000, 5000, 6),
     ],
 }
