@@ -29,10 +29,13 @@ from floor.models import (
 )
 from games.limits import MAX_AMOUNT_CENTS, BettingLimit, small_blind_for
 from games.profiles import get_profile
+from games.rake import SessionEnd
 from games.variants import Variant
 
 # The variants a table may play, as the API offers them (one enum in the schema).
 VARIANT_CHOICES = [v.value for v in Variant]
+# How a time-charged session ends after its hour [GA art. 18.3b; PT 7b].
+SESSION_END_CHOICES = [e.value for e in SessionEnd]
 
 
 class TableSerializer(serializers.ModelSerializer):
@@ -220,7 +223,7 @@ class SessionRuleSerializer(serializers.Serializer):
     """Which rule ends a time-charged table's sessions [GA art. 18.3b; PT 7b]."""
 
     end = serializers.ChoiceField(
-        choices=["two_more_hands", "finish_hand_in_progress"],
+        choices=SESSION_END_CHOICES,
         help_text="After the hour: two more hands (GA art. 18.3b), or the hand in "
         "progress is finished (PT 7b).",
     )
