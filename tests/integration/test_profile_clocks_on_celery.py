@@ -14,7 +14,9 @@ strikes after 6 s (PT's late-join window: 3 s).
 - the waiting-list call window [CM-6] lapses on the worker under CM and never
   under GA and PT, which have none; the last hands of the night start at the
   closing time less the profile's lead [CM-24; GA and PT: at the closing time];
-  the absence and action clocks are CM's only [CM-18..22].
+  the absence and action clocks are CM's only [CM-18..22]: refused under GA and
+  PT; CM's absence clock warns and frees the seat on the worker (its action
+  clock: tests/integration/test_timers_on_celery.py).
 """
 
 from __future__ import annotations
@@ -420,3 +422,34 @@ def test_the_call_window_and_the_last_hands_keep_to_the_profile_on_the_worker(
             room.end(table_id)
     assert room.get(table_id).status == "closed"
     assert events_of(room.app, table_id, "Closed")[-1].reason == "closing_time"
+
+
+def test_cm_the_absence_clock_warns_then_frees_the_seat_on_the_worker(floor_under, tmp_path):
+    """CM-18 on the worker: twenty minutes (20 s), the warning, five of
+    courtesy (5 s); with someone waiting the seat is freed and the first on
+    the list is called. (GA and PT have no such clock: see the test above.)"""
+    room, env = floor_under("TEST")
+    table_id, cards = room.drawn_table(5)
+    room.played(table_id)  # a hand played here [CM-19]
+    waiting = room.new_player()
+    room.join(waiting, table_id)
+    away = cards[1]
+    stack = room.state(table_id, away)["stack"]
+    with worker_and_beat(env, tmp_path):
+        started = room.app.start_absence(CRUPIER, new_id(), table_id=table_id, player=away).result
+        runtime.floor_projector().catch_up()
+        timers = {t.kind: t for t in PendingTimer.objects.filter(subject=table_id)}
+        warning, expiry = timers["absence_warning"], timers["absence_expiry"]
+        assert warning.due_at.isoformat() == started["warn_at"]
+        assert expiry.due_at.isoformat() == started["expires_at"]
+        assert expiry.due_at - warning.due_at == timedelta(seconds=5)
+        wait_until(
+            lambda: room.seat_of(table_id, away) is None, timeout=WAIT, what="the seat freed"
+        )
+    (warned,) = events_of(room.app, table_id, "AbsenceWarned")
+    left = events_of(room.app, table_id, "PlayerLeft")[-1]
+    by_the_clock(warned, warning)
+    by_the_clock(left, expiry)
+    assert (left.stack, left.reason) == (stack, "absence_expired")
+    expiry.refresh_from_db()
+    assert expiry.outcome["offered"]["called"] == pid(waiting)
