@@ -317,11 +317,9 @@ TWIN_SUSPENSION = timedelta(seconds=3)
 TWIN_SESSION_HOUR = timedelta(seconds=6)
 
 
-def _short_session(rule: SessionChargeRule | None) -> SessionChargeRule | None:
+def _short_session(rule: SessionChargeRule) -> SessionChargeRule:
     """The session charge with its hour at ``TWIN_SESSION_HOUR`` and its
     late-join window cut in the same proportion [PT 7b]."""
-    if rule is None:
-        return None
     scale = TWIN_SESSION_HOUR / rule.session_length
     window = rule.late_join_window
     return replace(
@@ -331,13 +329,18 @@ def _short_session(rule: SessionChargeRule | None) -> SessionChargeRule | None:
     )
 
 
-def accelerated(profile: RuleProfile, *, code: str, name: str) -> RuleProfile:
+def accelerated(
+    profile: RuleProfile, *, code: str | None = None, name: str | None = None
+) -> RuleProfile:
     """The accelerated twin of ``profile``: the same rules, every clock short
     (see ``TWIN_SUSPENSION``), for the tests that run a real Celery worker.
+    Its code is ``TEST_<code>`` unless another is given.
 
     A profile that never closes a suspended table [GA art. 23] keeps never
     closing it; one without a session charge [CM] keeps having none.
     """
+    code = code or f"TEST_{profile.code}"
+    name = name or f"Test profile ({profile.code} with short durations)"
     twin = _durations_to_seconds(profile)
     changes: dict[str, Any] = {}
     if profile.suspension_closes_after is not None:
@@ -350,8 +353,8 @@ def accelerated(profile: RuleProfile, *, code: str, name: str) -> RuleProfile:
 # CM with every duration cut to seconds, for tests that need a real worker
 # (its code predates the twins' TEST_<code>, and events and settings name it).
 TEST = accelerated(CM, code="TEST", name="Test profile (CM with short durations)")
-TEST_GA = accelerated(GA, code="TEST_GA", name="Test profile (GA with short durations)")
-TEST_PT = accelerated(PT, code="TEST_PT", name="Test profile (PT with short durations)")
+TEST_GA = accelerated(GA)
+TEST_PT = accelerated(PT)
 
 # Each profile's accelerated twin, by the profile's code.
 TWINS: dict[str, RuleProfile] = {"CM": TEST, "GA": TEST_GA, "PT": TEST_PT}

@@ -236,6 +236,7 @@ def test_each_profile_has_an_accelerated_twin_registered_by_its_code(source, cod
     assert twin is TWINS[source.code] and twin.code == code
     assert get_profile(code.lower()) is twin  # as FLOOR_RULE_PROFILE is read
     assert accelerated(source, code=code, name=twin.name) == twin  # one builder for all
+    assert twin.name == f"Test profile ({source.code} with short durations)"
     original, short = dict(_durations(source)), dict(_durations(twin))
     assert original.keys() == short.keys()
     for path, value in original.items():
