@@ -316,3 +316,19 @@ def test_the_jefe_console_card_says_the_session_rule_and_state(room_under, clock
     fire_due(clock)
     html = page()
     assert "la hora se ha cumplido" in html and "queda 1 mano" in html
+
+
+def test_the_table_at_a_past_moment_reads_its_session_as_the_view_did(room_under, clock, api_as):
+    room = room_under("PT")
+    api = api_as("dora", "director")
+    table_id, _cards = time_table(room)
+    deal(room, table_id)
+    then = floor_read(api, table_id)
+    moment = clock.now().isoformat()
+    clock.advance(timedelta(hours=1))
+    fire_due(clock)
+    past = api.get(f"/api/reports/tables/{table_id}/at/", {"moment": moment}).json()["table"]
+    assert past["session"] == then["session"] and past["session"]["struck"] is False
+    assert past["session_rule"] == then["session_rule"]
+    now = api.get(f"/api/reports/tables/{table_id}/at/").json()["table"]
+    assert now["session"]["hands_left"] == 1 == floor_read(api, table_id)["session"]["hands_left"]
