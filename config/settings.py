@@ -249,7 +249,10 @@ SPECTACULAR_SETTINGS = {
     "VERSION": "0.1.0",
     "SERVE_INCLUDE_SCHEMA": False,
     # One name for the variants wherever a field offers them (variant, second_variant).
-    "ENUM_NAME_OVERRIDES": {"VariantEnum": "floor.api.serializers.VARIANT_CHOICES"},
+    "ENUM_NAME_OVERRIDES": {
+        "VariantEnum": "floor.api.serializers.VARIANT_CHOICES",
+        "SessionEndEnum": "floor.api.serializers.SESSION_END_CHOICES",
+    },
     # Swagger UI served from our own static files: no CDN on a casino network.
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",

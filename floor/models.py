@@ -71,6 +71,10 @@ class TableView(models.Model):
     # rake's session [GA art. 18.3b; PT 7b], the last hands still to deal [CM-24].
     action_clock = models.JSONField(null=True)
     session = models.JSONField(null=True)
+    # Which rule ends a time-charged table's sessions [GA art. 18.3b; PT 7b]
+    # (floor.domain.session_clock.session_rule_read); None at a table charging
+    # per hand.
+    session_rule = models.JSONField(null=True)
     last_hands_left = models.PositiveSmallIntegerField(null=True)
     version = models.PositiveIntegerField(default=1)
 

@@ -45,7 +45,7 @@ from games.profile_rules import (
     TableMoveRules,
     WaitingListRules,
 )
-from games.rake import CM_RAKE, GA_RAKE, PT_RAKE, RakeRules
+from games.rake import CM_RAKE, GA_RAKE, PT_RAKE, RakeRules, SessionChargeRule
 from games.variants import VARIANTS, Variant
 
 if TYPE_CHECKING:
@@ -322,15 +322,60 @@ def _durations_to_seconds(value: Any) -> Any:
     return value
 
 
-# CM with every duration cut to seconds, for tests that need a real worker.
-TEST = replace(
-    _durations_to_seconds(CM),
-    code="TEST",
-    name="Test profile (CM with short durations)",
-    suspension_closes_after=timedelta(seconds=3),
-)
+# The accelerated twins run a profile's clocks on a real worker in seconds. Most
+# durations read their minutes as seconds (CM-21's two minutes: 2 s), which
+# keeps the deadlines a worker must meet to the second apart. The long ones are
+# cut further, so a test waits seconds, not minutes: a suspension closes its
+# table after 3 s (PT 24: 15 minutes), and a time rake's session strikes its
+# hour after 6 s (GA art. 18.3b; PT 7b: one hour), the PT late-join window
+# keeping its share of the hour (30 minutes of 60: 3 s).
+TWIN_SUSPENSION = timedelta(seconds=3)
+TWIN_SESSION_HOUR = timedelta(seconds=6)
 
-PROFILES: dict[str, RuleProfile] = {p.code: p for p in (GA, PT, CM, TEST)}
+
+def _short_session(rule: SessionChargeRule) -> SessionChargeRule:
+    """The session charge with its hour at ``TWIN_SESSION_HOUR`` and its
+    late-join window cut in the same proportion [PT 7b]."""
+    scale = TWIN_SESSION_HOUR / rule.session_length
+    window = rule.late_join_window
+    return replace(
+        rule,
+        session_length=TWIN_SESSION_HOUR,
+        late_join_window=None if window is None else window * scale,
+    )
+
+
+def accelerated(
+    profile: RuleProfile, *, code: str | None = None, name: str | None = None
+) -> RuleProfile:
+    """The accelerated twin of ``profile``: the same rules, every clock short
+    (see ``TWIN_SUSPENSION``), for the tests that run a real Celery worker.
+    Its code is ``TEST_<code>`` unless another is given.
+
+    A profile that never closes a suspended table [GA art. 23] keeps never
+    closing it; one without a session charge [CM] keeps having none.
+    """
+    code = code or f"TEST_{profile.code}"
+    name = name or f"Test profile ({profile.code} with short durations)"
+    twin = _durations_to_seconds(profile)
+    changes: dict[str, Any] = {}
+    if profile.suspension_closes_after is not None:
+        changes["suspension_closes_after"] = TWIN_SUSPENSION
+    if profile.rake.per_session is not None:
+        changes["rake"] = replace(twin.rake, per_session=_short_session(profile.rake.per_session))
+    return replace(twin, code=code, name=name, **changes)
+
+
+# CM with every duration cut to seconds, for tests that need a real worker
+# (its code predates the twins' TEST_<code>, and events and settings name it).
+TEST = accelerated(CM, code="TEST", name="Test profile (CM with short durations)")
+TEST_GA = accelerated(GA)
+TEST_PT = accelerated(PT)
+
+# Each profile's accelerated twin, by the profile's code.
+TWINS: dict[str, RuleProfile] = {"CM": TEST, "GA": TEST_GA, "PT": TEST_PT}
+
+PROFILES: dict[str, RuleProfile] = {p.code: p for p in (GA, PT, CM, TEST, TEST_GA, TEST_PT)}
 
 
 def get_profile(code: str) -> RuleProfile:

@@ -272,6 +272,34 @@ def session_charge(rule: SessionChargeRule, percent: Fraction, base: int) -> int
     return int(percent * base)
 
 
+# The hands GA plays after the hour: "as dúas últimas mans" [GA art. 18.3b].
+LAST_HANDS_AFTER_HOUR = 2
+
+
+def hands_after_hour(rule: SessionChargeRule) -> int | None:
+    """How many hands follow the hour: two under GA art. 18.3b; under PT 7b
+    only the hand in progress when it strikes, if any (None: no fixed count)."""
+    return LAST_HANDS_AFTER_HOUR if rule.end is SessionEnd.TWO_MORE_HANDS else None
+
+
+def session_hands_left(
+    rule: SessionChargeRule,
+    *,
+    struck: bool,
+    hands_finished_since_hour: int,
+    hand_in_progress: bool,
+) -> int | None:
+    """How many hands the session still plays once its hour has struck: under
+    GA the two last hands less those finished since [GA art. 18.3b]; under PT
+    the hand in progress, or none [PT 7b]. None before the hour strikes, when
+    the count has not begun."""
+    if not struck:
+        return None
+    if rule.end is SessionEnd.TWO_MORE_HANDS:
+        return max(LAST_HANDS_AFTER_HOUR - hands_finished_since_hour, 0)
+    return 1 if hand_in_progress else 0
+
+
 def session_over(
     rule: SessionChargeRule,
     *,
@@ -287,7 +315,7 @@ def session_over(
     if played < rule.session_length:
         return False
     if rule.end is SessionEnd.TWO_MORE_HANDS:
-        return hands_finished_since_hour >= 2
+        return hands_finished_since_hour >= LAST_HANDS_AFTER_HOUR
     return not hand_in_progress
 
 

@@ -29,10 +29,13 @@ from floor.models import (
 )
 from games.limits import MAX_AMOUNT_CENTS, BettingLimit, small_blind_for
 from games.profiles import get_profile
+from games.rake import SessionEnd
 from games.variants import Variant
 
 # The variants a table may play, as the API offers them (one enum in the schema).
 VARIANT_CHOICES = [v.value for v in Variant]
+# How a time-charged session ends after its hour [GA art. 18.3b; PT 7b].
+SESSION_END_CHOICES = [e.value for e in SessionEnd]
 
 
 class TableSerializer(serializers.ModelSerializer):
@@ -216,10 +219,51 @@ class SeatSerializer(serializers.ModelSerializer):
         ]
 
 
+class SessionRuleSerializer(serializers.Serializer):
+    """Which rule ends a time-charged table's sessions [GA art. 18.3b; PT 7b]."""
+
+    end = serializers.ChoiceField(
+        choices=SESSION_END_CHOICES,
+        help_text="After the hour: two more hands (GA art. 18.3b), or the hand in "
+        "progress is finished (PT 7b).",
+    )
+    session_seconds = serializers.FloatField(help_text="The session's hour of play, in seconds.")
+    hands_after_hour = serializers.IntegerField(
+        allow_null=True, help_text="Hands played after the hour: 2 (GA); null under PT."
+    )
+    late_join_seconds = serializers.FloatField(
+        allow_null=True,
+        help_text="A player sitting down this long after the session's start pays it "
+        "(PT 7b: 30 minutes); null under GA.",
+    )
+    sessions_started = serializers.IntegerField(help_text="Sessions started at the table so far.")
+
+
+class SessionSerializer(serializers.Serializer):
+    """The running session of a time-charged table [GA art. 18.3b; PT 7b]."""
+
+    number = serializers.IntegerField()
+    started_at = serializers.DateTimeField()
+    hour_at = serializers.DateTimeField(help_text="When its hour of play strikes.")
+    struck = serializers.BooleanField(help_text="Whether the hour has struck.")
+    hands_since_hour = serializers.IntegerField(help_text="Hands finished since the hour struck.")
+    end = serializers.CharField(allow_null=True, help_text="As the table's session_rule.end.")
+    hands_left = serializers.IntegerField(
+        allow_null=True,
+        help_text="Hands the session still plays; null until the hour strikes.",
+    )
+    late_join_until = serializers.DateTimeField(
+        allow_null=True,
+        help_text="A player sitting down until then pays this session (PT 7b); null under GA.",
+    )
+
+
 class TableFloorSerializer(TableSerializer):
     """A table with who sits where: the jefe's view of it."""
 
     occupied_seats = SeatSerializer(many=True, read_only=True)
+    session = SessionSerializer(read_only=True, allow_null=True)
+    session_rule = SessionRuleSerializer(read_only=True, allow_null=True)
     free_seats = serializers.SerializerMethodField()
 
     class Meta(TableSerializer.Meta):
@@ -237,6 +281,7 @@ class TableFloorSerializer(TableSerializer):
             "seat_change_requests",
             "action_clock",
             "session",
+            "session_rule",
             "last_hands_left",
             "occupied_seats",
             "free_seats",

@@ -16,12 +16,23 @@ is charged when they buy them, and is not dealt in before. Each charge is a
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 from fractions import Fraction
 
 from floor.domain.errors import conflict
 from games.profiles import RuleProfile
-from games.rake import SessionBase, SessionChargeRule, pays_on_joining, session_over
+from games.rake import (
+    SessionBase,
+    SessionChargeRule,
+    hands_after_hour,
+    pays_on_joining,
+    session_hands_left,
+    session_over,
+)
+
+
+def _seconds(span: timedelta | None) -> float | None:
+    return None if span is None else span.total_seconds()
 
 
 class SessionClockMixin:
@@ -130,3 +141,49 @@ class SessionClockMixin:
         if over:
             self._session_ended(number=session["number"], reason="session_over")
         return over
+
+    # --- what the floor reads of it -----------------------------------------------------
+
+    def session_rule_read(self, profile: RuleProfile) -> dict | None:
+        """Which rule ends this table's sessions, for the table's read: None at
+        a table charging per hand, or under a profile without a session charge.
+
+        ``end``: ``two_more_hands`` [GA art. 18.3b] or ``finish_hand_in_progress``
+        [PT 7b]; ``hands_after_hour``: 2 under GA, None under PT (the hand in
+        progress, if any); ``late_join_seconds``: the window in which a player
+        sitting down pays the session [PT 7b], None under GA.
+        """
+        rule = profile.rake.per_session if self.charges_by_time else None
+        if rule is None:
+            return None
+        return {
+            "end": str(rule.end),
+            "session_seconds": _seconds(rule.session_length),
+            "hands_after_hour": hands_after_hour(rule),
+            "late_join_seconds": _seconds(rule.late_join_window),
+            "sessions_started": self.sessions_started,
+        }
+
+    def session_read(self, profile: RuleProfile) -> dict | None:
+        """The running session as the floor reads it: its number, when it
+        started and when its hour strikes, whether it has, how many hands it
+        still plays (None until the hour strikes) and until when a player
+        sitting down pays it (``late_join_until``, PT 7b; None under GA)."""
+        session = self.session
+        if session is None:
+            return None
+        read = {**session, "end": None, "hands_left": None, "late_join_until": None}
+        rule = profile.rake.per_session if self.charges_by_time else None
+        if rule is None:
+            return read
+        read["end"] = str(rule.end)
+        read["hands_left"] = session_hands_left(
+            rule,
+            struck=session["struck"],
+            hands_finished_since_hour=session["hands_since_hour"],
+            hand_in_progress=self.hand is not None,
+        )
+        if rule.late_join_window is not None:
+            started = datetime.fromisoformat(session["started_at"])
+            read["late_join_until"] = (started + rule.late_join_window).isoformat()
+        return read

@@ -145,6 +145,7 @@ class FloorProjection:
                 opened_by=event.actor,
             )
         suspension = table.suspension or {}
+        profile = self.application().profile
         TableView.objects.filter(id=table.id).update(
             second_variant=table.second_variant or "",
             ante_cents=getattr(table, "ante_cents", 0),
@@ -160,7 +161,8 @@ class FloorProjection:
             closed_at=event.timestamp if isinstance(event, Table.Closed) else None,
             seat_change_requests=[str(UUID(p)) for p in table.seat_change_requests],
             action_clock=table.action_clock,
-            session=table.session,
+            session=table.session_read(profile),
+            session_rule=table.session_rule_read(profile),
             last_hands_left=table.last_hands["left"] if table.last_hands else None,
             dealer=getattr(table, "dealer", None) or "",
             version=table.version,

@@ -89,6 +89,7 @@ def _state(table: Table, view: TableView, last: EventJournalEntry) -> dict:
     """The table's fields as the table view has them after ``last``
     (floor.projections.floor_views, FloorProjection._table)."""
     suspension = table.suspension or {}
+    profile = floor_app().profile
     seats = _seats(table)
     taken = {s["seat"] for s in seats}
     return {
@@ -119,7 +120,8 @@ def _state(table: Table, view: TableView, last: EventJournalEntry) -> dict:
         "closed_at": iso(last.occurred_at) if last.topic == CLOSED_TOPIC else None,
         "seat_change_requests": [str(UUID(p)) for p in table.seat_change_requests],
         "action_clock": table.action_clock,
-        "session": table.session,
+        "session": table.session_read(profile),
+        "session_rule": table.session_rule_read(profile),
         "last_hands_left": table.last_hands["left"] if table.last_hands else None,
         "occupied_seats": seats,
         "free_seats": [n for n in range(1, table.seats + 1) if n not in taken],

@@ -1,4 +1,4 @@
-"""Money as people read it: integer cents shown as euros."""
+"""Money and durations as people read them: integer cents shown as euros."""
 
 from decimal import Decimal
 
@@ -27,3 +27,17 @@ def euros_abs(cents: int) -> str:
 def small_blind(minimum_cents: int) -> int:
     """The small blind of a table with this minimum."""
     return small_blind_for(minimum_cents)
+
+
+@register.filter
+def span(seconds: float | None) -> str:
+    """A rule's duration as people read it: 1800 -> "30 min", 3 -> "3 s"
+    (the accelerated test profiles read minutes as seconds)."""
+    if seconds is None:
+        return ""
+    whole = round(seconds)
+    if whole and whole % 3600 == 0:
+        return f"{whole // 3600} h"
+    if whole and whole % 60 == 0:
+        return f"{whole // 60} min"
+    return f"{number_format(Decimal(str(seconds)).normalize())} s"

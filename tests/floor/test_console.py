@@ -119,3 +119,29 @@ def test_an_outage_is_an_inline_message_and_the_form_keeps_its_command_id(
     assert response.status_code == 503
     assert b'data-testid="form-error"' in response.content
     assert command_id_in(response.content) == command_id  # a retry is the same command
+
+
+@pytest.mark.parametrize("profile", ["CM", "PT"])
+def test_a_call_shows_its_countdown_only_where_the_profile_has_a_window(
+    make_app, make_user, profile
+):
+    """CM-6 gives a called player five minutes; GA and PT give no window, so
+    the console shows the call without a countdown."""
+    from tests.support.room import Room
+
+    app = make_app(profile)
+    runtime.install(app)
+    try:
+        room = Room(app)
+        table_id, cards = room.drawn_table(9, seats=9)
+        waiting = room.new_player()
+        room.join(waiting, table_id)
+        room.leave(table_id, cards[0])  # the seat is offered: the first waiting is called
+        runtime.floor_projector().catch_up()
+        client = logged_in(make_user, "dora", "director")
+        html = client.get(f"/sectors/{room.sector_id}/").content.decode()
+        called = re.search(r'<span class="flag warn" data-testid="called">.*?</span>', html)
+        assert called is not None
+        assert ("data-deadline" in called.group(0)) is (profile == "CM")
+    finally:
+        runtime.install(None)

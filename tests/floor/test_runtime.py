@@ -59,3 +59,46 @@ def test_an_unknown_rule_profile_stops_the_service_at_start():
     )
     assert result.returncode != 0
     assert "FLOOR_RULE_PROFILE='XX' is not a rule profile" in result.stderr
+
+
+@pytest.mark.parametrize("code", ["TEST_GA", "test_pt"])
+def test_an_accelerated_twin_is_chosen_as_any_profile(code):
+    """FLOOR_RULE_PROFILE picks the twin for every process of the service (web,
+    worker, beat, the demo loader, runfloor's children inherit it)."""
+    env = {**os.environ, "FLOOR_RULE_PROFILE": code, "PYTHONPATH": str(ROOT)}
+    script = (
+        "from django.conf import settings; from floor.runtime import get_profile; "
+        "p = get_profile(settings.FLOOR_RULE_PROFILE); "
+        "print(p.code, p.rake.per_session.session_length.total_seconds())"
+    )
+    result = subprocess.run(
+        [sys.executable, str(ROOT / "manage.py"), "shell", "-c", script],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines()[-1].split() == [code.upper(), "6.0"]
+
+
+@pytest.mark.parametrize("code", ["TEST_GA", "TEST_PT"])
+def test_the_demo_floor_loads_under_each_twin(make_app, code):
+    import io
+
+    from django.core.management import call_command
+
+    from floor.models import SeatView
+
+    app = make_app(code, house_buy_in=True)
+    runtime.install(app)
+    try:
+        out = io.StringIO()
+        call_command("load_demo_floor", stdout=out)
+        runtime.floor_projector().catch_up()
+        assert "Demo floor ready" in out.getvalue()
+        assert SeatView.objects.count() == 10
+        events = [app.mapper.to_domain_event(n) for n in app.recorder.select_notifications(1, 500)]
+        assert {getattr(e, "rule_profile", code) for e in events} == {code}
+    finally:
+        runtime.install(None)

@@ -207,3 +207,128 @@ def test_a_late_timer_changes_nothing_the_hands_after_the_hour_decide(room_under
     assert [e.hand_in_progress for e in struck] == [True]
     runtime.floor_projector().catch_up()  # the session ended: its timer is cancelled
     assert not PendingTimer.objects.filter(kind="session_hour", state=PendingTimer.PENDING)
+
+
+# --- the table's read: which rule ends the session, and where it stands -------------
+
+
+def floor_read(api, table_id: str) -> dict:
+    runtime.floor_projector().catch_up()
+    answer = api.get(f"/api/tables/{table_id}/floor/")
+    assert answer.status_code == 200, answer.content
+    return answer.json()
+
+
+def test_ga_the_table_read_says_two_more_hands_after_the_hour(room_under, clock, api_as):
+    room = room_under("GA")
+    api = api_as("dora", "director")
+    table_id, _cards = time_table(room)
+    read = floor_read(api, table_id)
+    assert read["session"] is None
+    assert read["session_rule"] == {
+        "end": "two_more_hands",
+        "session_seconds": 3600.0,
+        "hands_after_hour": 2,
+        "late_join_seconds": None,
+        "sessions_started": 0,
+    }
+    deal(room, table_id)
+    session = floor_read(api, table_id)["session"]
+    assert session == {
+        "number": 1,
+        "started_at": clock.now().isoformat(),
+        "hour_at": (clock.now() + timedelta(hours=1)).isoformat(),
+        "struck": False,
+        "hands_since_hour": 0,
+        "end": "two_more_hands",
+        "hands_left": None,
+        "late_join_until": None,
+    }
+    clock.advance(timedelta(hours=1))
+    fire_due(clock)  # the hour strikes during the first hand: one of the two
+    assert floor_read(api, table_id)["session"]["hands_left"] == 2
+    room.end(table_id)
+    read = floor_read(api, table_id)
+    assert (read["session"]["struck"], read["session"]["hands_left"]) == (True, 1)
+    deal(room, table_id)
+    room.end(table_id)
+    read = floor_read(api, table_id)
+    assert read["session"] is None and read["session_rule"]["sessions_started"] == 1
+
+
+def test_pt_the_table_read_says_the_hand_in_progress_and_the_late_join_deadline(
+    room_under, clock, api_as
+):
+    room = room_under("PT")
+    api = api_as("dora", "director")
+    table_id, _cards = time_table(room)
+    assert floor_read(api, table_id)["session_rule"] == {
+        "end": "finish_hand_in_progress",
+        "session_seconds": 3600.0,
+        "hands_after_hour": None,
+        "late_join_seconds": 1800.0,
+        "sessions_started": 0,
+    }
+    deal(room, table_id)
+    session = floor_read(api, table_id)["session"]
+    assert session["end"] == "finish_hand_in_progress"
+    assert session["late_join_until"] == (clock.now() + timedelta(minutes=30)).isoformat()
+    assert session["hands_left"] is None
+    clock.advance(timedelta(hours=1))
+    fire_due(clock)
+    session = floor_read(api, table_id)["session"]
+    assert (session["struck"], session["hands_left"]) == (True, 1)
+    room.end(table_id)
+    assert floor_read(api, table_id)["session"] is None
+
+
+def test_a_table_charging_per_hand_reads_no_session_rule(room_under, api_as):
+    room = room_under("PT")
+    table_id, _cards = room.drawn_table(5)
+    read = floor_read(api_as("dora", "director"), table_id)
+    assert read["session"] is None and read["session_rule"] is None
+
+
+def test_the_jefe_console_card_says_the_session_rule_and_state(room_under, clock, make_user):
+    from django.test import Client
+
+    room = room_under("PT")
+    table_id, _cards = time_table(room)
+    make_user("dora", "director", password="pa55-word-ok")
+    client = Client()
+    assert client.login(username="dora", password="pa55-word-ok")
+    page = lambda: client.get(f"/sectors/{room.sector_id}/").content.decode()  # noqa: E731
+    runtime.floor_projector().catch_up()
+    html = page()
+    assert 'data-session-end="finish_hand_in_progress"' in html
+    # Spanish by default: the rule, the late-join window, no session yet.
+    assert "una sesión es 1 h de juego más la mano en curso" in html
+    assert "quien se sienta en sus primeros 30 min la paga" in html
+    assert 'data-testid="session-none"' in html
+    deal(room, table_id)
+    html = page()
+    assert "sesión 1" in html
+    hour_at = (clock.now() + timedelta(hours=1)).isoformat()
+    assert f'data-deadline="{hour_at}"' in html
+    late_until = (clock.now() + timedelta(minutes=30)).isoformat()
+    assert f'data-testid="session-late-join" data-deadline="{late_until}"' in html
+    clock.advance(timedelta(hours=1))
+    fire_due(clock)
+    html = page()
+    assert "la hora se ha cumplido" in html and "queda 1 mano" in html
+
+
+def test_the_table_at_a_past_moment_reads_its_session_as_the_view_did(room_under, clock, api_as):
+    room = room_under("PT")
+    api = api_as("dora", "director")
+    table_id, _cards = time_table(room)
+    deal(room, table_id)
+    then = floor_read(api, table_id)
+    moment = clock.now().isoformat()
+    clock.advance(timedelta(hours=1))
+    fire_due(clock)
+    past = api.get(f"/api/reports/tables/{table_id}/at/", {"moment": moment}).json()["table"]
+    assert past["session"] == then["session"] and past["session"]["struck"] is False
+    assert past["session_rule"] == then["session_rule"]
+    now = api.get(f"/api/reports/tables/{table_id}/at/").json()["table"]
+    assert now["session"]["hands_left"] == 1 == floor_read(api, table_id)["session"]["hands_left"]

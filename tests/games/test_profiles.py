@@ -22,7 +22,20 @@ from games.errors import RuleViolation
 from games.limits import BettingLimit
 from games.pots import CM_SPLIT, GA_SPLIT, PT_SPLIT, SplitBasis
 from games.profile_rules import AbsenceExpiry, FirstButton, Rotation
-from games.profiles import CM, GA, PROFILES, PT, TEST, RuleProfile, SeatNumbering
+from games.profiles import (
+    CM,
+    GA,
+    PROFILES,
+    PT,
+    TEST,
+    TEST_GA,
+    TEST_PT,
+    TWINS,
+    RuleProfile,
+    SeatNumbering,
+    accelerated,
+    get_profile,
+)
 from games.rake import (
     CM_HAND_RAKE,
     GA_HAND_RAKE,
@@ -207,6 +220,46 @@ def test_test_profile_is_cm_with_minutes_read_as_seconds():
     assert TEST.table_moves.reseat_cooldown == timedelta(seconds=15)
     assert all(v <= timedelta(seconds=20) for v in test.values())
     assert TEST.rake == CM.rake and TEST.button == CM.button
+
+
+# The durations each twin cuts further than minutes read as seconds.
+CUT = {
+    "profile.suspension_closes_after": timedelta(seconds=3),  # PT 24: 15 min
+    "profile.rake.per_session.session_length": timedelta(seconds=6),  # GA 18.3b, PT 7b: 1 h
+    "profile.rake.per_session.late_join_window": timedelta(seconds=3),  # PT 7b: 30 min
+}
+
+
+@pytest.mark.parametrize(("source", "code"), [(CM, "TEST"), (GA, "TEST_GA"), (PT, "TEST_PT")])
+def test_each_profile_has_an_accelerated_twin_registered_by_its_code(source, code):
+    twin = get_profile(code)
+    assert twin is TWINS[source.code] and twin.code == code
+    assert get_profile(code.lower()) is twin  # as FLOOR_RULE_PROFILE is read
+    assert accelerated(source, code=code, name=twin.name) == twin  # one builder for all
+    assert twin.name == f"Test profile ({source.code} with short durations)"
+    original, short = dict(_durations(source)), dict(_durations(twin))
+    assert original.keys() == short.keys()
+    for path, value in original.items():
+        assert short[path] == CUT.get(path, value / 60), path
+    # Only the durations differ: every other rule is the source's.
+    changes = {"code", "name", "suspension_closes_after", "absence", "action_clock"}
+    changes |= {"waiting_list", "table_moves", "closing", "rake"}
+    for f in fields(source):
+        if f.name not in changes:
+            assert getattr(twin, f.name) == getattr(source, f.name), f.name
+    assert twin.rake.per_hand == source.rake.per_hand
+    assert (twin.suspension_closes_after is None) is (source.suspension_closes_after is None)
+
+
+def test_the_twins_keep_each_rule_that_ends_a_session():
+    """GA art. 18.3b and PT 7b keep their ends; PT's window is half the hour."""
+    assert TEST_GA.rake.per_session.end is GA.rake.per_session.end
+    assert TEST_PT.rake.per_session.end is PT.rake.per_session.end
+    assert TEST_GA.rake.per_session.late_join_window is None
+    pt = TEST_PT.rake.per_session
+    assert pt.late_join_window * 2 == pt.session_length
+    assert TEST_GA.suspension_closes_after is None  # GA art. 23: never closes
+    assert TEST.rake.per_session is None  # CM: no time rake
 
 
 # --- what a table may change ---------------------------------------------------

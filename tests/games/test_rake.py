@@ -18,10 +18,12 @@ from games.rake import (
     HandRake,
     check_hand_rake,
     hand_rake,
+    hands_after_hour,
     pays_on_joining,
     rake_due_now,
     rake_pots,
     session_charge,
+    session_hands_left,
     session_over,
 )
 
@@ -134,6 +136,40 @@ def test_pt_session_ends_when_the_hand_in_progress_is_over():
     assert session_over(
         PT_SESSION_CHARGE, played=hour, hands_finished_since_hour=0, hand_in_progress=False
     )
+
+
+@pytest.mark.parametrize("in_progress", [True, False])
+def test_the_hands_left_agree_with_the_end_of_the_session(in_progress):
+    """What the table's read shows (hands left) and what ends the session
+    (``session_over``) are one rule [GA art. 18.3b; PT 7b]."""
+    assert hands_after_hour(GA_SESSION_CHARGE) == 2
+    assert hands_after_hour(PT_SESSION_CHARGE) is None
+    for rule in (GA_SESSION_CHARGE, PT_SESSION_CHARGE):
+        assert (
+            session_hands_left(
+                rule, struck=False, hands_finished_since_hour=0, hand_in_progress=in_progress
+            )
+            is None
+        )
+        for finished in range(4):
+            left = session_hands_left(
+                rule, struck=True, hands_finished_since_hour=finished, hand_in_progress=in_progress
+            )
+            over = session_over(
+                rule,
+                played=timedelta(hours=1),
+                hands_finished_since_hour=finished,
+                hand_in_progress=in_progress,
+            )
+            assert (left == 0) is over, (rule.end, finished)
+    left = session_hands_left(
+        GA_SESSION_CHARGE, struck=True, hands_finished_since_hour=0, hand_in_progress=in_progress
+    )
+    assert left == 2  # the hand in progress at the hour is the first of the two
+    left = session_hands_left(
+        PT_SESSION_CHARGE, struck=True, hands_finished_since_hour=0, hand_in_progress=in_progress
+    )
+    assert left == (1 if in_progress else 0)
 
 
 def test_pt_charges_players_sitting_down_within_thirty_minutes():

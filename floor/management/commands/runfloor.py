@@ -1,7 +1,9 @@
 """Starts the web server, the Celery worker and beat together; Ctrl-C stops all.
 
 What ``make run`` ends with. If any of the three dies, the others are stopped
-too, so a half-running floor never looks healthy.
+too, so a half-running floor never looks healthy. The three inherit this
+process's environment, so ``FLOOR_RULE_PROFILE`` (an accelerated twin such as
+``TEST_PT`` included) is the same profile in each.
 """
 
 from __future__ import annotations
@@ -71,7 +73,8 @@ class Command(BaseCommand):
         self.stdout.write(
             self.style.SUCCESS(
                 f"\nFloor service running at http://{host}:{port}/ "
-                "(web, worker and beat). Press Ctrl-C to stop.\n"
+                f"(web, worker and beat; rule profile {settings.FLOOR_RULE_PROFILE}). "
+                "Press Ctrl-C to stop.\n"
             )
         )
         exit_code = 0
