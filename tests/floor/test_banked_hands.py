@@ -608,7 +608,7 @@ def test_any_sen_descarte_hand_moves_the_chips_it_says(ga_room):
     def hand(cards, boxes):
         for seat in seats:  # keep every box able to bet (a rebuy between hands)
             state = room.get(table_id).occupant(seat)
-            if state["stack"] < 3_000:
+            if state["stack"] < 3_200:  # ante 10 EUR, call 20, insurance 2
                 card = room.seats(table_id)[seat]
                 room.buy(table_id, card, 5_000)
         shown = [" ".join(str(c) for c in cards[i * 5 : i * 5 + 5]) for i in range(4)]
