@@ -99,6 +99,11 @@ urlpatterns = [
     path("tables/<uuid:table_id>/hands/start/", fv.StartHandView.as_view(), name="start-hand"),
     path("tables/<uuid:table_id>/hands/end/", fv.EndHandView.as_view(), name="end-hand"),
     path(
+        "tables/<uuid:table_id>/hands/settlement/",
+        fv.PreviewSettlementView.as_view(),
+        name="preview-settlement",
+    ),
+    path(
         "tables/<uuid:table_id>/action-clock/start/",
         fv.StartActionClockView.as_view(),
         name="start-action-clock",

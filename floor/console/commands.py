@@ -39,7 +39,7 @@ from rest_framework import serializers
 from floor.api import serializers as s
 from floor.console.amounts import Amount, AmountError, format_euros, parse_euros
 from floor.domain.errors import DomainError
-from floor.gateway import ReadModelsBehind, ServiceUnavailable, perform
+from floor.gateway import ReadModelsBehind, ServiceUnavailable, ask, perform
 from floor.messages import STATUS_BY_KIND, describe, message_for
 from ledger.api import serializers as ls
 
@@ -53,6 +53,9 @@ class ConsoleCommand:
     scope: tuple[str, ...] = ()  # ids the form carries as hidden fields
     lists: tuple[str, ...] = ()  # fields whose several values form a list
     prepare: Callable[[dict], dict] = field(default=lambda data: data)
+    # A question that records nothing (the settlement's preview): answered with
+    # what it computed, said in words; no command id, nothing to wait for.
+    asks: bool = False
 
 
 class ScopeSerializer(serializers.Serializer):
@@ -160,7 +163,11 @@ COMMANDS: dict[str, ConsoleCommand] = {
         lists=("dealt_in",),
     ),
     "end_hand": ConsoleCommand(
-        s.EndHandSerializer, gettext_lazy("The hand is reported."), ("table_id",)
+        s.EndHandSerializer, gettext_lazy("The hand is reported."), ("table_id",), ("folded",)
+    ),
+    # "Calculate": what the hand end typed so far would pay, before confirming it.
+    "preview_settlement": ConsoleCommand(
+        s.HandResultSerializer, "", ("table_id",), ("folded",), asks=True
     ),
     "start_action_clock": ConsoleCommand(
         s.StartActionClockSerializer, gettext_lazy("The action clock runs."), ("table_id",)
@@ -351,6 +358,8 @@ def run_console_command(user: Any, name: str, posted: Any) -> tuple[int, dict]:
         return 428, confirm
     arguments = {k: str(v) for k, v in scope.validated_data.items()}
     arguments.update(body.validated_data)
+    if command.asks:
+        return _ask(user, name, arguments)
     command_id = arguments.pop("command_id")
     try:
         outcome = perform(name, user, command_id, **command.prepare(arguments))
@@ -366,6 +375,51 @@ def run_console_command(user: Any, name: str, posted: Any) -> tuple[int, dict]:
         return 503, {"ok": False, "message": message_for(unavailable.code)}
     done = str(command.done) + said_read(read)
     return (200 if outcome.replayed else 201), {"ok": True, "message": done}
+
+
+def _ask(user: Any, name: str, arguments: dict) -> tuple[int, dict]:
+    """Runs a question (``ConsoleCommand.asks``): 200 with its answer in words."""
+    try:
+        answer = ask(name, user, **arguments)
+    except DomainError as refused:
+        return STATUS_BY_KIND[refused.kind], {
+            "ok": False,
+            "code": refused.code,
+            "message": describe(refused),
+        }
+    except ServiceUnavailable as unavailable:
+        return 503, {"ok": False, "message": message_for(unavailable.code)}
+    return 200, {"ok": True, "preview": True, "message": said_settlement(answer), "answer": answer}
+
+
+def said_settlement(answer: dict) -> str:
+    """A hand's settlement in words: each pot, its seats, rake and winners; the
+    chips returned; what each seat takes back."""
+    parts = []
+    for number, pot in enumerate(answer["pots"], start=1):
+        text = _("Pot %(number)s: %(amount)s, seats %(eligible)s") % {
+            "number": number,
+            "amount": format_euros(pot["amount_cents"]),
+            "eligible": ", ".join(map(str, pot["eligible"])),
+        }
+        if pot.get("rake_cents"):
+            text += ", " + _("rake %(amount)s") % {"amount": format_euros(pot["rake_cents"])}
+        if pot.get("winners"):
+            text += ", " + _("won by %(seats)s") % {"seats": ", ".join(map(str, pot["winners"]))}
+        parts.append(text)
+    for seat, cents in answer["returned"].items():
+        parts.append(
+            _("returned to seat %(seat)s: %(amount)s")
+            % {"seat": seat, "amount": format_euros(cents)}
+        )
+    takes = ", ".join(
+        _("seat %(seat)s %(amount)s") % {"seat": seat, "amount": format_euros(cents)}
+        for seat, cents in answer["payments"].items()
+        if cents
+    )
+    if takes:
+        parts.append(_("paid: %(payments)s") % {"payments": takes})
+    return "; ".join(parts) + "."
 
 
 def wants_json(request: HttpRequest) -> bool:

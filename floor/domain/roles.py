@@ -57,6 +57,8 @@ COMMAND_ROLES: dict[str, tuple[Role, ...]] = {
     "buy_in": _TABLE_REPORTERS,
     "start_hand": _TABLE_REPORTERS,
     "end_hand": _TABLE_REPORTERS,
+    # What a hand end would pay, recording nothing: asked before confirming it.
+    "preview_settlement": _TABLE_REPORTERS,
     # Any player may ask; the dealer or the jefe starts the clock [CM-20].
     "start_action_clock": _TABLE_REPORTERS,
     "stop_action_clock": _TABLE_REPORTERS,
