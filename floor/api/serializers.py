@@ -555,7 +555,10 @@ class SettlementSerializer(serializers.Serializer):
     pot_cents = serializers.IntegerField(
         help_text="The called pots: all put in but the chips returned."
     )
-    rake_cents = serializers.IntegerField()
+    rake_cents = serializers.IntegerField(
+        help_text="The rake; asked with the contributions alone, the most the rules "
+        "allow on the called pots (uncalled chips are never raked)."
+    )
     pots = SettlementPotSerializer(many=True, help_text="Main pot first.")
     returned = serializers.DictField(
         child=serializers.IntegerField(), help_text="Seat -> its uncalled chips, handed back."
@@ -566,7 +569,10 @@ class SettlementSerializer(serializers.Serializer):
         help_text="Seat -> what it takes back: pot winnings plus returned chips.",
     )
     stacks = serializers.DictField(
-        child=serializers.IntegerField(), help_text="Seat -> its stack after the hand."
+        child=serializers.IntegerField(),
+        allow_null=True,
+        help_text="Seat -> its stack after the hand; null when asked with the "
+        "contributions alone (the pots, before anyone is named the winner).",
     )
 
 

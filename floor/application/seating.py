@@ -654,7 +654,10 @@ class SeatingCommands(GroupSupport):
         """What ``end_hand`` with this report would pay, recording nothing: the
         pots (amount, eligible seats, rake, winners), the chips returned, what
         each seat takes back and the stacks after. The same roles and scope
-        as ``end_hand``; the same refusals."""
+        as ``end_hand``; the same refusals. Asked with the contributions
+        alone, it answers the pots (and their rake limit) before anyone is
+        named the winner: ``payments`` then holds only the chips returned
+        and ``stacks`` is null."""
         report = {
             "contributions": contributions,
             "winnings": winnings,

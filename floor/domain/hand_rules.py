@@ -317,6 +317,7 @@ def decide_end(
     shown: Mapping | None = None,
     board: str | None = None,
     folded: Sequence | None = None,
+    pots_only: bool = False,
 ) -> dict:
     """Checks a hand-end report and returns the HandEnded event's data.
 
@@ -336,7 +337,8 @@ def decide_end(
     computed = [
         name for name, v in (("pot_winners", pot_winners), ("shown", shown)) if v is not None
     ]
-    if typed + len(computed) != 1:
+    pots_only = pots_only and not typed and not computed
+    if typed + len(computed) != 1 and not pots_only:
         raise invalid(
             "hand_result_required" if not typed and not computed else "hand_result_twice",
             "Give either the winnings or who won (pot_winners or the hands shown), once.",
@@ -377,6 +379,24 @@ def decide_end(
     posted_for_away = dict(facts.away_blinds)
     total = sum(put_in.values()) + sum(posted_for_away.values())
     built = settlement.build(facts, put_in, said_folded)
+    if pots_only:
+        # The preview asked before anyone is named the winner: the pots, their
+        # rake limit, the chips returned; nothing paid yet.
+        _left, takes = settlement.rake_limit(facts, built)
+        pots = [
+            {**pot, "rake_cents": take}
+            for pot, take in zip(settlement.typed_pots(built), takes, strict=True)
+        ]
+        return {
+            "number": table.hand["number"],
+            "pot_cents": built.called,
+            "rake_cents": sum(takes),
+            "pots": pots,
+            "returned": {str(s): a for s, a in sorted(built.returned.items())},
+            "folded": sorted(built.folded),
+            "winnings": {str(s): a for s, a in sorted(built.returned.items())},
+            "stacks": None,
+        }
     if typed:
         rake = 0 if rake_cents is None else rake_cents
         if sum(won.values()) + rake != total:

@@ -119,6 +119,10 @@ def pot_params(build: PotBuild, index: int) -> dict:
     return {"pot": index + 1, "pot_cents": pot.amount, "eligible": _seats(pot.eligible)}
 
 
+# The params of a refusal naming no pot: the hand has none (nothing was bet).
+_NO_POT = {"pot": 1, "pot_cents": 0, "eligible": ""}
+
+
 def check_blinds(facts: HandFacts, put_in: Mapping[int, int]) -> None:
     """The blinds posted at the start are in the contributions [PT 89, 90;
     CM-17]: a seat's contribution holds its dead blind and its live blind."""
@@ -195,12 +199,13 @@ def check_typed(facts: HandFacts, build: PotBuild, won: Mapping[int, int], rake:
                 "wins nothing.",
                 seat=seat,
                 won_cents=won.get(seat, 0),
-                **(pot_params(build, 0) if main else {"pot": 1, "pot_cents": 0, "eligible": ""}),
+                **(pot_params(build, 0) if main else _NO_POT),
             )
     from_pots = {s: max(w - build.returned.get(s, 0), 0) for s, w in won.items()}
     for seat in sorted(from_pots):
         reach = build.reach(seat)
-        if reach and from_pots[seat] > build.most(seat):
+        if from_pots[seat] > build.most(seat):
+            # A seat in no pot (all in for a dead blind only) is named by the main pot.
             raise conflict(
                 "winnings_outside_pot",
                 f"Seat {seat} wins {from_pots[seat]} cents, more than the pots it may win: "
@@ -208,7 +213,7 @@ def check_typed(facts: HandFacts, build: PotBuild, won: Mapping[int, int], rake:
                 seat=seat,
                 won_cents=from_pots[seat],
                 most_cents=build.most(seat),
-                **pot_params(build, reach - 1),
+                **(pot_params(build, max(reach, 1) - 1) if build.pots else _NO_POT),
             )
     for seat, back in sorted(build.returned.items()):
         if won.get(seat, 0) < back:
@@ -223,7 +228,7 @@ def check_typed(facts: HandFacts, build: PotBuild, won: Mapping[int, int], rake:
     # winnings fit the pots when every group of seats that stops at pot j wins
     # no more than pots 1..j hold.
     for j in range(1, len(build.pots)):
-        stops = [s for s in from_pots if 0 < build.reach(s) <= j]
+        stops = [s for s in from_pots if from_pots[s] and build.reach(s) <= j]
         taken = sum(from_pots[s] for s in stops)
         held = sum(p.amount for p in build.pots[:j])
         if taken > held:
