@@ -669,13 +669,14 @@ class SeatingCommands(GroupSupport):
         }
         self.role_in_scope(actor, "preview_settlement", {"table_id": str(table_id)})
         table = self.load(Table, table_id, "table")
-        decided = table.settle_hand(self.profile, **report)
+        decided = table.settle_hand(self.profile, pots_only=True, **report)
         keys = ("number", "pot_cents", "rake_cents", "pots", "returned", "folded")
+        stacks = decided["stacks"]
+        if stacks is not None:
+            stacks = {s: v for s, v in stacks.items() if int(s) in table.hand["dealt_in"]}
         return {
             "table_id": str(table.id),
             **{k: decided[k] for k in keys},
             "payments": decided["winnings"],
-            "stacks": {
-                s: v for s, v in decided["stacks"].items() if int(s) in table.hand["dealt_in"]
-            },
+            "stacks": stacks,
         }
