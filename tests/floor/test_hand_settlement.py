@@ -14,8 +14,10 @@ from __future__ import annotations
 
 import pytest
 
+from ledger.domain import accounts
+from tests.support.books import Books
 from tests.support.floor import CRUPIER, new_id
-from tests.support.room import Room, events_of, refused
+from tests.support.room import Room, events_of, pid, refused
 
 pytestmark = pytest.mark.django_db
 
@@ -264,3 +266,21 @@ def test_pt_90_a_dead_blind_is_in_the_contributions_and_is_dead_money(make_app):
     stack = room.state(table_id, seat=s[2])["stack"]
     end(room, table_id, contributions=put_in, pot_winners=[[s[2]]])
     assert room.state(table_id, seat=s[2])["stack"] == stack - 400 + preview["payments"][str(s[2])]
+
+
+def test_the_books_keep_the_returned_chips_with_their_owner(make_app):
+    """HandEnded books each stack by what it takes back less what it put in:
+    b's uncalled 1m never leaves it; the rake goes to the rake box."""
+    room = Room(make_app("PT"))
+    books = Books(room.app)
+    table_id, (a, b, c, d) = issue_table(room)
+    ended = end(room, table_id, contributions=by((a, b, c, d), PUT_IN), pot_winners=[[a], [c]])
+    by_seat = room.seats(table_id)
+
+    def stack(seat):
+        return books.balance(accounts.stack(table_id, pid(by_seat[seat])))
+
+    assert books.balance(accounts.rake_box(table_id)) == ended["rake_cents"] == 450
+    assert stack(b) == 4 * M - 4 * M + M  # put in 4m, 1m came back
+    assert [stack(s) for s in (a, b, c, d)] == [ended["stacks"][str(s)] for s in (a, b, c, d)]
+    books.check()
