@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import pytest
 
+from floor.domain.roles import Actor, Role
 from ledger.domain import accounts
 from tests.support.books import Books
 from tests.support.floor import CRUPIER, new_id
@@ -284,3 +285,26 @@ def test_the_books_keep_the_returned_chips_with_their_owner(make_app):
     assert stack(b) == 4 * M - 4 * M + M  # put in 4m, 1m came back
     assert [stack(s) for s in (a, b, c, d)] == [ended["stacks"][str(s)] for s in (a, b, c, d)]
     books.check()
+
+
+def test_the_preview_is_the_hand_ends_check_in_the_dealers_scope(make_app):
+    """The preview refuses what the hand end refuses, and only the table's
+    dealer (or its sector's jefe) may ask it; it records nothing."""
+    room = Room(make_app("CM"))
+    table_id, (a, b, c, d) = issue_table(room)
+    put_in = by((a, b, c, d), PUT_IN)
+    error = refused(
+        room.app, "winnings_outside_pot", room.app.preview_settlement, CRUPIER,
+        table_id=table_id, contributions=put_in, winnings={str(a): 10 * M},
+    )  # fmt: skip
+    assert error.params["pot"] == 1
+    typed = room.app.preview_settlement(
+        CRUPIER, table_id=table_id, contributions=put_in,
+        winnings={str(a): 7 * M - 400, str(b): 3 * M}, rake_cents=400,
+    )  # fmt: skip
+    assert typed["payments"] == {str(a): 7 * M - 400, str(b): 3 * M}
+    other = Actor("carlos", frozenset({Role.CRUPIER}))
+    error = refused(
+        room.app, "not_your_table", room.app.preview_settlement, other,
+        table_id=table_id, contributions=put_in,
+    )  # fmt: skip
