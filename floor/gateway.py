@@ -69,3 +69,13 @@ def perform_as(actor: Actor, command: str, command_id: str, **arguments: Any) ->
         logger.exception("%s recorded, but the read models did not follow", command)
         raise ReadModelsBehind(outcome) from error
     return outcome
+
+
+def ask(query: str, user: Any, **arguments: Any) -> Any:
+    """Runs ``query`` of the floor application as ``user``: a question that
+    records nothing (the settlement's preview), so no read model to wait for."""
+    try:
+        return getattr(floor_app(), query)(actor_for(user), **arguments)
+    except (DatabaseError, PersistenceError) as error:
+        logger.exception("%s of %s: the event store did not answer", query, user)
+        raise ServiceUnavailable(str(error)) from error

@@ -165,6 +165,51 @@ MESSAGES = {
     "seat_not_in_hand": _("Seat %(seat)s was not dealt in this hand."),
     "hand_does_not_balance": _("The winnings plus the rake must equal what was put in the pot."),
     "rake_above_maximum": _("The rake exceeds what the rules allow for this pot."),
+    # --- the pots at a hand's end (issue 19) ------------------------------------------
+    "blind_not_in_contributions": _(
+        "Seat %(seat)s posted a blind of %(blind_euros)s: it belongs in what the seat put in "
+        "(PT 89; CM-17)."
+    ),
+    "dead_blind_not_in_contributions": _(
+        "Seat %(seat)s posted %(blind_euros)s of missed blinds dead: they belong in what the "
+        "seat put in (PT 90)."
+    ),
+    "no_live_player": _("At least one player must still be in the hand."),
+    "folded_seat_wins": _(
+        "Seat %(seat)s folded (it put in less than the bet with chips behind, or was named "
+        "folded): it wins nothing. Pot %(pot)s of %(pot_euros)s is for seats %(eligible)s."
+    ),
+    "winnings_outside_pot": _(
+        "Seat %(seat)s and the seats that stop where it does win %(won_euros)s, more than the "
+        "pots they may win hold (%(most_euros)s): they reach pot %(pot)s of %(pot_euros)s, "
+        "for seats %(eligible)s (PT 49-50; CM restados)."
+    ),
+    "uncalled_not_returned": _(
+        "Nobody called %(returned_euros)s of seat %(seat)s's bet: they go back to that seat, "
+        "which takes only %(won_euros)s (PT 38)."
+    ),
+    "pot_winners_too_many": _("This hand has %(pots)s pots."),
+    "pot_winners_missing": _("Say who won pot %(pot)s of %(pot_euros)s (seats %(eligible)s)."),
+    "pot_winner_not_eligible": _(
+        "Seat %(seat)s may not win pot %(pot)s of %(pot_euros)s: it is for seats %(eligible)s."
+    ),
+    "folded_seat_shown": _("Seat %(seat)s folded: its cards do not play."),
+    "shown_hand_invalid": _("Seat %(seat)s's cards are not a hand of this game."),
+    "duplicate_card": _("The card %(card)s is given twice."),
+    "showdown_hand_missing": _(
+        "Seat %(seat)s contests pot %(pot)s (seats %(eligible)s): give its cards, or name it "
+        "folded if it mucked."
+    ),
+    "hand_result_required": _(
+        "Give the winnings, or who won each pot, or the hands shown at the showdown."
+    ),
+    "hand_result_twice": _(
+        "Give either the winnings or who won (each pot's winners or the hands shown), not both."
+    ),
+    "rake_not_as_announced": _(
+        "The service takes the rake the table announced: %(expected_euros)s on these pots, "
+        "not %(rake_euros)s."
+    ),
     "contribution_over_stack": _("Seat %(seat)s put in more than its stack."),
     # --- opening a table: variants, ante and rake -----------------------------------
     "variant_not_in_profile": _("The %(profile)s rules do not provide for this variant."),
@@ -387,7 +432,6 @@ MESSAGES = {
     "cards_required": _("Give the %(count)s cards of that hand."),
     "wrong_card_count": _("That hand has %(count)s cards."),
     "bad_card": _("A card is written rank then suit: As, Kd, Th, 9c, 2s (Jk: the joker)."),
-    "duplicate_card": _("%(card)s is dealt twice in this hand."),
     "card_not_in_deck": _("%(card)s is not in this game's deck."),
     "stake_over_stack": _("Box %(seat)s bets %(stake_euros)s with %(stack_euros)s in front of it."),
     "bet_out_of_limits": _(

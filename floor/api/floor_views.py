@@ -23,7 +23,7 @@ from rest_framework.views import APIView
 from floor.api import serializers as s
 from floor.api.filters import FILTER_REFUSALS, Filters, parameter
 from floor.api.views import REFUSALS, command_response
-from floor.gateway import perform
+from floor.gateway import ask, perform
 from floor.models import (
     BalanceGroupView,
     EventJournalEntry,
@@ -206,6 +206,30 @@ PreviewBankedHandView = command_view(
     _preview_post,
     base=_PreviewCommand,
 )
+
+
+class PreviewSettlementView(APIView):
+    """What a hand end would pay, recording nothing (issue 19): the pots the
+    service builds from the contributions, their rake and winners, the chips
+    returned, what each seat takes back and the stacks after. The same body,
+    roles, scope and refusals as the hand's end; a dealer asks before
+    confirming it."""
+
+    command = "preview_settlement"
+
+    @extend_schema(
+        request=s.HandResultSerializer,
+        responses={200: s.SettlementSerializer, **REFUSALS},
+        summary="Preview a hand's settlement (records nothing)",
+        operation_id="preview_settlement",
+    )
+    def post(self, request: Request, table_id: UUID) -> Response:
+        checked = s.HandResultSerializer(data=request.data)
+        checked.is_valid(raise_exception=True)
+        answer = ask(
+            "preview_settlement", request.user, table_id=str(table_id), **checked.validated_data
+        )
+        return Response(answer)
 
 
 DRAW_ANSWER = _answer("draw_seats_answer", s.TableFloorSerializer)

@@ -109,6 +109,11 @@ urlpatterns = [
         name="preview-banked-hand",
     ),
     path(
+        "tables/<uuid:table_id>/hands/settlement/",
+        fv.PreviewSettlementView.as_view(),
+        name="preview-settlement",
+    ),
+    path(
         "tables/<uuid:table_id>/action-clock/start/",
         fv.StartActionClockView.as_view(),
         name="start-action-clock",

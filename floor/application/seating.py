@@ -601,26 +601,30 @@ class SeatingCommands(GroupSupport):
         *,
         table_id: str,
         contributions: dict,
-        winnings: dict,
-        rake_cents: int = 0,
+        winnings: dict | None = None,
+        rake_cents: int | None = None,
+        pot_winners: list | None = None,
+        shown: dict | None = None,
+        board: str | None = None,
+        folded: list | None = None,
     ) -> Outcome:
-        """The dealer reports a hand's end: what each seat put in and won, the rake."""
-        payload = {
-            "table_id": str(table_id),
+        """The dealer reports a hand's end: what each seat put in, and either
+        what each won and the rake, or who won each pot (or the hands shown),
+        from which the service settles the pots (floor.domain.settlement)."""
+        report = {
             "contributions": contributions,
             "winnings": winnings,
             "rake_cents": rake_cents,
+            "pot_winners": pot_winners,
+            "shown": shown,
+            "board": board,
+            "folded": folded,
         }
+        payload = {"table_id": str(table_id), **{k: v for k, v in report.items() if v is not None}}
 
         def decide() -> Decision:
             table = self.load(Table, table_id, "table")
-            decided = table.end_hand(
-                self.profile,
-                self.now(),
-                contributions=contributions,
-                winnings=winnings,
-                rake_cents=rake_cents,
-            )
+            decided = table.end_hand(self.profile, self.now(), **report)
             changed = [table]
             if table.last_hands_done:  # the last hand of the night [CM-24]
                 changed = self.close_players_out(table, "closing_time")
@@ -633,3 +637,46 @@ class SeatingCommands(GroupSupport):
             return changed, {"table_id": str(table.id), **decided, "status": table.status}
 
         return self.execute("end_hand", actor, command_id, payload, decide)
+
+    def preview_settlement(
+        self,
+        actor: Actor,
+        *,
+        table_id: str,
+        contributions: dict,
+        winnings: dict | None = None,
+        rake_cents: int | None = None,
+        pot_winners: list | None = None,
+        shown: dict | None = None,
+        board: str | None = None,
+        folded: list | None = None,
+    ) -> dict:
+        """What ``end_hand`` with this report would pay, recording nothing: the
+        pots (amount, eligible seats, rake, winners), the chips returned, what
+        each seat takes back and the stacks after. The same roles and scope
+        as ``end_hand``; the same refusals. Asked with the contributions
+        alone, it answers the pots (and their rake limit) before anyone is
+        named the winner: ``payments`` then holds only the chips returned
+        and ``stacks`` is null."""
+        report = {
+            "contributions": contributions,
+            "winnings": winnings,
+            "rake_cents": rake_cents,
+            "pot_winners": pot_winners,
+            "shown": shown,
+            "board": board,
+            "folded": folded,
+        }
+        self.role_in_scope(actor, "preview_settlement", {"table_id": str(table_id)})
+        table = self.load(Table, table_id, "table")
+        decided = table.settle_hand(self.profile, pots_only=True, **report)
+        keys = ("number", "pot_cents", "rake_cents", "pots", "returned", "folded")
+        stacks = decided["stacks"]
+        if stacks is not None:
+            stacks = {s: v for s, v in stacks.items() if int(s) in table.hand["dealt_in"]}
+        return {
+            "table_id": str(table.id),
+            **{k: decided[k] for k in keys},
+            "payments": decided["winnings"],
+            "stacks": stacks,
+        }

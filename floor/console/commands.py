@@ -41,7 +41,7 @@ from rest_framework import serializers
 from floor.api import serializers as s
 from floor.console.amounts import Amount, AmountError, format_euros, parse_euros
 from floor.domain.errors import DomainError
-from floor.gateway import ReadModelsBehind, ServiceUnavailable, perform
+from floor.gateway import ReadModelsBehind, ServiceUnavailable, ask, perform
 from floor.messages import STATUS_BY_KIND, describe, message_for
 from ledger.api import serializers as ls
 
@@ -59,6 +59,9 @@ class ConsoleCommand:
     # previews it (recording nothing), and ``summary`` says it in words.
     preview: str | None = None
     summary: Callable[[dict], str] | None = None
+    # A question that records nothing (the settlement's preview): answered with
+    # what it computed, said in words; no command id, nothing to wait for.
+    asks: bool = False
 
 
 class ScopeSerializer(serializers.Serializer):
@@ -236,7 +239,11 @@ COMMANDS: dict[str, ConsoleCommand] = {
         lists=("dealt_in",),
     ),
     "end_hand": ConsoleCommand(
-        s.EndHandSerializer, gettext_lazy("The hand is reported."), ("table_id",)
+        s.EndHandSerializer, gettext_lazy("The hand is reported."), ("table_id",), ("folded",)
+    ),
+    # "Calculate": what the hand end typed so far would pay, before confirming it.
+    "preview_settlement": ConsoleCommand(
+        s.HandResultSerializer, "", ("table_id",), ("folded",), asks=True
     ),
     "settle_banked_hand": ConsoleCommand(
         s.BankedHandFormSerializer,
@@ -439,6 +446,8 @@ def run_console_command(user: Any, name: str, posted: Any) -> tuple[int, dict]:
         return 428, confirm
     arguments = {k: str(v) for k, v in scope.validated_data.items()}
     arguments.update(body.validated_data)
+    if command.asks:
+        return _ask(user, name, arguments)
     command_id = arguments.pop("command_id")
     prepared = command.prepare(arguments)
     if command.preview is not None:
@@ -480,6 +489,51 @@ def _run(name: str, user: Any, command_id: str, arguments: dict, read: dict) -> 
         return False, (202, {"ok": True, "message": message_for(behind.code) + said_read(read)})
     except ServiceUnavailable as unavailable:
         return False, (503, {"ok": False, "message": message_for(unavailable.code)})
+
+
+def _ask(user: Any, name: str, arguments: dict) -> tuple[int, dict]:
+    """Runs a question (``ConsoleCommand.asks``): 200 with its answer in words."""
+    try:
+        answer = ask(name, user, **arguments)
+    except DomainError as refused:
+        return STATUS_BY_KIND[refused.kind], {
+            "ok": False,
+            "code": refused.code,
+            "message": describe(refused),
+        }
+    except ServiceUnavailable as unavailable:
+        return 503, {"ok": False, "message": message_for(unavailable.code)}
+    return 200, {"ok": True, "preview": True, "message": said_settlement(answer), "answer": answer}
+
+
+def said_settlement(answer: dict) -> str:
+    """A hand's settlement in words: each pot, its seats, rake and winners; the
+    chips returned; what each seat takes back."""
+    parts = []
+    for number, pot in enumerate(answer["pots"], start=1):
+        text = _("Pot %(number)s: %(amount)s, seats %(eligible)s") % {
+            "number": number,
+            "amount": format_euros(pot["amount_cents"]),
+            "eligible": ", ".join(map(str, pot["eligible"])),
+        }
+        if pot.get("rake_cents"):
+            text += ", " + _("rake %(amount)s") % {"amount": format_euros(pot["rake_cents"])}
+        if pot.get("winners"):
+            text += ", " + _("won by %(seats)s") % {"seats": ", ".join(map(str, pot["winners"]))}
+        parts.append(text)
+    for seat, cents in answer["returned"].items():
+        parts.append(
+            _("returned to seat %(seat)s: %(amount)s")
+            % {"seat": seat, "amount": format_euros(cents)}
+        )
+    takes = ", ".join(
+        _("seat %(seat)s %(amount)s") % {"seat": seat, "amount": format_euros(cents)}
+        for seat, cents in answer["payments"].items()
+        if cents
+    )
+    if takes:
+        parts.append(_("paid: %(payments)s") % {"payments": takes})
+    return "; ".join(parts) + "."
 
 
 def wants_json(request: HttpRequest) -> bool:

@@ -60,6 +60,8 @@ COMMAND_ROLES: dict[str, tuple[Role, ...]] = {
     # A banked hand, box by box [GA art. 6-16; PT-SD; PG], and its preview.
     "settle_banked_hand": _TABLE_REPORTERS,
     "preview_banked_hand": _TABLE_REPORTERS,
+    # What a hand end would pay, recording nothing: asked before confirming it.
+    "preview_settlement": _TABLE_REPORTERS,
     # Any player may ask; the dealer or the jefe starts the clock [CM-20].
     "start_action_clock": _TABLE_REPORTERS,
     "stop_action_clock": _TABLE_REPORTERS,

@@ -1004,6 +1004,11 @@ class Table(ActionClockMixin, AbsenceMixin, SessionClockMixin, AuditedAggregate)
         self._hand_started(**decided)
         return decided
 
+    def settle_hand(self, profile: RuleProfile, **report: object) -> dict:
+        """What a hand-end report would record, recording nothing: the
+        settlement's preview (floor.domain.hand_rules.decide_end)."""
+        return hand_rules.decide_end(self, profile, **report)
+
     def end_hand(self, profile: RuleProfile, now: datetime, **report: object) -> dict:
         """The dealer reports a hand's end: who put in, who won, the rake. A
         session whose hour has struck may end with it."""
@@ -1076,7 +1081,14 @@ class Table(ActionClockMixin, AbsenceMixin, SessionClockMixin, AuditedAggregate)
         must_leave: dict[str, str],
         players: dict[str, str] | None = None,
         away_posted: dict[str, int] | None = None,
+        pots: list[dict] | None = None,
+        returned: dict[str, int] | None = None,
+        folded: list[int] | None = None,
     ) -> None:
+        # ``pots`` (main first: amount, eligible, and when the service settled
+        # them their rake, winners and shares), ``returned`` (uncalled chips,
+        # included in ``winnings``) and ``folded`` came with issue 19: older
+        # hands have none of them, and ``pot_cents`` was all put in.
         for seat, stack in stacks.items():
             self.occupants[seat]["stack"] = stack
         for seat, idle in idle_hands.items():

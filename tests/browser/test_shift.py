@@ -236,8 +236,16 @@ def test_a_whole_shift(live_server, browser, floor_app, clock, make_user, shot):
     end = command(table_card(jefe, 1).locator("[data-testid=end-hand]"), "end_hand")
     end.locator(f"[name='contributions_eur.{winner}']").fill("2")
     end.locator(f"[name='contributions_eur.{loser}']").fill("2,00")
-    end.locator(f"[name='winnings_eur.{winner}']").fill("4")
-    end.locator("button").click()
+    # Calculate first (issue 19): the service's settlement shows beside the form,
+    # nothing is recorded and what was typed stays; then the hand is ended.
+    end.locator(f"[name='shown.{winner}']").fill("As Ad")
+    end.locator(f"[name='shown.{loser}']").fill("Ks Kd")
+    end.locator("[name=board]").fill("2c 7h 9s Td 3d")
+    end.locator("[data-testid=calculate]").click()
+    said, role = answer_of(end)
+    assert "Bote 1: 4,00 EUR" in said and f"ganado por {winner}" in said and role == "status"
+    assert end.locator(f"[name='contributions_eur.{winner}']").input_value() == "2"
+    end.locator("button:not([formaction])").click()
     table_card(jefe, 1).locator("[data-testid=hand-in-progress]").wait_for(state="detached")
     winner_row = table_card(jefe, 1).locator("[data-testid=seat][data-card=SH-002]")
     assert winner_row.locator("[data-testid=stack]").inner_text() == "12,00 €"

@@ -155,7 +155,7 @@ def test_the_clock_needs_a_hand_played_and_chips_on_the_table(room):
     )  # fmt: skip
     started = room.start(table_id)
     loser, winner = (str(s) for s in started["dealt_in"][:2])
-    room.end(table_id, {loser: 1000}, {winner: 1000})
+    room.end(table_id, {loser: 1000, winner: 1000}, {winner: 2000})  # called: the pot is won
     broke = room.get(room.get(table_id).occupants[loser]["player_id"]).card_number
     refused(
         room.app, "absence_needs_chips", room.app.start_absence, CRUPIER, new_id(),
@@ -244,7 +244,8 @@ def test_a_stack_below_the_big_blind_is_no_stack_for_the_clock(room):
     seat = room.seat_of(table_id, cards[0])
     started = room.start(table_id)
     winner = next(s for s in started["dealt_in"] if s != seat)
-    room.end(table_id, {str(seat): 999}, {str(winner): 999})  # 1 cent left [CM-16]
+    # 1 cent left [CM-16]; the winner called the 999 (an uncalled bet would come back).
+    room.end(table_id, {str(seat): 999, str(winner): 999}, {str(winner): 1998})
     refused(
         room.app, "absence_needs_chips", room.app.start_absence, CRUPIER, new_id(),
         table_id=table_id, player=cards[0],

@@ -183,8 +183,12 @@ def test_under_pt_a_table_change_needs_the_stack_lost_and_four_left(make_app):
             seat = room.seat_of(a, card)
             stack = room.state(a, card)["stack"]
             started = room.start(a)
-            winner = next(s for s in started["dealt_in"] if s != seat)
-            room.end(a, {str(seat): stack}, {str(winner): stack})
+            # Another player than the two losing theirs calls the stack it wins
+            # (an uncalled bet would come back).
+            losers = {room.seat_of(a, first), room.seat_of(a, second)}
+            winner = next(s for s in started["dealt_in"] if s not in losers)
+            put_in = {str(seat): stack, str(winner): stack}
+            room.end(a, put_in, {str(winner): 2 * stack})
 
         lose_stack(first)
         room.app.request_table_change(JEFE, new_id(), table_id=a, player=first)

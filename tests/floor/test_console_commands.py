@@ -227,3 +227,48 @@ def test_the_player_s_rules_take_the_player_from_the_form(room, jefe):
 
     status, answer = command(jefe, "lift_bar")  # no player named
     assert status == 400 and "player" in answer["fields"]
+
+
+def test_calculate_shows_the_settlement_before_the_hand_is_ended(room, make_user):
+    """The dealer's end-hand form has a Calculate button (issue 19): the same
+    form posted to the settlement's preview, answered in words in the
+    person's language, recording nothing; then the hand is ended."""
+    table_id, _cards = room.drawn_table(4, buy_in=1000)
+    runtime.floor_projector().catch_up()
+    make_user("cris", "crupier", password="pa55-word-ok")
+    dealer = Client()
+    dealer.login(username="cris", password="pa55-word-ok")
+    seats = sorted(room.seats(table_id))
+    a, b, c, d = seats
+    assert (
+        command(dealer, "start_hand", table_id=table_id, dealt_in=[str(s) for s in seats])[0] == 201
+    )
+    page = dealer.get(f"/tables/{table_id}/live/", {"since": "0"}).content.decode()
+    assert 'data-testid="calculate"' in page and f'name="shown.{a}"' in page
+    form = {
+        "table_id": table_id,
+        f"contributions_eur.{a}": "10",  # all in
+        f"contributions_eur.{b}": "10",  # calls, all in
+        f"contributions_eur.{c}": "4",  # folds
+        f"contributions_eur.{d}": "1",  # folds
+        f"shown.{a}": "As Ad",
+        f"shown.{b}": "Qs Qd",
+        "board": "2s 5d 9c Th Jh",
+    }
+    before = room.app.recorder.max_notification_id()
+    response = dealer.post(
+        "/console/commands/preview_settlement/",
+        form,
+        HTTP_ACCEPT="application/json",
+        HTTP_ACCEPT_LANGUAGE="es",
+    )
+    answer = response.json()
+    assert response.status_code == 200 and answer["preview"], answer
+    assert room.app.recorder.max_notification_id() == before  # nothing recorded
+    # One pot of 25 EUR to a's aces, less 1 EUR of rake (5 % of 20 EUR, CM).
+    (pot,) = answer["answer"]["pots"]
+    assert (pot["winners"], pot["rake_cents"], answer["answer"]["folded"]) == ([a], 100, [c, d])
+    assert "Bote 1: 25,00 EUR" in answer["message"] and "ganado por" in answer["message"]
+    status, ended = command(dealer, "end_hand", **form)
+    assert status == 201, ended
+    assert room.state(table_id, seat=a)["stack"] == 2400

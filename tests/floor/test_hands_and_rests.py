@@ -364,12 +364,15 @@ def test_only_a_player_at_the_table_rests(room):
 
 def idle_hand(room: Room, table_id: str, idle_seat: int, **report) -> dict:
     """Everyone dealt in bets 300 and takes it back, except ``idle_seat``, which
-    puts in only the blind it is reported to post."""
+    puts in only the blind it is reported to post and folds: the first other
+    seat wins it."""
     started = room.start(table_id, **report)
     posted = started["blinds"].get(str(idle_seat), 0)
     bets = {str(s): 300 for s in started["dealt_in"] if s != idle_seat}
     put_in = {**bets, str(idle_seat): posted} if posted else bets
-    ended = room.end(table_id, put_in, {**bets, **({str(idle_seat): posted} if posted else {})})
+    won = dict(bets)
+    won[next(iter(won))] += posted
+    ended = room.end(table_id, put_in, won)
     return ended
 
 

@@ -93,7 +93,8 @@ def test_pt_a_player_joining_a_game_in_progress_brings_the_average_capital(make_
     seats = room.get(table_id).occupied()
     # a hand moves chips: 750, 1238, 1000, 1000 (12 cents of rake)
     room.start(table_id)
-    room.end(table_id, {str(seats[0]): 250}, {str(seats[1]): 238}, rake_cents=12)
+    put_in = {str(seats[0]): 250, str(seats[1]): 250}  # seats[1] calls and wins
+    room.end(table_id, put_in, {str(seats[1]): 488}, rake_cents=12)
     newcomer = room.new_player()
     room.sit(table_id, newcomer, room.get(table_id).free_seats()[0])
     assert room.state(table_id, newcomer)["newcomer"]
@@ -216,7 +217,9 @@ def test_a_stack_below_the_big_blind_must_rebuy_before_playing_again(make_app, p
     loser, exact, winner = seats[0], seats[1], seats[2]
     room.start(table_id)
     # 400 - 250 = 150: below the big blind (200); 400 - 200 = 200: enough
-    ended = room.end(table_id, {str(loser): 250, str(exact): 200}, {str(winner): 450})
+    # (the winner calls the 250; the 200 folds)
+    put_in = {str(loser): 250, str(exact): 200, str(winner): 250}
+    ended = room.end(table_id, put_in, {str(winner): 700})
     assert ended["must_rebuy"] == [loser]
     assert room.state(table_id, seat=loser)["must_rebuy"]
     assert not room.state(table_id, seat=exact)["must_rebuy"]

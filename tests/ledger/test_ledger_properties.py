@@ -24,11 +24,11 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from floor.application.floor_app import FloorApplication
-from floor.domain import positions
+from floor.domain import positions, settlement
 from floor.domain.balance_group import BalanceGroup
 from floor.domain.clock import ManualClock
 from floor.domain.errors import DomainError
-from floor.domain.hand_rules import expected_button, most_rake
+from floor.domain.hand_rules import expected_button, hand_facts
 from floor.domain.player import Player
 from floor.domain.table import Table, TableStatus
 from games.profile_rules import BuyInRules
@@ -375,35 +375,35 @@ class MoneyFloor:
         )
 
     def end_hand(self, rng: random.Random, table_id: str, retry: bool) -> None:
-        """What each seat put in (at least its blind, at most its stack), the
-        rake within the rules, the rest to some of the seats dealt in."""
+        """What each seat put in (at least its blinds, at most its stack), then
+        the service settles the pots it builds: some of each pot's eligible
+        seats win it, the rake is the table's (floor.domain.settlement)."""
         table = self.table(table_id)
         if table.hand is None:
             return
         contributions = {}
         for seat in table.hand["dealt_in"]:
             stack = table.occupants[str(seat)]["stack"]
-            low = min(stack, max(1, table.hand["blinds"].get(str(seat), 0) + 1))
+            owed = table.hand["blinds"].get(str(seat), 0)
+            owed += table.hand.get("dead_blinds", {}).get(str(seat), 0)
+            low = min(stack, max(1, owed + 1))
             high = stack if rng.random() < 0.6 else max(low, stack // 3)
-            contributions[str(seat)] = rng.randint(low, high)
-        pot = sum(contributions.values())
-        most = most_rake(table, self.app.profile, pot)
-        rake = most if rng.random() < 0.5 else rng.randint(0, most)
-        winners = rng.sample(table.hand["dealt_in"], rng.randint(1, len(table.hand["dealt_in"])))
-        cuts = sorted(rng.randint(0, pot - rake) for _ in winners[1:])
-        shares = [b - a for a, b in zip([0, *cuts], [*cuts, pot - rake], strict=True)]
-        winnings = {str(s): c for s, c in zip(winners, shares, strict=True) if c}
-        if rake:
-            event("a hand raked")
-        self.attempt(
+            contributions[seat] = rng.randint(low, high)
+        built = settlement.build(hand_facts(table, self.app.profile), contributions, said_folded=[])
+        winners = [
+            rng.sample(sorted(p.eligible), rng.randint(1, min(2, len(p.eligible))))
+            for p in built.pots
+        ]
+        outcome = self.attempt(
             self.app.end_hand,
             CRUPIER,
             retry=retry,
             table_id=table_id,
-            contributions=contributions,
-            winnings=winnings,
-            rake_cents=rake,
+            contributions={str(s): c for s, c in contributions.items()},
+            pot_winners=winners,
         )
+        if outcome is not None and outcome.result["rake_cents"]:
+            event("a hand raked")
 
     def tip(self, rng: random.Random, table_id: str, seated: list, retry: bool) -> None:
         _seat, state = rng.choice(seated)

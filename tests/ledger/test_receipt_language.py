@@ -90,7 +90,7 @@ def test_the_receipt_names_the_table_as_the_console_does(room, cajero):
 def test_a_hand_and_a_buy_in_read_in_spanish(room, cajero):
     table_id, _ = room.drawn_table(4)
     seats = room.start(table_id)["dealt_in"]
-    room.end(table_id, {str(seats[0]): 200}, {str(seats[1]): 200})
+    room.end(table_id, {str(seats[0]): 200, str(seats[1]): 200}, {str(seats[1]): 400})
     runtime.floor_projector().catch_up()
     hand = TransactionView.objects.get(kind="hand")
     assert shown(receipt(cajero, hand, "es"), "reason") == "Mano 1"

@@ -142,11 +142,17 @@ class Room:
         return started
 
     def played(self, table_id: str, dealt_in=None, **report) -> dict:
-        """A whole hand where everyone dealt in bets 100 and the pot is split
-        back: nobody goes idle and the stacks stay as they were."""
+        """A whole hand where everyone dealt in bets the same (100, or the
+        biggest blind posted) and takes it back: nobody goes idle and the
+        stacks stay as they were, but for missed blinds posted dead [PT 90],
+        dead money the first seat dealt in takes."""
         started = self.start(table_id, dealt_in, **report)
-        bets = {str(s): 100 for s in started["dealt_in"]}
-        self.end(table_id, bets, bets)
+        bet = max([100, *started["blinds"].values()])
+        bets = {str(s): bet for s in started["dealt_in"]}
+        put_in = {s: b + started["dead_blinds"].get(s, 0) for s, b in bets.items()}
+        first = str(started["dealt_in"][0])
+        bets[first] += sum(started["dead_blinds"].values())
+        self.end(table_id, put_in, bets)
         return started
 
     # --- reading --------------------------------------------------------------------
