@@ -18,11 +18,32 @@ def error_body(code: str, message: str, **extra: object) -> dict[str, object]:
     return {"code": code, "message": message, **extra}
 
 
+def _plain(value: object) -> object:
+    """A refusal's param as JSON: numbers, text and lists of them (sets sorted)."""
+    if value is None or isinstance(value, bool | int | str):
+        return value
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, set | frozenset):
+        return [_plain(v) for v in sorted(value, key=str)]
+    if isinstance(value, list | tuple):
+        return [_plain(v) for v in value]
+    return str(value)
+
+
+def refusal_body(exc: RuleViolation) -> dict[str, object]:
+    """A domain refusal: its code, the message in the reader's language, and the
+    figures it names (``details``: the pot, the seat, the limit ...), so a client
+    can show them without parsing the prose."""
+    extra = {"details": _plain(exc.params)} if exc.params else {}
+    return error_body(exc.code, describe(exc), **extra)
+
+
 def exception_handler(exc: Exception, context: dict) -> Response | None:
     """DRF's handler, answering domain refusals and outages in our shape."""
     if isinstance(exc, RuleViolation):
         kind = getattr(exc, "kind", None)
-        return Response(error_body(exc.code, describe(exc)), status=STATUS_BY_KIND.get(kind, 400))
+        return Response(refusal_body(exc), status=STATUS_BY_KIND.get(kind, 400))
     if isinstance(exc, ReadModelsBehind):
         # The command is recorded: say so, with its result, and that screens lag.
         body = error_body(exc.code, message_for(exc.code), result=exc.outcome.result)

@@ -181,6 +181,10 @@ class OpenTableSerializer(CommandSerializer):
 class ErrorSerializer(serializers.Serializer):
     code = serializers.CharField()
     message = serializers.CharField()
+    details = serializers.DictField(
+        required=False,
+        help_text="What a domain refusal names (the seat, the pot, the limit ...), by name.",
+    )
 
 
 class MeSerializer(serializers.Serializer):

@@ -308,3 +308,31 @@ def test_the_preview_is_the_hand_ends_check_in_the_dealers_scope(make_app):
         room.app, "not_your_table", room.app.preview_settlement, other,
         table_id=table_id, contributions=put_in,
     )  # fmt: skip
+
+
+def test_through_the_api_the_refusal_names_the_pot(floor_app, api_as):
+    """The dealer's client gets the pot in the refusal, not only in prose."""
+    room = Room(floor_app)
+    table_id, (a, b, c, d) = issue_table(room)
+    client = api_as(CRUPIER.username, "crupier")
+    answer = client.post(
+        f"/api/tables/{table_id}/hands/end/",
+        {
+            "command_id": new_id(),
+            "contributions": by((a, b, c, d), PUT_IN),
+            "winnings": {str(a): 10 * M},
+        },
+        format="json",
+    )
+    assert answer.status_code == 409, answer.content
+    body = answer.json()
+    assert body["code"] == "winnings_outside_pot"
+    assert body["details"] == {
+        "seat": a,
+        "won_cents": 10 * M,
+        "most_cents": 7 * M,
+        "pot": 1,
+        "pot_cents": 7 * M,
+        "eligible": f"{a}, {b}, {c}",
+    }
+    assert room.get(table_id).hand is not None  # nothing recorded: the hand still runs

@@ -33,6 +33,7 @@ def test_api_refusals_follow_accept_language(api_as, floor_app):
     assert portuguese.json() == {
         "code": "sector_exists",
         "message": portuguese.json()["message"],
+        "details": {"sector": "sector a"},
     }
     assert portuguese.json()["message"].startswith("Já existe")
     spanish = director.post("/api/sectors/", again, format="json")
