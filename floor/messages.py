@@ -421,6 +421,9 @@ MESSAGES = {
     "banked_band_too_wide": _(
         "The maximum may be at most %(max_multiple)s times the minimum (PT-SD 14)."
     ),
+    "table_is_banked": _(
+        "Table %(table)s is a banked table: its hands are settled box by box, with the bank's hand."
+    ),
     "table_not_banked": _(
         "Table %(table)s is not a banked table: its hands are reported with their start and end."
     ),

@@ -77,6 +77,14 @@ def check_may_deal(table: Table) -> None:
     """A hand is dealt only at a running table, between hands, and not past
     the last hand of the night [CM-24]."""
     table.check_not_closed()
+    if table.banked:
+        # The bank plays each box: its hands are settled box by box, not
+        # dealt and ended as a circle game's [GA art. 6-16; PT-SD; PG].
+        raise conflict(
+            "table_is_banked",
+            f"{table.label} is a banked table: its hands are settled box by box.",
+            table=table.number,
+        )
     if table.status != "running":
         raise conflict(
             "table_not_running",

@@ -386,6 +386,16 @@ def test_what_a_dealer_may_not_report(ga_room):
     no("not_your_table", at(seats, call), actor=OTHER_CRUPIER)
     circle, _ = room.drawn_table(4)
     refused(room.app, "table_not_banked", settle, room, circle, {"1": call}, bank)
+    # ... and a banked table deals no circle hand: the bank plays every box.
+    refused(
+        room.app,
+        "table_is_banked",
+        room.app.start_hand,
+        CRUPIER,
+        new_id(),
+        table_id=table_id,
+        dealt_in=seats,
+    )
 
 
 def announce_and_fire(room: Room, clock) -> None:
