@@ -263,8 +263,7 @@ class Day:
                 if started:
                     self.hands += 1
                     end = hands.showdown(self.app, table_id, dealt, started, self.hands % 2 == 0)
-                    if self.run("end_hand", DEALER, table_id=table_id, **end) is None:
-                        self.unexpected.append(f"end_hand at {table_id} refused: {end}")
+                    self.run("end_hand", DEALER, table_id=table_id, **end)
 
     def measure(self) -> None:
         for table_ids in self.tables.values():
