@@ -37,6 +37,8 @@ def deal(app, table, dealt_in: list[int]) -> Deal:
     two seats in play order. Heads-up the button posts the small blind."""
     direction = positions.step(app.profile)
     button, _ = expected_button(table, direction)
+    if button is None:  # no button drawn yet: the dealer would have to name one
+        raise RuntimeError(f"{table.label} has no button to deal from")
     small, big = positions.blind_seats(button, table.seats, direction, dealt_in)
     small_blind = int(table.minimum_cents * app.profile.blinds.small_share_of_minimum)
     return Deal(
