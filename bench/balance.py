@@ -36,6 +36,8 @@ from uuid import UUID, uuid4
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench import hands  # noqa: E402
+from bench.scratch_env import output_dir, shown  # noqa: E402
 from floor.application.floor_app import FloorApplication  # noqa: E402
 from floor.domain import balance  # noqa: E402
 from floor.domain.balance_group import BalanceGroup  # noqa: E402
@@ -44,7 +46,6 @@ from floor.domain.errors import DomainError  # noqa: E402
 from floor.domain.roles import Actor, Role  # noqa: E402
 from games.profiles import CM  # noqa: E402
 
-OUTPUT_DIR = ROOT / "var" / "bench"
 DIRECTOR = Actor("bench-director", frozenset({Role.DIRECTOR}))
 JEFE = Actor("bench-jefe", frozenset({Role.JEFE_SECTOR}))
 DEALER = Actor("bench-dealer", frozenset({Role.CRUPIER}))
@@ -54,9 +55,14 @@ GAMES = [
     for variant, limit in (("texas_holdem", "no_limit"), ("omaha", "pot_limit"))
     for k, minimum in ((1, 200), (2, 400), (5, 1000), (10, 2000))
 ]
-TABLES_PER_GAME = 5
 OPENING_PLAYERS = 9
 HAND_EVERY_MINUTES = 4
+# The commands the simulation tries for the service to decide: a player is seated
+# where it accepts them (it refuses a seat that would unbalance the tables,
+# CM-10), a proposal is accepted unless the floor moved on, a suspended table is
+# broken if it may be. Any other command refused means the service no longer
+# takes the day's workload: the run fails.
+PROBES = frozenset({"seat_player", "accept_move", "break_table"})
 
 
 def cid() -> str:
@@ -66,7 +72,18 @@ def cid() -> str:
 class Day:
     """One simulated day on a fresh floor."""
 
-    def __init__(self, seed: int, accept_proposals: bool) -> None:
+    def __init__(
+        self,
+        seed: int,
+        accept_proposals: bool,
+        games: int = 8,
+        tables_per_game: int = 5,
+        mean_stay: float = 150,
+    ) -> None:
+        # The games spread over the list, Hold'em and Omaha alike when fewer.
+        self.games = [GAMES[i * len(GAMES) // games] for i in range(games)]
+        self.tables_per_game = tables_per_game
+        self.mean_stay = mean_stay
         self.rng = random.Random(seed)
         self.clock = ManualClock(datetime(2026, 11, 22, 16, 0, tzinfo=UTC))
         self.app = FloorApplication(env={}, profile=CM, clock=self.clock)
@@ -75,6 +92,8 @@ class Day:
         self.players = 0
         self.leaving_at: dict[str, datetime] = {}  # card -> when they go
         self.refusals: Counter = Counter()
+        self.unexpected: list[str] = []  # refusals outside PROBES, wrong answers
+        self.hands = 0
         self.moves: Counter = Counter()  # player id -> times moved
         self.commands = 0
         self.worst = 0
@@ -84,18 +103,22 @@ class Day:
         self.open_floor()
 
     def run(self, command: str, actor: Actor, **arguments) -> dict | None:
+        """One command; a refusal is counted, and is a failure of the run unless
+        the command is one the simulation tries for the service to decide."""
         self.commands += 1
         try:
             return getattr(self.app, command)(actor, cid(), **arguments).result
         except DomainError as refused:
             self.refusals[refused.code] += 1
+            if command not in PROBES:
+                self.unexpected.append(f"{command} refused {refused.code}: {arguments}")
             return None
 
     def new_player(self) -> str:
         self.players += 1
         card = f"B-{self.players:05d}"
         self.run("register_player", JEFE, card_number=card, display_name=card)
-        stay = timedelta(minutes=self.rng.expovariate(1 / 150))
+        stay = timedelta(minutes=self.rng.expovariate(1 / self.mean_stay))
         self.leaving_at[card] = self.clock.now() + stay
         return card
 
@@ -103,16 +126,21 @@ class Day:
         # The house funds the cage: every buy-in of the day takes its chips there.
         self.run("fund_cage", DIRECTOR, chips_cents=10**11)
         self.run("open_gaming_day", CAJERO)
-        slots = [(g, n) for g in range(len(GAMES)) for n in range(TABLES_PER_GAME)]
-        for sector in range(len(slots) // 4):
+        slots = [(g, n) for g in range(len(self.games)) for n in range(self.tables_per_game)]
+        for sector in range(-(-len(slots) // 4)):
             sector_id = self.run("open_sector", DIRECTOR, name=f"Bench {sector + 1}")["sector_id"]
             for game, _ in slots[sector * 4 : sector * 4 + 4]:
-                table = self.run("open_table", JEFE, sector_id=sector_id, seats=10, **GAMES[game])
+                game_spec = self.games[game]
+                table = self.run("open_table", JEFE, sector_id=sector_id, seats=10, **game_spec)
                 self.tables.setdefault(game, []).append(table["table_id"])
-        # One draw seats a game's first four tables, full [PT 25]; the fifth is
-        # drawn after, its players left once the open tables are full [CM-8].
+                # Only the crupier named to a table reports its hands
+                # (floor.application.staffing).
+                self.run("assign_dealer", JEFE, table_id=table["table_id"], dealer=DEALER.username)
+        # One draw seats a game's tables but the last, full [PT 25]; the last
+        # is drawn after, its players left once the open tables are full [CM-8].
         for table_ids in self.tables.values():
-            for group, players in ((table_ids[:4], 40), (table_ids[4:], OPENING_PLAYERS)):
+            full = table_ids[:-1]
+            for group, players in ((full, 10 * len(full)), (table_ids[-1:], OPENING_PLAYERS)):
                 for _ in range(players):
                     self.run("join_waiting_list", JEFE, player=self.new_player(), table_id=group[0])
                 self.run("draw_seats", JEFE, table_ids=group)
@@ -166,7 +194,7 @@ class Day:
     def minute(self) -> None:
         now = self.clock.now()
         for _ in range(self.rng.choice((0, 1, 1, 2, 3))):  # arrivals
-            game = self.rng.randrange(len(GAMES))
+            game = self.rng.randrange(len(self.games))
             self.run(
                 "join_waiting_list", JEFE, player=self.new_player(), table_id=self.tables[game][0]
             )
@@ -222,8 +250,20 @@ class Day:
                 ]
                 if table.status != "running" or len(ready) < 2:
                     continue
-                if self.run("start_hand", DEALER, table_id=table_id, dealt_in=ready):
-                    self.run("end_hand", DEALER, table_id=table_id, contributions={}, winnings={})
+                # An honest hand (bench/hands.py): blinds posted, the small
+                # blind calls, the big blind and the small take turns to win.
+                dealt = hands.deal(self.app, table, ready)
+                started = self.run(
+                    "start_hand",
+                    DEALER,
+                    table_id=table_id,
+                    dealt_in=dealt.dealt_in,
+                    blinds=dealt.blinds,
+                )
+                if started:
+                    self.hands += 1
+                    end = hands.showdown(self.app, table_id, dealt, started, self.hands % 2 == 0)
+                    self.run("end_hand", DEALER, table_id=table_id, **end)
 
     def measure(self) -> None:
         for table_ids in self.tables.values():
@@ -255,7 +295,10 @@ class Day:
             "tables_broken": self.breaks,
             "commands": self.commands,
             "commands_per_second": round(self.commands / elapsed, 1),
+            "hands": self.hands,
             "refusals": dict(self.refusals.most_common()),
+            "unexpected": self.unexpected[:20],
+            "unexpected_count": len(self.unexpected),
         }
 
 
@@ -263,26 +306,41 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--minutes", type=int, default=480, help="length of the day")
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--games", type=int, default=len(GAMES), help=f"games, 1 to {len(GAMES)}")
+    parser.add_argument(
+        "--tables-per-game", type=int, default=5, help="tables a game, the last one short"
+    )
+    parser.add_argument(
+        "--mean-stay", type=float, default=150, help="minutes a player stays, on average"
+    )
     args = parser.parse_args(argv)
+    if not 1 <= args.games <= len(GAMES) or args.tables_per_game < 2 or args.minutes < 1:
+        parser.error(f"--games 1 to {len(GAMES)}, --tables-per-game 2 or more, --minutes 1")
+    if args.mean_stay <= 0:
+        parser.error("--mean-stay is more than 0 minutes")
     runs = {}
     for name, accept in (("proposals accepted", True), ("proposals ignored", False)):
-        runs[name] = Day(args.seed, accept).simulate(args.minutes)
+        day = Day(args.seed, accept, args.games, args.tables_per_game, args.mean_stay)
+        runs[name] = day.simulate(args.minutes)
     print(
-        f"40 tables, {len(GAMES)} games x {TABLES_PER_GAME}, {args.minutes} minutes, "
+        f"{args.games * args.tables_per_game} tables, {args.games} games x "
+        f"{args.tables_per_game}, {args.minutes} minutes, "
         f"seed {args.seed}"
     )
-    keys = [k for k in runs["proposals accepted"] if k != "refusals"]
+    keys = [k for k in runs["proposals accepted"] if k not in ("refusals", "unexpected")]
     print(f"{'':32}" + "".join(f"{name:>22}" for name in runs))
     for key in keys:
         print(f"{key:32}" + "".join(f"{run[key]:>22}" for run in runs.values()))
     for name, run in runs.items():
         print(f"refusals, {name}: {run['refusals']}")
-    OUTPUT_DIR.mkdir(parents=True, exist_ok=True)
+        for problem in run["unexpected"][:10]:
+            print(f"UNEXPECTED, {name}: {problem}")
+    output_dir().mkdir(parents=True, exist_ok=True)
     stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
-    out = OUTPUT_DIR / f"balance-{stamp}.json"
+    out = output_dir() / f"balance-{stamp}.json"
     out.write_text(json.dumps({"args": vars(args), "runs": runs}, indent=2))
-    print(f"written to {out.relative_to(ROOT)}")
-    return 0
+    print(f"written to {shown(out)}")
+    return 1 if any(run["unexpected_count"] for run in runs.values()) else 0
 
 
 if __name__ == "__main__":

@@ -14,7 +14,9 @@ the floor must refuse with 409 sector_full (counted as ``refused``, not as an
 error), and repeats with a new sector; ``commands`` counts both kinds of
 expected answer, ``errors`` everything else. Afterwards the read models are checked
 (every sector answered 201 is there with tables 1 to 4) and so is the event
-log (exactly the events of the commands accepted, none left unprojected).
+log (each accepted command's events, filed under its command id with one
+idempotency record; none from a refused command or from anywhere else; none
+left unprojected).
 The exit status is 1 when a command got an unexpected answer or a check failed.
 
 Usage: .venv/bin/python bench/commands.py [--backend both] [--clients 8]
@@ -48,15 +50,16 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from bench.scratch_env import clean_environ
+from bench.scratch_env import clean_environ, output_dir, shown
 
 ROOT = Path(__file__).resolve().parent.parent
 VENV_BIN = ROOT / ".venv" / "bin"
-OUTPUT_DIR = ROOT / "var" / "bench"
 LOOPBACK = "127.0.0.1"
 
 PG_ADMIN = {"host": LOOPBACK, "port": 5432, "user": "floor", "password": "floor"}
-PG_BENCH_DB = "floor_bench"
+# The scratch database, created and dropped by the run (FLOOR_BENCH_PG_DB: another
+# name, for a second checkout benching on the same server).
+PG_BENCH_DB = os.environ.get("FLOOR_BENCH_PG_DB", "floor_bench")
 
 TABLE = {
     "variant": "texas_holdem",
@@ -66,7 +69,6 @@ TABLE = {
     "seats": 10,
 }
 TABLES_PER_SECTOR = 4  # the CM profile's limit; one more is asked for and refused
-EVENTS_PER_SECTOR = 2 + 3 * TABLES_PER_SECTOR  # Opened + record; per table 3 events
 
 REQUEST_TIMEOUT = 60.0  # s: one command, queued behind the others at worst
 READY_TIMEOUT = 30.0  # s: gunicorn up and answering /healthz
@@ -98,6 +100,7 @@ class Sample:
     ok: bool  # the answer the workload expects (201, or 409 sector_full)
     status: int  # 0 when no HTTP answer came
     code: str  # the error body's code, or the transport error's name
+    command_id: str  # what the journal files the command's events under
 
 
 @dataclass(frozen=True)
@@ -159,7 +162,8 @@ def open_sector(server: Server, target: Target, name: str) -> tuple[Sample, str 
         server.port, "POST", target.sectors_url, server.tokens["director"], body
     )
     ok = status == 201 and isinstance(answer, dict) and "id" in answer
-    sample = Sample("open_sector", ms, ok, status, "" if ok else error_code(answer))
+    code = "" if ok else error_code(answer)
+    sample = Sample("open_sector", ms, ok, status, code, body["command_id"])
     return sample, answer["id"] if ok else None
 
 
@@ -170,8 +174,9 @@ def open_table(server: Server, target: Target, sector_id: str, refused: bool) ->
     status, answer, ms = request(server.port, "POST", url, server.tokens["jefe_sector"], body)
     code = error_code(answer)
     if refused:
-        return Sample("refused_table", ms, status == 409 and code == "sector_full", status, code)
-    return Sample("open_table", ms, status == 201, status, code)
+        ok = status == 409 and code == "sector_full"
+        return Sample("refused_table", ms, ok, status, code, body["command_id"])
+    return Sample("open_table", ms, status == 201, status, code, body["command_id"])
 
 
 def sector_cycle(server: Server, target: Target, name: str) -> tuple[list[Sample], str | None]:
@@ -321,18 +326,61 @@ def projection_lag(server: Server) -> int | None:
     return body.get("projections", {}).get("floor", {}).get("lag")
 
 
-def verify_log(server: Server, sectors: int) -> dict[str, Any]:
-    """The store must hold exactly the events of the accepted commands (a
-    refusal records none), the journal one row for each, and nothing may be
-    left unprojected: a lost or doubled command shows as a difference."""
+RECORD_TOPIC = "floor.domain.command_record:CommandRecord.Recorded"
+
+
+def verify_log(server: Server, sent: list[Sample]) -> dict[str, Any]:
+    """The event log must hold exactly what the commands sent did, derived from
+    the commands rather than from a count of events each should make (the count
+    changes whenever the domain records more, e.g. a balance group's events):
+
+    - every event is in the journal once (``stored == journal``) and projected
+      (lag 0);
+    - every journal row was made by a command this run sent and saw accepted:
+      a refused command records nothing, and nothing else writes;
+    - every accepted command left its one idempotency record and at least one
+      event of its own: a lost command shows as none, one applied twice as two.
+
+    ``events_expected`` is the sum of what the accepted commands recorded, which
+    the store and the journal must both equal."""
     counts = json.loads(run_python(server.env, "-m", "bench.server_side", "count"))
-    expected = sectors * EVENTS_PER_SECTOR
+    by_command: dict[str, int] = counts["by_command"]
+    topics: dict[str, dict[str, int]] = counts["topics_by_command"]
+    accepted = [s for s in sent if s.ok and s.kind != "refused_table"]
+    accepted_ids = {s.command_id for s in accepted}
+    refused_recorded = [
+        s.command_id
+        for s in sent
+        if s.command_id not in accepted_ids and by_command.get(s.command_id)
+    ]
+    strays = sorted(c for c in by_command if c not in {s.command_id for s in sent})
+    unrecorded = [
+        s.command_id
+        for s in accepted
+        if topics.get(s.command_id, {}).get(RECORD_TOPIC) != 1
+        or by_command.get(s.command_id, 0) < 2  # the record and at least one event
+    ]
+    expected = sum(by_command.get(s.command_id, 0) for s in accepted)
+    per_kind: dict[str, list[int]] = {}
+    for s in accepted:
+        per_kind.setdefault(s.kind, []).append(by_command.get(s.command_id, 0))
     lag = projection_lag(server)
     return {
-        "ok": counts["stored"] == counts["journal"] == expected and lag == 0,
+        "ok": counts["stored"] == counts["journal"] == expected
+        and not refused_recorded
+        and not strays
+        and not unrecorded
+        and lag == 0,
+        "commands_accepted": len(accepted),
         "events_expected": expected,
         "events_stored": counts["stored"],
         "journal_rows": counts["journal"],
+        "events_per_command": {
+            kind: {"min": min(n), "max": max(n)} for kind, n in sorted(per_kind.items())
+        },
+        "refused_but_recorded": refused_recorded[:10],
+        "unexpected_command_ids": strays[:10],
+        "accepted_without_record": unrecorded[:10],
         "lag": lag,
     }
 
@@ -506,9 +554,12 @@ def measure(server: Server, args: argparse.Namespace) -> dict[str, Any]:
     opened: dict[str, list[str]] = {label: [] for label in labels}
     seconds = dict.fromkeys(labels, 0.0)
     warmup_errors = {}
+    sent: list[Sample] = []  # every event-sourced command, warm-up included
     for target in TARGETS:
         warm, ids, _ = run_phase(server, target, args.clients, 1, "warm")
         warmup_errors[target.label] = sum(1 for s in warm if not s.ok)
+        if target.label == "event-sourced":
+            sent += warm
         opened[target.label] += ids  # checked with the rest, not measured
     for index, size in enumerate(round_sizes(args.sectors_per_client, args.rounds)):
         for target in TARGETS if index % 2 == 0 else TARGETS[::-1]:
@@ -521,7 +572,8 @@ def measure(server: Server, args: argparse.Namespace) -> dict[str, Any]:
         paths[label] = summarise(samples[label], seconds[label])
         paths[label]["warmup_errors"] = warmup_errors[label]
         paths[label]["read_models"] = verify(server, opened[label])
-    paths["event-sourced"]["event_log"] = verify_log(server, len(opened["event-sourced"]))
+    sent += samples["event-sourced"]
+    paths["event-sourced"]["event_log"] = verify_log(server, sent)
     return paths
 
 
@@ -549,8 +601,8 @@ def run_backend(backend: str, args: argparse.Namespace, stamp: str) -> dict[str,
 def keep_log(log: Path, stamp: str, backend: str) -> Path:
     """Copies the server log next to the results before the scratch dir goes,
     because errors are only worth a report with their tracebacks."""
-    OUTPUT_DIR.mkdir(parents=True, exist_ok=True)
-    kept = OUTPUT_DIR / f"commands-{stamp}-{backend}-server.log"
+    output_dir().mkdir(parents=True, exist_ok=True)
+    kept = output_dir() / f"commands-{stamp}-{backend}-server.log"
     with contextlib.suppress(OSError):
         shutil.copyfile(log, kept)
         sys.stderr.write(f"server log kept at {kept}\n")
@@ -619,8 +671,8 @@ def git_commit() -> str | None:
 
 def write_results(results: dict[str, Any], stamp: str) -> Path:
     """Writes the run as JSON under var/bench/."""
-    OUTPUT_DIR.mkdir(parents=True, exist_ok=True)
-    path = OUTPUT_DIR / f"commands-{stamp}.json"
+    output_dir().mkdir(parents=True, exist_ok=True)
+    path = output_dir() / f"commands-{stamp}.json"
     path.write_text(json.dumps(results, indent=2, sort_keys=True) + "\n")
     return path
 
@@ -689,7 +741,7 @@ def main(argv: list[str] | None = None) -> int:
         add_ratios(paths)
         results["backends"][backend] = paths
         print_backend(backend, paths, args)
-    print(f"\nresults written to {write_results(results, stamp).relative_to(ROOT)}")
+    print(f"\nresults written to {shown(write_results(results, stamp))}")
     failed = any(
         p[t.label]["errors"]
         or p[t.label]["warmup_errors"]

@@ -14,7 +14,9 @@ In interleaved rounds, so that outside load falls on every page alike, it asks:
 
 It prints median, p95 and max milliseconds per page, each page's median over the
 API's, and the SQL queries each page runs (counted in-process on the same
-stores). The issue's figure is the console page's load: under 300 ms.
+stores). The issue's figure is the console page's load: under 300 ms at p95,
+judged from 20 rounds up. A page answering anything but what it should is a
+failure at any size (exit status 1).
 
 Usage: .venv/bin/python bench/console.py [--rounds 200]
 Results: printed, and written to var/bench/console-<timestamp>.json.
@@ -40,12 +42,14 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.commands import free_port, run_python, stop  # noqa: E402
-from bench.scratch_env import clean_environ  # noqa: E402
+from bench.scratch_env import clean_environ, output_dir, shown  # noqa: E402
 
 LOOPBACK = "127.0.0.1"
 VENV_BIN = ROOT / ".venv" / "bin"
-OUTPUT_DIR = ROOT / "var" / "bench"
 BUDGET_MS = 300.0  # the figure for the console page
+# A p95 of fewer rounds is one of the slowest few requests, not a percentile: a
+# shorter run (CI's tiny one) reports it, and only the answers decide its status.
+BUDGET_ROUNDS = 20
 READY_TIMEOUT = 30.0
 PEER = "API sector floor"
 
@@ -189,6 +193,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rounds", type=int, default=200)
     args = parser.parse_args()
+    if args.rounds < 1:
+        parser.error("--rounds is at least 1")
     stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
     with tempfile.TemporaryDirectory(prefix="floor-bench-console-") as tmp:
         scratch = Path(tmp)
@@ -240,23 +246,25 @@ def report(samples, problems, queries, args, stamp) -> int:
             f"{row['ratio_to_api']:7.2f} {row['queries'] if row['queries'] is not None else '':>5}"
         )
     console = rows["jefe console page"]
-    verdict = console["p95_ms"] < BUDGET_MS
+    judged = args.rounds >= BUDGET_ROUNDS
+    verdict = console["p95_ms"] < BUDGET_MS if judged else None
+    shown_verdict = {True: "yes", False: "NO", None: f"not judged under {BUDGET_ROUNDS} rounds"}
     print(
         f"\nThe console page: median {console['median_ms']:.1f} ms, p95 {console['p95_ms']:.1f} ms "
-        f"-> under {BUDGET_MS:.0f} ms: {'yes' if verdict else 'NO'}"
+        f"-> under {BUDGET_MS:.0f} ms: {shown_verdict[verdict]}"
     )
     for problem in problems[:10]:
         print("unexpected:", problem)
-    OUTPUT_DIR.mkdir(parents=True, exist_ok=True)
-    out = OUTPUT_DIR / f"console-{stamp}.json"
+    output_dir().mkdir(parents=True, exist_ok=True)
+    out = output_dir() / f"console-{stamp}.json"
     out.write_text(
         json.dumps(
             {"rounds": args.rounds, "pages": rows, "problems": problems, "verdict": verdict},
             indent=2,
         )
     )
-    print(f"written: {out.relative_to(ROOT)}")
-    return 0 if verdict and not problems else 1
+    print(f"written: {shown(out)}")
+    return 0 if verdict is not False and not problems else 1
 
 
 if __name__ == "__main__":

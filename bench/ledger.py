@@ -4,9 +4,13 @@ hand, against the same floor with the booking switched off, side by side.
 Two floors on scratch SQLite event stores (the embedded default), built alike:
 a funded cage, its day open, eight tables of eight players, their trays filled,
 everyone bought in. Then, in alternating rounds so that outside load falls on
-both, each floor deals and ends the same hands: two players put 200 in, one
-wins, 20 are raked. With the books on, each hand also saves a transaction and
-the stack and rake box accounts it moves. Only the ratio is meaningful.
+both, each floor deals and ends the same honest hands (bench/hands.py): the
+blinds posted, the others fold, the small blind calls, the big blind wins the
+pot less the table's most rake. With the books on, each hand also saves a
+transaction and the stack and rake box accounts it moves. Only the ratio is
+meaningful. Afterwards each table's stacks and rake must add up to the chips
+bought, and with the books on each stack account must hold the table's stack;
+a refused command or a wrong figure makes the exit status 1.
 
 Usage: .venv/bin/python bench/ledger.py [--rounds 5] [--hands 20]
 Results: printed, and written to var/bench/ledger-<timestamp>.json.
@@ -27,18 +31,20 @@ from uuid import UUID, uuid4
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench import hands as hands_module  # noqa: E402
+from bench.scratch_env import output_dir, shown  # noqa: E402
 from floor.application.floor_app import FloorApplication  # noqa: E402
 from floor.application.service import CommandService  # noqa: E402
-from floor.domain.hand_rules import most_rake  # noqa: E402
 from floor.domain.roles import Actor, Role  # noqa: E402
 from games.profiles import CM  # noqa: E402
+from ledger.domain import accounts  # noqa: E402
 
-OUTPUT_DIR = ROOT / "var" / "bench"
 DIRECTOR = Actor("bench-director", frozenset({Role.DIRECTOR}))
 JEFE = Actor("bench-jefe", frozenset({Role.JEFE_SECTOR}))
 DEALER = Actor("bench-dealer", frozenset({Role.CRUPIER}))
 CAJERO = Actor("bench-cajero", frozenset({Role.CAJERO}))
 TABLES, PLAYERS = 8, 8
+BUY_IN_CENTS = 100_000  # the house's most for Hold'em [CM-2]: stacks last any run
 
 
 class UnbookedFloor(FloorApplication):
@@ -88,35 +94,58 @@ def build(app: FloorApplication) -> list[str]:
                     cid(),
                     table_id=table_id,
                     player=str(UUID(state["player_id"])),
-                    amount_cents=10_000,
+                    amount_cents=BUY_IN_CENTS,
                 )
             tables.append(table_id)
     return tables
 
 
-def deal(app: FloorApplication, tables: list[str], hands: int) -> float:
-    """Seconds to play ``hands`` hands at every table."""
+def deal(app: FloorApplication, tables: list[str], hands: int, rake: dict[str, int]) -> float:
+    """Seconds to play ``hands`` honest hands at every table (bench/hands.py):
+    the blinds posted, everybody else folds, the small blind calls and the big
+    blind wins the pot less the most rake the table allows. The big blind always
+    wins, so each player's stack moves by a big blind and back each orbit and
+    lasts the run; ``rake`` adds up what each table's rake box took."""
     started = time.perf_counter()
-    for hand in range(hands):
+    for _ in range(hands):
         for table_id in tables:
             table = app.repository.get(UUID(table_id))
-            dealt = app.start_hand(DEALER, cid(), table_id=table_id, dealt_in=table.occupied())
-            # Two players put 1,000 in and win in turn (their stacks last the
-            # run); the house takes what the rules allow.
-            a, b = (str(seat) for seat in dealt.result["dealt_in"][:2])
-            put_in = {a: 1_000, b: 1_000}
-            pot = sum(put_in.values())
-            rake = most_rake(app.repository.get(UUID(table_id)), app.profile, pot)
-            winner = a if hand % 2 == 0 else b
-            app.end_hand(
-                DEALER,
-                cid(),
-                table_id=table_id,
-                contributions=put_in,
-                winnings={winner: pot - rake},
-                rake_cents=rake,
+            dealt = hands_module.deal(app, table, table.occupied())
+            begun = app.start_hand(
+                DEALER, cid(), table_id=table_id, dealt_in=dealt.dealt_in, blinds=dealt.blinds
             )
+            end = hands_module.showdown(app, table_id, dealt, begun.result, True)
+            app.end_hand(DEALER, cid(), table_id=table_id, **end)
+            rake[table_id] = rake.get(table_id, 0) + end["rake_cents"]
     return time.perf_counter() - started
+
+
+def check(app: FloorApplication, tables: list[str], rake: dict[str, int], booked: bool) -> list:
+    """What the hands must have left: at each table the stacks and the rake
+    add up to the chips bought (not a cent made or lost), and with the books
+    on each player's stack account holds what the table says they have."""
+    problems = []
+    for table_id in tables:
+        table = app.repository.get(UUID(table_id))
+        stacks = {s: state["stack"] for s, state in table.occupants.items()}
+        if sum(stacks.values()) + rake.get(table_id, 0) != BUY_IN_CENTS * len(stacks):
+            problems.append(
+                f"table {table_id}: stacks {sum(stacks.values())} + rake "
+                f"{rake.get(table_id, 0)} != bought {BUY_IN_CENTS * len(stacks)}"
+            )
+        if table.hand is not None:
+            problems.append(f"table {table_id}: a hand is still in progress")
+        if not booked:
+            continue
+        for seat, state in table.occupants.items():
+            ref = accounts.stack(table_id, state["player_id"])
+            account = app.repository.get(ref.aggregate_id)
+            if account.balance != state["stack"]:
+                problems.append(
+                    f"table {table_id} seat {seat}: stack account {account.balance} "
+                    f"!= stack {state['stack']}"
+                )
+    return problems
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -124,7 +153,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--hands", type=int, default=20, help="hands per table per round")
     args = parser.parse_args(argv)
-    scratch = Path(tempfile.mkdtemp(prefix="ledger-bench-"))
+    if args.rounds < 1 or args.hands < 1:
+        parser.error("--rounds and --hands are at least 1")
+    with tempfile.TemporaryDirectory(prefix="ledger-bench-") as scratch:
+        return run(args, Path(scratch))
+
+
+def run(args: argparse.Namespace, scratch: Path) -> int:
+    """Both floors in ``scratch``, the rounds, the checks, the report."""
     floors = {}
     for name, cls in (("books on", FloorApplication), ("books off", UnbookedFloor)):
         env = {
@@ -135,11 +171,16 @@ def main(argv: list[str] | None = None) -> int:
         floors[name] = (app, build(app))
     seconds = {name: [] for name in floors}
     events = {name: 0 for name in floors}
+    rake = {name: {} for name in floors}
     for _ in range(args.rounds):
         for name, (app, tables) in floors.items():
             before = app.last_position()
-            seconds[name].append(deal(app, tables, args.hands))
+            seconds[name].append(deal(app, tables, args.hands, rake[name]))
             events[name] += app.last_position() - before
+    problems = {
+        name: check(app, tables, rake[name], booked=name == "books on")
+        for name, (app, tables) in floors.items()
+    }
     hands = args.rounds * args.hands * TABLES
     result = {}
     for name in floors:
@@ -156,12 +197,18 @@ def main(argv: list[str] | None = None) -> int:
     for name, row in result.items():
         print(f"{name:24}{row['hands_per_second']:>10}{row['events_per_hand']:>14}")
     print(f"books on / books off: {ratio:.2f}")
-    OUTPUT_DIR.mkdir(parents=True, exist_ok=True)
+    if result["books on"]["events_per_hand"] <= result["books off"]["events_per_hand"]:
+        problems["books on"].append("the books on recorded no more events than the books off")
+    for name, found in problems.items():
+        for problem in found[:10]:
+            print(f"WRONG, {name}: {problem}")
+    output_dir().mkdir(parents=True, exist_ok=True)
     stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
-    out = OUTPUT_DIR / f"ledger-{stamp}.json"
-    out.write_text(json.dumps({"args": vars(args), "runs": result, "ratio": ratio}, indent=2))
-    print(f"written to {out.relative_to(ROOT)}")
-    return 0
+    out = output_dir() / f"ledger-{stamp}.json"
+    report = {"args": vars(args), "runs": result, "ratio": ratio, "problems": problems}
+    out.write_text(json.dumps(report, indent=2))
+    print(f"written to {shown(out)}")
+    return 1 if any(problems.values()) else 0
 
 
 if __name__ == "__main__":

@@ -52,10 +52,14 @@ def setup() -> dict[str, object]:
     return {"tokens": tokens, "last_position": create_event_store()}
 
 
-def count() -> dict[str, int]:
+def count() -> dict[str, object]:
     """Events in the store and rows in the journal: positions can skip (a
     PostgreSQL sequence is not rolled back), so the events are counted, not
-    subtracted. A lost or doubled event shows as a difference."""
+    subtracted. A lost or doubled event shows as a difference. The journal's
+    rows are also counted per command id, with their topics, so that the driver
+    can check each command it sent against what that command recorded."""
+    from django.db.models import Count
+
     from floor.models import EventJournalEntry
     from floor.runtime import floor_app
 
@@ -67,7 +71,17 @@ def count() -> dict[str, int]:
             break
         stored += len(page)
         start = page[-1].id
-    return {"stored": stored, "journal": EventJournalEntry.objects.count()}
+    per_command = EventJournalEntry.objects.values("command_id").annotate(n=Count("position"))
+    topics = EventJournalEntry.objects.values("command_id", "topic").annotate(n=Count("position"))
+    by_topic: dict[str, dict[str, int]] = {}
+    for row in topics:
+        by_topic.setdefault(row["command_id"], {})[row["topic"]] = row["n"]
+    return {
+        "stored": stored,
+        "journal": EventJournalEntry.objects.count(),
+        "by_command": {row["command_id"]: row["n"] for row in per_command},
+        "topics_by_command": by_topic,
+    }
 
 
 def main() -> None:

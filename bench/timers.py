@@ -48,11 +48,10 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from bench.scratch_env import clean_environ
+from bench.scratch_env import clean_environ, output_dir, shown
 
 ROOT = Path(__file__).resolve().parent.parent
 VENV_PYTHON = ROOT / ".venv" / "bin" / "python"
-OUTPUT_DIR = ROOT / "var" / "bench"
 
 # A Redis database of its own: the test suite uses 15, `make run` 0.
 DEFAULT_REDIS_URL = os.environ.get("FLOOR_BENCH_REDIS_URL", "redis://127.0.0.1:6379/13")
@@ -147,6 +146,8 @@ class Floor:
     def dealing_tables(self, count: int) -> list[tuple[str, int]]:
         """``count`` tables, each with four players bought in and a hand dealt;
         returns each table and the seat whose player will be slow."""
+        from bench import hands
+
         app, tables = self.app, []
         app.fund_cage(
             self.director, self.new_id(), chips_cents=BUY_IN_CENTS * PLAYERS_PER_TABLE * count
@@ -194,8 +195,18 @@ class Floor:
                     player=card,
                     amount_cents=BUY_IN_CENTS,
                 )
-            seats = app.repository.get(uuid.UUID(table_id)).occupied()
-            app.start_hand(self.crupier, self.new_id(), table_id=table_id, dealt_in=seats)
+            table = app.repository.get(uuid.UUID(table_id))
+            seats = table.occupied()
+            # An honest hand start (bench/hands.py): the blinds on the seats the
+            # button puts them on.
+            dealt = hands.deal(app, table, seats)
+            app.start_hand(
+                self.crupier,
+                self.new_id(),
+                table_id=table_id,
+                dealt_in=dealt.dealt_in,
+                blinds=dealt.blinds,
+            )
             tables.append((table_id, seats[1]))
         return tables
 
@@ -294,8 +305,8 @@ def drive(args: argparse.Namespace) -> dict[str, Any]:
         str(scratch / "beat-schedule"),
     ]
     with (
-        running(worker, env, scratch / "worker.log"),
-        running(beat, env, scratch / "beat.log"),
+        running(worker, env, scratch / "worker.log") as worker_process,
+        running(beat, env, scratch / "beat.log") as beat_process,
     ):
         wait_for(
             lambda: SchedulerHeartbeat.objects.filter(name="sweep").exists(),
@@ -325,6 +336,11 @@ def drive(args: argparse.Namespace) -> dict[str, Any]:
             args.spread + 60,
             f"{expected} timers to fire",
         )
+        # Both asked to stop at once: a prefork worker's warm shutdown takes
+        # seconds, and beat need not wait for it (``running`` then only reaps).
+        for process in (beat_process, worker_process):
+            if process.poll() is None:
+                process.send_signal(signal.SIGTERM)
     return collect(app, tables, fired_log, setup_s, triggers_s, max(behind))
 
 
@@ -411,6 +427,19 @@ def redis_problem(url: str) -> str | None:
     return None
 
 
+def redis_cleanup(url: str) -> None:
+    """Removes what Celery left in the bench's Redis database (its queue's
+    bindings and anything unacknowledged), so that a run leaves nothing behind."""
+    import redis
+
+    with contextlib.suppress(redis.RedisError):
+        client = redis.Redis.from_url(url, socket_connect_timeout=3, socket_timeout=3)
+        for pattern in ("_kombu.*", "celery*", "unacked*"):
+            keys = list(client.scan_iter(match=pattern))
+            if keys:
+                client.delete(*keys)
+
+
 def run_mode(backend: str, mode: str, args: argparse.Namespace, stamp: str) -> dict[str, Any]:
     """One driver process on fresh scratch stores; its logs are kept when it fails."""
     with tempfile.TemporaryDirectory(prefix="floor-bench-timers-") as name:
@@ -452,7 +481,7 @@ def stop_driver(driver: subprocess.Popen) -> None:
 def keep_logs(scratch: Path, stamp: str, backend: str, mode: str) -> Path:
     """Copies the worker's and beat's logs next to the results before the
     scratch directory goes: a failed run is only worth a report with them."""
-    kept = OUTPUT_DIR / f"timers-{stamp}-{backend}-{mode}"
+    kept = output_dir() / f"timers-{stamp}-{backend}-{mode}"
     kept.mkdir(parents=True, exist_ok=True)
     for log in ("worker.log", "beat.log", "fired.jsonl"):
         with contextlib.suppress(OSError):
@@ -583,17 +612,23 @@ def main(argv: list[str] | None = None) -> int:
             results["backends"][backend] = {"error": problem}
             failed = True
             continue
-        runs: dict[str, Any] = {mode: run_mode(backend, mode, args, stamp) for mode in MODES}
+        try:
+            runs: dict[str, Any] = {mode: run_mode(backend, mode, args, stamp) for mode in MODES}
+        finally:
+            if backend == "redis":
+                redis_cleanup(args.redis_url)
         if all("error" not in runs[m] for m in MODES):
             eta, sweeper = runs["eta"]["lateness"], runs["sweeper"]["lateness"]
             runs["ratio_sweeper_to_eta"] = {f: ratio(sweeper[f], eta[f]) for f in FIGURES}
         failed |= any("error" in runs[m] or runs[m]["problem_count"] for m in MODES)
         results["backends"][backend] = runs
         print_backend(backend, runs, args)
-    OUTPUT_DIR.mkdir(parents=True, exist_ok=True)
-    path = OUTPUT_DIR / f"timers-{stamp}.json"
+    output_dir().mkdir(parents=True, exist_ok=True)
+    # One backend's run names its file: two may run at once (CI's tiny run).
+    suffix = "" if args.backend == "both" else f"-{args.backend}"
+    path = output_dir() / f"timers-{stamp}{suffix}.json"
     path.write_text(json.dumps(results, indent=2, sort_keys=True) + "\n")
-    print(f"\nresults written to {path.relative_to(ROOT)}")
+    print(f"\nresults written to {shown(path)}")
     return 1 if failed else 0
 
 
