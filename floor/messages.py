@@ -421,6 +421,11 @@ MESSAGES = {
     "banked_band_too_wide": _(
         "The maximum may be at most %(max_multiple)s times the minimum (PT-SD 14)."
     ),
+    "seat_given_twice": _("Seat %(seat)s is given twice in the report: name each seat once."),
+    "first_five_not_these_cards": _(
+        "Box %(seat)s: its first five cards and the hand it plays are the six it saw: "
+        "they share at least four (GA art. 8c)."
+    ),
     "table_is_banked": _(
         "Table %(table)s is a banked table: its hands are settled box by box, with the bank's hand."
     ),

@@ -54,18 +54,20 @@ def _check_contributions(contributions: Mapping[int, int], folded: Iterable[int]
     return folded_set
 
 
-def _uncalled(contributions: Mapping[int, int], folded: set[int]) -> dict[int, int]:
-    """The part of the top bet nobody matched goes back to its live owner.
+def _uncalled(contributions: Mapping[int, int]) -> dict[int, int]:
+    """The part of the top bet nobody matched goes back to its owner.
 
     A bet nobody called was never at stake [PT 48, 51; CM: the pot counts the bets
-    "vistas por otro jugador"].
+    "vistas por otro jugador"]. That holds even when the owner then gives up the
+    hand (mucks at the showdown, or the hand is declared dead): nobody folds to
+    their own bet, so the top bettor named folded only lost what was called.
     """
     ranked = sorted(contributions.items(), key=lambda item: item[1], reverse=True)
     if not ranked:
         return {}
     top_seat, top = ranked[0]
     second = ranked[1][1] if len(ranked) > 1 else 0
-    if top > second and top_seat not in folded:
+    if top > second:
         return {top_seat: top - second}
     return {}
 
@@ -79,13 +81,13 @@ def build_pots(contributions: Mapping[int, int], folded: Iterable[int] = ()) -> 
     each other player only what they matched [PT 38, 49-50; CM "restados"; GA art.
     23.2]. Folded seats' chips stay in the pots, but they win none [PT 39a; GA art.
     23.2a]. Chips of a folded seat above every live level are dead money in the top
-    pot. The uncalled top of a live seat's bet is returned, not a pot.
+    pot. The uncalled top of the top bet is returned to its owner, not a pot.
     """
     folded_set = _check_contributions(contributions, folded)
     live = [s for s in contributions if s not in folded_set]
     if not live:
         raise RuleViolation("pots_no_live_player", "At least one player must still be in the hand.")
-    returned = _uncalled(contributions, folded_set)
+    returned = _uncalled(contributions)
     staked = {s: a - returned.get(s, 0) for s, a in contributions.items()}
     levels = sorted({staked[s] for s in live if staked[s] > 0})
     pots: list[Pot] = []

@@ -35,6 +35,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from floor.domain.errors import DomainError, ErrorKind, conflict, invalid
+from floor.domain.seat_keys import by_seat
 from games.banked import (
     Outcome,
     PaiGowBox,
@@ -165,13 +166,7 @@ def _boxes(table: Any, boxes: object) -> dict[int, dict]:
     if not isinstance(boxes, Mapping) or not boxes:
         raise invalid("boxes_required", "Report the boxes that played, seat by seat.")
     found: dict[int, dict] = {}
-    for key, box in boxes.items():
-        try:
-            seat = int(key)
-        except (TypeError, ValueError):
-            raise invalid(
-                "seat_invalid", f"{key!r} is not a seat number.", seat=str(key)[:10]
-            ) from None
+    for seat, box in by_seat(boxes, "boxes"):
         seat = table.check_seat_number(seat)
         state = table.occupant(seat)
         if state is None:
@@ -244,6 +239,7 @@ def _sen_descarte(
         extra = _flag(box, "extra_card", seat)
         report: dict[str, Any] = {"ante_cents": ante, "call": called}
         category, outcome, first_five = Category.HIGH_CARD, Outcome.BANK, None
+        hand: tuple[Card, ...] = ()
         if called or box.get("cards") is not None:
             hand = deck.deal(_cards(box.get("cards"), 5, seat, "cards"), seat=seat)
             value = _value(SEN_DESCARTE, hand)
@@ -251,6 +247,18 @@ def _sen_descarte(
             report.update(cards=_shown(hand), category=str(category), outcome=str(outcome))
         if extra:
             earlier = _cards(box.get("first_five"), 5, seat, "first_five")
+            # The box saw six cards: its first five and the one it bought; the
+            # hand it plays is five of those six [GA art. 8c]. The first five's
+            # cards not in that hand are dealt like any other card.
+            unplayed = tuple(c for c in earlier if c not in hand)
+            if hand and len(unplayed) > 1:
+                raise invalid(
+                    "first_five_not_these_cards",
+                    "A box's first five cards and the hand it plays are the six it saw: "
+                    "they share at least four (GA art. 8c).",
+                    seat=seat,
+                )
+            deck.deal(unplayed, seat=seat, field="first_five")
             first_five = _value(SEN_DESCARTE, earlier).category
             report.update(extra_card=True, first_five=_shown(earlier))
         elif box.get("first_five") is not None:

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 from floor.domain import positions, settlement
 from floor.domain.errors import conflict, invalid
+from floor.domain.seat_keys import by_seat
 from games.profiles import RuleProfile
 from games.rake import HandRake, hand_rake
 
@@ -28,11 +29,7 @@ def _seat_amounts(table: Table, amounts: object, what: str) -> dict[int, int]:
     if not isinstance(amounts, Mapping):
         raise invalid("hand_report_invalid", f"{what} maps seats to amounts in cents.")
     out: dict[int, int] = {}
-    for key, value in amounts.items():
-        try:
-            seat = int(key)
-        except (TypeError, ValueError):
-            raise invalid("seat_out_of_range", f"{key!r} is not a seat.") from None
+    for seat, value in by_seat(amounts, what):
         table.check_seat_number(seat)
         if isinstance(value, bool) or not isinstance(value, int) or value < 0:
             raise invalid(

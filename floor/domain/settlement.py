@@ -46,6 +46,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from floor.domain.errors import conflict, invalid
+from floor.domain.seat_keys import by_seat
 from games.cards import cards as parse_cards
 from games.errors import RuleViolation
 from games.evaluate import evaluate
@@ -191,7 +192,8 @@ def check_typed(facts: HandFacts, build: PotBuild, won: Mapping[int, int], rake:
     The balance (winnings plus rake equal everything put in) is checked before.
     """
     for seat in sorted(build.folded):
-        if won.get(seat, 0):
+        # A folded seat takes back only what nobody called [PT 38].
+        if won.get(seat, 0) > build.returned.get(seat, 0):
             main = build.pots[0] if build.pots else None
             raise conflict(
                 "folded_seat_wins",
@@ -307,11 +309,7 @@ def winners_from_shown(
     if board is not None and not isinstance(board, str):
         raise invalid("hand_report_invalid", "The board is the common cards, as text.")
     values, seen = {}, {}
-    for key, cards in shown.items():
-        try:
-            seat = int(key)
-        except (TypeError, ValueError):
-            raise invalid("seat_out_of_range", f"{key!r} is not a seat.") from None
+    for seat, cards in by_seat(shown, "shown"):
         if seat not in facts.stacks:
             raise invalid("seat_not_in_hand", f"Seat {seat} was not dealt in.", seat=seat)
         if seat in build.folded:

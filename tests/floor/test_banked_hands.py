@@ -288,6 +288,48 @@ def test_a_bought_card_costs_the_ante_and_the_progressive_pays_on_the_first_five
     Books(room.app).catch_up().check()
 
 
+def test_the_first_five_are_cards_the_box_saw(ga_room):
+    """A bought card makes six cards seen: the first five and the hand played
+    share four, and none is the bank's or another box's [GA art. 8b-c]; else a
+    royal typed as the first five would take the jackpot."""
+    room = ga_room
+    table_id, seats = banked_table(room, SEN, 1)
+    jackpot_id = with_jackpot(room, [table_id])
+    fund = accounts.jackpot_fund(jackpot_id)
+    bought = {
+        "ante_cents": 500,
+        "call": True,
+        "cards": "2c 3d 5h 7s 9c",
+        "extra_card": True,
+        "first_five": "Ah Kh Qh Jh Th",
+        "jackpot_cents": 100,
+    }
+    bank = {"cards": "As Kd 7c 5s 2h"}
+    refused(
+        room.app,
+        "first_five_not_these_cards",
+        settle,
+        room,
+        table_id,
+        at(seats, bought),
+        bank,
+        jackpot_id=jackpot_id,
+    )
+    # Four shared, the fifth one of the bank's cards: dealt twice.
+    bought["first_five"] = "2c 3d 5h 7s As"
+    refused(
+        room.app,
+        "duplicate_card",
+        settle,
+        room,
+        table_id,
+        at(seats, bought),
+        bank,
+        jackpot_id=jackpot_id,
+    )
+    assert balance(room, fund) == SEED  # nothing recorded, nothing paid
+
+
 def test_a_jackpot_shared_by_two_tables_pays_from_one_fund(ga_room):
     room = ga_room
     first, first_seats = banked_table(room, SEN, 1)
@@ -377,6 +419,8 @@ def test_what_a_dealer_may_not_report(ga_room):
     no("bet_out_of_limits", at(seats, {"ante_cents": 200, "call": False}))
     no("seat_empty", {str(free): call})
     no("seat_out_of_range", {"8": call})
+    # "2" and "02" are not two boxes: one would silently replace the other.
+    no("seat_out_of_range", {str(seats[0]): call, f"0{seats[0]}": call})
     no("duplicate_card", at(seats, {**call, "cards": "Ah 9h 4d 3c 2d"}))
     no("jackpot_required", at(seats, {"ante_cents": 500, "call": False, "jackpot_cents": 100}))
     no("box_field_unknown", at(seats, {**call, "bet_cents": 5}))

@@ -336,3 +336,61 @@ def test_through_the_api_the_refusal_names_the_pot(floor_app, api_as):
         "eligible": f"{a}, {b}, {c}",
     }
     assert room.get(table_id).hand is not None  # nothing recorded: the hand still runs
+
+
+def test_a_top_bettor_who_mucks_takes_back_what_nobody_called(hand):
+    """b bets 40 and c calls all in for 30; b mucks at the showdown: b's 10
+    nobody called go back to b, unraked, and c wins the 60 called [PT 38]."""
+    room, table_id, (_a, b, c, _d), _profile = hand
+    put_in = {str(b): 4 * M, str(c): 3 * M}
+    seen = room.app.preview_settlement(
+        CRUPIER, table_id=table_id, contributions=put_in, folded=[b], pot_winners=[]
+    )
+    assert seen["returned"] == {str(b): M}
+    assert seen["pots"][0]["amount_cents"] == 6 * M and seen["pots"][0]["eligible"] == [c]
+    rake = seen["rake_cents"]
+    assert seen["payments"] == {str(b): M, str(c): 6 * M - rake}
+    # The same, typed: b's winnings are its returned chips, and no more.
+    end_refused(
+        room,
+        "folded_seat_wins",
+        table_id,
+        contributions=put_in,
+        folded=[b],
+        winnings={str(b): M + 1, str(c): 6 * M - rake - 1},
+        rake_cents=rake,
+    )
+    ended = end(
+        room,
+        table_id,
+        contributions=put_in,
+        folded=[b],
+        winnings={str(b): M, str(c): 6 * M - rake},
+        rake_cents=rake,
+    )
+    assert ended["pot_cents"] == 6 * M and ended["returned"] == {str(b): M}
+
+
+def test_a_seat_is_named_once_and_plainly(hand):
+    """ "2" and "02" would be one seat twice, one report silently replacing the
+    other: refused, in every map keyed by seat."""
+    room, table_id, (_a, b, c, _d), _profile = hand
+    put_in = {str(b): 3 * M, str(c): 3 * M}
+    for key in (f"0{b}", f" {b}", f"{b}_0", f"+{b}"):
+        refused(
+            room.app,
+            "seat_out_of_range",
+            room.app.preview_settlement,
+            CRUPIER,
+            table_id=table_id,
+            contributions=put_in,
+            shown={str(b): "As Ad", key: "2c 7d", str(c): "Kc Kd"},
+            board="Qs Jh 2s 3d 9h",
+        )
+    end_refused(
+        room,
+        "seat_out_of_range",
+        table_id,
+        contributions={str(b): 3 * M, f"0{b}": 3 * M, str(c): 3 * M},
+        winnings={str(c): 9 * M},
+    )
