@@ -559,7 +559,9 @@ class HandResultSerializer(serializers.Serializer):
         "it must be that.",
     )
     pot_winners = serializers.ListField(
-        child=serializers.ListField(child=serializers.IntegerField(), max_length=11),
+        child=serializers.ListField(
+            child=serializers.IntegerField(min_value=1, max_value=99), max_length=11
+        ),
         required=False,
         max_length=11,
         help_text="Who won each pot, main pot first (see the settlement preview for the "
@@ -576,7 +578,7 @@ class HandResultSerializer(serializers.Serializer):
         max_length=60, required=False, allow_blank=True, help_text='The common cards, "Ks 7d 2c".'
     )
     folded = serializers.ListField(
-        child=serializers.IntegerField(),
+        child=serializers.IntegerField(min_value=1, max_value=99),
         required=False,
         max_length=11,
         help_text="Seats that gave up their hand though their bet matched (a hand mucked). "
