@@ -163,8 +163,13 @@ MESSAGES = {
     ),
     "no_hand_in_progress": _("No hand is being played at this table."),
     "seat_not_in_hand": _("Seat %(seat)s was not dealt in this hand."),
-    "hand_does_not_balance": _("The winnings plus the rake must equal what was put in the pot."),
-    "rake_above_maximum": _("The rake exceeds what the rules allow for this pot."),
+    "hand_does_not_balance": _(
+        "The winnings (%(won_euros)s) plus the rake (%(rake_euros)s) must equal what was put "
+        "in the pot (%(pot_euros)s)."
+    ),
+    "rake_above_maximum": _(
+        "The rake exceeds what the rules allow on the called pots: at most %(maximum_euros)s."
+    ),
     # --- the pots at a hand's end (issue 19) ------------------------------------------
     "blind_not_in_contributions": _(
         "Seat %(seat)s posted a blind of %(blind_euros)s: it belongs in what the seat put in "

@@ -521,6 +521,12 @@ def said_settlement(answer: dict) -> str:
         if pot.get("winners"):
             text += ", " + _("won by %(seats)s") % {"seats": ", ".join(map(str, pot["winners"]))}
         parts.append(text)
+    if answer.get("rake_cents") and not any(p.get("rake_cents") for p in answer["pots"]):
+        parts.append(_("rake %(amount)s") % {"amount": format_euros(answer["rake_cents"])})
+    if answer.get("folded"):
+        parts.append(
+            _("folded: seats %(seats)s") % {"seats": ", ".join(map(str, answer["folded"]))}
+        )
     for seat, cents in answer["returned"].items():
         parts.append(
             _("returned to seat %(seat)s: %(amount)s")

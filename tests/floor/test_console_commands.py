@@ -269,6 +269,26 @@ def test_calculate_shows_the_settlement_before_the_hand_is_ended(room, make_user
     (pot,) = answer["answer"]["pots"]
     assert (pot["winners"], pot["rake_cents"], answer["answer"]["folded"]) == ([a], 100, [c, d])
     assert "Bote 1: 25,00 EUR" in answer["message"] and "ganado por" in answer["message"]
+    assert f"se retiraron: asientos {c}, {d}" in answer["message"]
     status, ended = command(dealer, "end_hand", **form)
     assert status == 201, ended
     assert room.state(table_id, seat=a)["stack"] == 2400
+
+
+def test_the_deal_form_names_the_button_seat(room, jefe):
+    """Where the dealer marks the first button (GA art. 23.1) the hand cannot
+    be dealt without it: the deal form has the seat, blank for "where the
+    rules put it", and what is chosen reaches the command."""
+    table_id, _cards = room.drawn_table(4, buy_in=1000)
+    runtime.floor_projector().catch_up()
+    page = jefe.get(f"/sectors/{room.sector_id}/").content.decode()
+    assert 'data-testid="button-seat"' in page
+    seats = sorted(room.seats(table_id))
+    dealt = [str(s) for s in seats]
+    expected = room.get(table_id).button
+    wrong = next(s for s in seats if s != expected)
+    status, answer = command(jefe, "start_hand", table_id=table_id, dealt_in=dealt, button=wrong)
+    assert (status, answer["code"]) == (409, "button_out_of_turn"), answer
+    status, answer = command(jefe, "start_hand", table_id=table_id, dealt_in=dealt, button="")
+    assert status == 201, answer
+    assert room.get(table_id).hand["button"] == expected
