@@ -107,7 +107,10 @@ MESSAGES = {
     "buy_in_not_table_average": _(
         "Joining a game in progress, a player buys in for the average stack at the table (PT 28)."
     ),
-    "buy_in_out_of_limits": _("The buy-in must be between the table minimum and maximum."),
+    "buy_in_out_of_limits": _(
+        "The buy-in must be between the table minimum (%(minimum_euros)s) and maximum "
+        "(%(maximum_euros)s)."
+    ),
     "rebuy_out_of_limits": _(
         "A rebuy is at least the table minimum and leaves the stack at most the "
         "table maximum (CM-2)."

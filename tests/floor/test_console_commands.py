@@ -82,7 +82,8 @@ def test_a_refusal_is_answered_inline_in_spanish_and_records_nothing(room, jefe)
     assert answer["code"] == "buy_in_out_of_limits"
     assert (
         answer["message"]
-        == "La compra de fichas debe estar entre el mínimo y el máximo de la mesa."
+        == "La compra de fichas debe estar entre el mínimo (2,00 €) y el máximo (10,00 €) "
+        "de la mesa."
     )
     assert len(all_events(room.app)) == before
 
