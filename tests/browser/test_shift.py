@@ -199,6 +199,9 @@ def test_a_whole_shift(live_server, browser, floor_app, clock, make_user, shot):
     called.locator("[data-testid=seat-called]").click()
     table_card(jefe, 1).locator("[data-testid=seat][data-card=SH-006]").wait_for()
     api.post(f"tables/{table_1}/buy-in/", player="SH-006", amount_cents=1000)
+    # The buy-in reaches the screen first: a click on a card being swapped is lost.
+    newcomer = table_card(jefe, 1).locator("[data-testid=seat][data-card=SH-006]")
+    newcomer.locator("[data-testid=stack]").filter(has_text="10,00 €").wait_for(timeout=LIVE_MS)
 
     # --- deals a hand and puts a slow player on the clock -------------------------------
     table_card(jefe, 1).locator("[data-testid=start-hand] summary").click()

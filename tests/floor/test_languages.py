@@ -66,5 +66,7 @@ def test_the_console_s_commands_answer_in_the_language_picked(floor_app, make_us
     ).json()
     page = client.get(f"/sectors/{room.sector_id}/").text
 
-    assert answer["message"] == "A compra de fichas debe estar entre o mínimo e o máximo da mesa."
+    assert answer["message"] == (
+        "A compra de fichas debe estar entre o mínimo (2,00 €) e o máximo (10,00 €) da mesa."
+    )
     assert "Chamar á lista" in page and 'lang="gl"' in page
