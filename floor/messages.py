@@ -6,6 +6,7 @@ gives each code a translatable message, filled with the error's params.
 
 from __future__ import annotations
 
+import re
 from decimal import Decimal
 
 from django.utils.formats import number_format
@@ -508,6 +509,21 @@ def message_for(code: str, fallback: str = "", **params: object) -> str:
         return str(template) % params
     except (KeyError, TypeError, ValueError):
         return fallback or str(template)
+
+
+_PLACEHOLDER = re.compile(r"%\((\w+)\)s")
+
+
+def said_params(code: str, params: dict) -> dict:
+    """The params a refusal's catalogued message shows (``X_euros`` shows
+    ``X_cents``), and no others: a refusal may carry more for the log (an
+    account's balance, say) than its reader may see."""
+    template = MESSAGES.get(code)
+    if template is None:
+        return {}
+    named = set(_PLACEHOLDER.findall(str(template)))
+    named |= {f"{name[: -len('_euros')]}_cents" for name in named if name.endswith("_euros")}
+    return {key: value for key, value in params.items() if key in named}
 
 
 def describe(error: RuleViolation) -> str:

@@ -9,7 +9,7 @@ from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from floor.gateway import ReadModelsBehind, ServiceUnavailable
-from floor.messages import STATUS_BY_KIND, describe, message_for
+from floor.messages import STATUS_BY_KIND, describe, message_for, said_params
 from games.errors import RuleViolation
 
 
@@ -34,8 +34,10 @@ def _plain(value: object) -> object:
 def refusal_body(exc: RuleViolation) -> dict[str, object]:
     """A domain refusal: its code, the message in the reader's language, and the
     figures it names (``details``: the pot, the seat, the limit ...), so a client
-    can show them without parsing the prose."""
-    extra = {"details": _plain(exc.params)} if exc.params else {}
+    can show them without parsing the prose. Only what the message itself says:
+    never more than the reader was told (floor.messages.said_params)."""
+    shown = said_params(exc.code, exc.params)
+    extra = {"details": _plain(shown)} if shown else {}
     return error_body(exc.code, describe(exc), **extra)
 
 

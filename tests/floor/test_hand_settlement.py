@@ -394,3 +394,22 @@ def test_a_seat_is_named_once_and_plainly(hand):
         contributions={str(b): 3 * M, f"0{b}": 3 * M, str(c): 3 * M},
         winnings={str(c): 9 * M},
     )
+
+
+def test_a_refusal_s_details_say_no_more_than_its_message():
+    """An account refusing a debit knows its balance; the reader (a jefe
+    buying in with a player's chips, say) is told only that it does not hold
+    enough: the API's details keep to what the message says."""
+    from floor.api.errors import refusal_body
+    from floor.domain.errors import conflict
+
+    refused_debit = conflict(
+        "insufficient_funds",
+        "player_chips:x holds 700 cents; 900 cannot be taken from it.",
+        account="player_chips:x",
+        balance_cents=700,
+        amount_cents=900,
+    )
+    assert "details" not in refusal_body(refused_debit)
+    over = conflict("rake_above_maximum", "...", maximum_cents=400, internal="x")
+    assert refusal_body(over)["details"] == {"maximum_cents": 400}
