@@ -3,6 +3,11 @@
 import os
 
 from celery import Celery
+from kombu.transport import TRANSPORT_ALIASES
+
+# embedded:// is the embedded default's broker (config.broker: kombu's filesystem
+# transport made safe for several processes).
+TRANSPORT_ALIASES.setdefault("embedded", "config.broker:Transport")
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 

@@ -265,11 +265,18 @@ SPECTACULAR_SETTINGS = {
     ],
 }
 
-# --- Celery: the embedded default is a filesystem broker under var/broker.
-CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", "filesystem://")
+# --- Celery: the embedded default is a broker in files under var/broker
+# (embedded://, config.broker: kombu's filesystem transport made safe for several
+# processes; bench/broker.py and bench/soak.py are the evidence).
+CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", "embedded://")
 BROKER_DIR = VAR_DIR / "broker"
 CELERY_BROKER_TRANSPORT_OPTIONS: dict[str, object] = {}
-if CELERY_BROKER_URL.startswith("filesystem://"):
+EMBEDDED_BROKER = CELERY_BROKER_URL.startswith(("embedded://", "filesystem://"))
+# A broker in files has no broadcast a remote control could trust: the worker's
+# remote control (and mingle and gossip, which ride on it) stay off there; the
+# worker's liveness is its heartbeat in the database (floor.health).
+CELERY_WORKER_ENABLE_REMOTE_CONTROL = not EMBEDDED_BROKER
+if EMBEDDED_BROKER:
     for sub in ("queue", "processed", "control"):
         (BROKER_DIR / sub).mkdir(parents=True, exist_ok=True)
     CELERY_BROKER_TRANSPORT_OPTIONS = {

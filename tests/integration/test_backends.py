@@ -14,7 +14,7 @@ from tests.support.require import require
 pytestmark = pytest.mark.integration
 
 EXPECTED = {
-    "sqlite": {"vendor": "sqlite", "broker": "filesystem://"},
+    "sqlite": {"vendor": "sqlite", "broker": "embedded://"},
     "postgres": {"vendor": "postgresql", "broker": "redis://"},
 }
 
