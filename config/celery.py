@@ -3,6 +3,7 @@
 import os
 
 from celery import Celery
+from celery.signals import beat_init, worker_ready
 from kombu.transport import TRANSPORT_ALIASES
 
 # embedded:// is the embedded default's broker (config.broker: kombu's filesystem
@@ -14,3 +15,22 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 app = Celery("floor")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+
+
+# Liveness (floor.liveness): the worker and beat each write a heartbeat to the
+# database while they run. Imported when the signal comes, once Django is set up.
+@worker_ready.connect
+def start_worker_heartbeat(sender=None, **_):
+    from floor.liveness import worker_heartbeat
+
+    worker_heartbeat(sender)
+
+
+@beat_init.connect
+def start_beat_heartbeat(sender=None, **_):
+    import django
+
+    django.setup()  # beat, unlike the worker, is not set up by Celery's Django fixup
+    from floor.liveness import beat_heartbeat
+
+    beat_heartbeat(sender)

@@ -292,6 +292,21 @@ CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 # The sweeper runs every FLOOR_SWEEP_SECONDS: it proves beat is alive, catches the
 # read models up with the log, and (from the clocks issue on) fires overdue timers.
 FLOOR_SWEEP_SECONDS = float(os.environ.get("FLOOR_SWEEP_SECONDS", "2"))
+# The worker and beat write their heartbeat this often (floor.liveness); /healthz
+# calls a process gone when its heartbeat is FLOOR_HEALTH_STALE_SECONDS old, the
+# timers stopped when the last sweep is that old, and the read models behind when
+# FLOOR_HEALTH_MAX_LAG events wait to be projected (docs/operations.md).
+FLOOR_HEARTBEAT_SECONDS = float(os.environ.get("FLOOR_HEARTBEAT_SECONDS", "2"))
+FLOOR_HEALTH_STALE_SECONDS = float(
+    os.environ.get(
+        "FLOOR_HEALTH_STALE_SECONDS",
+        str(max(10.0, 5 * max(FLOOR_SWEEP_SECONDS, FLOOR_HEARTBEAT_SECONDS))),
+    )
+)
+FLOOR_HEALTH_MAX_LAG = int(os.environ.get("FLOOR_HEALTH_MAX_LAG", "500"))
+# Restarts of one background process within the last hour from which /healthz
+# says it keeps crashing.
+FLOOR_HEALTH_MAX_RESTARTS = int(os.environ.get("FLOOR_HEALTH_MAX_RESTARTS", "3"))
 # The consoles ask for their live part this often (a change shows within two
 # seconds); an unchanged floor answers 204.
 FLOOR_CONSOLE_POLL_MS = int(os.environ.get("FLOOR_CONSOLE_POLL_MS", "1000"))

@@ -1,17 +1,35 @@
 """/healthz: is the event store up, how far behind are the read models, is the
-broker reachable, when did the scheduler last sweep.
+broker reachable, do the worker and beat live, when did the scheduler last sweep.
 
-Anyone (a load balancer, a monitor) gets the status and its HTTP code; the
-details, whose error texts can name hosts, only the casino's staff: a user
-logged in to the console, or an API token, holding a floor role (or Django's
-is_staff).
+The status is one of:
+
+- ``ok``: everything answers;
+- ``degraded`` (HTTP 200): the web server serves, but something the room
+  relies on is wrong, each cause named in ``causes``: ``timers_stopped`` (the
+  last sweep is FLOOR_HEALTH_STALE_SECONDS old: no suspension closes, no call
+  window ends), ``worker_not_answering``, ``beat_not_running``,
+  ``worker_restarting`` (restarted FLOOR_HEALTH_MAX_RESTARTS times in the last
+  hour), ``broker_unreachable``, ``read_models_behind`` (more than
+  FLOOR_HEALTH_MAX_LAG events not yet projected);
+- ``down`` (HTTP 503): this web server cannot serve the floor (the event store
+  or the read models' database does not answer), so a load balancer stops
+  sending to it.
+
+A degraded web server still answers 200: the room needs its consoles most
+when the timers stopped (they say so on every page), and another web server
+would be no better, since the background processes are shared. A monitor that
+pages on ``degraded`` asks ``/healthz?strict=1``, which answers 503 then too.
+
+Anyone (a load balancer, a monitor) gets the status, its causes and its HTTP
+code; the details, whose error texts can name hosts, only the casino's staff: a
+user logged in to the console, or an API token, holding a floor role (or
+Django's is_staff).
 """
 
 from __future__ import annotations
 
 from django.conf import settings
 from django.http import HttpRequest, JsonResponse
-from django.utils import timezone
 from django.views.decorators.http import require_GET
 from knox.auth import TokenAuthentication
 from kombu.utils.url import maybe_sanitize_url
@@ -19,7 +37,7 @@ from rest_framework.exceptions import AuthenticationFailed
 from rest_framework.request import Request
 
 from floor.gateway import actor_for
-from floor.models import SchedulerHeartbeat
+from floor.liveness import liveness
 from floor.runtime import floor_app, floor_projector
 
 
@@ -57,15 +75,49 @@ def broker_state(url: str | None = None) -> dict[str, object]:
 
 
 def scheduler_state() -> dict[str, object]:
-    """When beat's sweep last ran (None: never, or the database did not answer)."""
+    """When beat's sweep last ran, when the worker and beat were last seen, and
+    the restarts of the last hour (None: never, or the database did not answer)."""
     try:
-        beat = SchedulerHeartbeat.objects.filter(name="sweep").first()
+        seen = liveness()
     except Exception as error:  # noqa: BLE001
         return {"last_sweep_at": None, "seconds_ago": None, "error": str(error)}
-    if beat is None:
-        return {"last_sweep_at": None, "seconds_ago": None}
-    ago = (timezone.now() - beat.last_run_at).total_seconds()
-    return {"last_sweep_at": beat.last_run_at.isoformat(), "seconds_ago": round(ago, 1)}
+    return {
+        "last_sweep_at": seen["last_sweep_at"],
+        "seconds_ago": seen["sweep_seconds_ago"],
+        "worker_seconds_ago": seen["worker_seconds_ago"],
+        "beat_seconds_ago": seen["beat_seconds_ago"],
+        "workers": seen["workers"],
+        "restarts_last_hour": seen["restarts_last_hour"],
+        "restarting": seen["restarting"],
+    }
+
+
+def stale(seconds_ago: object) -> bool:
+    """Never seen, or not seen for FLOOR_HEALTH_STALE_SECONDS."""
+    return seconds_ago is None or float(seconds_ago) > settings.FLOOR_HEALTH_STALE_SECONDS
+
+
+def degradation_causes(
+    projections: dict[str, object], broker: dict[str, object], scheduler: dict[str, object]
+) -> list[str]:
+    """What is wrong while the web server still serves (module docstring)."""
+    causes = []
+    if stale(scheduler.get("seconds_ago")):
+        causes.append("timers_stopped")
+    restarting = scheduler.get("restarting") or []
+    if stale(scheduler.get("worker_seconds_ago")) or "worker" in restarting:
+        causes.append("worker_not_answering")
+    if stale(scheduler.get("beat_seconds_ago")) or "beat" in restarting:
+        causes.append("beat_not_running")
+    restarts = scheduler.get("restarts_last_hour") or {}
+    if any(count >= settings.FLOOR_HEALTH_MAX_RESTARTS for count in restarts.values()):
+        causes.append("worker_restarting")
+    if not broker["ok"]:
+        causes.append("broker_unreachable")
+    lag = (projections.get("floor") or {}).get("lag")
+    if lag is not None and lag > settings.FLOOR_HEALTH_MAX_LAG:
+        causes.append("read_models_behind")
+    return causes
 
 
 def is_staff(request: HttpRequest) -> bool:
@@ -84,22 +136,36 @@ def is_staff(request: HttpRequest) -> bool:
 
 @require_GET
 def healthz(request: HttpRequest) -> JsonResponse:
-    """200 while the event store and read models answer; 503 when they do not.
-    The status for anyone, the details for staff."""
+    """``ok``, ``degraded`` with its causes, or ``down`` (module docstring).
+    The status and causes for anyone, the details for staff."""
     store = event_store_state()
     projections = projection_state(store.get("last_position"))
     broker = broker_state()
-    healthy = bool(store["ok"] and projections["ok"])
+    scheduler = scheduler_state()
+    serving = bool(store["ok"] and projections["ok"])
+    causes = degradation_causes(projections, broker, scheduler) if serving else []
+    if not serving:
+        status = "down"
+        causes = [
+            name
+            for name, part in (("event_store_down", store), ("read_models_down", projections))
+            if not part["ok"]
+        ]
+    else:
+        status = "degraded" if causes else "ok"
     body = {
-        "status": ("ok" if broker["ok"] else "degraded") if healthy else "down",
+        "status": status,
+        "causes": causes,
         "event_store": store,
         "projections": projections,
         "broker": broker,
-        "scheduler": scheduler_state(),
+        "scheduler": scheduler,
     }
     if not is_staff(request):
-        body = {"status": body["status"]}
-    return JsonResponse(body, status=200 if healthy else 503)
+        body = {"status": status, "causes": causes}
+    strict = request.GET.get("strict") not in (None, "", "0", "false")
+    failing = status == "down" or (strict and status == "degraded")
+    return JsonResponse(body, status=503 if failing else 200)
 
 
 healthz.reads = "public"  # floor.domain.reads: the monitor does not log in

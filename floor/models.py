@@ -270,6 +270,25 @@ class SchedulerHeartbeat(models.Model):
         return f"{self.name} at {self.last_run_at:%H:%M:%S}"
 
 
+class ProcessRestart(models.Model):
+    """A background process ``runfloor`` restarted after it died (floor.liveness).
+
+    An operational record, not an event of the floor: it says nothing about
+    the room, only that the clocks stopped for a moment; ``/healthz`` and the
+    metrics count those of the last hour.
+    """
+
+    process = models.CharField(max_length=40)  # web, worker, beat
+    reason = models.CharField(max_length=200)  # "exited with -9"
+    at = models.DateTimeField(db_index=True)
+
+    class Meta:
+        ordering = ["-at"]
+
+    def __str__(self) -> str:
+        return f"{self.process} restarted at {self.at:%H:%M:%S}: {self.reason}"
+
+
 class PendingTimer(models.Model):
     """A deadline an event recorded, waiting to fire (DESIGN.md, Time and timers).
 

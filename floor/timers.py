@@ -4,15 +4,26 @@ the overdue ones (DESIGN.md, Time and timers).
 A timer is claimed with a compare-and-set update of its state, so two sweepers
 (or a sweeper and the ETA task) never both fire it; and its firing command's id
 is the timer's key, so even a timer fired twice after a crash has its effect
-once. A claim left by a worker that died is taken back after ``STALE_CLAIM``.
+once.
+
+A claim is a lease: it lasts ``CLAIM_LEASE`` and the process firing the timer
+renews it every ``LEASE_RENEWAL`` while it works (:class:`LeaseKeeper`). A worker
+killed mid-firing stops renewing, so its claim lapses within ``CLAIM_LEASE`` and
+the next sweep fires the timer again: every due timer fires within a few
+seconds of a worker's death, not after a fixed half minute (issue 20). A lease
+that lapses while its process still works (a database stalled for longer than
+the lease) lets a second process fire the timer too; the command id makes that
+second firing a repeat that records nothing.
 """
 
 from __future__ import annotations
 
 import hashlib
 import logging
+import threading
 from datetime import datetime, timedelta
 
+from django.db import close_old_connections, connection
 from django.db.models import Q
 from django.utils import timezone
 
@@ -23,8 +34,9 @@ from floor.models import PendingTimer
 
 logger = logging.getLogger(__name__)
 
-# A claim older than this belongs to a worker that died mid-firing.
-STALE_CLAIM = timedelta(seconds=30)
+# A claim not renewed for this long belongs to a process that died mid-firing.
+CLAIM_LEASE = timedelta(seconds=3)
+LEASE_RENEWAL = timedelta(seconds=1)
 SWEEP_BATCH = 100
 
 
@@ -41,8 +53,49 @@ def claim(timer: PendingTimer, now: datetime) -> bool:
     return taken == 1
 
 
+class LeaseKeeper(threading.Thread):
+    """Renews a claimed timer's lease every ``LEASE_RENEWAL`` until stopped."""
+
+    def __init__(self, key: str) -> None:
+        super().__init__(name=f"lease {key}", daemon=True)
+        self.key = key
+        self.done = threading.Event()
+
+    def run(self) -> None:
+        try:
+            while not self.done.wait(LEASE_RENEWAL.total_seconds()):
+                close_old_connections()
+                PendingTimer.objects.filter(key=self.key, state=PendingTimer.CLAIMED).update(
+                    claimed_at=timezone.now()
+                )
+        except Exception:  # a lease not renewed only lets a repeat in
+            logger.exception("lease of timer %s not renewed", self.key)
+        finally:
+            connection.close()
+
+    def __enter__(self) -> LeaseKeeper:
+        self.start()
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.done.set()
+        self.join()
+
+
 def fire(timer: PendingTimer) -> dict:
-    """Runs the timer's command as the clock; records what it did."""
+    """Runs the timer's command as the clock, keeping its lease; records what it did.
+
+    Inside a transaction (a test's) the claim is not yet visible to any other
+    process, so there is no lease to keep, and a renewal from another
+    connection would only wait on this one's lock."""
+    if connection.in_atomic_block:
+        return run_command(timer)
+    with LeaseKeeper(timer.key):
+        return run_command(timer)
+
+
+def run_command(timer: PendingTimer) -> dict:
+    """The timer's command, and its outcome recorded on the timer."""
     try:
         outcome = perform_as(
             CLOCK_ACTOR, timer.command, command_id_for(timer.key), **timer.arguments
@@ -59,11 +112,11 @@ def fire(timer: PendingTimer) -> dict:
 
 
 def due(now: datetime) -> list[PendingTimer]:
-    """Overdue timers, and claims gone stale, oldest first."""
+    """Overdue timers, and claims whose lease lapsed, oldest first."""
     return list(
         PendingTimer.objects.filter(
             Q(state=PendingTimer.PENDING, due_at__lte=now)
-            | Q(state=PendingTimer.CLAIMED, claimed_at__lt=now - STALE_CLAIM)
+            | Q(state=PendingTimer.CLAIMED, claimed_at__lt=now - CLAIM_LEASE)
         ).order_by("due_at")[:SWEEP_BATCH]
     )
 

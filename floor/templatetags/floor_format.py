@@ -5,6 +5,7 @@ from decimal import Decimal
 from django import template
 from django.utils.formats import number_format
 
+from floor.liveness import timers_stopped
 from games.limits import small_blind_for
 
 register = template.Library()
@@ -41,3 +42,14 @@ def span(seconds: float | None) -> str:
     if whole and whole % 60 == 0:
         return f"{whole // 60} min"
     return f"{number_format(Decimal(str(seconds)).normalize())} s"
+
+
+@register.inclusion_tag("floor/_timers_banner.html", takes_context=True)
+def timers_banner(context) -> dict:
+    """A banner on every console page of the staff while the floor's clocks do
+    not run (floor.liveness: no sweep for a while, or the worker restarting):
+    no suspension closes, no call window ends until they are back (issue 20)."""
+    request = context.get("request")
+    user = getattr(request, "user", None)
+    show = bool(user is not None and user.is_authenticated and timers_stopped())
+    return {"timers_stopped": show}

@@ -14,6 +14,14 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
+def processes_live():
+    """The worker, beat and the sweep seen a moment ago (floor.liveness)."""
+    now = timezone.now()
+    for name in ("sweep", "beat", "worker:celery@test"):
+        SchedulerHeartbeat.objects.update_or_create(name=name, defaults={"last_run_at": now})
+
+
+@pytest.fixture
 def staff(make_user) -> Client:
     """A console session of the inspector: staff, who reads the details."""
     client = Client()
@@ -31,14 +39,20 @@ def test_healthz_reports_store_lag_broker_and_scheduler(floor_app, staff):
         "last_position": total,
     }
     assert body["projections"]["floor"] == {"position": 0, "lag": total}
-    assert body["broker"]["ok"] is True and body["status"] == "ok"
+    assert body["broker"]["ok"] is True
+    # No worker nor beat has ever run here: the clocks do not run.
     assert body["scheduler"]["last_sweep_at"] is None
+    assert body["status"] == "degraded"
+    assert body["causes"] == ["timers_stopped", "worker_not_answering", "beat_not_running"]
 
     runtime.floor_projector().catch_up()
-    SchedulerHeartbeat.objects.create(name="sweep", last_run_at=timezone.now())
+    now = timezone.now()
+    for name in ("sweep", "beat", "worker:celery@test"):
+        SchedulerHeartbeat.objects.create(name=name, last_run_at=now)
     body = staff.get("/healthz").json()
     assert body["projections"]["floor"]["lag"] == 0
     assert body["scheduler"]["seconds_ago"] < 60
+    assert (body["status"], body["causes"]) == ("ok", [])
 
 
 def test_healthz_answers_503_when_the_event_store_is_down(floor_app, monkeypatch, staff):
@@ -62,29 +76,32 @@ def test_an_unreachable_broker_is_reported_without_its_password():
     assert state["url"].startswith("redis://") and "127.0.0.1:1" in state["url"]
 
 
-def test_anonymous_callers_get_the_status_and_no_details(floor_app, monkeypatch):
-    assert Client().get("/healthz").json() == {"status": "ok"}
+def test_anonymous_callers_get_the_status_and_no_details(floor_app, monkeypatch, processes_live):
+    assert Client().get("/healthz").json() == {"status": "ok", "causes": []}
 
     def broken():
         raise OSError("could not connect to db.casino.internal:5432")
 
     monkeypatch.setattr(floor_app, "last_position", broken)
     response = Client().get("/healthz")
-    assert (response.status_code, response.json()) == (503, {"status": "down"})
+    assert (response.status_code, response.json()) == (
+        503,
+        {"status": "down", "causes": ["event_store_down"]},
+    )
     assert b"casino.internal" not in response.content
 
 
-def test_an_api_token_of_staff_reads_the_details(floor_app, make_user):
+def test_an_api_token_of_staff_reads_the_details(floor_app, make_user, processes_live):
     from floor.logins import issue_token
 
     _record, token = issue_token(make_user("dora", "director"))
     body = Client(HTTP_AUTHORIZATION=f"Token {token}").get("/healthz").json()
     assert body["status"] == "ok" and body["event_store"]["ok"] is True
     bad = Client(HTTP_AUTHORIZATION="Token not-a-token").get("/healthz")
-    assert bad.json() == {"status": "ok"}
+    assert bad.json() == {"status": "ok", "causes": []}
 
 
-def test_a_user_with_no_floor_role_gets_no_details(floor_app, make_user):
+def test_a_user_with_no_floor_role_gets_no_details(floor_app, make_user, processes_live):
     client = Client()
     client.force_login(make_user("visitor"))
-    assert client.get("/healthz").json() == {"status": "ok"}
+    assert client.get("/healthz").json() == {"status": "ok", "causes": []}

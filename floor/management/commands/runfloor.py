@@ -1,38 +1,105 @@
-"""Starts the web server, the Celery worker and beat together; Ctrl-C stops all.
+"""Starts the web server, the Celery worker and beat together, and keeps them up.
 
-What ``make run`` ends with. If any of the three dies, the others are stopped
-too, so a half-running floor never looks healthy. The three inherit this
-process's environment, so ``FLOOR_RULE_PROFILE`` (an accelerated twin such as
-``TEST_PT`` included) is the same profile in each.
+What ``make run`` ends with, for a room that runs the embedded default for days
+unattended (issue 20). Each child runs in its own process group; when one dies
+it is logged, recorded (``floor.liveness.record_restart``: ``/healthz`` and the
+consoles show it) and started again after a backoff (1 s, doubling to 30 s,
+back to 1 s once it has stayed up a minute), while the others keep running: the
+consoles stay up while the worker comes back. Ctrl-C (or SIGTERM) stops all
+three. The children's process ids are in ``var/runfloor.json``.
+
+On the embedded broker the worker runs without remote control, mingle and
+gossip (config.settings: a broker in files has no broadcast to trust). The
+three inherit this process's environment, so ``FLOOR_RULE_PROFILE`` (an
+accelerated twin such as ``TEST_PT`` included) is the same profile in each.
+A deployment on several machines uses the units in ``deploy/`` instead, with
+systemd doing this supervision.
 """
 
 from __future__ import annotations
 
+import contextlib
+import json
+import logging
 import os
 import signal
 import subprocess
 import sys
 import time
+from dataclasses import dataclass, field
+from pathlib import Path
 
 from django.conf import settings
 from django.core.management.base import BaseCommand
+from django.db import close_old_connections
 
 from floor.audit_files import anchor_head
+from floor.liveness import record_restart
 from floor.runtime import floor_projector
+
+logger = logging.getLogger("floor.runfloor")
+
+FIRST_BACKOFF = 1.0
+MAX_BACKOFF = 30.0
+# A child that stayed up this long is healthy again: its next restart is quick.
+STABLE_AFTER = 60.0
+STOP_GRACE = 10.0
+
+
+@dataclass
+class Child:
+    """One supervised process: how to start it and how it has fared."""
+
+    name: str
+    command: list[str]
+    process: subprocess.Popen | None = None
+    started_at: float = 0.0
+    restart_at: float | None = None
+    backoff: float = FIRST_BACKOFF
+    restarts: int = 0
+    history: list[str] = field(default_factory=list)
+
+    def start(self) -> None:
+        # Its own process group: a worker's pool children go with it.
+        self.process = subprocess.Popen(self.command, start_new_session=True)
+        self.started_at = time.monotonic()
+        self.restart_at = None
+
+    def running(self) -> bool:
+        return self.process is not None and self.process.poll() is None
+
+    def signal_group(self, signum: int) -> None:
+        if self.process is None:
+            return
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(self.process.pid, signum)
+
+
+def exit_reason(returncode: int) -> str:
+    """'exited with 1' or 'killed by SIGKILL'."""
+    if returncode < 0:
+        try:
+            return f"killed by {signal.Signals(-returncode).name}"
+        except ValueError:
+            return f"killed by signal {-returncode}"
+    return f"exited with {returncode}"
 
 
 class Command(BaseCommand):
-    help = "Runs web (gunicorn), Celery worker and Celery beat until Ctrl-C."
+    help = "Runs web (gunicorn), Celery worker and Celery beat, restarting any that dies."
 
     def add_arguments(self, parser) -> None:
         parser.add_argument("--host", default=os.environ.get("FLOOR_HOST", "127.0.0.1"))
         parser.add_argument("--port", type=int, default=int(os.environ.get("FLOOR_PORT", "8000")))
         parser.add_argument("--web-workers", type=int, default=2)
 
-    def handle(self, *args, host: str, port: int, web_workers: int, **options) -> None:
+    def commands(self, host: str, port: int, web_workers: int) -> dict[str, list[str]]:
         bin_dir = os.path.dirname(sys.executable)
         celery = os.path.join(bin_dir, "celery")
-        processes = {
+        worker = [celery, "-A", "config", "worker", "-l", "warning", "--concurrency", "2"]
+        if settings.EMBEDDED_BROKER:
+            worker += ["--without-mingle", "--without-gossip", "--without-heartbeat"]
+        return {
             "web": [
                 os.path.join(bin_dir, "gunicorn"),
                 "config.wsgi",
@@ -45,7 +112,7 @@ class Command(BaseCommand):
                 "--access-logfile",
                 "-",
             ],
-            "worker": [celery, "-A", "config", "worker", "-l", "warning", "--concurrency", "2"],
+            "worker": worker,
             "beat": [
                 celery,
                 "-A",
@@ -57,11 +124,15 @@ class Command(BaseCommand):
                 settings.CELERY_BEAT_SCHEDULE_FILENAME,
             ],
         }
+
+    def handle(self, *args, host: str, port: int, web_workers: int, **options) -> None:
         # The audit chain's head as the service starts, outside the database
         # (the anchor file; beat anchors it again every FLOOR_AUDIT_ANCHOR_SECONDS).
         floor_projector().catch_up()
         anchor_head()
-        children = {name: subprocess.Popen(cmd) for name, cmd in processes.items()}
+        close_old_connections()
+        commands = self.commands(host, port, web_workers)
+        children = [Child(name, cmd) for name, cmd in commands.items()]
         stopping = False
 
         def stop(*_: object) -> None:
@@ -70,6 +141,9 @@ class Command(BaseCommand):
 
         signal.signal(signal.SIGINT, stop)
         signal.signal(signal.SIGTERM, stop)
+        for child in children:
+            child.start()
+        self.write_pids(children)
         self.stdout.write(
             self.style.SUCCESS(
                 f"\nFloor service running at http://{host}:{port}/ "
@@ -77,22 +151,60 @@ class Command(BaseCommand):
                 "Press Ctrl-C to stop.\n"
             )
         )
-        exit_code = 0
         while not stopping:
-            for name, child in children.items():
-                if child.poll() is not None:
-                    self.stderr.write(f"{name} exited with {child.returncode}; stopping.")
-                    exit_code = 1
-                    stopping = True
-            time.sleep(0.3)
-        for child in children.values():
-            if child.poll() is None:
-                child.send_signal(signal.SIGTERM)
-        deadline = time.monotonic() + 10
-        for child in children.values():
-            try:
-                child.wait(timeout=max(0.1, deadline - time.monotonic()))
-            except subprocess.TimeoutExpired:
-                child.kill()
+            now = time.monotonic()
+            for child in children:
+                if child.restart_at is not None:
+                    if now >= child.restart_at:
+                        child.start()
+                        self.write_pids(children)
+                        self.stderr.write(f"{child.name} restarted (restart {child.restarts}).")
+                    continue
+                if child.running():
+                    continue
+                self.schedule_restart(child, now)
+            time.sleep(0.2)
+        self.stop_all(children)
         self.stdout.write("Floor service stopped.")
-        sys.exit(exit_code)
+
+    def schedule_restart(self, child: Child, now: float) -> None:
+        """Logs and records the death of ``child``; starts it again after its backoff."""
+        reason = exit_reason(child.process.returncode)
+        # What it left behind in its group (a worker's pool) goes too.
+        child.signal_group(signal.SIGKILL)
+        if now - child.started_at >= STABLE_AFTER:
+            child.backoff = FIRST_BACKOFF
+        child.restarts += 1
+        child.restart_at = now + child.backoff
+        self.stderr.write(
+            f"{child.name} {reason}; restarting in {child.backoff:g} s (restart {child.restarts})."
+        )
+        try:
+            record_restart(child.name, reason)
+        except Exception:  # the database may be what failed
+            logger.exception("restart of %s not recorded", child.name)
+        finally:
+            close_old_connections()
+        child.backoff = min(MAX_BACKOFF, child.backoff * 2)
+
+    def stop_all(self, children: list[Child]) -> None:
+        for child in children:
+            if child.running():
+                child.signal_group(signal.SIGTERM)
+        deadline = time.monotonic() + STOP_GRACE
+        for child in children:
+            if child.process is None:
+                continue
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                child.process.wait(timeout=max(0.1, deadline - time.monotonic()))
+            child.signal_group(signal.SIGKILL)
+        Path(settings.VAR_DIR, "runfloor.json").unlink(missing_ok=True)
+
+    def write_pids(self, children: list[Child]) -> None:
+        """``var/runfloor.json``: this supervisor's and each child's process id."""
+        pids = {"runfloor": os.getpid()}
+        pids.update({c.name: c.process.pid for c in children if c.running()})
+        target = Path(settings.VAR_DIR, "runfloor.json")
+        temporary = target.with_suffix(".tmp")
+        temporary.write_text(json.dumps(pids))
+        os.replace(temporary, target)
