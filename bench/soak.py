@@ -531,7 +531,9 @@ class Room:
             return "call_refused"
         self.offered[table_id] = time.monotonic()
         if self.random.random() < 0.7:
-            self.do(self.jefe, "seat_player", table_id=table_id, player=card, seat=free[0])
+            # While the table's draw is open the seat is drawn, not chosen [CM-3].
+            seat = None if table.draw_open else free[0]
+            self.do(self.jefe, "seat_player", table_id=table_id, player=card, seat=seat)
             self.buy(table_id, card)
             return "called_and_sat"
         return "called_and_lapsed"
