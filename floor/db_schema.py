@@ -28,3 +28,26 @@ def ensure_schema(using: str = "default", **_kwargs: object) -> bool:
         # The name was checked to be a plain identifier (config.env.SCHEMA_NAME).
         cursor.execute(f'CREATE SCHEMA IF NOT EXISTS "{schema}"')
     return True
+
+
+# The event store's tables (eventsourcing's PostgreSQL recorder).
+EVENT_STORE_TABLES = ("floorapplication_events", "floorapplication_snapshots")
+
+
+def ensure_event_store(using: str = "default", **_kwargs: object) -> bool:
+    """Creates the PostgreSQL event store's tables at ``migrate``, if missing.
+
+    Each process creates them on its first use otherwise, and on a fresh database
+    the units started together (web, workers, beat, projector: docs/deploy.md)
+    race on ``CREATE TABLE IF NOT EXISTS``, which PostgreSQL does not make safe:
+    one of them fails on the table's row type. ``migrate`` runs first and alone.
+    """
+    from floor.runtime import build_floor_app  # the app registry is ready by now
+
+    connection = connections[using]
+    if using != "default" or settings.EVENT_STORE_BACKEND != "postgres":
+        return False
+    if set(EVENT_STORE_TABLES) <= set(connection.introspection.table_names()):
+        return False
+    build_floor_app().close()  # its recorder creates the tables
+    return True

@@ -17,6 +17,7 @@ import json
 import os
 import re
 import secrets
+import shutil
 import signal
 import socket
 import subprocess
@@ -31,7 +32,7 @@ import pytest
 from tests.support.processes import ROOT
 from tests.support.require import require
 from tests.support.scratch_pg import scratch_database
-from tests.support.units import exec_start, read_env_file, read_unit, unit_env
+from tests.support.units import exec_start, read_env_file, read_unit, relocated, unit_env
 from tests.support.wait import wait_until
 
 pytestmark = pytest.mark.integration
@@ -232,3 +233,27 @@ def stop(process: subprocess.Popen) -> None:
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait(timeout=15)
+
+
+def test_systemd_finds_nothing_to_say_about_the_units(tmp_path):
+    """systemd's own parser (systemd-analyze verify) on the units, relocated to
+    this checkout: an unknown key or a bad value, which tests.support.units
+    would let pass, is reported."""
+    analyze = shutil.which("systemd-analyze")
+    require(analyze is not None, "systemd-analyze is not installed")
+    names = []
+    for path in [*DEPLOY.glob("*.service"), DEPLOY / "floor.target"]:
+        text = relocated(path.read_text(), ROOT, VENV_BIN).replace(
+            ENV_FILE, str(DEPLOY / "floor.env.example")
+        )
+        (tmp_path / path.name).write_text(text)
+        names.append(f"./{path.name}")
+    done = subprocess.run(
+        [analyze, "verify", "--man=no", *names],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout + done.stderr == ""
