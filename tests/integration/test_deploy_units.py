@@ -6,9 +6,11 @@ Environment=, then the environment file (deploy/floor.env.example with this
 test's database, broker, port and key), its ExecStart= with /opt/floor swapped
 for this checkout. Then, on a PostgreSQL database of the test's own and Redis:
 floor-migrate runs, and floor-web (two gunicorn workers), floor-worker@1 and @2,
-floor-beat and floor-projector start; /healthz answers 200 and the login page
-serves through the "proxy" (X-Forwarded-Proto), both workers answer a ping, and
-every unit stops cleanly on SIGTERM, as systemd stops them.
+floor-beat and floor-projector start; ``check --deploy`` is clean with that
+environment, /healthz answers 200, a director logs in through the "proxy"
+(X-Forwarded-Proto, an https:// Origin, Secure cookies) and the console serves,
+plain HTTP is redirected, both workers answer a ping, and every unit stops
+cleanly on SIGTERM, as systemd stops them.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ import socket
 import subprocess
 import sys
 import urllib.error
+import urllib.parse
 import urllib.request
 from contextlib import ExitStack
 from pathlib import Path
@@ -94,22 +97,66 @@ def test_the_env_example_lists_every_setting_and_every_unit_reads_it():
         assert all(f"{var}=" in defaults for var in named), (path.name, named)
 
 
-def get(url: str, **headers: str) -> tuple[int, str, dict[str, str]]:
-    """Status, body and headers, without following a redirect."""
+def get(url: str, data: bytes | None = None, **headers: str) -> tuple[int, str, dict[str, str]]:
+    """Status, body and headers (Set-Cookie joined), without following a
+    redirect; a POST when ``data`` is given."""
 
     class NoRedirect(urllib.request.HTTPRedirectHandler):
         def redirect_request(self, *args, **kwargs):
             return None
 
     opener = urllib.request.build_opener(NoRedirect)
-    request = urllib.request.Request(url, headers=headers)
+    request = urllib.request.Request(url, data=data, headers=headers)
+
+    def headers_of(message) -> dict[str, str]:
+        found = dict(message.items())
+        found["Set-Cookie"] = "; ".join(message.get_all("Set-Cookie") or [])
+        return found
+
     try:
         with opener.open(request, timeout=5) as answer:
-            return answer.status, answer.read().decode(), dict(answer.headers)
+            return answer.status, answer.read().decode(), headers_of(answer.headers)
     except urllib.error.HTTPError as error:
-        return error.code, error.read().decode(), dict(error.headers)
+        return error.code, error.read().decode(), headers_of(error.headers)
     except OSError:
         return 0, "", {}
+
+
+DIRECTOR_PASSWORD = "units-test-" + secrets.token_urlsafe(12)
+CREATE_DIRECTOR = (
+    "from django.contrib.auth.models import Group, User; "
+    f"u = User.objects.create_user('director', password={DIRECTOR_PASSWORD!r}); "
+    "u.groups.add(Group.objects.get_or_create(name='director')[0])"
+)
+
+
+def log_in(base: str, username: str, password: str) -> bool:
+    """Logs in as a browser behind the TLS proxy would; True when the console
+    then serves. Cookies are carried by hand: they are Secure, and this side of
+    the proxy is plain HTTP."""
+    origin = "https://" + base.removeprefix("http://")
+    proxy = {"X-Forwarded-Proto": "https"}
+    status, body, headers = get(f"{base}/accounts/login/", **proxy)
+    assert status == 200
+    assert "Secure" in headers.get("Set-Cookie", ""), headers.get("Set-Cookie")
+    csrf = re.search(r"csrftoken=([^;]+)", headers["Set-Cookie"]).group(1)
+    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', body).group(1)
+    form = urllib.parse.urlencode(
+        {"username": username, "password": password, "csrfmiddlewaretoken": token}
+    ).encode()
+    status, _body, headers = get(
+        f"{base}/accounts/login/",
+        data=form,
+        **proxy,
+        Cookie=f"csrftoken={csrf}",
+        Origin=origin,
+        Referer=f"{origin}/accounts/login/",
+    )
+    if status != 302:
+        return False
+    session = re.search(r"sessionid=([^;]+)", headers.get("Set-Cookie", "")).group(1)
+    status, body, _headers = get(f"{base}/", **proxy, Cookie=f"sessionid={session}")
+    return status == 200 and "director" in body
 
 
 def healthy(base: str) -> dict | None:
@@ -173,6 +220,28 @@ def test_the_units_start_serve_the_console_and_stop_cleanly(tmp_path):
             command, cwd=cwd, env=env, capture_output=True, text=True, timeout=240
         )
         assert done.returncode == 0, done.stdout + done.stderr
+        # The same environment passes Django's deployment checklist...
+        manage = [str(VENV_BIN / "python"), "manage.py"]
+        done = subprocess.run(
+            [*manage, "check", "--deploy", "--fail-level", "WARNING"],
+            cwd=cwd,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        assert done.returncode == 0, done.stdout + done.stderr
+        assert "no issues" in done.stdout
+        # ...and a director logs in with it (the console's first user).
+        done = subprocess.run(
+            [*manage, "shell", "-c", CREATE_DIRECTOR],
+            cwd=cwd,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        assert done.returncode == 0, done.stdout + done.stderr
 
         units = {
             "web": start("floor-web"),
@@ -188,6 +257,9 @@ def test_the_units_start_serve_the_console_and_stop_cleanly(tmp_path):
             status, body, _h = get(f"{base}/accounts/login/", **{"X-Forwarded-Proto": "https"})
             assert status == 200
             assert 'name="csrfmiddlewaretoken"' in body
+            # Logging in through the proxy: CSRF checks the https:// origin
+            # (DJANGO_CSRF_TRUSTED_ORIGINS), the cookies are Secure, the console serves.
+            assert log_in(base, "director", DIRECTOR_PASSWORD), "the director's login failed"
             # Straight to gunicorn over plain HTTP: sent to HTTPS, but the monitors'
             # /healthz is answered.
             status, _body, headers = get(f"{base}/accounts/login/")
