@@ -329,3 +329,23 @@ def test_systemd_finds_nothing_to_say_about_the_units(tmp_path):
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout + done.stderr == ""
+
+
+def test_the_example_as_shipped_refuses_to_start_without_a_secret_key(tmp_path):
+    """A copy of the example not filled in does not serve with a known key."""
+    env = {
+        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+        "LANG": "C.UTF-8",
+        **read_env_file(DEPLOY / "floor.env.example"),
+        "FLOOR_VAR_DIR": str(tmp_path / "var"),
+    }
+    done = subprocess.run(
+        [str(VENV_BIN / "python"), "manage.py", "check"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode != 0
+    assert "DJANGO_SECRET_KEY" in done.stderr
