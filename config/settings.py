@@ -18,7 +18,7 @@ from pathlib import Path
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
-from config.env import flag, postgres_from_env
+from config.env import db_schema_from_env, flag, postgres_from_env
 from games.profiles import PROFILES
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -56,6 +56,55 @@ ALLOWED_HOSTS = [
     h.strip()
     for h in os.environ.get("DJANGO_ALLOWED_HOSTS", "127.0.0.1,localhost,[::1]").split(",")
     if h.strip()
+]
+
+# --- Security in production (docs/deploy.md, "Settings checklist").
+# FLOOR_PRODUCTION=1 is a deployment behind a TLS-terminating proxy: secure
+# cookies, HSTS, HTTPS redirects and a secret key that is given, not made; each
+# can be turned off one by one with its own variable. Without it nothing here
+# differs from Django's defaults, so `make run` serves plain HTTP on 127.0.0.1.
+# `manage.py check --deploy` is clean with the production settings
+# (tests/floor/test_settings_env.py).
+FLOOR_PRODUCTION = flag("FLOOR_PRODUCTION", False)
+if FLOOR_PRODUCTION:
+    if DEBUG:
+        raise ImproperlyConfigured("DJANGO_DEBUG must be off when FLOOR_PRODUCTION is set")
+    # Django's check security.W009: at least 50 characters, 5 different ones.
+    if len(os.environ.get("DJANGO_SECRET_KEY", "")) < 50 or len(set(SECRET_KEY)) < 5:
+        raise ImproperlyConfigured(
+            "FLOOR_PRODUCTION needs DJANGO_SECRET_KEY of at least 50 random characters "
+            "(python -c 'import secrets; print(secrets.token_urlsafe(50))')"
+        )
+SESSION_COOKIE_SECURE = flag("DJANGO_SESSION_COOKIE_SECURE", FLOOR_PRODUCTION)
+CSRF_COOKIE_SECURE = flag("DJANGO_CSRF_COOKIE_SECURE", FLOOR_PRODUCTION)
+SECURE_SSL_REDIRECT = flag("DJANGO_SECURE_SSL_REDIRECT", FLOOR_PRODUCTION)
+# Monitors inside the casino's network ask these over plain HTTP, to the
+# machine itself: they are answered, not redirected.
+SECURE_REDIRECT_EXEMPT = [r"^healthz/?$", r"^metrics/?$"]
+SECURE_HSTS_SECONDS = int(
+    os.environ.get("DJANGO_SECURE_HSTS_SECONDS", "31536000" if FLOOR_PRODUCTION else "0")
+)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = flag("DJANGO_SECURE_HSTS_INCLUDE_SUBDOMAINS", FLOOR_PRODUCTION)
+SECURE_HSTS_PRELOAD = flag("DJANGO_SECURE_HSTS_PRELOAD", FLOOR_PRODUCTION)
+
+
+def _proxy_ssl_header(raw: str) -> tuple[str, str] | None:
+    """``X-Forwarded-Proto`` (or ``X-Forwarded-Proto: https``) as Django's
+    SECURE_PROXY_SSL_HEADER; set it only behind a proxy that overwrites the
+    header, since a client could otherwise claim HTTPS."""
+    name, _sep, value = raw.partition(":")
+    name = name.strip()
+    if not name:
+        return None
+    return ("HTTP_" + name.upper().replace("-", "_"), value.strip() or "https")
+
+
+SECURE_PROXY_SSL_HEADER = _proxy_ssl_header(os.environ.get("DJANGO_SECURE_PROXY_SSL_HEADER", ""))
+# The console's forms posted through the proxy: https://floor.casino.example,...
+CSRF_TRUSTED_ORIGINS = [
+    origin.strip()
+    for origin in os.environ.get("DJANGO_CSRF_TRUSTED_ORIGINS", "").split(",")
+    if origin.strip()
 ]
 
 INSTALLED_APPS = [
@@ -107,20 +156,13 @@ TEMPLATES = [
 ]
 
 # --- Databases: the read models, the projector's position, users and sessions.
+# DATABASE_URL (or POSTGRES_*) is parsed by dj-database-url (config.env), every
+# libpq option of its query string kept; FLOOR_DB_SCHEMA puts this casino's
+# read models and event store in their own PostgreSQL schema (docs/deploy.md).
+FLOOR_DB_SCHEMA = db_schema_from_env()
 POSTGRES = postgres_from_env()
 if POSTGRES:
-    DATABASES = {
-        "default": {
-            "ENGINE": "django.db.backends.postgresql",
-            "NAME": POSTGRES.name,
-            "USER": POSTGRES.user,
-            "PASSWORD": POSTGRES.password,
-            "HOST": POSTGRES.host,
-            "PORT": POSTGRES.port,
-            "CONN_MAX_AGE": 60,
-            "CONN_HEALTH_CHECKS": True,
-        }
-    }
+    DATABASES = {"default": POSTGRES}
 else:
     DATABASES = {
         "default": {

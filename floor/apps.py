@@ -7,6 +7,17 @@ class FloorConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
+        from django.db.models.signals import post_migrate, pre_migrate
+
         # The receivers of logging in: lockouts logged, tokens revoked on a
         # password change (floor.logins).
         from floor import logins  # noqa: F401
+        from floor.db_schema import ensure_event_store, ensure_schema
+
+        # The casino's PostgreSQL schema exists before migrate's first table
+        # (floor.db_schema, FLOOR_DB_SCHEMA).
+        pre_migrate.connect(ensure_schema, dispatch_uid="floor.db_schema.ensure_schema")
+        # ...and the event store's tables after it, before any service starts.
+        post_migrate.connect(
+            ensure_event_store, sender=self, dispatch_uid="floor.db_schema.ensure_event_store"
+        )

@@ -13,6 +13,7 @@ import threading
 
 from django.conf import settings
 from django.db import connections
+from psycopg.conninfo import make_conninfo
 
 from floor.application.floor_app import FloorApplication
 from floor.domain.clock import Clock
@@ -22,6 +23,19 @@ from games.profiles import get_profile
 
 _lock = threading.Lock()
 _built: dict[str, object] = {}
+
+
+# Django's own keys in a PostgreSQL database's OPTIONS; the others are libpq's.
+DJANGO_ONLY_OPTIONS = frozenset(
+    {"isolation_level", "server_side_binding", "assume_role", "pool", "cursor_factory"}
+)
+
+
+def libpq_options(options: dict[str, object]) -> str:
+    """The libpq options of a Django PostgreSQL connection, as a conninfo string."""
+    return make_conninfo(
+        **{key: value for key, value in options.items() if key not in DJANGO_ONLY_OPTIONS}
+    )
 
 
 def event_store_env() -> dict[str, str]:
@@ -36,10 +50,11 @@ def event_store_env() -> dict[str, str]:
             "SQLITE_LOCK_TIMEOUT": "20",
         }
     if backend == "postgres":
-        # The same database as the read models (its test copy, under tests).
+        # The same database as the read models (its test copy, under tests), with
+        # the same libpq options (sslmode...) and in the same schema.
         db = connections["default"].settings_dict
-        return {
-            "PERSISTENCE_MODULE": "eventsourcing.postgres",
+        env = {
+            "PERSISTENCE_MODULE": "floor.postgres_store:FloorPostgresFactory",
             "POSTGRES_DBNAME": db["NAME"],
             "POSTGRES_HOST": str(db.get("HOST") or "127.0.0.1"),
             "POSTGRES_PORT": str(db.get("PORT") or 5432),
@@ -50,6 +65,12 @@ def event_store_env() -> dict[str, str]:
             "POSTGRES_CONNECT_TIMEOUT": "5",
             "POSTGRES_LOCK_TIMEOUT": "10",
         }
+        libpq = libpq_options(db.get("OPTIONS") or {})
+        if libpq:
+            env["POSTGRES_LIBPQ_OPTIONS"] = libpq
+        if settings.FLOOR_DB_SCHEMA:
+            env["POSTGRES_SCHEMA"] = settings.FLOOR_DB_SCHEMA
+        return env
     raise ValueError(f"Unknown FLOOR_EVENT_STORE {backend!r}: sqlite, postgres or popo")
 
 

@@ -1,8 +1,16 @@
-"""Runs the floor projector in a loop (beat's sweep does it too, every few seconds)."""
+"""Runs the floor projector in a loop (beat's sweep does it too, every few seconds).
+
+In production it runs as its own service (deploy/floor-projector.service), so the
+read models follow the log within a fraction of a second rather than at the next
+sweep; several may run, since each batch moves the projector's position with a
+compare-and-set (floor.projections.runner). SIGTERM (systemd's stop) ends it
+between batches, with exit status 0.
+"""
 
 from __future__ import annotations
 
-import time
+import signal
+import threading
 
 from django.core.management.base import BaseCommand
 
@@ -20,11 +28,19 @@ class Command(BaseCommand):
     def handle(self, *args, batch_size: int, idle_seconds: float, once: bool, **options):
         projector = floor_projector()
         projector.batch_size = batch_size
-        while True:
-            applied = projector.run_once()
-            if applied:
-                continue
-            if once and projector.lag() == 0:
-                break
-            time.sleep(idle_seconds)  # idle poll: nothing new in the log
+        stop = threading.Event()
+        previous = None
+        if threading.current_thread() is threading.main_thread():
+            previous = signal.signal(signal.SIGTERM, lambda *_: stop.set())
+        try:
+            while not stop.is_set():
+                applied = projector.run_once()
+                if applied:
+                    continue
+                if once and projector.lag() == 0:
+                    break
+                stop.wait(idle_seconds)  # idle poll: nothing new in the log
+        finally:
+            if previous is not None:
+                signal.signal(signal.SIGTERM, previous)
         self.stdout.write(f"{projector.name} at event {projector.position()}")
