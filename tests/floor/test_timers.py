@@ -6,16 +6,29 @@ player sits as the call lapses, two sweepers fire the same timer."""
 
 from __future__ import annotations
 
+import threading
 from datetime import timedelta
+from types import SimpleNamespace
 
 import pytest
+from django.utils import timezone
 
-from floor import runtime
+from floor import runtime, timers
 from floor.application.clocks import CLOCK_ACTOR
 from floor.models import PendingTimer
-from floor.timers import claim, due, fire, fire_by_key, sweep_timers
+from floor.timers import (
+    CLAIM_LEASE,
+    LEASE_RENEWAL,
+    LeaseKeeper,
+    claim,
+    due,
+    fire,
+    fire_by_key,
+    sweep_timers,
+)
 from tests.support.floor import JEFE, new_id
 from tests.support.room import Room, pid, refused
+from tests.support.wait import wait_until
 
 pytestmark = pytest.mark.django_db
 
@@ -156,6 +169,89 @@ def test_a_claim_left_by_a_dead_worker_is_taken_back(room, clock):
     clock.advance(timedelta(seconds=31))
     assert sweep_timers(clock.now()) == 1
     assert room.get(table_id).status == "closed"
+
+
+def test_a_claim_whose_lease_lapsed_is_fired_again_and_one_within_it_is_not(room, clock):
+    """A worker killed mid-firing stops renewing its lease: the next sweep
+    after CLAIM_LEASE fires the timer again (issue 20: within seconds)."""
+    table_id, _cards = suspended_table(room)
+    clock.advance(timedelta(minutes=15))
+    (timer,) = due(clock.now())
+    assert claim(timer, clock.now())  # and the worker dies
+    clock.advance(CLAIM_LEASE)  # the lease just runs out: still the worker's
+    assert due(clock.now()) == []
+    assert sweep_timers(clock.now()) == 0
+    assert room.get(table_id).status == "suspended"
+    clock.advance(timedelta(milliseconds=500))  # lapsed
+    assert [t.key for t in due(clock.now())] == [timer.key]
+    assert sweep_timers(clock.now()) == 1
+    assert room.get(table_id).status == "closed"
+    timer.refresh_from_db()
+    assert (timer.state, timer.outcome["fired"]) == (PendingTimer.FIRED, True)
+
+
+def lease_row(key: str, state: str, claimed_at) -> PendingTimer:
+    return PendingTimer.objects.create(
+        key=key,
+        kind="suspension_close",
+        subject=new_id(),
+        due_at=claimed_at,
+        command="close_suspended",
+        state=state,
+        claimed_at=claimed_at,
+    )
+
+
+def claimed_at(key: str):
+    return PendingTimer.objects.get(key=key).claimed_at
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_lease_keeper_renews_the_claim_while_it_runs():
+    """Committed rows, another connection: the keeper's thread renews the
+    claim every LEASE_RENEWAL, leaves other states alone and stops on exit."""
+    long_ago = timezone.now() - timedelta(minutes=1)
+    lease_row("held", PendingTimer.CLAIMED, long_ago)
+    lease_row("done", PendingTimer.FIRED, long_ago)
+    with LeaseKeeper("held") as keeper:
+        wait_until(
+            lambda: claimed_at("held") > long_ago,
+            timeout=LEASE_RENEWAL.total_seconds() + 2,
+            what="the lease to be renewed",
+        )
+        first = claimed_at("held")
+        wait_until(
+            lambda: claimed_at("held") > first,
+            timeout=LEASE_RENEWAL.total_seconds() + 2,
+            what="the lease to be renewed again",
+        )
+        assert timezone.now() - claimed_at("held") < CLAIM_LEASE
+    assert not keeper.is_alive()
+    assert claimed_at("done") == long_ago  # not a claim: not renewed
+    # Renewed, the claim is not taken back by a sweep.
+    assert "held" not in [t.key for t in due(timezone.now())]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_fire_keeps_the_lease_while_the_command_runs(monkeypatch):
+    """A command slower than the lease (a stalled database, say) does not let
+    a sweep take the timer back while its worker still works on it."""
+    start = timezone.now()
+    timer = lease_row("slow", PendingTimer.CLAIMED, start)
+
+    def slow_command(actor, command, command_id, **arguments):
+        wait_until(
+            lambda: claimed_at("slow") > start,
+            timeout=LEASE_RENEWAL.total_seconds() + 2,
+            what="the lease renewed during the command",
+        )
+        return SimpleNamespace(result={"fired": True})
+
+    monkeypatch.setattr(timers, "perform_as", slow_command)
+    assert fire(timer) == {"fired": True}
+    timer.refresh_from_db()
+    assert (timer.state, timer.outcome) == (PendingTimer.FIRED, {"fired": True})
+    assert [t for t in threading.enumerate() if t.name == "lease slow"] == []
 
 
 def test_ga_has_no_closing_deadline(make_app):

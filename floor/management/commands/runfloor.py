@@ -188,9 +188,14 @@ class Command(BaseCommand):
         child.backoff = min(MAX_BACKOFF, child.backoff * 2)
 
     def stop_all(self, children: list[Child]) -> None:
+        # SIGTERM to each child's main process only: signalled as a group, a
+        # worker's pool processes die under it and its warm shutdown waits for
+        # them until STOP_GRACE runs out. Whatever is left of a group after the
+        # grace (the pool, if the main process did not take it along) is killed.
         for child in children:
             if child.running():
-                child.signal_group(signal.SIGTERM)
+                with contextlib.suppress(ProcessLookupError):
+                    child.process.send_signal(signal.SIGTERM)
         deadline = time.monotonic() + STOP_GRACE
         for child in children:
             if child.process is None:
