@@ -59,6 +59,8 @@ ALLOWED_HOSTS = [
 ]
 
 INSTALLED_APPS = [
+    # The director's staff pages at /admin/ (floor.admin).
+    "django.contrib.admin.apps.SimpleAdminConfig",
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",
