@@ -158,3 +158,29 @@ def test_a_director_changes_no_superusers_account(director):
     assert answer.status_code == 403
     root.refresh_from_db()
     assert root.check_password("root-pass-123")
+
+
+def test_every_admin_page_answers_the_director(director, make_user):
+    jaime = make_user("jaime", "jefe_sector", password=PASSWORD)
+    console_login("jaime", "wrong-password")  # an attempt and a failure to list
+    console_login("jaime", PASSWORD)  # and a login
+    pages = [
+        "/admin/",
+        "/admin/auth/user/",
+        "/admin/auth/user/add/",
+        f"/admin/auth/user/{jaime.pk}/change/",
+        f"/admin/auth/user/{jaime.pk}/password/",
+        f"/admin/auth/user/{jaime.pk}/history/",
+        "/admin/axes/accessattempt/",
+        "/admin/axes/accesslog/",
+        "/admin/axes/accessfailurelog/",
+        "/admin/axes/accessattempt/?locked_out=yes",
+    ]
+    for url in pages:
+        assert director.get(url).status_code == 200, url
+    # The records of logging in are read, not edited or deleted.
+    attempt = AccessAttempt.objects.get(username="jaime")
+    page = director.get(f"/admin/axes/accessattempt/{attempt.pk}/change/")
+    assert page.status_code == 200 and 'name="_save"' not in page.content.decode()
+    assert director.get(f"/admin/axes/accessattempt/{attempt.pk}/delete/").status_code == 403
+    assert director.get(f"/admin/auth/user/{jaime.pk}/delete/").status_code == 403
