@@ -34,6 +34,7 @@ from django.contrib.auth.admin import UserAdmin
 from django.contrib.auth.models import Group, User
 from django.contrib.auth.views import redirect_to_login
 from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
@@ -85,6 +86,8 @@ class FloorAdminSite(admin.AdminSite):
             except DomainError as refusal:
                 return refused_page(request, refusal)
         next_url = request.GET.get("next") or self.index_url()
+        if self.has_permission(request):
+            return redirect(self.index_url())
         return redirect_to_login(next_url)
 
     def index_url(self) -> str:

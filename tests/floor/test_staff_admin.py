@@ -104,6 +104,7 @@ def test_the_admin_speaks_spanish_by_default_and_the_director_finds_it_from_home
     page = director.get("/admin/").content.decode()
     assert 'lang="es"' in page and "Usuarios" in page and "Sala: personal y accesos" in page
     assert 'data-testid="staff-link"' in director.get("/").content.decode()
+    assert director.get("/admin/login/")["Location"] == "/admin/"
 
 
 def test_the_first_account_is_a_superuser_who_may_enter(monkeypatch):
