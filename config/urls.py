@@ -4,6 +4,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
+from floor import admin as staff_admin
 from floor.health import healthz
 from floor.logins import ConsoleLoginView
 from ledger import console as cage
@@ -25,6 +26,8 @@ urlpatterns = [
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="swagger-ui"),
     path("healthz", healthz, name="healthz"),
+    # Staff, roles, passwords and lockouts: the director's (floor.admin).
+    path("admin/", staff_admin.site.urls),
 ]
 
 # Under /api/, the errors Django answers itself are the API's {"code", "message"}.

@@ -14,6 +14,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from floor.access import console_read, may_read, reader
+from floor.admin import manages_staff
 from floor.application.service import Outcome
 from floor.console.sector import acts_on_sector, live_context, stamp
 from floor.domain.errors import DomainError
@@ -88,6 +89,7 @@ def home(request: HttpRequest) -> HttpResponse:
             "form": form,
             "can_open_sector": actor.may("open_sector"),
             "works_the_cage": may_read(request.user, "cage"),
+            "manages_staff": manages_staff(request.user),
             "reads_sectors": may_read(request.user, "sectors"),
             "max_tables": floor_app().profile.max_tables_per_sector,
         },

@@ -49,6 +49,9 @@ READS: dict[str, dict[Role, Scope]] = {
     "own_tokens": _EVERYONE,
     # Who is locked out after wrong passwords: the director, who lifts it.
     "lockouts": {Role.DIRECTOR: Scope.ALL},
+    # The staff's accounts, their roles and passwords (Django's admin, /admin/):
+    # the director's (a superuser enters too: floor.admin.manages_staff).
+    "staff": {Role.DIRECTOR: Scope.ALL},
     "home": _EVERYONE,
     # Sectors and what the jefe runs in them: the console, its tables, seats, lists.
     "sectors": _FLOOR,

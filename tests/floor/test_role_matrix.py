@@ -346,6 +346,10 @@ NOT_FLOOR_READS = {
     "floor:console-command": "the consoles' command door (POST)",
     "floor:console-amount": "a typed amount read back as euros (no floor data)",
 }
+# Django's admin (/admin/, floor.admin): every page of it is the ``staff``
+# resource, entered by whoever reads it (the director) and by superusers; its
+# doors are walked in tests/floor/test_staff_admin.py.
+ADMIN_NAMESPACE = "admin:"
 # Reads whose roles are walked in their own tests (they need a state the
 # matrix's room has not reached); their rule must still be declared.
 READ_ELSEWHERE = {
@@ -453,6 +457,9 @@ def test_every_url_declares_what_it_reads():
     seen, wrong = set(), []
     for name, route, view, _params in url_patterns():
         if name in NOT_FLOOR_READS:
+            continue
+        if name.startswith(ADMIN_NAMESPACE):
+            assert "staff" in READS, "the admin's rule is declared"
             continue
         view_class = getattr(view, "view_class", None)
         if view_class is not None and not hasattr(view_class, "get"):
@@ -681,6 +688,7 @@ def test_the_consoles_show_each_role_its_own_links(two_sectors):
         assert ('data-testid="cage-link"' in home[who]) == (
             who in ("director", "inspector", "cajero")
         ), who
+        assert ('data-testid="staff-link"' in home[who]) == (who == "director"), who
     table_page = clients["crupier_1"].get(f"/tables/{a['table_id']}/").content.decode()
     assert sector_a not in table_page  # the dealer's way back is home, not the sector
     assert sector_a in clients["jefe_a"].get(f"/tables/{a['table_id']}/").content.decode()
