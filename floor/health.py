@@ -9,7 +9,7 @@ The status is one of:
   last sweep is FLOOR_HEALTH_STALE_SECONDS old: no suspension closes, no call
   window ends), ``worker_not_answering``, ``beat_not_running``,
   ``worker_restarting`` (restarted FLOOR_HEALTH_MAX_RESTARTS times in the last
-  hour), ``broker_unreachable``, ``read_models_behind`` (more than
+  hour; ``beat_restarting`` and ``web_restarting`` likewise), ``broker_unreachable``, ``read_models_behind`` (more than
   FLOOR_HEALTH_MAX_LAG events not yet projected);
 - ``down`` (HTTP 503): this web server cannot serve the floor (the event store
   or the read models' database does not answer), so a load balancer stops
@@ -110,8 +110,9 @@ def degradation_causes(
     if stale(scheduler.get("beat_seconds_ago")) or "beat" in restarting:
         causes.append("beat_not_running")
     restarts = scheduler.get("restarts_last_hour") or {}
-    if any(count >= settings.FLOOR_HEALTH_MAX_RESTARTS for count in restarts.values()):
-        causes.append("worker_restarting")
+    for process in sorted(restarts):  # worker_restarting, beat_restarting, web_restarting
+        if restarts[process] >= settings.FLOOR_HEALTH_MAX_RESTARTS:
+            causes.append(f"{process}_restarting")
     if not broker["ok"]:
         causes.append("broker_unreachable")
     lag = (projections.get("floor") or {}).get("lag")
