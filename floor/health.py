@@ -9,7 +9,8 @@ The status is one of:
   last sweep is FLOOR_HEALTH_STALE_SECONDS old: no suspension closes, no call
   window ends), ``worker_not_answering``, ``beat_not_running``,
   ``worker_restarting`` (restarted FLOOR_HEALTH_MAX_RESTARTS times in the last
-  hour; ``beat_restarting`` and ``web_restarting`` likewise), ``broker_unreachable``, ``read_models_behind`` (more than
+  hour; ``beat_restarting`` and ``web_restarting`` likewise),
+  ``broker_unreachable``, ``read_models_behind`` (more than
   FLOOR_HEALTH_MAX_LAG events not yet projected);
 - ``down`` (HTTP 503): this web server cannot serve the floor (the event store
   or the read models' database does not answer), so a load balancer stops
