@@ -39,6 +39,8 @@ bench: $(VENV)/.dev-installed
 	$(PY) bench/balance.py
 	$(PY) bench/ledger.py
 	$(PY) bench/console.py
+	$(PY) bench/broker.py
+	$(PY) bench/soak.py --backend embedded --minutes 10
 
 lint: $(VENV)/.dev-installed
 	$(VENV)/bin/ruff check .
