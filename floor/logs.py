@@ -1,0 +1,100 @@
+"""Every line logged while a command runs names the command (issue 20, Observability).
+
+The gateway (:func:`floor.gateway.perform_as`, the one door of the consoles, the
+API, the demo loader and the timers' Celery tasks) runs each command inside
+:func:`command_logging`, which puts the command's name, id, actor, role and rule
+profile in a context variable. :class:`CommandFilter`, on the handler, copies
+them onto every record logged meanwhile, whichever module logs it (the
+eventsourcing library, the projector, ours); once the command ends the variable
+is reset, so a line logged after it carries none of its fields.
+
+Two formats, chosen by ``FLOOR_LOG_FORMAT`` (docs/operations.md, "Logs"):
+``json``, one JSON object a line (python-json-logger) for a log collector, or
+``text`` (the default, what ``make run`` prints), the same fields in brackets.
+A context variable, not a thread-local: each thread and each asyncio task sees
+its own command, and a thread started during a command (a timer's lease keeper)
+does not inherit it.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from typing import Any
+
+from pythonjsonlogger.core import RESERVED_ATTRS
+from pythonjsonlogger.json import JsonFormatter
+
+# The fields a command puts on its lines, in the order the text format shows them.
+FIELDS = ("command", "command_id", "actor", "role", "profile")
+
+_current: ContextVar[dict[str, str] | None] = ContextVar("floor_log_command", default=None)
+
+
+@contextmanager
+def command_logging(**fields: object) -> Iterator[dict[str, str]]:
+    """Names the command on every line logged while the block runs; a field
+    whose value is None is left out."""
+    values = {name: str(value) for name, value in fields.items() if value is not None}
+    token = _current.set(values)
+    try:
+        yield values
+    finally:
+        _current.reset(token)
+
+
+def current_fields() -> dict[str, str]:
+    """The fields of the command running in this context (empty: none)."""
+    return dict(_current.get() or {})
+
+
+class CommandFilter(logging.Filter):
+    """Copies the running command's fields onto each record (never drops one).
+
+    On the handler, not a logger, so that records propagated from any logger
+    get them. ``command_context`` is the fields as one bracketed string for the
+    text format, empty outside a command."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        fields = _current.get() or {}
+        for name, value in fields.items():
+            if not hasattr(record, name):  # an ``extra=`` the caller passed wins
+                setattr(record, name, value)
+        shown = " ".join(f"{name}={fields[name]}" for name in FIELDS if name in fields)
+        record.command_context = f" [{shown}]" if shown else ""
+        return True
+
+
+class TextFormatter(logging.Formatter):
+    """Readable lines for a terminal: time, level, logger, message, and the
+    command in brackets when one runs."""
+
+    def __init__(self) -> None:
+        super().__init__("%(asctime)s %(levelname)s %(name)s: %(message)s%(command_context)s")
+
+    def format(self, record: logging.LogRecord) -> str:
+        if not hasattr(record, "command_context"):  # a handler without the filter
+            record.command_context = ""
+        return super().format(record)
+
+
+class JsonLineFormatter(JsonFormatter):
+    """One JSON object a line: ``time`` (ISO 8601, UTC), ``level``, ``logger``,
+    ``message``, the command's fields when one runs, ``exc_info`` when there is
+    a traceback, and any ``extra=`` the caller passed."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            "%(levelname)s %(name)s %(message)s",
+            rename_fields={"levelname": "level", "name": "logger"},
+            timestamp="time",
+            reserved_attrs=[*RESERVED_ATTRS, "command_context"],
+        )
+
+    def add_fields(
+        self, log_record: dict[str, Any], record: logging.LogRecord, message_dict: dict[str, Any]
+    ) -> None:
+        super().add_fields(log_record, record, message_dict)
+        log_record.setdefault("process", record.process)
