@@ -435,6 +435,9 @@ FLOOR_METRICS_TOKEN = os.environ.get("FLOOR_METRICS_TOKEN", "")
 FLOOR_METRICS_DIR = Path(os.environ.get("PROMETHEUS_MULTIPROC_DIR", VAR_DIR / "metrics")).resolve()
 FLOOR_METRICS_DIR.mkdir(parents=True, exist_ok=True)
 os.environ["PROMETHEUS_MULTIPROC_DIR"] = str(FLOOR_METRICS_DIR)
+# Every line logged while a web request is served names its request id
+# (X-Request-ID, from the proxy or made here; floor.logs): first, so all do.
+MIDDLEWARE.insert(0, "floor.logs.RequestIdMiddleware")
 # A timer not fired this many seconds after it was due counts as late
 # (floor_timers_late): the bound for a timer after a worker restart.
 FLOOR_TIMER_LATE_SECONDS = float(os.environ.get("FLOOR_TIMER_LATE_SECONDS", "5"))

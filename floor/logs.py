@@ -8,6 +8,9 @@ them onto every record logged meanwhile, whichever module logs it (the
 eventsourcing library, the projector, ours); once the command ends the variable
 is reset, so a line logged after it carries none of its fields.
 
+Each web request's lines carry its ``request_id`` (:class:`RequestIdMiddleware`),
+a command's too.
+
 Two formats, chosen by ``FLOOR_LOG_FORMAT`` (docs/operations.md, "Logs"):
 ``json``, one JSON object a line (python-json-logger) for a log collector, or
 ``text`` (the default, what ``make run`` prints), the same fields in brackets.
@@ -19,6 +22,8 @@ does not inherit it.
 from __future__ import annotations
 
 import logging
+import re
+import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -27,22 +32,45 @@ from typing import Any
 from pythonjsonlogger.core import RESERVED_ATTRS
 from pythonjsonlogger.json import JsonFormatter
 
-# The fields a command puts on its lines, in the order the text format shows them.
-FIELDS = ("command", "command_id", "actor", "role", "profile")
+# The fields a request and a command put on their lines, in the order the text
+# format shows them.
+FIELDS = ("request_id", "command", "command_id", "actor", "role", "profile")
+# A request id a client or proxy may choose (X-Request-ID); any other is replaced.
+REQUEST_ID = re.compile(r"[A-Za-z0-9._:-]{1,100}")
 
 _current: ContextVar[dict[str, str] | None] = ContextVar("floor_log_command", default=None)
 
 
 @contextmanager
 def command_logging(**fields: object) -> Iterator[dict[str, str]]:
-    """Names the command on every line logged while the block runs; a field
-    whose value is None is left out."""
-    values = {name: str(value) for name, value in fields.items() if value is not None}
+    """Names the command on every line logged while the block runs, with the
+    fields already in force (the request's id); a field whose value is None is
+    left out. The dict yielded is the one in force: a field added to it (the
+    profile, once the application is known) shows from then on."""
+    values = {**(_current.get() or {})}
+    values.update((name, str(value)) for name, value in fields.items() if value is not None)
     token = _current.set(values)
     try:
         yield values
     finally:
         _current.reset(token)
+
+
+class RequestIdMiddleware:
+    """Names each web request on every line logged while it is served: its
+    ``X-Request-ID`` when a proxy sent a sane one, else a new one; the answer
+    carries it back, so a complaint about a request leads to its lines."""
+
+    def __init__(self, get_response) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request):
+        given = request.headers.get("X-Request-ID", "")
+        request_id = given if REQUEST_ID.fullmatch(given) else uuid.uuid4().hex
+        with command_logging(request_id=request_id):
+            response = self.get_response(request)
+        response["X-Request-ID"] = request_id
+        return response
 
 
 def current_fields() -> dict[str, str]:

@@ -9,6 +9,7 @@ import io
 import json
 import logging
 import os
+import re
 import subprocess
 import sys
 
@@ -137,3 +138,32 @@ def test_floor_log_format_json_makes_every_line_json():
         "jaime",
         "WARNING",
     )
+
+
+def test_a_request_names_its_lines_and_the_command_it_runs(talkative, api_as, lines):
+    """The proxy's X-Request-ID (or one made here) is on the request's lines,
+    the command's among them, and comes back on the answer."""
+    director = api_as("dora", "director")
+    command_id = new_id()
+    response = director.post(
+        "/api/sectors/",
+        {"command_id": command_id, "name": "Sector R"},
+        format="json",
+        HTTP_X_REQUEST_ID="req-42.a",
+    )
+    assert response.status_code == 201, response.content
+    assert response["X-Request-ID"] == "req-42.a"
+    (during,) = (line for line in lines() if line["logger"] == log.name)
+    assert (during["request_id"], during["command_id"], during["actor"]) == (
+        "req-42.a",
+        command_id,
+        "dora",
+    )
+    log.info("after")
+    assert "request_id" not in lines()[-1]
+
+
+@pytest.mark.parametrize("given", ["", "has space", "x" * 101, "ñ", "a\nb"])
+def test_a_request_id_a_client_garbled_is_replaced(given, client):
+    response = client.get("/healthz", HTTP_X_REQUEST_ID=given)
+    assert re.fullmatch(r"[0-9a-f]{32}", response["X-Request-ID"])
