@@ -8,7 +8,7 @@ them onto every record logged meanwhile, whichever module logs it (the
 eventsourcing library, the projector, ours); once the command ends the variable
 is reset, so a line logged after it carries none of its fields.
 
-Each web request's lines carry its ``request_id`` (:class:`RequestIdMiddleware`),
+Each web request's lines carry its ``request_id`` (:func:`request_started`),
 a command's too.
 
 Two formats, chosen by ``FLOOR_LOG_FORMAT`` (docs/operations.md, "Logs"):
@@ -26,9 +26,10 @@ import re
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
-from contextvars import ContextVar
+from contextvars import ContextVar, Token
 from typing import Any
 
+from django.core import signals as django_signals
 from pythonjsonlogger.core import RESERVED_ATTRS
 from pythonjsonlogger.json import JsonFormatter
 
@@ -56,19 +57,49 @@ def command_logging(**fields: object) -> Iterator[dict[str, str]]:
         _current.reset(token)
 
 
+def request_started(sender=None, environ=None, **_: object) -> None:
+    """Django starts serving a request: its id is in force until it finishes,
+    so Django's own lines about it (``django.request``'s 4xx and 5xx, logged
+    after the middleware returned) carry it too. Its ``X-Request-ID`` when a
+    proxy sent a sane one, else a new one."""
+    given = (environ or {}).get("HTTP_X_REQUEST_ID", "")
+    request_id = given if REQUEST_ID.fullmatch(given) else uuid.uuid4().hex
+    _request_token.set(_current.set({**(_current.get() or {}), "request_id": request_id}))
+
+
+def request_finished(sender=None, **_: object) -> None:
+    """The request's answer is sent: its id is no longer in force."""
+    token = _request_token.get()
+    _request_token.set(None)
+    if token is not None:
+        try:
+            _current.reset(token)
+        except ValueError:  # set in another context (not under WSGI): just clear
+            _current.set(None)
+
+
+_request_token: ContextVar[Token | None] = ContextVar("floor_log_request", default=None)
+django_signals.request_started.connect(request_started, dispatch_uid="floor.logs.request_id")
+django_signals.request_finished.connect(request_finished, dispatch_uid="floor.logs.request_id")
+
+
 class RequestIdMiddleware:
-    """Names each web request on every line logged while it is served: its
-    ``X-Request-ID`` when a proxy sent a sane one, else a new one; the answer
-    carries it back, so a complaint about a request leads to its lines."""
+    """Sends the request's id back on the answer (``X-Request-ID``), so a
+    complaint about a request leads to its lines; names the request on them
+    where no ``request_started`` did (a server that does not send it)."""
 
     def __init__(self, get_response) -> None:
         self.get_response = get_response
 
     def __call__(self, request):
-        given = request.headers.get("X-Request-ID", "")
-        request_id = given if REQUEST_ID.fullmatch(given) else uuid.uuid4().hex
-        with command_logging(request_id=request_id):
+        request_id = current_fields().get("request_id")
+        if request_id is not None:
             response = self.get_response(request)
+        else:
+            given = request.headers.get("X-Request-ID", "")
+            request_id = given if REQUEST_ID.fullmatch(given) else uuid.uuid4().hex
+            with command_logging(request_id=request_id):
+                response = self.get_response(request)
         response["X-Request-ID"] = request_id
         return response
 

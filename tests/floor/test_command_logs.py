@@ -167,3 +167,13 @@ def test_a_request_names_its_lines_and_the_command_it_runs(talkative, api_as, li
 def test_a_request_id_a_client_garbled_is_replaced(given, client):
     response = client.get("/healthz", HTTP_X_REQUEST_ID=given)
     assert re.fullmatch(r"[0-9a-f]{32}", response["X-Request-ID"])
+
+
+def test_django_s_own_line_about_a_refused_request_names_it(api_as, lines):
+    """django.request logs a 4xx after the middleware returned: still the request's."""
+    response = api_as("dora", "director").post(
+        "/api/sectors/", {"command_id": "not a uuid"}, format="json", HTTP_X_REQUEST_ID="req-400"
+    )
+    assert response.status_code == 400
+    (line,) = (line for line in lines() if line["logger"] == "django.request")
+    assert (line["level"], line["request_id"]) == ("WARNING", "req-400")
