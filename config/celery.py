@@ -3,7 +3,7 @@
 import os
 
 from celery import Celery
-from celery.signals import beat_init, worker_ready
+from celery.signals import beat_init, setup_logging, worker_ready
 from kombu.transport import TRANSPORT_ALIASES
 
 # embedded:// is the embedded default's broker (config.broker: kombu's filesystem
@@ -34,3 +34,19 @@ def start_beat_heartbeat(sender=None, **_):
     from floor.liveness import beat_heartbeat
 
     beat_heartbeat(sender)
+
+
+# Logs (docs/operations.md): the worker and beat log as the web server does
+# (FLOOR_LOG_FORMAT, each command's fields on its lines: floor.logs), not in
+# Celery's own format; a receiver of this signal tells Celery to keep its hands
+# off. Their --loglevel still sets the level.
+@setup_logging.connect
+def use_django_logging(loglevel=None, **_):
+    import logging
+    from logging.config import dictConfig
+
+    from django.conf import settings
+
+    dictConfig(settings.LOGGING)
+    if loglevel:
+        logging.getLogger().setLevel(loglevel)

@@ -400,9 +400,44 @@ CELERY_BEAT_SCHEDULE = {
     },
 }
 
+# --- Logs (docs/operations.md, "Logs"): every line logged while a command runs
+# names its command, command id, actor, role and profile (floor.logs).
+# FLOOR_LOG_FORMAT=json writes one JSON object a line (python-json-logger), for a
+# log collector; text (the default, what `make run` prints) the same fields in brackets.
+FLOOR_LOG_FORMAT = os.environ.get("FLOOR_LOG_FORMAT", "text").strip().lower()
+if FLOOR_LOG_FORMAT not in ("json", "text"):
+    raise ImproperlyConfigured(f"FLOOR_LOG_FORMAT={FLOOR_LOG_FORMAT!r}: json or text")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "filters": {"command": {"()": "floor.logs.CommandFilter"}},
+    "formatters": {
+        "json": {"()": "floor.logs.JsonLineFormatter"},
+        "text": {"()": "floor.logs.TextFormatter"},
+    },
+    "handlers": {
+        "console": {
+            "class": "logging.StreamHandler",
+            "filters": ["command"],
+            "formatter": FLOOR_LOG_FORMAT,
+        }
+    },
     "root": {"handlers": ["console"], "level": os.environ.get("FLOOR_LOG_LEVEL", "INFO")},
 }
+
+# --- Metrics (docs/operations.md, "Metrics"): GET /metrics in Prometheus's text
+# format, for staff (an API token or session of a user with a floor role) or a
+# scraper holding FLOOR_METRICS_TOKEN (sent as "Authorization: Bearer <token>";
+# empty: no scraper token). The processes of one machine (gunicorn's workers,
+# Celery's) count in files under PROMETHEUS_MULTIPROC_DIR (prometheus_client's
+# multiprocess mode), set here before anything imports prometheus_client.
+FLOOR_METRICS_TOKEN = os.environ.get("FLOOR_METRICS_TOKEN", "")
+FLOOR_METRICS_DIR = Path(os.environ.get("PROMETHEUS_MULTIPROC_DIR", VAR_DIR / "metrics")).resolve()
+FLOOR_METRICS_DIR.mkdir(parents=True, exist_ok=True)
+os.environ["PROMETHEUS_MULTIPROC_DIR"] = str(FLOOR_METRICS_DIR)
+# Every line logged while a web request is served names its request id
+# (X-Request-ID, from the proxy or made here; floor.logs): first, so all do.
+MIDDLEWARE.insert(0, "floor.logs.RequestIdMiddleware")
+# A timer not fired this many seconds after it was due counts as late
+# (floor_timers_late): the bound for a timer after a worker restart.
+FLOOR_TIMER_LATE_SECONDS = float(os.environ.get("FLOOR_TIMER_LATE_SECONDS", "5"))

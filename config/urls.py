@@ -1,4 +1,4 @@
-"""The service's URLs: console, API and its schema, login, health."""
+"""The service's URLs: console, API and its schema, login, health, metrics."""
 
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
@@ -7,6 +7,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 from floor import admin as staff_admin
 from floor.health import healthz
 from floor.logins import ConsoleLoginView
+from floor.monitoring import metrics
 from ledger import console as cage
 from ledger.api import converters  # noqa: F401  (registers <gaming_day:...>)
 from ledger.views import close_report, receipt
@@ -28,6 +29,7 @@ urlpatterns = [
     path("healthz", healthz, name="healthz"),
     # Staff, roles, passwords and lockouts: the director's (floor.admin).
     path("admin/", staff_admin.site.urls),
+    path("metrics", metrics, name="metrics"),
 ]
 
 # Under /api/, the errors Django answers itself are the API's {"code", "message"}.

@@ -27,6 +27,7 @@ from django.db import close_old_connections, connection
 from django.db.models import Q
 from django.utils import timezone
 
+from floor import metrics
 from floor.application.clocks import CLOCK_ACTOR
 from floor.domain.errors import DomainError
 from floor.gateway import perform_as
@@ -105,9 +106,11 @@ def run_command(timer: PendingTimer) -> dict:
         # The deadline was named wrong or is not due: keep it visible, not pending.
         result = {"refused": refused.code}
         logger.warning("timer %s refused: %s", timer.key, refused.code)
+    fired_at = timezone.now()
     PendingTimer.objects.filter(key=timer.key).update(
-        state=PendingTimer.FIRED, fired_at=timezone.now(), outcome=result
+        state=PendingTimer.FIRED, fired_at=fired_at, outcome=result
     )
+    metrics.timer_fired(timer.due_at, fired_at)  # docs/operations.md, "Metrics"
     return result
 
 

@@ -84,6 +84,9 @@ READS: dict[str, dict[Role, Scope]] = {
     "report_cage": _CAGE,
     # The journal (histories) is the audit trail: not the dealer's.
     "history": {**_FLOOR, K: Scope.ALL},
+    # The service's own figures (GET /metrics: commands, timers, processes; no
+    # player, no money): the casino's staff, as /healthz's details (floor.monitoring).
+    "metrics": _EVERYONE,
 }
 
 

@@ -354,6 +354,7 @@ ADMIN_NAMESPACE = "admin:"
 # matrix's room has not reached); their rule must still be declared.
 READ_ELSEWHERE = {
     "close-report": "a closed gaming day's paper: tests/ledger/test_close_report.py",
+    "metrics": "Prometheus's scrape, 401 to nobody: tests/floor/test_metrics.py",
 }
 # A player's history is the room's (a jefe keeps any sector's lists).
 HISTORY_OF_PLAYER = {"director", "inspector", "jefe_a", "jefe_b", "cajero"}
