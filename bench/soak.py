@@ -502,7 +502,21 @@ class Room:
             blinds=dealt.blinds,
         )
         if started is None:
-            return "start_refused"
+            # A newcomer waits for the big blind to reach him [CM-17]: deal the
+            # others (the refusal was counted, as a dealer's would be).
+            settled = [s for s in playing if not seated[s].get("newcomer")]
+            if len(settled) < 2 or settled == playing:
+                return "start_refused"
+            dealt = hands.deal(self.app, table, settled)
+            started = self.do(
+                self.crupier,
+                "start_hand",
+                table_id=table_id,
+                dealt_in=dealt.dealt_in,
+                blinds=dealt.blinds,
+            )
+            if started is None:
+                return "start_refused"
         if roll < 0.45:
             self.do(
                 self.crupier,

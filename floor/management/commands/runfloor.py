@@ -131,6 +131,10 @@ class Command(BaseCommand):
         floor_projector().catch_up()
         anchor_head()
         close_old_connections()
+        # Every process counting metrics on this machine starts here: the files of
+        # the last run's processes go (prometheus_client's multiprocess mode).
+        for stale in Path(settings.FLOOR_METRICS_DIR).glob("*.db"):
+            stale.unlink(missing_ok=True)
         commands = self.commands(host, port, web_workers)
         children = [Child(name, cmd) for name, cmd in commands.items()]
         stopping = False
