@@ -75,6 +75,13 @@ if FLOOR_PRODUCTION:
             "FLOOR_PRODUCTION needs DJANGO_SECRET_KEY of at least 50 random characters "
             "(python -c 'import secrets; print(secrets.token_urlsafe(50))')"
         )
+    # Every machine chains the journal (the sweep and the projector catch it up):
+    # one key for all, given, or each would make its own and verify_log fail.
+    if len(os.environ.get("FLOOR_AUDIT_KEY", "")) < 43:
+        raise ImproperlyConfigured(
+            "FLOOR_PRODUCTION needs FLOOR_AUDIT_KEY of at least 43 characters, the same "
+            "on every machine (python -c 'import secrets; print(secrets.token_urlsafe(32))')"
+        )
 SESSION_COOKIE_SECURE = flag("DJANGO_SESSION_COOKIE_SECURE", FLOOR_PRODUCTION)
 CSRF_COOKIE_SECURE = flag("DJANGO_CSRF_COOKIE_SECURE", FLOOR_PRODUCTION)
 SECURE_SSL_REDIRECT = flag("DJANGO_SECURE_SSL_REDIRECT", FLOOR_PRODUCTION)

@@ -29,6 +29,7 @@ from typing import Any
 
 from axes.admin import AccessAttemptAdmin, AccessFailureLogAdmin, AccessLogAdmin
 from axes.models import AccessAttempt, AccessFailureLog, AccessLog
+from django import forms
 from django.contrib import admin
 from django.contrib.auth.admin import UserAdmin
 from django.contrib.auth.models import Group, User
@@ -122,9 +123,24 @@ def role_names(user: User) -> list[str]:
     return sorted(user.groups.values_list("name", flat=True))
 
 
+class StaffCreationForm(UserAdmin.add_form):
+    """A new user, never under a name the service itself acts as (the clock's
+    deadlines are recorded as ``floor-clock``; a person so named would sign as it)."""
+
+    def clean_username(self):
+        from floor.application.clocks import CLOCK_ACTOR
+
+        username = super().clean_username()
+        if username.strip().lower() == CLOCK_ACTOR.username:
+            raise forms.ValidationError(_("This name is the service's own: choose another."))
+        return username
+
+
 @admin.register(User, site=site)
 class StaffAdmin(StaffOnly, UserAdmin):
     """Users and their floor roles (the groups), as the director manages them."""
+
+    add_form = StaffCreationForm
 
     list_display = ("username", "first_name", "last_name", "roles", "is_active", "last_login")
     list_filter = ("groups", "is_active", "is_superuser")

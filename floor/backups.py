@@ -98,6 +98,8 @@ def copy_database(source: Path, target: Path) -> None:
     online backup API in one step: one read transaction, so one snapshot."""
     src = sqlite3.connect(source, timeout=30)
     try:
+        # Private from its first byte: it holds sessions, password hashes, tokens.
+        os.close(os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
         dst = sqlite3.connect(target)
         try:
             src.backup(dst)
@@ -125,6 +127,7 @@ def back_up(directory: Path) -> dict:
     directory.mkdir(mode=0o700, parents=True, exist_ok=True)
     if any(directory.iterdir()):
         raise BackupError(f"{directory} is not empty: back up into a new directory")
+    directory.chmod(0o700)  # one made beforehand, too: the copies are the casino's secrets
     copied = []
     for part in parts_in_order():
         if not part.path.exists():

@@ -125,11 +125,16 @@ def due(now: datetime) -> list[PendingTimer]:
 
 
 def sweep_timers(now: datetime | None = None) -> int:
-    """Claims and fires every overdue timer; returns how many this call fired."""
+    """Claims and fires every overdue timer; returns how many this call fired.
+
+    Each claim's lease runs from its own moment, not from the sweep's start: a
+    sweep firing several timers must not claim the later ones already lapsed
+    (``now``, injected by tests, stands for every moment)."""
+    injected = now is not None
     now = now or timezone.now()
     fired = 0
     for timer in due(now):
-        if claim(timer, now):
+        if claim(timer, now if injected else timezone.now()):
             fire(timer)
             fired += 1
     return fired

@@ -23,6 +23,7 @@ from floor.access import console_read, may_read
 from floor.domain.roles import Role, runs_sector
 from floor.forms import LIMIT_LABELS, STATUS_LABELS, VARIANT_LABELS
 from floor.gateway import actor_for
+from floor.liveness import timers_stopped
 from floor.messages import balance_reason
 from floor.models import (
     BalanceGroupView,
@@ -43,9 +44,11 @@ OPEN = ("registering", "running", "suspended")
 
 
 def log_position() -> str:
-    """Where the read models stand: changes whenever any projection applies an event."""
+    """Where the read models stand: changes whenever any projection applies an
+    event, and when the timers stop or start again (the live part's banner,
+    floor.liveness), so an open console says so without a reload."""
     found = ProjectionPosition.objects.aggregate(top=Max("position"))["top"]
-    return str(found or 0)
+    return str(found or 0) + ("-timers-stopped" if timers_stopped() else "")
 
 
 def server_now() -> datetime:

@@ -137,6 +137,7 @@ def production_env(**extra: str) -> dict[str, str]:
         PYTHONPATH=str(ROOT),
         FLOOR_PRODUCTION="1",
         DJANGO_SECRET_KEY=secrets.token_urlsafe(50),
+        FLOOR_AUDIT_KEY=secrets.token_urlsafe(32),
         DJANGO_ALLOWED_HOSTS="floor.casino.example",
         DJANGO_SECURE_PROXY_SSL_HEADER="X-Forwarded-Proto",
         DJANGO_CSRF_TRUSTED_ORIGINS="https://floor.casino.example",

@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from django.conf import settings
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandError
 from django.db import close_old_connections
 
 from floor.audit_files import anchor_head
@@ -60,8 +60,11 @@ class Child:
     history: list[str] = field(default_factory=list)
 
     def start(self) -> None:
-        # Its own process group: a worker's pool children go with it.
-        self.process = subprocess.Popen(self.command, start_new_session=True)
+        # Its own process group: a worker's pool children go with it. On Linux
+        # it also hears SIGTERM if runfloor dies without stopping it.
+        self.process = subprocess.Popen(
+            self.command, start_new_session=True, preexec_fn=stop_with_parent
+        )
         self.started_at = time.monotonic()
         self.restart_at = None
 
@@ -73,6 +76,16 @@ class Child:
             return
         with contextlib.suppress(ProcessLookupError):
             os.killpg(self.process.pid, signum)
+
+
+def stop_with_parent() -> None:
+    """In the child, before it runs: SIGTERM when runfloor dies (Linux's
+    PR_SET_PDEATHSIG); elsewhere nothing."""
+    if sys.platform.startswith("linux"):
+        import ctypes
+
+        with contextlib.suppress(OSError, AttributeError):
+            ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
 
 
 def exit_reason(returncode: int) -> str:
@@ -126,6 +139,7 @@ class Command(BaseCommand):
         }
 
     def handle(self, *args, host: str, port: int, web_workers: int, **options) -> None:
+        self.refuse_if_running()
         # The audit chain's head as the service starts, outside the database
         # (the anchor file; beat anchors it again every FLOOR_AUDIT_ANCHOR_SECONDS).
         floor_projector().catch_up()
@@ -143,33 +157,63 @@ class Command(BaseCommand):
             nonlocal stopping
             stopping = True
 
-        signal.signal(signal.SIGINT, stop)
-        signal.signal(signal.SIGTERM, stop)
-        for child in children:
-            child.start()
-        self.write_pids(children)
-        self.stdout.write(
-            self.style.SUCCESS(
-                f"\nFloor service running at http://{host}:{port}/ "
-                f"(web, worker and beat; rule profile {settings.FLOOR_RULE_PROFILE}). "
-                "Press Ctrl-C to stop.\n"
-            )
-        )
-        while not stopping:
-            now = time.monotonic()
+        # Ctrl-C, a stop, or the terminal closed: the children are in their own
+        # sessions, so they hear none of it but from here.
+        for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+            signal.signal(signum, stop)
+        try:
             for child in children:
-                if child.restart_at is not None:
-                    if now >= child.restart_at:
-                        child.start()
-                        self.write_pids(children)
-                        self.stderr.write(f"{child.name} restarted (restart {child.restarts}).")
-                    continue
-                if child.running():
-                    continue
-                self.schedule_restart(child, now)
-            time.sleep(0.2)
-        self.stop_all(children)
+                child.start()
+            self.write_pids(children)
+            self.stdout.write(
+                self.style.SUCCESS(
+                    f"\nFloor service running at http://{host}:{port}/ "
+                    f"(web, worker and beat; rule profile {settings.FLOOR_RULE_PROFILE}). "
+                    "Press Ctrl-C to stop.\n"
+                )
+            )
+            while not stopping:
+                now = time.monotonic()
+                for child in children:
+                    if child.restart_at is not None:
+                        if now >= child.restart_at:
+                            child.start()
+                            self.write_pids(children)
+                            self.stderr.write(f"{child.name} restarted (restart {child.restarts}).")
+                        continue
+                    if child.running():
+                        continue
+                    self.schedule_restart(child, now)
+                time.sleep(0.2)
+        finally:
+            # Whatever ended the loop, nothing is left running behind it.
+            self.stop_all(children)
         self.stdout.write("Floor service stopped.")
+
+    def refuse_if_running(self) -> None:
+        """Another runfloor on this var directory still lives (or its children
+        do, left by one killed outright): a second would fight it for the port
+        and run a second beat."""
+        recorded = Path(settings.VAR_DIR, "runfloor.json")
+        try:
+            pids = json.loads(recorded.read_text())
+        except (OSError, ValueError):
+            return
+        alive = []
+        for name, pid in sorted(pids.items()):
+            try:
+                os.kill(int(pid), 0)
+            except (ProcessLookupError, ValueError, TypeError):
+                continue
+            except PermissionError:
+                pass
+            alive.append(f"{name} (pid {pid})")
+        if alive:
+            raise CommandError(
+                f"The floor service already runs from {settings.VAR_DIR}: "
+                f"{', '.join(alive)}. Stop it first (Ctrl-C where it runs, or kill those pids)."
+            )
+        recorded.unlink(missing_ok=True)
 
     def schedule_restart(self, child: Child, now: float) -> None:
         """Logs and records the death of ``child``; starts it again after its backoff."""
