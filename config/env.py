@@ -16,7 +16,6 @@ from __future__ import annotations
 import os
 import re
 from typing import Any
-from urllib.parse import quote
 
 import dj_database_url
 
@@ -57,22 +56,26 @@ def postgres_from_env(environ: dict[str, str] | None = None) -> dict[str, Any] |
     """
     env = os.environ if environ is None else environ
     url = env.get("DATABASE_URL", "").strip()
-    if not url and env.get("POSTGRES_DB"):
-        url = "postgresql://{user}:{password}@{host}:{port}/{name}".format(
-            user=quote(env.get("POSTGRES_USER", "postgres"), safe=""),
-            password=quote(env.get("POSTGRES_PASSWORD", ""), safe=""),
-            host=env.get("POSTGRES_HOST", "127.0.0.1"),
-            port=int(env.get("POSTGRES_PORT", "5432")),
-            name=quote(env["POSTGRES_DB"], safe=""),
-        )
-        if env.get("POSTGRES_SSLMODE"):
-            url += "?sslmode=" + quote(env["POSTGRES_SSLMODE"], safe="")
-    if not url:
+    if url:
+        scheme = url.split(":", 1)[0].lower()
+        if scheme not in {"postgres", "postgresql", "pgsql"}:
+            raise ValueError(f"DATABASE_URL must be a postgresql:// URL, not {scheme!r}")
+        db = dj_database_url.parse(url, conn_max_age=CONN_MAX_AGE, conn_health_checks=True)
+    elif env.get("POSTGRES_DB"):
+        # Taken as given, not pasted into a URL: a socket directory
+        # (/var/run/postgresql) or an IPv6 address (::1) is a host as it is.
+        db = {
+            "NAME": env["POSTGRES_DB"],
+            "USER": env.get("POSTGRES_USER", "postgres"),
+            "PASSWORD": env.get("POSTGRES_PASSWORD", ""),
+            "HOST": env.get("POSTGRES_HOST", "127.0.0.1"),
+            "PORT": int(env.get("POSTGRES_PORT", "5432")),
+            "CONN_MAX_AGE": CONN_MAX_AGE,
+            "CONN_HEALTH_CHECKS": True,
+            "OPTIONS": {"sslmode": env["POSTGRES_SSLMODE"]} if env.get("POSTGRES_SSLMODE") else {},
+        }
+    else:
         return None
-    scheme = url.split(":", 1)[0].lower()
-    if scheme not in {"postgres", "postgresql", "pgsql"}:
-        raise ValueError(f"DATABASE_URL must be a postgresql:// URL, not {scheme!r}")
-    db = dj_database_url.parse(url, conn_max_age=CONN_MAX_AGE, conn_health_checks=True)
     db["ENGINE"] = "django.db.backends.postgresql"
     db["NAME"] = db.get("NAME") or "floor"
     db["USER"] = db.get("USER") or "postgres"

@@ -221,3 +221,12 @@ def test_monitors_on_plain_http_are_not_redirected(client, settings, floor_app):
     assert client.get("/accounts/login/").status_code == 301
     assert client.get("/healthz").status_code in {200, 503}
     assert client.get("/accounts/login/", secure=True).status_code == 200
+
+
+def test_postgres_variables_keep_a_socket_directory_or_an_ipv6_host_as_given():
+    from config.env import postgres_from_env
+
+    socket = postgres_from_env({"POSTGRES_DB": "floor", "POSTGRES_HOST": "/var/run/postgresql"})
+    assert (socket["HOST"], socket["NAME"]) == ("/var/run/postgresql", "floor")
+    ipv6 = postgres_from_env({"POSTGRES_DB": "floor", "POSTGRES_HOST": "::1"})
+    assert (ipv6["HOST"], ipv6["PORT"]) == ("::1", 5432)
