@@ -34,7 +34,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import close_old_connections
 
 from floor.audit_files import anchor_head
-from floor.liveness import record_restart
+from floor.liveness import liveness, record_restart
 from floor.runtime import floor_projector
 
 logger = logging.getLogger("floor.runfloor")
@@ -44,6 +44,9 @@ MAX_BACKOFF = 30.0
 # A child that stayed up this long is healthy again: its next restart is quick.
 STABLE_AFTER = 60.0
 STOP_GRACE = 10.0
+# A worker whose heartbeat is this old (seconds) while its process lives is hung.
+HUNG_AFTER = 30.0
+HUNG_CHECK_EVERY = 5.0
 
 
 @dataclass
@@ -152,6 +155,7 @@ class Command(BaseCommand):
         commands = self.commands(host, port, web_workers)
         children = [Child(name, cmd) for name, cmd in commands.items()]
         stopping = False
+        self.last_hung_check = 0.0
 
         def stop(*_: object) -> None:
             nonlocal stopping
@@ -182,6 +186,8 @@ class Command(BaseCommand):
                             self.stderr.write(f"{child.name} restarted (restart {child.restarts}).")
                         continue
                     if child.running():
+                        if child.name == "worker" and self.hung(child, now):
+                            child.signal_group(signal.SIGKILL)  # restarted below, next turn
                         continue
                     self.schedule_restart(child, now)
                 time.sleep(0.2)
@@ -189,6 +195,25 @@ class Command(BaseCommand):
             # Whatever ended the loop, nothing is left running behind it.
             self.stop_all(children)
         self.stdout.write("Floor service stopped.")
+
+    def hung(self, child: Child, now: float) -> bool:
+        """A worker that lives but has not written its heartbeat for
+        HUNG_AFTER seconds (a deadlock, a stopped process): the timers do not run,
+        so it is killed and restarted like one that died. Asked every
+        HUNG_CHECK_EVERY seconds, and never in a worker's first minute."""
+        if now - child.started_at < STABLE_AFTER or now - self.last_hung_check < HUNG_CHECK_EVERY:
+            return False
+        self.last_hung_check = now
+        try:
+            seen = liveness()["worker_seconds_ago"]
+        except Exception:  # noqa: BLE001 - the database may be what is down
+            return False
+        finally:
+            close_old_connections()
+        if seen is None or seen <= HUNG_AFTER:
+            return False
+        self.stderr.write(f"worker has not answered for {seen:g} s; killing it to restart it.")
+        return True
 
     def refuse_if_running(self) -> None:
         """Another runfloor on this var directory still lives (or its children
