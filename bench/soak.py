@@ -415,7 +415,9 @@ class Room:
             variant="texas_holdem",
             limit="no_limit",
             minimum_cents=300,
-            maximum_cents=1000 + 2 * self.tables_opened,  # a game of its own per table
+            # A game of its own per open table, and within the 20-40 % band [GA
+            # art. 6] however many tables a long soak opens: 1000-1498 cycles.
+            maximum_cents=1000 + 2 * (self.tables_opened % 250),
             seats=10,
         )["table_id"]
         self.do(
