@@ -495,13 +495,14 @@ class Room:
             return "leave_below_four"
         if len(playing) < 2:
             return "wait"
-        dealt = hands.deal(self.app, table, playing)
+        dealt, button = self.deal(table, playing)
         started = self.do(
             self.crupier,
             "start_hand",
             table_id=table_id,
             dealt_in=dealt.dealt_in,
             blinds=dealt.blinds,
+            **({"button": button} if button else {}),
         )
         if started is None:
             # A newcomer waits for the big blind to reach him [CM-17]: deal the
@@ -509,13 +510,14 @@ class Room:
             settled = [s for s in playing if not seated[s].get("newcomer")]
             if len(settled) < 2 or settled == playing:
                 return "start_refused"
-            dealt = hands.deal(self.app, table, settled)
+            dealt, button = self.deal(table, settled)
             started = self.do(
                 self.crupier,
                 "start_hand",
                 table_id=table_id,
                 dealt_in=dealt.dealt_in,
                 blinds=dealt.blinds,
+                **({"button": button} if button else {}),
             )
             if started is None:
                 return "start_refused"
@@ -531,6 +533,23 @@ class Room:
             return "clock_hand"
         self.hands[table_id] = ("showdown", dealt, started)
         return "start_hand"
+
+    def deal(self, table, playing: list[int]):
+        """The next hand's blinds (bench/hands.py), and the button the dealer
+        names where the table has none yet [GA art. 23.1: the dealer marks the
+        first]: the first seat in play. Returns the Deal and that button (or None)."""
+        from bench import hands
+        from floor.domain import positions
+
+        try:
+            return hands.deal(self.app, table, playing), None
+        except RuntimeError:  # no button drawn: the dealer names it
+            button = sorted(playing)[0]
+        direction = positions.step(self.app.profile)
+        small, big = positions.blind_seats(button, table.seats, direction, playing)
+        share = self.app.profile.blinds.small_share_of_minimum
+        blinds = {str(small): int(table.minimum_cents * share), str(big): table.minimum_cents}
+        return hands.Deal(sorted(playing), blinds, small, big), button
 
     def call_one(self, table_id: str, table) -> str:
         """A new player joins the list and is called to a free seat; sits, or
