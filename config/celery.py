@@ -21,9 +21,17 @@ app.autodiscover_tasks()
 # database while they run. Imported when the signal comes, once Django is set up.
 @worker_ready.connect
 def start_worker_heartbeat(sender=None, **_):
+    from django.conf import settings
+
     from floor.liveness import worker_heartbeat
+    from floor.tasks import sweep
 
     worker_heartbeat(sender)
+    # A worker that comes back (runfloor restarted it, a deploy) sweeps at once:
+    # the timers that fell due while no worker ran, whose ETA messages died with
+    # the last one, fire now rather than at beat's next sweep (issue 20: within
+    # 5 s of the restart).
+    sweep.apply_async(expires=max(1.0, 2 * settings.FLOOR_SWEEP_SECONDS))
 
 
 @beat_init.connect
