@@ -41,9 +41,9 @@ from bench.scratch_env import output_dir, shown  # noqa: E402
 from floor.application.floor_app import FloorApplication  # noqa: E402
 from floor.domain import balance  # noqa: E402
 from floor.domain.balance_group import BalanceGroup  # noqa: E402
-from floor.domain.clock import ManualClock  # noqa: E402
-from floor.domain.errors import DomainError  # noqa: E402
-from floor.domain.roles import Actor, Role  # noqa: E402
+from floor.kernel.clock import ManualClock  # noqa: E402
+from floor.kernel.errors import DomainError  # noqa: E402
+from floor.kernel.roles import Actor, Role  # noqa: E402
 from games.profiles import CM  # noqa: E402
 
 DIRECTOR = Actor("bench-director", frozenset({Role.DIRECTOR}))

@@ -28,10 +28,10 @@ from floor.api.serializers import (
     SectorSerializer,
     TableSerializer,
 )
-from floor.domain.errors import conflict, not_found
 from floor.domain.sector import Sector
 from floor.domain.table import TableSpec, TableStatus
 from floor.gateway import actor_for
+from floor.kernel.errors import conflict, not_found
 from floor.models import SectorView, TableView
 from games.profiles import RuleProfile, get_profile
 

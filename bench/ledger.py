@@ -34,8 +34,8 @@ sys.path.insert(0, str(ROOT))
 from bench import hands as hands_module  # noqa: E402
 from bench.scratch_env import output_dir, shown  # noqa: E402
 from floor.application.floor_app import FloorApplication  # noqa: E402
-from floor.application.service import CommandService  # noqa: E402
-from floor.domain.roles import Actor, Role  # noqa: E402
+from floor.kernel.roles import Actor, Role  # noqa: E402
+from floor.kernel.service import CommandService  # noqa: E402
 from games.profiles import CM  # noqa: E402
 from ledger.domain import accounts  # noqa: E402
 

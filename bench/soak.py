@@ -371,7 +371,7 @@ class Room:
     """The room the driver runs: tables of four to ten players, 3 EUR minimum."""
 
     def __init__(self, seed: int) -> None:
-        from floor.domain.roles import Actor, Role
+        from floor.kernel.roles import Actor, Role
 
         self.random = random.Random(seed)
         self.director = Actor("soak-director", frozenset({Role.DIRECTOR}))
@@ -388,8 +388,8 @@ class Room:
 
     def do(self, actor, command: str, must: bool = False, **arguments) -> dict | None:
         """Runs the command; a refusal is counted by its code (``must``: raised)."""
-        from floor.domain.errors import DomainError
         from floor.gateway import perform_as
+        from floor.kernel.errors import DomainError
 
         try:
             outcome = perform_as(actor, command, str(uuid.uuid4()), **arguments)
@@ -666,7 +666,7 @@ def check(kills: list[dict[str, Any]], due_before: float) -> dict[str, Any]:
     late = [x for x in lateness if x > ON_TIME_S]
     # Fired once: each firing is one command, whose record is unique by its id.
     app = floor_app()
-    from floor.domain.command_record import CommandRecord
+    from floor.kernel.command_record import CommandRecord
 
     records = 0
     for timer in fired:

@@ -130,7 +130,7 @@ class Floor:
     """Tables with a hand in progress, built through the floor's own commands."""
 
     def __init__(self, app) -> None:
-        from floor.domain.roles import Actor, Role
+        from floor.kernel.roles import Actor, Role
 
         self.app = app
         self.director = Actor("bench-director", frozenset({Role.DIRECTOR}))

@@ -22,10 +22,10 @@ from django.db.models import QuerySet
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 
-from floor.domain.errors import DomainError, ErrorKind, forbidden, not_found
 from floor.domain.reads import READS, Scope, read_scopes
-from floor.domain.roles import Actor, runs_sector
 from floor.gateway import actor_for
+from floor.kernel.errors import DomainError, ErrorKind, forbidden, not_found
+from floor.kernel.roles import Actor, runs_sector
 from floor.messages import describe
 from floor.models import SectorView, TableView
 

@@ -41,10 +41,10 @@ from django.utils.translation import gettext_lazy as _
 
 from floor import logins
 from floor.access import refused_page
-from floor.domain.errors import DomainError
 from floor.domain.reads import read_scopes
-from floor.domain.roles import Role
 from floor.gateway import actor_for
+from floor.kernel.errors import DomainError
+from floor.kernel.roles import Role
 
 logger = logging.getLogger("floor.staff")
 

@@ -9,9 +9,9 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
 from floor.console.amounts import MAX_TYPED, AmountError, format_euros, parse_euros
-from floor.domain.command_record import MAX_COMMAND_ID_LENGTH
 from floor.domain.sector import MAX_SECTOR_NAME_LENGTH
 from floor.domain.table import TableStatus
+from floor.kernel.command_record import MAX_COMMAND_ID_LENGTH
 from games.limits import BettingLimit
 from games.variants import Variant
 

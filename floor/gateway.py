@@ -15,8 +15,8 @@ from django.db import DatabaseError
 from eventsourcing.persistence import PersistenceError
 
 from floor import metrics
-from floor.application.service import Outcome
-from floor.domain.roles import Actor, Role
+from floor.kernel.roles import Actor, Role
+from floor.kernel.service import Outcome
 from floor.logs import command_logging
 from floor.runtime import floor_app, floor_projector
 from games.errors import RuleViolation

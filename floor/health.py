@@ -62,8 +62,11 @@ def projection_state(last_position: int | None) -> dict[str, object]:
 
 
 def broker_state(url: str | None = None) -> dict[str, object]:
-    """Whether the broker (the configured one, or ``url``) takes a connection."""
-    from config.celery import app
+    """Whether the broker (the configured one, or ``url``) takes a connection.
+
+    The Celery app is the current one (config/__init__.py makes it so as Django
+    starts), not imported from config: config sits above the floor."""
+    from celery import current_app as app
 
     url = url or app.conf.broker_url or ""
     shown = maybe_sanitize_url(url)  # never show a password

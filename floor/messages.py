@@ -12,8 +12,8 @@ from decimal import Decimal
 from django.utils.formats import number_format
 from django.utils.translation import gettext_lazy as _
 
-from floor.domain.errors import ErrorKind
-from floor.domain.roles import Role
+from floor.kernel.errors import ErrorKind
+from floor.kernel.roles import Role
 from games.errors import RuleViolation
 
 # The HTTP status of each kind of refusal (the API's status, the console's too).

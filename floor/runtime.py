@@ -16,7 +16,7 @@ from django.db import connections
 from psycopg.conninfo import make_conninfo
 
 from floor.application.floor_app import FloorApplication
-from floor.domain.clock import Clock
+from floor.kernel.clock import Clock
 from floor.projections.floor_views import FloorProjection
 from floor.projections.runner import CatchUpProjector
 from games.profiles import get_profile

@@ -15,14 +15,14 @@ from django.utils.translation import gettext as _
 
 from floor.access import console_read, may_read, reader
 from floor.admin import manages_staff
-from floor.application.service import Outcome
 from floor.console.sector import acts_on_sector, live_context, stamp
-from floor.domain.errors import DomainError
 from floor.forms import (
     OpenSectorForm,
     OpenTableForm,
 )
 from floor.gateway import ReadModelsBehind, ServiceUnavailable, actor_for, perform
+from floor.kernel.errors import DomainError
+from floor.kernel.service import Outcome
 from floor.messages import STATUS_BY_KIND, describe, message_for
 from floor.models import SectorView, TableView
 from floor.runtime import floor_app

@@ -16,7 +16,7 @@ from django.conf import settings
 
 from floor import runtime
 from floor.application.floor_app import FloorApplication
-from floor.domain.clock import ManualClock
+from floor.kernel.clock import ManualClock
 from games.profile_rules import BuyInRules
 from games.profiles import RuleProfile, get_profile
 

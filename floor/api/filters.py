@@ -20,7 +20,7 @@ from uuid import UUID
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse
 
 from floor.api.serializers import ErrorSerializer
-from floor.domain.errors import invalid
+from floor.kernel.errors import invalid
 
 FILTER_INVALID = "filter_invalid"
 

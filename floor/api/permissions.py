@@ -1,7 +1,7 @@
 """Who may send a request, checked before its body is read.
 
 Every command endpoint names its command (``view.command``); the floor's rule of
-who may issue which command is in floor.domain.roles. A user holding none of
+who may issue which command is in floor.kernel.roles. A user holding none of
 those roles is answered 403 ``role_not_allowed`` whatever the body, so an
 inspector learns nothing from a refusal and changes nothing. The command checks
 it again when it runs, with the table or sector it acts on (a jefe's own sector,
@@ -19,8 +19,8 @@ from __future__ import annotations
 from rest_framework.permissions import SAFE_METHODS, BasePermission
 
 from floor.access import reader
-from floor.domain.errors import forbidden
 from floor.gateway import actor_for
+from floor.kernel.errors import forbidden
 
 
 class MayRunTheCommand(BasePermission):

@@ -19,8 +19,8 @@ from floor.api.serializers import (
     SectorSerializer,
     TableSerializer,
 )
-from floor.application.service import Outcome
 from floor.gateway import actor_for, perform
+from floor.kernel.service import Outcome
 from floor.models import SectorView, TableView
 
 REFUSALS = {

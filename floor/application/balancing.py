@@ -15,16 +15,16 @@ from uuid import UUID
 
 from floor.application.groups import seating_view
 from floor.application.house_clocks import HouseClockCommands
-from floor.application.service import Decision, Outcome
 from floor.domain import balance, draws
 from floor.domain.balance_group import BalanceGroup
-from floor.domain.errors import conflict, invalid
 from floor.domain.player import Player
 from floor.domain.positions import step
-from floor.domain.roles import Actor
 from floor.domain.table import Table
 from floor.domain.tournament import TOURNAMENT_ID, Tournament
 from floor.domain.waiting_list import WaitingList
+from floor.kernel.errors import conflict, invalid
+from floor.kernel.roles import Actor
+from floor.kernel.service import Decision, Outcome
 
 MAX_REASON_LENGTH = 200
 

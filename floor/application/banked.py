@@ -15,10 +15,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from floor.application.service import Decision, Outcome
 from floor.domain.banked_hand import JackpotInPlay
-from floor.domain.roles import Actor
 from floor.domain.table import Table
+from floor.kernel.roles import Actor
+from floor.kernel.service import Decision, Outcome
 from ledger.domain import accounts
 from ledger.domain.jackpot import Jackpot
 from ledger.domain.transaction import TransactionKind

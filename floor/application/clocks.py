@@ -13,11 +13,11 @@ from datetime import datetime
 from uuid import UUID
 
 from floor.application.seating import SeatingCommands
-from floor.application.service import Decision, Outcome
-from floor.domain.errors import invalid
-from floor.domain.roles import Actor, Role
 from floor.domain.table import Table, TableStatus
 from floor.domain.waiting_list import WaitingList
+from floor.kernel.errors import invalid
+from floor.kernel.roles import Actor, Role
+from floor.kernel.service import Decision, Outcome
 
 CLOCK_ACTOR = Actor("floor-clock", frozenset({Role.CLOCK}))
 

@@ -6,16 +6,16 @@ from uuid import UUID, uuid4
 
 from floor.application.balancing import BalancingCommands
 from floor.application.banked import BankedCommands
-from floor.application.service import Decision, Outcome
 from floor.application.staffing import StaffingCommands
 from floor.domain.balance_group import BalanceGroup
-from floor.domain.errors import conflict
 from floor.domain.player import Player
-from floor.domain.roles import Actor
 from floor.domain.sector import Sector
 from floor.domain.table import Table
 from floor.domain.table_spec import TableSpec
 from floor.domain.waiting_list import WaitingList
+from floor.kernel.errors import conflict
+from floor.kernel.roles import Actor
+from floor.kernel.service import Decision, Outcome
 from ledger.application.cage import CageCommands
 from ledger.domain.account import Account
 from ledger.domain.cage import Cage

@@ -13,13 +13,13 @@ from uuid import UUID
 from floor.application.players import PlayerCommands
 from floor.domain import balance
 from floor.domain.balance_group import BalanceGroup
-from floor.domain.errors import DomainError, conflict
 from floor.domain.game import Game
 from floor.domain.player import Player
 from floor.domain.positions import step
 from floor.domain.sector import Sector
 from floor.domain.table import Table, TableStatus
 from floor.domain.tournament import TOURNAMENT_ID, Tournament
+from floor.kernel.errors import DomainError, conflict
 
 # Tables whose players count for balance: seats drawn and not closed.
 PLAYING = (TableStatus.RUNNING, TableStatus.SUSPENDED)

@@ -12,12 +12,12 @@ from datetime import datetime
 from uuid import UUID
 
 from floor.application.clocks import ClockCommands, moment
-from floor.application.service import Decision, Outcome
 from floor.domain import absence
 from floor.domain.player import Player
-from floor.domain.roles import Actor
 from floor.domain.sector import Sector
 from floor.domain.table import ABSENCE_EXPIRED, Table, TableStatus
+from floor.kernel.roles import Actor
+from floor.kernel.service import Decision, Outcome
 from games.profile_rules import AbsenceExpiry
 
 

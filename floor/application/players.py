@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from uuid import UUID
 
-from floor.application.service import CommandService, Decision, Outcome
-from floor.domain.errors import conflict, invalid, not_found
 from floor.domain.game import Game
 from floor.domain.player import Player
-from floor.domain.roles import Actor
 from floor.domain.table import Table
 from floor.domain.table_spec import check_game
 from floor.domain.waiting_list import LIST_LEAVING_REASONS, WaitingList
+from floor.kernel.errors import conflict, invalid, not_found
+from floor.kernel.roles import Actor
+from floor.kernel.service import CommandService, Decision, Outcome
 
 
 class PlayerCommands(CommandService):

@@ -9,14 +9,14 @@ from random import Random
 from uuid import UUID
 
 from floor.application.groups import GroupSupport
-from floor.application.service import Decision, Outcome
 from floor.domain import balance, draws
-from floor.domain.errors import conflict, invalid
 from floor.domain.game import Game
 from floor.domain.player import Player
-from floor.domain.roles import Actor
 from floor.domain.table import CLOSING_REASONS, LEAVING_REASONS, Table, TableStatus
 from floor.domain.waiting_list import EntryStatus
+from floor.kernel.errors import conflict, invalid
+from floor.kernel.roles import Actor
+from floor.kernel.service import Decision, Outcome
 from games.profile_rules import FirstButton
 
 MAX_TABLES_PER_DRAW = 4  # one suit per table [PT 25]

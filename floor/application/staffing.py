@@ -18,11 +18,11 @@ from uuid import UUID
 
 from eventsourcing.domain import Aggregate
 
-from floor.application.service import CommandService, Decision, Outcome
-from floor.domain.errors import DomainError
-from floor.domain.roles import COMMAND_ROLES, Actor, Role
 from floor.domain.sector import Sector
 from floor.domain.table import Table
+from floor.kernel.errors import DomainError
+from floor.kernel.roles import COMMAND_ROLES, Actor, Role
+from floor.kernel.service import CommandService, Decision, Outcome
 from ledger.domain.tray_request import TrayRequest
 
 SCOPED_ROLES = (Role.JEFE_SECTOR, Role.CRUPIER)

@@ -40,8 +40,8 @@ from rest_framework import serializers
 
 from floor.api import serializers as s
 from floor.console.amounts import Amount, AmountError, format_euros, parse_euros
-from floor.domain.errors import DomainError
 from floor.gateway import ReadModelsBehind, ServiceUnavailable, ask, perform
+from floor.kernel.errors import DomainError
 from floor.messages import STATUS_BY_KIND, describe, message_for
 from ledger.api import serializers as ls
 

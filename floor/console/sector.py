@@ -20,9 +20,9 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from floor.access import console_read, may_read
-from floor.domain.roles import Role, runs_sector
 from floor.forms import LIMIT_LABELS, STATUS_LABELS, VARIANT_LABELS
 from floor.gateway import actor_for
+from floor.kernel.roles import Role, runs_sector
 from floor.liveness import timers_stopped
 from floor.messages import balance_reason
 from floor.models import (

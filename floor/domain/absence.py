@@ -18,7 +18,7 @@ from __future__ import annotations
 from datetime import datetime
 from uuid import UUID
 
-from floor.domain.errors import conflict
+from floor.kernel.errors import conflict
 from games.profile_rules import AbsenceExpiry, AbsenceRules
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from floor.domain.errors import conflict, invalid
+from floor.kernel.errors import conflict, invalid
 from games.profile_rules import ActionClock
 
 

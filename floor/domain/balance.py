@@ -26,7 +26,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from floor.domain import positions
-from floor.domain.errors import conflict
+from floor.kernel.errors import conflict
 from games.profiles import RuleProfile
 
 

@@ -13,10 +13,10 @@ from uuid import UUID
 
 from eventsourcing.domain import event
 
-from floor.domain.aggregate import AuditedAggregate
-from floor.domain.errors import conflict
 from floor.domain.game import Game
-from floor.domain.identity import name_based_id
+from floor.kernel.aggregate import AuditedAggregate
+from floor.kernel.errors import conflict
+from floor.kernel.identity import name_based_id
 
 # Why a player changes table: the service's move, the jefe's own, the player's
 # request, a table broken.

@@ -34,8 +34,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from floor.domain.errors import DomainError, ErrorKind, conflict, invalid
 from floor.domain.seat_keys import by_seat
+from floor.kernel.errors import DomainError, ErrorKind, conflict, invalid
 from games.banked import (
     Outcome,
     PaiGowBox,

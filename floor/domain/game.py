@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from uuid import UUID
 
-from floor.domain.identity import name_based_id
+from floor.kernel.identity import name_based_id
 
 
 @dataclass(frozen=True)

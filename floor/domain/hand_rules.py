@@ -15,8 +15,8 @@ from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from floor.domain import positions, settlement
-from floor.domain.errors import conflict, invalid
 from floor.domain.seat_keys import by_seat
+from floor.kernel.errors import conflict, invalid
 from games.profiles import RuleProfile
 from games.rake import HandRake, hand_rake
 

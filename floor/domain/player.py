@@ -14,9 +14,9 @@ from uuid import UUID
 
 from eventsourcing.domain import event
 
-from floor.domain.aggregate import AuditedAggregate
-from floor.domain.errors import conflict, invalid
-from floor.domain.identity import name_based_id
+from floor.kernel.aggregate import AuditedAggregate
+from floor.kernel.errors import conflict, invalid
+from floor.kernel.identity import name_based_id
 
 CARD_NUMBER = re.compile(r"^[A-Z0-9][A-Z0-9-]{0,29}$")
 MAX_DISPLAY_NAME_LENGTH = 60

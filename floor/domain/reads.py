@@ -3,10 +3,10 @@
 Each role keeps to its place on the floor [GA art. 19.1; CM "Personal"]: the
 director and the regulator's inspector read everything; a jefe de sector reads
 the sectors the director named him to (a sector with no jefe named is any
-jefe's, as for his commands: floor.domain.roles.runs_sector), their tables and
+jefe's, as for his commands: floor.kernel.roles.runs_sector), their tables and
 trays; a crupier reads the table the jefe named him dealer of; the cage (cajero)
 reads its money and finds a player by card. A command is refused the same way
-(floor.domain.roles), so what one may not change one may not read either,
+(floor.kernel.roles), so what one may not change one may not read either,
 unless it is one's job to watch it (the inspector).
 
 Every read endpoint and console page names the resource it reads (``reads``
@@ -18,8 +18,8 @@ from __future__ import annotations
 
 from enum import StrEnum
 
-from floor.domain.errors import forbidden
-from floor.domain.roles import Actor, Role
+from floor.kernel.errors import forbidden
+from floor.kernel.roles import Actor, Role
 
 
 class Scope(StrEnum):

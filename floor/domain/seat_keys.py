@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 
-from floor.domain.errors import invalid
+from floor.kernel.errors import invalid
 
 
 def seat_of(key: object) -> int:

@@ -7,10 +7,10 @@ from uuid import UUID
 
 from eventsourcing.domain import event
 
-from floor.domain.aggregate import AuditedAggregate
-from floor.domain.errors import conflict, forbidden, invalid
-from floor.domain.identity import name_based_id
-from floor.domain.roles import runs_sector
+from floor.kernel.aggregate import AuditedAggregate
+from floor.kernel.errors import conflict, forbidden, invalid
+from floor.kernel.identity import name_based_id
+from floor.kernel.roles import runs_sector
 
 MAX_SECTOR_NAME_LENGTH = 60
 

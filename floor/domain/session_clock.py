@@ -19,7 +19,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from fractions import Fraction
 
-from floor.domain.errors import conflict
+from floor.kernel.errors import conflict
 from games.profiles import RuleProfile
 from games.rake import (
     SessionBase,

@@ -45,8 +45,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
-from floor.domain.errors import conflict, invalid
 from floor.domain.seat_keys import by_seat
+from floor.kernel.errors import conflict, invalid
 from games.cards import cards as parse_cards
 from games.errors import RuleViolation
 from games.evaluate import evaluate

@@ -21,11 +21,11 @@ from eventsourcing.domain import event
 from floor.domain import banked_hand, hand_rules
 from floor.domain.absence import AbsenceMixin
 from floor.domain.action_clock import ActionClockMixin
-from floor.domain.aggregate import AuditedAggregate
-from floor.domain.errors import conflict, forbidden, invalid
 from floor.domain.game import Game
 from floor.domain.session_clock import SessionClockMixin
 from floor.domain.table_spec import TableSpec
+from floor.kernel.aggregate import AuditedAggregate
+from floor.kernel.errors import conflict, forbidden, invalid
 from games.profile_rules import BuyInBounds, BuyInRules
 from games.profiles import RuleProfile
 

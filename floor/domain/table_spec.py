@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from floor.domain.errors import DomainError, ErrorKind, invalid
 from floor.domain.game import Game
+from floor.kernel.errors import DomainError, ErrorKind, invalid
 from games.betting import check_ante, check_banked_stakes
 from games.errors import RuleViolation
 from games.limits import BettingLimit, TableStakes, check_stakes

@@ -8,8 +8,8 @@ from uuid import UUID
 
 from eventsourcing.domain import event
 
-from floor.domain.aggregate import AuditedAggregate
-from floor.domain.identity import name_based_id
+from floor.kernel.aggregate import AuditedAggregate
+from floor.kernel.identity import name_based_id
 
 TOURNAMENT_ID: UUID = name_based_id("tournament", "the-room")
 

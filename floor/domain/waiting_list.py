@@ -14,9 +14,9 @@ from uuid import UUID
 
 from eventsourcing.domain import event
 
-from floor.domain.aggregate import AuditedAggregate
-from floor.domain.errors import conflict
 from floor.domain.game import Game
+from floor.kernel.aggregate import AuditedAggregate
+from floor.kernel.errors import conflict
 
 # Why the jefe takes a player off a list [CM-6].
 LIST_LEAVING_REASONS = ("withdrew", "absent_when_called")

@@ -15,10 +15,11 @@ from typing import Any
 
 from django.db import transaction
 from eventsourcing.domain import DomainEventProtocol
+from eventsourcing.utils import get_topic
 
 from floor.audit import GENESIS
 from floor.audit_files import append_anchor, keyring, now_text
-from floor.domain.command_record import CommandRecord
+from floor.kernel.command_record import CommandRecord
 from floor.models import EventJournalEntry
 from ledger.models import GamingDayView
 
@@ -43,7 +44,9 @@ def entry_content(event: DomainEventProtocol, position: int) -> dict[str, Any]:
     attributes = vars(event)
     return {
         "position": position,
-        "topic": f"{type(event).__module__}:{type(event).__qualname__}",
+        # The library's topic: the one it stored and resolves, declared where a
+        # class moved (floor.kernel.command_record), else module:qualname.
+        "topic": get_topic(type(event)),
         "originator_id": event.originator_id,
         "originator_version": event.originator_version,
         "occurred_at": event.timestamp,

@@ -12,7 +12,7 @@ from __future__ import annotations
 from datetime import date, datetime, timedelta
 from uuid import UUID
 
-from floor.domain.errors import invalid
+from floor.kernel.errors import invalid
 from floor.models import EventJournalEntry
 from floor.reports.cage import filtered, table_of
 from floor.reports.common import ReportFilter, event_name, iso, table_columns, table_labels

@@ -23,7 +23,7 @@ from rest_framework.response import Response
 
 from floor.api.filters import Filters, parameter
 from floor.api.serializers import ErrorSerializer
-from floor.domain.errors import invalid
+from floor.kernel.errors import invalid
 from floor.models import EventJournalEntry, SectorView, TableView
 from floor.runtime import floor_app
 from games.limits import BettingLimit

@@ -21,8 +21,8 @@ from uuid import UUID
 from django.db.models import Q, QuerySet
 
 from floor.api.serializers import JournalSerializer
-from floor.domain.errors import DomainError, invalid, not_found
 from floor.domain.player import Player
+from floor.kernel.errors import DomainError, invalid, not_found
 from floor.models import EventJournalEntry, PlayerView, TableView
 from floor.reports.common import POSTED_TOPIC, filters, iso, parse_filter
 from ledger.domain.accounts import AccountRef

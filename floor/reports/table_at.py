@@ -12,8 +12,8 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from uuid import UUID
 
-from floor.domain.errors import invalid, not_found
 from floor.domain.table import Table
+from floor.kernel.errors import invalid, not_found
 from floor.models import EventJournalEntry, PlayerView, TableView
 from floor.projections.floor_views import SEAT_FLAGS
 from floor.reports.common import iso, now

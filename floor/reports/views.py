@@ -21,7 +21,7 @@ from rest_framework.views import APIView
 from floor.api.filters import parameter
 from floor.api.permissions import MayRead
 from floor.api.serializers import ErrorSerializer, TableFloorSerializer
-from floor.domain.errors import invalid
+from floor.kernel.errors import invalid
 from floor.reports import (
     cage,
     cage_moves,

@@ -13,8 +13,8 @@ from uuid import UUID, uuid4
 
 from eventsourcing.domain import Aggregate
 
-from floor.application.service import CommandService
 from floor.domain.table import Table
+from floor.kernel.service import CommandService
 from ledger.domain.account import Account
 from ledger.domain.accounts import AccountRef
 from ledger.domain.floor_money import Booking, bookings_for

@@ -8,10 +8,10 @@ actor's role, all events or none) and books its money in ledger.application.book
 
 from __future__ import annotations
 
-from floor.application.service import Decision, Outcome
-from floor.domain.errors import conflict
-from floor.domain.roles import Actor
 from floor.domain.table import Table
+from floor.kernel.errors import conflict
+from floor.kernel.roles import Actor
+from floor.kernel.service import Decision, Outcome
 from ledger.application.common import cents, result_of
 from ledger.application.jackpots import JackpotCommands
 from ledger.domain import accounts

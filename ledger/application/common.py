@@ -7,7 +7,7 @@ from datetime import date
 
 from eventsourcing.domain import Aggregate
 
-from floor.domain.errors import invalid
+from floor.kernel.errors import invalid
 from ledger.domain import accounts
 from ledger.domain.accounts import AccountRef, Kind
 from ledger.domain.transaction import Transaction

@@ -9,9 +9,9 @@ from datetime import date, timedelta
 
 from eventsourcing.domain import Aggregate
 
-from floor.application.service import Decision, Outcome
-from floor.domain.errors import conflict, invalid
-from floor.domain.roles import Actor
+from floor.kernel.errors import conflict, invalid
+from floor.kernel.roles import Actor
+from floor.kernel.service import Decision, Outcome
 from ledger.application.books import LedgerBooks
 from ledger.application.common import (
     CAGE_ACCOUNTS,

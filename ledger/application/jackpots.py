@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from floor.application.service import Decision, Outcome
-from floor.domain.errors import conflict, invalid
-from floor.domain.roles import Actor
 from floor.domain.table import Table
+from floor.kernel.errors import conflict, invalid
+from floor.kernel.roles import Actor
+from floor.kernel.service import Decision, Outcome
 from games.banked import settle_jackpot
 from games.hands import Category
 from ledger.application.common import result_of

@@ -12,8 +12,8 @@ from uuid import UUID
 
 from eventsourcing.domain import event
 
-from floor.domain.aggregate import AuditedAggregate
-from floor.domain.errors import conflict
+from floor.kernel.aggregate import AuditedAggregate
+from floor.kernel.errors import conflict
 from ledger.domain.accounts import AccountRef
 
 

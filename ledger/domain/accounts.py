@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 from uuid import UUID
 
-from floor.domain.errors import invalid
-from floor.domain.identity import name_based_id
+from floor.kernel.errors import invalid
+from floor.kernel.identity import name_based_id
 
 
 class Kind(StrEnum):

@@ -13,9 +13,9 @@ from uuid import UUID
 
 from eventsourcing.domain import event
 
-from floor.domain.aggregate import AuditedAggregate
-from floor.domain.errors import conflict
-from floor.domain.identity import name_based_id
+from floor.kernel.aggregate import AuditedAggregate
+from floor.kernel.errors import conflict
+from floor.kernel.identity import name_based_id
 
 
 class Cage(AuditedAggregate):

@@ -17,9 +17,9 @@ from uuid import UUID
 
 from eventsourcing.domain import event
 
-from floor.domain.aggregate import AuditedAggregate
-from floor.domain.errors import conflict, invalid
-from floor.domain.identity import name_based_id
+from floor.kernel.aggregate import AuditedAggregate
+from floor.kernel.errors import conflict, invalid
+from floor.kernel.identity import name_based_id
 from ledger.domain.accounts import AccountRef, Kind
 
 # Why a count may differ from the books; "other" needs a note.

@@ -13,8 +13,8 @@ from uuid import UUID
 
 from eventsourcing.domain import event
 
-from floor.domain.aggregate import AuditedAggregate
-from floor.domain.errors import conflict, invalid
+from floor.kernel.aggregate import AuditedAggregate
+from floor.kernel.errors import conflict, invalid
 from games.banked import GA_PROGRESSIVE, JackpotTable
 from games.banked.common import SettlementError
 from games.banked.jackpot import check_seed, check_stake

@@ -14,8 +14,8 @@ from uuid import UUID
 
 from eventsourcing.domain import event
 
-from floor.domain.aggregate import AuditedAggregate
-from floor.domain.errors import invalid
+from floor.kernel.aggregate import AuditedAggregate
+from floor.kernel.errors import invalid
 from ledger.domain.accounts import AccountRef
 
 

@@ -11,8 +11,8 @@ from enum import StrEnum
 
 from eventsourcing.domain import event
 
-from floor.domain.aggregate import AuditedAggregate
-from floor.domain.errors import conflict, forbidden, invalid
+from floor.kernel.aggregate import AuditedAggregate
+from floor.kernel.errors import conflict, forbidden, invalid
 
 
 class TrayMove(StrEnum):

@@ -14,8 +14,8 @@ from hypothesis import strategies as st
 
 from floor.domain import balance
 from floor.domain.balance_group import BalanceGroup
-from floor.domain.errors import DomainError
 from floor.domain.player import Player
+from floor.kernel.errors import DomainError
 from tests.support.floor import JEFE, new_id
 from tests.support.room import Room
 

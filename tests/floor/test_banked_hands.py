@@ -12,7 +12,7 @@ from datetime import timedelta
 import pytest
 
 from floor import runtime
-from floor.domain.roles import Actor, Role
+from floor.kernel.roles import Actor, Role
 from floor.models import TableView
 from games.banked import paigow, sin_descarte, trijoker
 from games.profiles import CM, GA, PT

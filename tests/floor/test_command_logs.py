@@ -16,8 +16,8 @@ import sys
 import pytest
 from django.conf import settings
 
-from floor.domain.errors import DomainError
 from floor.gateway import perform
+from floor.kernel.errors import DomainError
 from floor.logs import CommandFilter, JsonLineFormatter, TextFormatter
 from tests.support.floor import new_id
 

@@ -7,9 +7,9 @@ from datetime import timedelta
 
 import pytest
 
-from floor.application.service import ConcurrentUpdateError
-from floor.domain.errors import DomainError
-from floor.domain.roles import Actor, Role
+from floor.kernel.errors import DomainError
+from floor.kernel.roles import Actor, Role
+from floor.kernel.service import ConcurrentUpdateError
 from games.profiles import CM
 from tests.support.floor import DIRECTOR, HOLDEM, JEFE, new_id, open_sector, open_tables
 

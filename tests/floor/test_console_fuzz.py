@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 
 from floor.console.amounts import figure
 from floor.console.commands import COMMANDS
-from floor.domain.roles import COMMAND_ROLES
+from floor.kernel.roles import COMMAND_ROLES
 from games.limits import MAX_AMOUNT_CENTS
 from ledger.domain.transaction import amount_of
 from tests.support.floor import new_id

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import pytest
 
-from floor.domain.roles import Actor, Role
+from floor.kernel.roles import Actor, Role
 from ledger.domain import accounts
 from tests.support.books import Books
 from tests.support.floor import CRUPIER, new_id
@@ -401,7 +401,7 @@ def test_a_refusal_s_details_say_no_more_than_its_message():
     buying in with a player's chips, say) is told only that it does not hold
     enough: the API's details keep to what the message says."""
     from floor.api.errors import refusal_body
-    from floor.domain.errors import conflict
+    from floor.kernel.errors import conflict
 
     refused_debit = conflict(
         "insufficient_funds",

@@ -11,7 +11,7 @@ from datetime import timedelta
 import pytest
 
 from floor.domain import positions
-from floor.domain.errors import DomainError
+from floor.kernel.errors import DomainError
 from tests.support.floor import CRUPIER, JEFE, new_id
 from tests.support.room import Room, events_of, pid, refused
 

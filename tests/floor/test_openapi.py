@@ -35,7 +35,7 @@ from schemathesis.checks import (
     status_code_conformance,
 )
 
-from floor.domain.roles import Role
+from floor.kernel.roles import Role
 from tests.support.auth import api_credentials
 from tests.support.floor import new_id
 

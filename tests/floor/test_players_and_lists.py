@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from floor.domain.errors import ErrorKind
+from floor.kernel.errors import ErrorKind
 from tests.support.floor import HOLDEM, JEFE, new_id
 from tests.support.room import OMAHA, Room, all_events, events_of, pid, refused  # noqa: F401
 

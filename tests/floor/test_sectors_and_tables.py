@@ -5,8 +5,8 @@ from dataclasses import replace
 
 import pytest
 
-from floor.domain.errors import DomainError, ErrorKind
 from floor.domain.sector import Sector
+from floor.kernel.errors import DomainError, ErrorKind
 from games.limits import MAX_AMOUNT_CENTS
 from games.profiles import CM
 from tests.support.floor import CRUPIER, DIRECTOR, HOLDEM, JEFE, new_id, open_sector, open_tables

@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 from rest_framework.test import APIClient
 
 from floor.domain import settlement
-from floor.domain.errors import DomainError
+from floor.kernel.errors import DomainError
 from games.pots import CM_SPLIT, GA_SPLIT, PT_SPLIT
 from games.rake import CM_HAND_RAKE, GA_HAND_RAKE, PT_HAND_RAKE, HandRake
 from tests.support.floor import CRUPIER

@@ -19,8 +19,8 @@ import threading
 import pytest
 from eventsourcing.persistence import IntegrityError
 
-from floor.domain.errors import DomainError
 from floor.domain.player import Player
+from floor.kernel.errors import DomainError
 from ledger.domain import accounts
 from tests.support.books import Books
 from tests.support.floor import CRUPIER, new_id

@@ -30,7 +30,7 @@ import pytest
 
 from floor import runtime
 from floor.application.clocks import CLOCK_ACTOR
-from floor.domain.clock import SystemClock
+from floor.kernel.clock import SystemClock
 from floor.models import PendingTimer, SchedulerHeartbeat, TableView, WaitingEntryView
 from games.profiles import TWIN_SESSION_HOUR, TWIN_SUSPENSION
 from ledger.domain import accounts

@@ -14,9 +14,9 @@ import uuid
 
 import pytest
 
-from floor.domain.errors import DomainError
 from floor.domain.player import Player
 from floor.domain.table import Table
+from floor.kernel.errors import DomainError
 from floor.messages import STATUS_BY_KIND
 from games.profiles import PT
 from tests.support.floor import DIRECTOR, JEFE, new_id

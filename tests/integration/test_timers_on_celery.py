@@ -18,7 +18,7 @@ import pytest
 
 from floor import runtime
 from floor.application.clocks import CLOCK_ACTOR
-from floor.domain.clock import SystemClock
+from floor.kernel.clock import SystemClock
 from floor.models import PendingTimer, SchedulerHeartbeat
 from tests.support.floor import CRUPIER, new_id
 from tests.support.processes import celery, running, service_env

@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 from floor.domain.player import Player
-from floor.domain.roles import Actor, Role
+from floor.kernel.roles import Actor, Role
 from ledger.domain import accounts
 from ledger.domain.accounts import Kind
 from ledger.domain.cage import Cage

@@ -26,11 +26,11 @@ from hypothesis import strategies as st
 from floor.application.floor_app import FloorApplication
 from floor.domain import positions, settlement
 from floor.domain.balance_group import BalanceGroup
-from floor.domain.clock import ManualClock
-from floor.domain.errors import DomainError
 from floor.domain.hand_rules import expected_button, hand_facts
 from floor.domain.player import Player
 from floor.domain.table import Table, TableStatus
+from floor.kernel.clock import ManualClock
+from floor.kernel.errors import DomainError
 from games.profile_rules import BuyInRules
 from games.profiles import get_profile
 from ledger.domain import accounts

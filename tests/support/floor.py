@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import uuid
 
-from floor.domain.roles import Actor, Role
+from floor.kernel.roles import Actor, Role
 
 DIRECTOR = Actor("dora", frozenset({Role.DIRECTOR}))
 JEFE = Actor("jaime", frozenset({Role.JEFE_SECTOR}))

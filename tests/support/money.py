@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from floor.domain.roles import Actor, Role
+from floor.kernel.roles import Actor, Role
 from ledger.application.cage import CageCommands
 from ledger.domain.cage import Cage
 from tests.support.floor import JEFE, new_id

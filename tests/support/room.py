@@ -10,9 +10,9 @@ from uuid import UUID
 
 import pytest
 
-from floor.domain.errors import DomainError
 from floor.domain.player import Player
-from floor.domain.roles import Actor
+from floor.kernel.errors import DomainError
+from floor.kernel.roles import Actor
 from tests.support.floor import CRUPIER, HOLDEM, JEFE, new_id, open_sector
 from tests.support.money import fill_tray
 

@@ -10,9 +10,9 @@ from __future__ import annotations
 from django.contrib.auth.models import Group, User
 from django.core.management.base import BaseCommand
 
-from floor.domain.errors import DomainError
-from floor.domain.roles import Role
 from floor.gateway import perform
+from floor.kernel.errors import DomainError
+from floor.kernel.roles import Role
 from floor.runtime import floor_app
 
 # (username, password, role): the README lists these.

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-from floor.domain.errors import forbidden
+from floor.kernel.errors import forbidden
 
 
 class Role(StrEnum):

@@ -6,14 +6,14 @@ from typing import Any
 
 from eventsourcing.domain import Aggregate
 
-from floor.domain.context import current_context
+from floor.kernel.context import current_context
 
 
 class AuditedAggregate(Aggregate):
     """An aggregate whose every event names its actor, role, command and profile.
 
     The metadata and the timestamp come from the command context in force
-    (floor.domain.context), so the injected clock dates every event.
+    (floor.kernel.context), so the injected clock dates every event.
     """
 
     class Event(Aggregate.Event):

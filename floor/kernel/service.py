@@ -22,11 +22,11 @@ from eventsourcing.application import AggregateNotFoundError, Application
 from eventsourcing.domain import Aggregate
 from eventsourcing.persistence import IntegrityError
 
-from floor.domain.clock import Clock, SystemClock
-from floor.domain.command_record import MAX_COMMAND_ID_LENGTH, CommandRecord
-from floor.domain.context import CommandContext, command_context, current_context
-from floor.domain.errors import DomainError, ErrorKind, invalid, not_found
-from floor.domain.roles import Actor, Role
+from floor.kernel.clock import Clock, SystemClock
+from floor.kernel.command_record import MAX_COMMAND_ID_LENGTH, CommandRecord
+from floor.kernel.context import CommandContext, command_context, current_context
+from floor.kernel.errors import DomainError, ErrorKind, invalid, not_found
+from floor.kernel.roles import Actor, Role
 from games.profiles import CM, RuleProfile
 
 A = TypeVar("A", bound=Aggregate)
