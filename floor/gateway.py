@@ -15,6 +15,7 @@ from django.db import DatabaseError
 from eventsourcing.persistence import PersistenceError
 
 from floor import metrics
+from floor.application.catalogue import COMMANDS
 from floor.application.service import Outcome
 from floor.domain.roles import Actor, Role
 from floor.logs import command_logging
@@ -90,7 +91,7 @@ def role_of(actor: Actor, command: str) -> str | None:
     """The role ``actor`` would issue ``command`` under, for the log (None:
     none of theirs may; the command's refusal says so)."""
     try:
-        return str(actor.role_for(command))
+        return str(COMMANDS.role_for(actor, command))
     except (LookupError, RuleViolation):
         return None
 
@@ -101,7 +102,7 @@ def _perform_as(
     try:
         app = floor_app()
         context["profile"] = app.profile.code
-        outcome: Outcome = getattr(app, command)(actor, command_id, **arguments)
+        outcome: Outcome = COMMANDS.bound(app, command)(actor, command_id, **arguments)
     except (DatabaseError, PersistenceError) as error:
         logger.exception("%s of %s: the event store did not answer", command, actor.username)
         raise ServiceUnavailable(str(error)) from error
@@ -118,7 +119,7 @@ def ask(query: str, user: Any, **arguments: Any) -> Any:
     """Runs ``query`` of the floor application as ``user``: a question that
     records nothing (the settlement's preview), so no read model to wait for."""
     try:
-        return getattr(floor_app(), query)(actor_for(user), **arguments)
+        return COMMANDS.bound(floor_app(), query)(actor_for(user), **arguments)
     except (DatabaseError, PersistenceError) as error:
         logger.exception("%s of %s: the event store did not answer", query, user)
         raise ServiceUnavailable(str(error)) from error

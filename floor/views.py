@@ -15,6 +15,7 @@ from django.utils.translation import gettext as _
 
 from floor.access import console_read, may_read, reader
 from floor.admin import manages_staff
+from floor.application.catalogue import COMMANDS
 from floor.application.service import Outcome
 from floor.console.sector import acts_on_sector, live_context, stamp
 from floor.domain.errors import DomainError
@@ -87,7 +88,7 @@ def home(request: HttpRequest) -> HttpResponse:
             if actor.username
             else TableView.objects.none(),
             "form": form,
-            "can_open_sector": actor.may("open_sector"),
+            "can_open_sector": COMMANDS.may(actor, "open_sector"),
             "works_the_cage": may_read(request.user, "cage"),
             "manages_staff": manages_staff(request.user),
             "reads_sectors": may_read(request.user, "sectors"),
@@ -120,7 +121,7 @@ def sector(request: HttpRequest, sector_id: UUID) -> HttpResponse:
         {
             "form": form,
             "acts": acts,
-            "can_open_table": acts and actor_for(request.user).may("open_table"),
+            "can_open_table": acts and COMMANDS.may(actor_for(request.user), "open_table"),
             "poll_ms": settings.FLOOR_CONSOLE_POLL_MS,
             "live_url": reverse("floor:sector-live", args=[sector_id]),
         }

@@ -22,6 +22,7 @@ from django.urls import reverse
 from django.utils.http import urlencode
 
 from floor.access import console_read
+from floor.application.catalogue import COMMANDS
 from floor.console.sector import OPEN, log_position, server_now, stamp
 from floor.gateway import actor_for
 from floor.models import PlayerView, SeatView, TableView
@@ -112,7 +113,7 @@ def live_context(user: Any, card: str) -> dict[str, Any]:
         "cage": cage_position(),
         "transactions": latest_transactions(),
         "open_tables": TableView.objects.filter(status__in=OPEN).select_related("sector"),
-        "may": {name: actor.may(name) for name in CAGE_COMMANDS},
+        "may": {name: COMMANDS.may(actor, name) for name in CAGE_COMMANDS},
         "position": log_position(),
         "server_now": server_now(),
         "back": with_card("cage-console", player.card_number if player else ""),

@@ -22,6 +22,7 @@ from eventsourcing.application import AggregateNotFoundError, Application
 from eventsourcing.domain import Aggregate
 from eventsourcing.persistence import IntegrityError
 
+from floor.application.registry import COMMANDS
 from floor.domain.clock import Clock, SystemClock
 from floor.domain.command_record import MAX_COMMAND_ID_LENGTH, CommandRecord
 from floor.domain.context import CommandContext, command_context, current_context
@@ -172,7 +173,7 @@ class CommandService(Application):
     def role_in_scope(self, actor: Actor, command: str, payload: dict[str, Any]) -> Role:
         """The role the actor issues ``command`` under, or the refusal; the
         floor also checks the table or sector it names (floor.application.staffing)."""
-        return actor.role_for(command)
+        return COMMANDS.role_for(actor, command)
 
     def check_changed_in_scope(
         self, actor: Actor, command: str, role: Role, changed: Sequence[Aggregate]
