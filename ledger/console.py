@@ -23,6 +23,7 @@ from django.utils.http import urlencode
 
 from floor.access import console_read
 from floor.application.catalogue import COMMANDS
+from floor.application.catalogue import FloorApplication as App
 from floor.console.sector import OPEN, log_position, server_now, stamp
 from floor.gateway import actor_for
 from floor.models import PlayerView, SeatView, TableView
@@ -35,12 +36,15 @@ from ledger.views import KIND_LABELS
 # How many of the latest transactions the console lists.
 LATEST = 15
 # The commands whose forms the page shows to whoever may run them.
-CAGE_COMMANDS = (
-    "sell_chips",
-    "buy_in_at_cage",
-    "cash_out",
-    "confirm_tray_move",
-    "cancel_tray_move",
+CAGE_COMMANDS = tuple(
+    COMMANDS.name_of(handler)
+    for handler in (
+        App.sell_chips,
+        App.buy_in_at_cage,
+        App.cash_out,
+        App.confirm_tray_move,
+        App.cancel_tray_move,
+    )
 )
 
 

@@ -18,7 +18,6 @@ import functools
 from collections.abc import Callable, Iterator, Mapping
 from contextvars import ContextVar
 from dataclasses import dataclass
-from types import MethodType
 from typing import Any, TypeVar
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -140,26 +139,33 @@ class CommandRegistry(Mapping[str, CommandSpec]):
             raise UnknownCommand(getattr(handler, "__qualname__", repr(handler)))
         return spec
 
+    def name_of(self, command: str | Callable[..., Any]) -> str:
+        """The name of ``command``, given by name or by its handler."""
+        return command if isinstance(command, str) else self.spec_of(command).name
+
     def bound(self, app: Any, name: str) -> Callable[..., Any]:
-        """The handler of command ``name`` bound to ``app``, ready to call."""
-        handler = self[name].handler
-        if handler is None:
+        """The handler of command ``name`` on ``app``, ready to call: an unknown
+        command is refused here, by name. The application's own attribute of
+        that name is what runs, so a subclass's override of a handler (or a
+        test's stand-in for it) runs in its place."""
+        spec = self[name]
+        if spec.handler is None:
             raise UnknownCommand(name)
-        return MethodType(handler, app)
+        return getattr(app, spec.name)
 
     def roles(self) -> dict[str, tuple[Any, ...]]:
         """Command name -> the roles that may issue it: the role map."""
         return {name: spec.roles for name, spec in self._specs.items()}
 
-    def may(self, actor: Any, name: str) -> bool:
-        """Whether ``actor`` may issue command ``name`` (an unknown one: no)."""
-        spec = self._specs.get(name)
+    def may(self, actor: Any, command: str | Callable[..., Any]) -> bool:
+        """Whether ``actor`` may issue ``command`` (an unknown one: no)."""
+        spec = self._specs.get(self.name_of(command))
         return spec is not None and spec.may(actor)
 
-    def role_for(self, actor: Any, name: str) -> Any:
-        """The role ``actor`` issues command ``name`` under, or the refusal; an
+    def role_for(self, actor: Any, command: str | Callable[..., Any]) -> Any:
+        """The role ``actor`` issues ``command`` under, or the refusal; an
         unknown command is a LookupError (a programming error, not a refusal)."""
-        return self[name].role_for(actor)
+        return self[self.name_of(command)].role_for(actor)
 
 
 def current_command() -> str:

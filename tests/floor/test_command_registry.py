@@ -164,3 +164,52 @@ def test_a_handler_names_its_command_while_it_runs():
         current_command()
     with pytest.raises(ValueError):
         registry.register(App.do_it.__wrapped__, roles=("someone",))  # a second declaration
+
+
+def api_endpoints():
+    from floor.api.commands import FLOOR_ENDPOINTS
+    from ledger.api.commands import CAGE_ENDPOINTS
+
+    return [*FLOOR_ENDPOINTS, *CAGE_ENDPOINTS]
+
+
+def test_every_command_a_person_issues_has_an_endpoint_and_every_endpoint_a_command():
+    endpoints = api_endpoints()
+    declared = [e.command for e in endpoints]  # spec_of: each handler is a registered one
+    assert len(declared) == len(set(declared)), "a command has two endpoints"
+    people = {n for n, s in COMMANDS.items() if s.roles != (Role.CLOCK,)}
+    assert set(declared) == people
+    assert len({e.url_name for e in endpoints}) == len(endpoints)
+
+
+def routes(patterns=None, prefix=""):
+    """(route, url name, view class) of every route Django serves."""
+    from django.urls import URLResolver, get_resolver
+
+    for pattern in get_resolver().url_patterns if patterns is None else patterns:
+        if isinstance(pattern, URLResolver):
+            yield from routes(pattern.url_patterns, prefix + str(pattern.pattern))
+        else:
+            view = getattr(pattern.callback, "view_class", None)
+            yield prefix + str(pattern.pattern), pattern.name, view
+
+
+def test_every_route_that_runs_a_command_runs_a_registered_one_as_declared():
+    served = {(route, name): view for route, name, view in routes()}
+    commands = {key: view.command for key, view in served.items() if getattr(view, "command", None)}
+    assert len(commands) == len(api_endpoints())
+    for (_route, _name), command in commands.items():
+        assert command in COMMANDS
+    for endpoint in api_endpoints():
+        view = served["api/" + endpoint.route, endpoint.url_name]
+        assert view.command == endpoint.command
+        assert COMMANDS[view.command].handler is endpoint.handler
+
+
+def test_the_console_runs_registered_commands_by_their_declared_names():
+    from floor.console.commands import COMMANDS as CONSOLE
+
+    for name, action in CONSOLE.items():
+        assert COMMANDS[name].handler is action.handler
+        if action.preview is not None:
+            assert COMMANDS[action.preview_name].query
