@@ -28,6 +28,7 @@ from floor.api.serializers import (
     SectorSerializer,
     TableSerializer,
 )
+from floor.application.catalogue import COMMANDS
 from floor.domain.sector import Sector
 from floor.domain.table import TableSpec, TableStatus
 from floor.gateway import actor_for
@@ -44,7 +45,7 @@ def profile() -> RuleProfile:
 def authorise(request: Request, command: str) -> str:
     """Refuses a user without the command's role, as the event-sourced path does
     (same group lookup, same 403 body); returns the username to record."""
-    actor_for(request.user).role_for(command)
+    COMMANDS.role_for(actor_for(request.user), command)
     return request.user.get_username()
 
 

@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Callable
 from typing import Any
 
 from django.db import DatabaseError
 from eventsourcing.persistence import PersistenceError
 
 from floor import metrics
+from floor.application.catalogue import COMMANDS
 from floor.kernel.roles import Actor, Role
 from floor.kernel.service import Outcome
 from floor.logs import command_logging
@@ -24,6 +26,9 @@ from games.errors import RuleViolation
 logger = logging.getLogger(__name__)
 
 ROLE_NAMES = {role.value for role in Role}
+
+# A command, by its name or its handler (floor.kernel.registry).
+Command = str | Callable[..., Any]
 
 # How long a request waits for the read models to show its command.
 READ_YOUR_WRITES_SECONDS = 5.0
@@ -53,17 +58,18 @@ def actor_for(user: Any) -> Actor:
     return Actor(username=user.get_username(), roles=frozenset(Role(n) for n in names))
 
 
-def perform(command: str, user: Any, command_id: str, **arguments: Any) -> Outcome:
+def perform(command: Command, user: Any, command_id: str, **arguments: Any) -> Outcome:
     """Runs ``command`` of the floor application as ``user``, then shows it."""
     return perform_as(actor_for(user), command, command_id, **arguments)
 
 
-def perform_as(actor: Actor, command: str, command_id: str, **arguments: Any) -> Outcome:
+def perform_as(actor: Actor, command: Command, command_id: str, **arguments: Any) -> Outcome:
     """Runs ``command`` as ``actor`` (a person's, or the clock's), then shows it.
 
     Every line logged meanwhile names the command, its id, actor, role and
     profile (floor.logs), and the command is counted by outcome and timed
     (floor.metrics): the one place every command passes (docs/operations.md)."""
+    command = COMMANDS.name_of(command)
     started = time.perf_counter()
     result = "error"
     fields = {"command": command, "command_id": command_id, "actor": actor.username or None}
@@ -90,7 +96,7 @@ def role_of(actor: Actor, command: str) -> str | None:
     """The role ``actor`` would issue ``command`` under, for the log (None:
     none of theirs may; the command's refusal says so)."""
     try:
-        return str(actor.role_for(command))
+        return str(COMMANDS.role_for(actor, command))
     except (LookupError, RuleViolation):
         return None
 
@@ -101,7 +107,7 @@ def _perform_as(
     try:
         app = floor_app()
         context["profile"] = app.profile.code
-        outcome: Outcome = getattr(app, command)(actor, command_id, **arguments)
+        outcome: Outcome = COMMANDS.bound(app, command)(actor, command_id, **arguments)
     except (DatabaseError, PersistenceError) as error:
         logger.exception("%s of %s: the event store did not answer", command, actor.username)
         raise ServiceUnavailable(str(error)) from error
@@ -114,11 +120,12 @@ def _perform_as(
     return outcome
 
 
-def ask(query: str, user: Any, **arguments: Any) -> Any:
+def ask(query: Command, user: Any, **arguments: Any) -> Any:
     """Runs ``query`` of the floor application as ``user``: a question that
     records nothing (the settlement's preview), so no read model to wait for."""
+    query = COMMANDS.name_of(query)
     try:
-        return getattr(floor_app(), query)(actor_for(user), **arguments)
+        return COMMANDS.bound(floor_app(), query)(actor_for(user), **arguments)
     except (DatabaseError, PersistenceError) as error:
         logger.exception("%s of %s: the event store did not answer", query, user)
         raise ServiceUnavailable(str(error)) from error

@@ -15,6 +15,8 @@ from django.utils.translation import gettext as _
 
 from floor.access import console_read, may_read, reader
 from floor.admin import manages_staff
+from floor.application.catalogue import COMMANDS
+from floor.application.catalogue import FloorApplication as App
 from floor.console.sector import acts_on_sector, live_context, stamp
 from floor.forms import (
     OpenSectorForm,
@@ -64,7 +66,7 @@ def home(request: HttpRequest) -> HttpResponse:
     outcome, status = run_form_command(
         request,
         form,
-        lambda data: perform("open_sector", request.user, data["command_id"], name=data["name"]),
+        lambda data: perform(App.open_sector, request.user, data["command_id"], name=data["name"]),
     )
     if outcome is not None:
         if status != 200:  # recorded, but its page may not exist yet
@@ -87,7 +89,7 @@ def home(request: HttpRequest) -> HttpResponse:
             if actor.username
             else TableView.objects.none(),
             "form": form,
-            "can_open_sector": actor.may("open_sector"),
+            "can_open_sector": COMMANDS.may(actor, App.open_sector),
             "works_the_cage": may_read(request.user, "cage"),
             "manages_staff": manages_staff(request.user),
             "reads_sectors": may_read(request.user, "sectors"),
@@ -107,7 +109,7 @@ def sector(request: HttpRequest, sector_id: UUID) -> HttpResponse:
 
     def open_table(data: dict) -> Outcome:
         command_id = data.pop("command_id")
-        return perform("open_table", request.user, command_id, sector_id=sector_id, **data)
+        return perform(App.open_table, request.user, command_id, sector_id=sector_id, **data)
 
     outcome, status = run_form_command(request, form, open_table)
     if outcome is not None:
@@ -120,7 +122,7 @@ def sector(request: HttpRequest, sector_id: UUID) -> HttpResponse:
         {
             "form": form,
             "acts": acts,
-            "can_open_table": acts and actor_for(request.user).may("open_table"),
+            "can_open_table": acts and COMMANDS.may(actor_for(request.user), App.open_table),
             "poll_ms": settings.FLOOR_CONSOLE_POLL_MS,
             "live_url": reverse("floor:sector-live", args=[sector_id]),
         }

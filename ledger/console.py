@@ -22,6 +22,8 @@ from django.urls import reverse
 from django.utils.http import urlencode
 
 from floor.access import console_read
+from floor.application.catalogue import COMMANDS
+from floor.application.catalogue import FloorApplication as App
 from floor.console.sector import OPEN, log_position, server_now, stamp
 from floor.gateway import actor_for
 from floor.models import PlayerView, SeatView, TableView
@@ -34,12 +36,15 @@ from ledger.views import KIND_LABELS
 # How many of the latest transactions the console lists.
 LATEST = 15
 # The commands whose forms the page shows to whoever may run them.
-CAGE_COMMANDS = (
-    "sell_chips",
-    "buy_in_at_cage",
-    "cash_out",
-    "confirm_tray_move",
-    "cancel_tray_move",
+CAGE_COMMANDS = tuple(
+    COMMANDS.name_of(handler)
+    for handler in (
+        App.sell_chips,
+        App.buy_in_at_cage,
+        App.cash_out,
+        App.confirm_tray_move,
+        App.cancel_tray_move,
+    )
 )
 
 
@@ -112,7 +117,7 @@ def live_context(user: Any, card: str) -> dict[str, Any]:
         "cage": cage_position(),
         "transactions": latest_transactions(),
         "open_tables": TableView.objects.filter(status__in=OPEN).select_related("sector"),
-        "may": {name: actor.may(name) for name in CAGE_COMMANDS},
+        "may": {name: COMMANDS.may(actor, name) for name in CAGE_COMMANDS},
         "position": log_position(),
         "server_now": server_now(),
         "back": with_card("cage-console", player.card_number if player else ""),

@@ -1,7 +1,8 @@
 """Who may send a request, checked before its body is read.
 
 Every command endpoint names its command (``view.command``); the floor's rule of
-who may issue which command is in floor.kernel.roles. A user holding none of
+who may issue which command is declared with its handler
+(floor.kernel.registry). A user holding none of
 those roles is answered 403 ``role_not_allowed`` whatever the body, so an
 inspector learns nothing from a refusal and changes nothing. The command checks
 it again when it runs, with the table or sector it acts on (a jefe's own sector,
@@ -19,6 +20,7 @@ from __future__ import annotations
 from rest_framework.permissions import SAFE_METHODS, BasePermission
 
 from floor.access import reader
+from floor.application.catalogue import COMMANDS
 from floor.gateway import actor_for
 from floor.kernel.errors import forbidden
 
@@ -32,7 +34,7 @@ class MayRunTheCommand(BasePermission):
         command = getattr(view, "command", None)
         if command is None:
             return True  # not a floor command (the token endpoint)
-        actor_for(request.user).role_for(command)  # a refusal becomes the 403
+        COMMANDS.role_for(actor_for(request.user), command)  # a refusal becomes the 403
         return True
 
 

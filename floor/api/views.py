@@ -53,7 +53,7 @@ def sectors():
 
 
 class SectorListView(APIView):
-    command = "open_sector"  # what a POST runs (floor.api.permissions)
+    command: str  # open_sector, what a POST runs (floor.api.commands, floor.api.permissions)
     reads = "sectors"  # what a GET reads (floor.domain.reads)
 
     @extend_schema(responses=SectorSerializer(many=True), operation_id="sectors_list")
@@ -71,7 +71,7 @@ class SectorListView(APIView):
         command = OpenSectorSerializer(data=request.data)
         command.is_valid(raise_exception=True)
         outcome = perform(
-            "open_sector",
+            self.command,
             request.user,
             command.validated_data["command_id"],
             name=command.validated_data["name"],
@@ -92,7 +92,7 @@ class SectorDetailView(APIView):
 
 
 class SectorTablesView(APIView):
-    command = "open_table"  # what a POST runs (floor.api.permissions)
+    command: str  # open_table, what a POST runs (floor.api.commands, floor.api.permissions)
     reads = "sectors"
 
     @extend_schema(responses=TableSerializer(many=True), operation_id="sector_tables_list")
@@ -114,7 +114,7 @@ class SectorTablesView(APIView):
         command.is_valid(raise_exception=True)
         data = dict(command.validated_data)
         outcome = perform(
-            "open_table",
+            self.command,
             request.user,
             data.pop("command_id"),
             sector_id=sector_id,

@@ -23,7 +23,8 @@ from floor.domain.table import Table
 from floor.domain.tournament import TOURNAMENT_ID, Tournament
 from floor.domain.waiting_list import WaitingList
 from floor.kernel.errors import conflict, invalid
-from floor.kernel.roles import Actor
+from floor.kernel.registry import command, current_command
+from floor.kernel.roles import JEFE, JEFE_OR_DIRECTOR, Actor
 from floor.kernel.service import Decision, Outcome
 
 MAX_REASON_LENGTH = 200
@@ -109,6 +110,8 @@ class BalancingCommands(HouseClockCommands):
     def _group_of(self, group_id: object) -> BalanceGroup:
         return self.load(BalanceGroup, group_id, "balance_group")
 
+    # Balancing and table changes [CM-10, CM-11; PT 26]: the jefe's.
+    @command(roles=JEFE, scope="group")
     def accept_move(
         self, actor: Actor, command_id: str, *, group_id: str, proposal_id: int
     ) -> Outcome:
@@ -125,8 +128,9 @@ class BalancingCommands(HouseClockCommands):
             return self._move(group, source, target, player, proposal["to_seat"], "balance", why)
 
         payload = {"group_id": str(group_id), "proposal_id": proposal_id}
-        return self.execute("accept_move", actor, command_id, payload, decide)
+        return self.execute(current_command(), actor, command_id, payload, decide)
 
+    @command(roles=JEFE, scope="group")
     def override_move(
         self,
         actor: Actor,
@@ -165,10 +169,11 @@ class BalancingCommands(HouseClockCommands):
             why = {"override": why_jefe, "proposal": (group.proposal or {}).get("id")}
             return self._move(group, source, target, found, chosen, "override", why)
 
-        return self.execute("override_move", actor, command_id, payload, decide)
+        return self.execute(current_command(), actor, command_id, payload, decide)
 
     # --- table changes [CM-11, CM-12; PT 26] -------------------------------------------
 
+    @command(roles=JEFE, scope="table")
     def request_table_change(
         self, actor: Actor, command_id: str, *, table_id: str, player: str
     ) -> Outcome:
@@ -190,8 +195,9 @@ class BalancingCommands(HouseClockCommands):
             return [group], {"table_id": str(table.id), "player_id": str(found.id)}
 
         payload = {"table_id": str(table_id), "player": player}
-        return self.execute("request_table_change", actor, command_id, payload, decide)
+        return self.execute(current_command(), actor, command_id, payload, decide)
 
+    @command(roles=JEFE, scope="table")
     def withdraw_table_change(
         self, actor: Actor, command_id: str, *, table_id: str, player: str
     ) -> Outcome:
@@ -203,8 +209,9 @@ class BalancingCommands(HouseClockCommands):
             return [group], {"table_id": str(table.id), "player_id": str(found.id)}
 
         payload = {"table_id": str(table_id), "player": player}
-        return self.execute("withdraw_table_change", actor, command_id, payload, decide)
+        return self.execute(current_command(), actor, command_id, payload, decide)
 
+    @command(roles=JEFE, scope="table")
     def grant_table_change(
         self,
         actor: Actor,
@@ -257,10 +264,11 @@ class BalancingCommands(HouseClockCommands):
             }
             return self._move(group, source, target, found, chosen, "table_change", why)
 
-        return self.execute("grant_table_change", actor, command_id, payload, decide)
+        return self.execute(current_command(), actor, command_id, payload, decide)
 
     # --- breaking a table ----------------------------------------------------------------
 
+    @command(roles=JEFE, scope="table")
     def break_table(self, actor: Actor, command_id: str, *, table_id: str) -> Outcome:
         """Closes a table of a game: its players draw for the free seats of the
         game's other tables, the emptiest first; the rest go to the top of the
@@ -306,7 +314,9 @@ class BalancingCommands(HouseClockCommands):
                 "listed": [str(p) for p in left],
             }
 
-        return self.execute("break_table", actor, command_id, {"table_id": str(table_id)}, decide)
+        return self.execute(
+            current_command(), actor, command_id, {"table_id": str(table_id)}, decide
+        )
 
     def _break_target(self, player: Player, others: list[Table]) -> Table | None:
         """The emptiest table with a free seat where the player may sit."""
@@ -323,6 +333,8 @@ class BalancingCommands(HouseClockCommands):
 
     # --- separation [CM-14] and the tournament [CM-23] ---------------------------------
 
+    # Who may not sit where [CM-14, CM-23]: the jefe's or the director's.
+    @command(roles=JEFE_OR_DIRECTOR)
     def keep_apart(
         self, actor: Actor, command_id: str, *, player: str, other: str, reason: str
     ) -> Outcome:
@@ -346,8 +358,9 @@ class BalancingCommands(HouseClockCommands):
             }
 
         payload = {"player": player, "other": other, "reason": reason}
-        return self.execute("keep_apart", actor, command_id, payload, decide)
+        return self.execute(current_command(), actor, command_id, payload, decide)
 
+    @command(roles=JEFE_OR_DIRECTOR)
     def allow_together(self, actor: Actor, command_id: str, *, player: str, other: str) -> Outcome:
         def decide() -> Decision:
             first, second = self.player(player), self.player(other)
@@ -356,8 +369,9 @@ class BalancingCommands(HouseClockCommands):
             return [first, second], {"player_id": str(first.id), "other_id": str(second.id)}
 
         payload = {"player": player, "other": other}
-        return self.execute("allow_together", actor, command_id, payload, decide)
+        return self.execute(current_command(), actor, command_id, payload, decide)
 
+    @command(roles=JEFE)
     def enter_tournament(self, actor: Actor, command_id: str, *, player: str) -> Outcome:
         """The player plays the tournament: no cash table but on its dinner break [CM-23]."""
 
@@ -366,16 +380,18 @@ class BalancingCommands(HouseClockCommands):
             found.enter_tournament()
             return [found], {"player_id": str(found.id), "seated": found.seated_at is not None}
 
-        return self.execute("enter_tournament", actor, command_id, {"player": player}, decide)
+        return self.execute(current_command(), actor, command_id, {"player": player}, decide)
 
+    @command(roles=JEFE)
     def leave_tournament(self, actor: Actor, command_id: str, *, player: str) -> Outcome:
         def decide() -> Decision:
             found = self.player(player)
             found.leave_tournament()
             return [found], {"player_id": str(found.id)}
 
-        return self.execute("leave_tournament", actor, command_id, {"player": player}, decide)
+        return self.execute(current_command(), actor, command_id, {"player": player}, decide)
 
+    @command(roles=JEFE_OR_DIRECTOR)
     def set_dinner_break(self, actor: Actor, command_id: str, *, on: bool) -> Outcome:
         """The tournament's dinner break starts or ends [CM-23]."""
 
@@ -386,4 +402,4 @@ class BalancingCommands(HouseClockCommands):
             tournament.set_dinner_break(on)
             return [tournament], {"dinner_break": tournament.dinner_break}
 
-        return self.execute("set_dinner_break", actor, command_id, {"on": on}, decide)
+        return self.execute(current_command(), actor, command_id, {"on": on}, decide)

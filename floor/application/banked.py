@@ -17,7 +17,8 @@ from typing import Any
 
 from floor.domain.banked_hand import JackpotInPlay
 from floor.domain.table import Table
-from floor.kernel.roles import Actor
+from floor.kernel.registry import command, current_command
+from floor.kernel.roles import TABLE_REPORTERS, Actor
 from floor.kernel.service import Decision, Outcome
 from ledger.domain import accounts
 from ledger.domain.jackpot import Jackpot
@@ -87,6 +88,8 @@ class BankedCommands:
             "status": table.status,
         }
 
+    # A banked hand, box by box [GA art. 6-16; PT-SD; PG], and its preview.
+    @command(roles=TABLE_REPORTERS, scope="table")
     def settle_banked_hand(
         self,
         actor: Actor,
@@ -102,13 +105,14 @@ class BankedCommands:
         after its last hand [GA art. 6-16; PT-SD; PG]."""
         payload = self._banked_payload(table_id, boxes, bank, jackpot_id)
         return self.execute(
-            "settle_banked_hand",
+            current_command(),
             actor,
             command_id,
             payload,
             lambda: self._decide_banked(table_id, boxes, bank, jackpot_id),
         )
 
+    @command(roles=TABLE_REPORTERS, scope="table", query=True)
     def preview_banked_hand(
         self,
         actor: Actor,
@@ -123,7 +127,7 @@ class BankedCommands:
         way, recording nothing: the dealer checks it before confirming."""
         payload = self._banked_payload(table_id, boxes, bank, jackpot_id)
         result = self.dry_run(
-            "preview_banked_hand",
+            current_command(),
             actor,
             payload,
             lambda: self._decide_banked(table_id, boxes, bank, jackpot_id),

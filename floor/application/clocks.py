@@ -16,7 +16,8 @@ from floor.application.seating import SeatingCommands
 from floor.domain.table import Table, TableStatus
 from floor.domain.waiting_list import WaitingList
 from floor.kernel.errors import invalid
-from floor.kernel.roles import Actor, Role
+from floor.kernel.registry import command, current_command
+from floor.kernel.roles import CLOCK_ONLY, TABLE_REPORTERS, Actor, Role
 from floor.kernel.service import Decision, Outcome
 
 CLOCK_ACTOR = Actor("floor-clock", frozenset({Role.CLOCK}))
@@ -33,6 +34,7 @@ def moment(value: object, name: str) -> datetime:
 
 
 class ClockCommands(SeatingCommands):
+    @command(roles=CLOCK_ONLY, scope="table")
     def expire_suspension(
         self, actor: Actor, command_id: str, *, table_id: str, closes_at: str
     ) -> Outcome:
@@ -48,8 +50,9 @@ class ClockCommands(SeatingCommands):
             closed = self.close_players_out(table, "suspension_expired")
             return closed, {"fired": True, "table_id": str(table.id), "status": table.status}
 
-        return self.execute("expire_suspension", actor, command_id, payload, decide)
+        return self.execute(current_command(), actor, command_id, payload, decide)
 
+    @command(roles=CLOCK_ONLY)
     def expire_call(
         self,
         actor: Actor,
@@ -89,10 +92,12 @@ class ClockCommands(SeatingCommands):
                 changed += more
             return changed, {"fired": True, "removed": str(player.id), "offered": offered}
 
-        return self.execute("expire_call", actor, command_id, payload, decide)
+        return self.execute(current_command(), actor, command_id, payload, decide)
 
     # --- the action clock [CM-20 to CM-22] ---------------------------------------
 
+    # Any player may ask; the dealer or the jefe starts the clock [CM-20].
+    @command(roles=TABLE_REPORTERS, scope="table")
     def start_action_clock(
         self, actor: Actor, command_id: str, *, table_id: str, seat: int, pot_cents: int
     ) -> Outcome:
@@ -105,8 +110,9 @@ class ClockCommands(SeatingCommands):
             clock = table.start_action_clock(seat, pot_cents, self.now(), self.profile.action_clock)
             return [table], {"table_id": str(table.id), **clock}
 
-        return self.execute("start_action_clock", actor, command_id, payload, decide)
+        return self.execute(current_command(), actor, command_id, payload, decide)
 
+    @command(roles=TABLE_REPORTERS, scope="table")
     def stop_action_clock(
         self, actor: Actor, command_id: str, *, table_id: str, seat: int
     ) -> Outcome:
@@ -118,8 +124,9 @@ class ClockCommands(SeatingCommands):
             return [table], {"table_id": str(table.id), "seat": seat}
 
         payload = {"table_id": str(table_id), "seat": seat}
-        return self.execute("stop_action_clock", actor, command_id, payload, decide)
+        return self.execute(current_command(), actor, command_id, payload, decide)
 
+    @command(roles=CLOCK_ONLY, scope="table")
     def warn_action_clock(
         self, actor: Actor, command_id: str, *, table_id: str, extra_at: str
     ) -> Outcome:
@@ -131,8 +138,9 @@ class ClockCommands(SeatingCommands):
             return ([table] if fired else []), {"fired": fired, "table_id": str(table.id)}
 
         payload = {"table_id": str(table_id), "extra_at": str(extra_at)}
-        return self.execute("warn_action_clock", actor, command_id, payload, decide)
+        return self.execute(current_command(), actor, command_id, payload, decide)
 
+    @command(roles=CLOCK_ONLY, scope="table")
     def expire_action_clock(
         self, actor: Actor, command_id: str, *, table_id: str, dead_at: str
     ) -> Outcome:
@@ -144,4 +152,4 @@ class ClockCommands(SeatingCommands):
             return ([table] if fired else []), {"fired": fired, "table_id": str(table.id)}
 
         payload = {"table_id": str(table_id), "dead_at": str(dead_at)}
-        return self.execute("expire_action_clock", actor, command_id, payload, decide)
+        return self.execute(current_command(), actor, command_id, payload, decide)

@@ -16,7 +16,8 @@ from floor.domain import absence
 from floor.domain.player import Player
 from floor.domain.sector import Sector
 from floor.domain.table import ABSENCE_EXPIRED, Table, TableStatus
-from floor.kernel.roles import Actor
+from floor.kernel.registry import command, current_command
+from floor.kernel.roles import CLOCK_ONLY, JEFE_OR_DIRECTOR, TABLE_REPORTERS, Actor
 from floor.kernel.service import Decision, Outcome
 from games.profile_rules import AbsenceExpiry
 
@@ -24,6 +25,8 @@ from games.profile_rules import AbsenceExpiry
 class HouseClockCommands(ClockCommands):
     # --- the absence clock [CM-18, CM-19] -------------------------------------------
 
+    # The absence clock [CM-18]: the dealer or the jefe starts it and sees the player back.
+    @command(roles=TABLE_REPORTERS, scope="table")
     def start_absence(
         self, actor: Actor, command_id: str, *, table_id: str, player: str
     ) -> Outcome:
@@ -40,8 +43,9 @@ class HouseClockCommands(ClockCommands):
             return [table, found], {"table_id": str(table.id), "player_id": str(found.id), **away}
 
         payload = {"table_id": str(table_id), "player": player}
-        return self.execute("start_absence", actor, command_id, payload, decide)
+        return self.execute(current_command(), actor, command_id, payload, decide)
 
+    @command(roles=TABLE_REPORTERS, scope="table")
     def end_absence(self, actor: Actor, command_id: str, *, table_id: str, player: str) -> Outcome:
         """The player is back: the clock stops, or their blinds stop being posted."""
 
@@ -62,8 +66,9 @@ class HouseClockCommands(ClockCommands):
             return [table], {"table_id": str(table.id), "player_id": str(found.id), **away}
 
         payload = {"table_id": str(table_id), "player": player}
-        return self.execute("end_absence", actor, command_id, payload, decide)
+        return self.execute(current_command(), actor, command_id, payload, decide)
 
+    @command(roles=CLOCK_ONLY, scope="table")
     def warn_absence(
         self, actor: Actor, command_id: str, *, table_id: str, player_id: str, warn_at: str
     ) -> Outcome:
@@ -75,8 +80,9 @@ class HouseClockCommands(ClockCommands):
             return ([table] if fired else []), {"fired": fired, "table_id": str(table.id)}
 
         payload = {"table_id": str(table_id), "player_id": str(player_id), "warn_at": str(warn_at)}
-        return self.execute("warn_absence", actor, command_id, payload, decide)
+        return self.execute(current_command(), actor, command_id, payload, decide)
 
+    @command(roles=CLOCK_ONLY, scope="table")
     def expire_absence(
         self, actor: Actor, command_id: str, *, table_id: str, player_id: str, expires_at: str
     ) -> Outcome:
@@ -94,7 +100,7 @@ class HouseClockCommands(ClockCommands):
             found = self.player(str(player_id))
             return self._expire(table, found, moment(expires_at, "expires_at"))
 
-        return self.execute("expire_absence", actor, command_id, payload, decide)
+        return self.execute(current_command(), actor, command_id, payload, decide)
 
     def _expire(self, table: Table, found: Player, expires_at: datetime) -> Decision:
         """The absence clock's expiry, whoever finds it due first [CM-18]."""
@@ -128,6 +134,7 @@ class HouseClockCommands(ClockCommands):
 
     # --- the session clock [GA art. 18.3b; PT 7b] -----------------------------------
 
+    @command(roles=CLOCK_ONLY, scope="table")
     def strike_session_hour(
         self, actor: Actor, command_id: str, *, table_id: str, hour_at: str
     ) -> Outcome:
@@ -144,10 +151,12 @@ class HouseClockCommands(ClockCommands):
             }
 
         payload = {"table_id": str(table_id), "hour_at": str(hour_at)}
-        return self.execute("strike_session_hour", actor, command_id, payload, decide)
+        return self.execute(current_command(), actor, command_id, payload, decide)
 
     # --- closing time [CM-24] ----------------------------------------------------------
 
+    # The casino's closing time [CM-24]: the jefe or the director announces it.
+    @command(roles=JEFE_OR_DIRECTOR, scope="sector")
     def announce_closing(
         self, actor: Actor, command_id: str, *, sector_id: str, closes_at: str
     ) -> Outcome:
@@ -165,8 +174,9 @@ class HouseClockCommands(ClockCommands):
             }
 
         payload = {"sector_id": str(sector_id), "closes_at": str(closes_at)}
-        return self.execute("announce_closing", actor, command_id, payload, decide)
+        return self.execute(current_command(), actor, command_id, payload, decide)
 
+    @command(roles=CLOCK_ONLY, scope="sector")
     def start_last_hands(
         self, actor: Actor, command_id: str, *, sector_id: str, last_hands_at: str
     ) -> Outcome:
@@ -194,4 +204,4 @@ class HouseClockCommands(ClockCommands):
             return changed, {"fired": True, "sector_id": str(sector.id), "tables": tables}
 
         payload = {"sector_id": str(sector_id), "last_hands_at": str(last_hands_at)}
-        return self.execute("start_last_hands", actor, command_id, payload, decide)
+        return self.execute(current_command(), actor, command_id, payload, decide)

@@ -10,7 +10,8 @@ from floor.domain.table import Table
 from floor.domain.table_spec import check_game
 from floor.domain.waiting_list import LIST_LEAVING_REASONS, WaitingList
 from floor.kernel.errors import conflict, invalid, not_found
-from floor.kernel.roles import Actor
+from floor.kernel.registry import command, current_command
+from floor.kernel.roles import JEFE, JEFE_OR_DIRECTOR, Actor, Role
 from floor.kernel.service import CommandService, Decision, Outcome
 
 
@@ -45,6 +46,8 @@ class PlayerCommands(CommandService):
 
     # --- commands ------------------------------------------------------------------
 
+    # The jefe or the cage registers players; barring is the jefe's or the director's.
+    @command(roles=(Role.JEFE_SECTOR, Role.CAJERO))
     def register_player(
         self, actor: Actor, command_id: str, *, card_number: str, display_name: str
     ) -> Outcome:
@@ -61,8 +64,9 @@ class PlayerCommands(CommandService):
             return [player], {"player_id": str(player.id), "card_number": player.card_number}
 
         payload = {"card_number": card_number, "display_name": display_name}
-        return self.execute("register_player", actor, command_id, payload, decide)
+        return self.execute(current_command(), actor, command_id, payload, decide)
 
+    @command(roles=JEFE_OR_DIRECTOR)
     def bar_player(self, actor: Actor, command_id: str, *, player: str, reason: str) -> Outcome:
         """Barred players may not register for a game or sit."""
 
@@ -79,16 +83,19 @@ class PlayerCommands(CommandService):
             return changed, {"player_id": str(found.id)}
 
         payload = {"player": player, "reason": reason}
-        return self.execute("bar_player", actor, command_id, payload, decide)
+        return self.execute(current_command(), actor, command_id, payload, decide)
 
+    @command(roles=JEFE_OR_DIRECTOR)
     def lift_bar(self, actor: Actor, command_id: str, *, player: str) -> Outcome:
         def decide() -> Decision:
             found = self.player(player)
             found.lift_bar()
             return [found], {"player_id": str(found.id)}
 
-        return self.execute("lift_bar", actor, command_id, {"player": player}, decide)
+        return self.execute(current_command(), actor, command_id, {"player": player}, decide)
 
+    # The jefe keeps the list and assigns seats [GA art. 19.1].
+    @command(roles=JEFE)
     def join_waiting_list(
         self, actor: Actor, command_id: str, *, player: str, **game: object
     ) -> Outcome:
@@ -119,8 +126,9 @@ class PlayerCommands(CommandService):
                 "position": waiting.position_of(found.id),
             }
 
-        return self.execute("join_waiting_list", actor, command_id, payload, decide)
+        return self.execute(current_command(), actor, command_id, payload, decide)
 
+    @command(roles=JEFE)
     def leave_waiting_list(
         self, actor: Actor, command_id: str, *, player: str, **game: object
     ) -> Outcome:
@@ -143,4 +151,4 @@ class PlayerCommands(CommandService):
             found.left_list(wanted.key)
             return [waiting, found], {"player_id": str(found.id), "game": wanted.key}
 
-        return self.execute("leave_waiting_list", actor, command_id, payload, decide)
+        return self.execute(current_command(), actor, command_id, payload, decide)

@@ -15,7 +15,8 @@ from floor.domain.player import Player
 from floor.domain.table import CLOSING_REASONS, LEAVING_REASONS, Table, TableStatus
 from floor.domain.waiting_list import EntryStatus
 from floor.kernel.errors import conflict, invalid
-from floor.kernel.roles import Actor
+from floor.kernel.registry import command, current_command
+from floor.kernel.roles import JEFE, TABLE_REPORTERS, Actor
 from floor.kernel.service import Decision, Outcome
 from games.profile_rules import FirstButton
 
@@ -174,6 +175,7 @@ class SeatingCommands(GroupSupport):
 
     # --- the draw -------------------------------------------------------------------
 
+    @command(roles=JEFE, scope="table")
     def draw_seats(self, actor: Actor, command_id: str, *, table_ids: list) -> Outcome:
         """Starts one or more tables of one game: draws their seats among the
         players registered for it [GA art. 20; PT 11]; several tables by suit
@@ -267,10 +269,11 @@ class SeatingCommands(GroupSupport):
             result["left_on_list"] = len(candidates) - len(chosen)
             return changed, result
 
-        return self.execute("draw_seats", actor, command_id, payload, decide)
+        return self.execute(current_command(), actor, command_id, payload, decide)
 
     # --- joining and moving ------------------------------------------------------------
 
+    @command(roles=JEFE, scope="table")
     def seat_player(
         self,
         actor: Actor,
@@ -346,8 +349,9 @@ class SeatingCommands(GroupSupport):
                 "status": table.status,
             }
 
-        return self.execute("seat_player", actor, command_id, payload, decide)
+        return self.execute(current_command(), actor, command_id, payload, decide)
 
+    @command(roles=JEFE, scope="table")
     def request_seat_change(
         self, actor: Actor, command_id: str, *, table_id: str, player: str
     ) -> Outcome:
@@ -358,8 +362,9 @@ class SeatingCommands(GroupSupport):
             return [table], {"table_id": str(table.id), "player_id": str(found.id)}
 
         payload = {"table_id": str(table_id), "player": player}
-        return self.execute("request_seat_change", actor, command_id, payload, decide)
+        return self.execute(current_command(), actor, command_id, payload, decide)
 
+    @command(roles=JEFE, scope="table")
     def withdraw_seat_change(
         self, actor: Actor, command_id: str, *, table_id: str, player: str
     ) -> Outcome:
@@ -372,8 +377,9 @@ class SeatingCommands(GroupSupport):
             return [table], {"table_id": str(table.id), "player_id": str(found.id)}
 
         payload = {"table_id": str(table_id), "player": player}
-        return self.execute("withdraw_seat_change", actor, command_id, payload, decide)
+        return self.execute(current_command(), actor, command_id, payload, decide)
 
+    @command(roles=JEFE, scope="table")
     def call_next(self, actor: Actor, command_id: str, *, table_id: str, seat: int) -> Outcome:
         """Offers a free seat: to a seated player who asked to change seat, or
         to the first on the list, who is called [PT 12; CM-5, CM-6]."""
@@ -394,8 +400,9 @@ class SeatingCommands(GroupSupport):
             return changed, {"table_id": str(table.id), "seat": free, "offered": offer}
 
         payload = {"table_id": str(table_id), "seat": seat}
-        return self.execute("call_next", actor, command_id, payload, decide)
+        return self.execute(current_command(), actor, command_id, payload, decide)
 
+    @command(roles=JEFE, scope="table")
     def change_seat(
         self, actor: Actor, command_id: str, *, table_id: str, player: str, seat: int
     ) -> Outcome:
@@ -425,8 +432,9 @@ class SeatingCommands(GroupSupport):
             }
 
         payload = {"table_id": str(table_id), "player": player, "seat": seat}
-        return self.execute("change_seat", actor, command_id, payload, decide)
+        return self.execute(current_command(), actor, command_id, payload, decide)
 
+    @command(roles=JEFE, scope="table")
     def leave_table(
         self, actor: Actor, command_id: str, *, table_id: str, player: str, reason: str = "left"
     ) -> Outcome:
@@ -452,8 +460,9 @@ class SeatingCommands(GroupSupport):
                 "offered": offer,
             }
 
-        return self.execute("leave_table", actor, command_id, payload, decide)
+        return self.execute(current_command(), actor, command_id, payload, decide)
 
+    @command(roles=TABLE_REPORTERS, scope="table")
     def buy_in(
         self,
         actor: Actor,
@@ -491,10 +500,12 @@ class SeatingCommands(GroupSupport):
         payload = {"table_id": str(table_id), "player": player, "amount_cents": amount_cents}
         if paid_with != "cash":  # a cash buy-in keeps the fingerprint it always had
             payload["paid_with"] = paid_with
-        return self.execute("buy_in", actor, command_id, payload, decide)
+        return self.execute(current_command(), actor, command_id, payload, decide)
 
     # --- rest -------------------------------------------------------------------------
 
+    # The dealer reports what happens at the table; in a small room the jefe does it.
+    @command(roles=TABLE_REPORTERS, scope="table")
     def start_rest(self, actor: Actor, command_id: str, *, table_id: str, player: str) -> Outcome:
         def decide() -> Decision:
             table = self.load(Table, table_id, "table")
@@ -505,8 +516,9 @@ class SeatingCommands(GroupSupport):
             return [table], {"table_id": str(table.id), "player_id": str(found.id)}
 
         payload = {"table_id": str(table_id), "player": player}
-        return self.execute("start_rest", actor, command_id, payload, decide)
+        return self.execute(current_command(), actor, command_id, payload, decide)
 
+    @command(roles=TABLE_REPORTERS, scope="table")
     def end_rest(self, actor: Actor, command_id: str, *, table_id: str, player: str) -> Outcome:
         """Back from a rest; blinds missed meanwhile are posted dead [PT 90]."""
 
@@ -519,10 +531,11 @@ class SeatingCommands(GroupSupport):
             return [table], {"table_id": str(table.id), "seat": seat, "owes_cents": owes}
 
         payload = {"table_id": str(table_id), "player": player}
-        return self.execute("end_rest", actor, command_id, payload, decide)
+        return self.execute(current_command(), actor, command_id, payload, decide)
 
     # --- closing ----------------------------------------------------------------------
 
+    @command(roles=JEFE, scope="table")
     def close_table(
         self, actor: Actor, command_id: str, *, table_id: str, reason: str = "closed_by_jefe"
     ) -> Outcome:
@@ -537,7 +550,7 @@ class SeatingCommands(GroupSupport):
             changed = self.close_players_out(table, reason)
             return changed, {"table_id": str(table.id), "stacks": stacks}
 
-        return self.execute("close_table", actor, command_id, payload, decide)
+        return self.execute(current_command(), actor, command_id, payload, decide)
 
     def close_players_out(self, table: Table, reason: str) -> list:
         """Closes ``table``: its players leave with their stacks, which stay
@@ -560,6 +573,7 @@ class SeatingCommands(GroupSupport):
 
     # --- hands ------------------------------------------------------------------------
 
+    @command(roles=TABLE_REPORTERS, scope="table")
     def start_hand(
         self,
         actor: Actor,
@@ -592,8 +606,9 @@ class SeatingCommands(GroupSupport):
             )
             return [table], {"table_id": str(table.id), **decided}
 
-        return self.execute("start_hand", actor, command_id, payload, decide)
+        return self.execute(current_command(), actor, command_id, payload, decide)
 
+    @command(roles=TABLE_REPORTERS, scope="table")
     def end_hand(
         self,
         actor: Actor,
@@ -636,8 +651,10 @@ class SeatingCommands(GroupSupport):
                     changed += self.rebalance(table.game)
             return changed, {"table_id": str(table.id), **decided, "status": table.status}
 
-        return self.execute("end_hand", actor, command_id, payload, decide)
+        return self.execute(current_command(), actor, command_id, payload, decide)
 
+    # What a hand end would pay, recording nothing: asked before confirming it.
+    @command(roles=TABLE_REPORTERS, scope="table", query=True)
     def preview_settlement(
         self,
         actor: Actor,
@@ -667,7 +684,7 @@ class SeatingCommands(GroupSupport):
             "board": board,
             "folded": folded,
         }
-        self.role_in_scope(actor, "preview_settlement", {"table_id": str(table_id)})
+        self.role_in_scope(actor, current_command(), {"table_id": str(table_id)})
         table = self.load(Table, table_id, "table")
         decided = table.settle_hand(self.profile, pots_only=True, **report)
         keys = ("number", "pot_cents", "rake_cents", "pots", "returned", "folded")

@@ -21,14 +21,25 @@ from eventsourcing.domain import Aggregate
 from floor.domain.sector import Sector
 from floor.domain.table import Table
 from floor.kernel.errors import DomainError
-from floor.kernel.roles import COMMAND_ROLES, Actor, Role
+from floor.kernel.registry import COMMANDS, command, current_command
+from floor.kernel.roles import JEFE, JEFE_OR_DIRECTOR, Actor, Role
 from floor.kernel.service import CommandService, Decision, Outcome
 from ledger.domain.tray_request import TrayRequest
 
 SCOPED_ROLES = (Role.JEFE_SECTOR, Role.CRUPIER)
 
+# The commands of FloorApplication itself (floor.application.floor_app): the
+# director opens sectors, the jefe their tables [GA art. 4, 11, 19]. Declared
+# here, where every floor application imports them; their handlers are
+# registered in floor.application.catalogue.
+COMMANDS.declare("open_sector", roles=(Role.DIRECTOR,))
+COMMANDS.declare("open_table", roles=JEFE, scope="sector")
+
 
 class StaffingCommands(CommandService):
+    # Who runs what [GA art. 19.1]: the director names a sector's jefes; the jefe
+    # (or the director) names a table's dealer.
+    @command(roles=(Role.DIRECTOR,), scope="sector")
     def assign_jefes(
         self, actor: Actor, command_id: str, *, sector_id: UUID | str, jefes: list[str]
     ) -> Outcome:
@@ -40,8 +51,9 @@ class StaffingCommands(CommandService):
             return [sector], {"sector_id": str(sector.id), "jefes": named}
 
         payload = {"sector_id": str(sector_id), "jefes": sorted(jefes)}
-        return self.execute("assign_jefes", actor, command_id, payload, decide)
+        return self.execute(current_command(), actor, command_id, payload, decide)
 
+    @command(roles=JEFE_OR_DIRECTOR, scope="table")
     def assign_dealer(
         self, actor: Actor, command_id: str, *, table_id: UUID | str, dealer: str | None
     ) -> Outcome:
@@ -53,7 +65,7 @@ class StaffingCommands(CommandService):
             return [table], {"table_id": str(table.id), "dealer": named}
 
         payload = {"table_id": str(table_id), "dealer": dealer}
-        return self.execute("assign_dealer", actor, command_id, payload, decide)
+        return self.execute(current_command(), actor, command_id, payload, decide)
 
     # --- the scope of every command -----------------------------------------------
 
@@ -61,9 +73,9 @@ class StaffingCommands(CommandService):
         """The first role the actor may issue ``command`` under, here: a role
         outside its scope is passed over, and if none is left the first refusal
         (not your sector, not your table) is the answer."""
-        first = actor.role_for(command)  # refuses a role that may never
+        first = COMMANDS.role_for(actor, command)  # refuses a role that may never
         refusal: DomainError | None = None
-        for role in (r for r in COMMAND_ROLES[command] if r in actor.roles):
+        for role in (r for r in COMMANDS[command].roles if r in actor.roles):
             try:
                 self.check_scope(actor.username, role, payload)
             except DomainError as error:
@@ -92,7 +104,7 @@ class StaffingCommands(CommandService):
         fill or credit request) must all be the actor's: the payload may name
         them only indirectly (``table_ids``, a proposal, a request)."""
         if role not in SCOPED_ROLES or any(
-            r not in SCOPED_ROLES for r in COMMAND_ROLES[command] if r in actor.roles
+            r not in SCOPED_ROLES for r in COMMANDS[command].roles if r in actor.roles
         ):
             return  # an unscoped role of the actor's (the director) may do it anyway
         for aggregate in changed:

@@ -39,6 +39,8 @@ from django.views.decorators.http import require_GET, require_POST
 from rest_framework import serializers
 
 from floor.api import serializers as s
+from floor.application.catalogue import COMMANDS as REGISTRY
+from floor.application.catalogue import FloorApplication as App
 from floor.console.amounts import Amount, AmountError, format_euros, parse_euros
 from floor.gateway import ReadModelsBehind, ServiceUnavailable, ask, perform
 from floor.kernel.errors import DomainError
@@ -48,8 +50,11 @@ from ledger.api import serializers as ls
 
 @dataclass(frozen=True)
 class ConsoleCommand:
-    """A floor command as the consoles run it."""
+    """A floor command as the consoles run it: its handler (whose declaration
+    names the command and says who may run it, floor.kernel.registry)
+    and the console's own parts, the form and what the person reads."""
 
+    handler: Callable[..., Any]
     body: type[serializers.Serializer]
     done: Any  # what the person reads when it worked (lazy, translated)
     scope: tuple[str, ...] = ()  # ids the form carries as hidden fields
@@ -57,11 +62,25 @@ class ConsoleCommand:
     prepare: Callable[[dict], dict] = field(default=lambda data: data)
     # A command whose answer is computed before it is confirmed: this command
     # previews it (recording nothing), and ``summary`` says it in words.
-    preview: str | None = None
+    preview: Callable[..., Any] | None = None
     summary: Callable[[dict], str] | None = None
     # A question that records nothing (the settlement's preview): answered with
     # what it computed, said in words; no command id, nothing to wait for.
     asks: bool = False
+
+    @property
+    def name(self) -> str:
+        """The command's name, as its handler's declaration gives it."""
+        return REGISTRY.spec_of(self.handler).name
+
+    @property
+    def preview_name(self) -> str | None:
+        return None if self.preview is None else REGISTRY.spec_of(self.preview).name
+
+
+def by_name(*commands: ConsoleCommand) -> dict[str, ConsoleCommand]:
+    """The console's commands by the names their handlers declare."""
+    return {command.name: command for command in commands}
 
 
 class ScopeSerializer(serializers.Serializer):
@@ -150,145 +169,211 @@ def settlement_digest(result: dict) -> str:
     return str(int(hashlib.sha256(body.encode()).hexdigest()[:12], 16))
 
 
-COMMANDS: dict[str, ConsoleCommand] = {
+COMMANDS: dict[str, ConsoleCommand] = by_name(
     # players and the waiting lists
-    "register_player": ConsoleCommand(
-        s.RegisterPlayerSerializer, gettext_lazy("The player is registered.")
+    ConsoleCommand(
+        App.register_player, s.RegisterPlayerSerializer, gettext_lazy("The player is registered.")
     ),
-    "join_waiting_list": ConsoleCommand(
-        s.GameSerializer, gettext_lazy("The player is on the list.")
+    ConsoleCommand(
+        App.join_waiting_list, s.GameSerializer, gettext_lazy("The player is on the list.")
     ),
-    "leave_waiting_list": ConsoleCommand(
-        s.LeaveListSerializer, gettext_lazy("The player left the list.")
+    ConsoleCommand(
+        App.leave_waiting_list, s.LeaveListSerializer, gettext_lazy("The player left the list.")
     ),
-    "bar_player": ConsoleCommand(
-        s.BarPlayerSerializer, gettext_lazy("The player is barred."), ("player",)
+    ConsoleCommand(
+        App.bar_player, s.BarPlayerSerializer, gettext_lazy("The player is barred."), ("player",)
     ),
-    "lift_bar": ConsoleCommand(
-        s.CommandSerializer, gettext_lazy("The player may play again."), ("player",)
+    ConsoleCommand(
+        App.lift_bar, s.CommandSerializer, gettext_lazy("The player may play again."), ("player",)
     ),
-    "keep_apart": ConsoleCommand(
-        s.KeepApartSerializer, gettext_lazy("The two players are kept apart."), ("player",)
+    ConsoleCommand(
+        App.keep_apart,
+        s.KeepApartSerializer,
+        gettext_lazy("The two players are kept apart."),
+        ("player",),
     ),
-    "allow_together": ConsoleCommand(
-        s.AllowTogetherSerializer, gettext_lazy("The two players may sit together."), ("player",)
+    ConsoleCommand(
+        App.allow_together,
+        s.AllowTogetherSerializer,
+        gettext_lazy("The two players may sit together."),
+        ("player",),
     ),
-    "enter_tournament": ConsoleCommand(
-        s.CommandSerializer, gettext_lazy("The player is in the tournament."), ("player",)
+    ConsoleCommand(
+        App.enter_tournament,
+        s.CommandSerializer,
+        gettext_lazy("The player is in the tournament."),
+        ("player",),
     ),
-    "leave_tournament": ConsoleCommand(
-        s.CommandSerializer, gettext_lazy("The player left the tournament."), ("player",)
+    ConsoleCommand(
+        App.leave_tournament,
+        s.CommandSerializer,
+        gettext_lazy("The player left the tournament."),
+        ("player",),
     ),
-    "set_dinner_break": ConsoleCommand(
-        s.DinnerBreakSerializer, gettext_lazy("The dinner break is set.")
+    ConsoleCommand(
+        App.set_dinner_break, s.DinnerBreakSerializer, gettext_lazy("The dinner break is set.")
     ),
     # the draw and the seats
-    "draw_seats": ConsoleCommand(
+    ConsoleCommand(
+        App.draw_seats,
         s.CommandSerializer,
         gettext_lazy("The seats are drawn."),
         ("table_id",),
         prepare=_draw_this_table,
     ),
-    "seat_player": ConsoleCommand(
-        s.SeatPlayerSerializer, gettext_lazy("The player is seated."), ("table_id",)
+    ConsoleCommand(
+        App.seat_player,
+        s.SeatPlayerSerializer,
+        gettext_lazy("The player is seated."),
+        ("table_id",),
     ),
-    "call_next": ConsoleCommand(
-        s.CallNextSerializer, gettext_lazy("The seat is offered."), ("table_id",)
+    ConsoleCommand(
+        App.call_next, s.CallNextSerializer, gettext_lazy("The seat is offered."), ("table_id",)
     ),
-    "request_seat_change": ConsoleCommand(
-        s.PlayerCommandSerializer, gettext_lazy("The request is noted."), ("table_id",)
+    ConsoleCommand(
+        App.request_seat_change,
+        s.PlayerCommandSerializer,
+        gettext_lazy("The request is noted."),
+        ("table_id",),
     ),
-    "withdraw_seat_change": ConsoleCommand(
-        s.PlayerCommandSerializer, gettext_lazy("The request is withdrawn."), ("table_id",)
+    ConsoleCommand(
+        App.withdraw_seat_change,
+        s.PlayerCommandSerializer,
+        gettext_lazy("The request is withdrawn."),
+        ("table_id",),
     ),
-    "request_table_change": ConsoleCommand(
-        s.PlayerCommandSerializer, gettext_lazy("The request is noted."), ("table_id",)
+    ConsoleCommand(
+        App.request_table_change,
+        s.PlayerCommandSerializer,
+        gettext_lazy("The request is noted."),
+        ("table_id",),
     ),
-    "withdraw_table_change": ConsoleCommand(
-        s.PlayerCommandSerializer, gettext_lazy("The request is withdrawn."), ("table_id",)
+    ConsoleCommand(
+        App.withdraw_table_change,
+        s.PlayerCommandSerializer,
+        gettext_lazy("The request is withdrawn."),
+        ("table_id",),
     ),
-    "grant_table_change": ConsoleCommand(
-        s.GrantTableChangeSerializer, gettext_lazy("The move is made."), ("table_id",)
+    ConsoleCommand(
+        App.grant_table_change,
+        s.GrantTableChangeSerializer,
+        gettext_lazy("The move is made."),
+        ("table_id",),
     ),
-    "change_seat": ConsoleCommand(
-        s.ChangeSeatSerializer, gettext_lazy("The player moved."), ("table_id",)
+    ConsoleCommand(
+        App.change_seat, s.ChangeSeatSerializer, gettext_lazy("The player moved."), ("table_id",)
     ),
-    "leave_table": ConsoleCommand(
-        s.LeaveTableSerializer, gettext_lazy("The player left."), ("table_id",)
+    ConsoleCommand(
+        App.leave_table, s.LeaveTableSerializer, gettext_lazy("The player left."), ("table_id",)
     ),
-    "buy_in": ConsoleCommand(
-        s.BuyInSerializer, gettext_lazy("The chips are bought."), ("table_id",)
+    ConsoleCommand(
+        App.buy_in, s.BuyInSerializer, gettext_lazy("The chips are bought."), ("table_id",)
     ),
-    "start_rest": ConsoleCommand(
-        s.PlayerCommandSerializer, gettext_lazy("The player rests."), ("table_id",)
+    ConsoleCommand(
+        App.start_rest, s.PlayerCommandSerializer, gettext_lazy("The player rests."), ("table_id",)
     ),
-    "end_rest": ConsoleCommand(
-        s.PlayerCommandSerializer, gettext_lazy("The player is back."), ("table_id",)
+    ConsoleCommand(
+        App.end_rest, s.PlayerCommandSerializer, gettext_lazy("The player is back."), ("table_id",)
     ),
-    "start_absence": ConsoleCommand(
-        s.PlayerCommandSerializer, gettext_lazy("The absence clock runs."), ("table_id",)
+    ConsoleCommand(
+        App.start_absence,
+        s.PlayerCommandSerializer,
+        gettext_lazy("The absence clock runs."),
+        ("table_id",),
     ),
-    "end_absence": ConsoleCommand(
-        s.PlayerCommandSerializer, gettext_lazy("The player is back."), ("table_id",)
+    ConsoleCommand(
+        App.end_absence,
+        s.PlayerCommandSerializer,
+        gettext_lazy("The player is back."),
+        ("table_id",),
     ),
     # hands and clocks
-    "start_hand": ConsoleCommand(
+    ConsoleCommand(
+        App.start_hand,
         s.StartHandSerializer,
         gettext_lazy("The hand is dealt."),
         ("table_id",),
         lists=("dealt_in",),
     ),
-    "end_hand": ConsoleCommand(
-        s.EndHandSerializer, gettext_lazy("The hand is reported."), ("table_id",), ("folded",)
+    ConsoleCommand(
+        App.end_hand,
+        s.EndHandSerializer,
+        gettext_lazy("The hand is reported."),
+        ("table_id",),
+        ("folded",),
     ),
     # "Calculate": what the hand end typed so far would pay, before confirming it.
-    "preview_settlement": ConsoleCommand(
-        s.HandResultSerializer, "", ("table_id",), ("folded",), asks=True
+    ConsoleCommand(
+        App.preview_settlement, s.HandResultSerializer, "", ("table_id",), ("folded",), asks=True
     ),
-    "settle_banked_hand": ConsoleCommand(
+    ConsoleCommand(
+        App.settle_banked_hand,
         s.BankedHandFormSerializer,
         gettext_lazy("The banked hand is settled."),
         ("table_id",),
         prepare=_banked_form,
-        preview="preview_banked_hand",
+        preview=App.preview_banked_hand,
         summary=banked_summary,
     ),
-    "start_action_clock": ConsoleCommand(
-        s.StartActionClockSerializer, gettext_lazy("The action clock runs."), ("table_id",)
+    ConsoleCommand(
+        App.start_action_clock,
+        s.StartActionClockSerializer,
+        gettext_lazy("The action clock runs."),
+        ("table_id",),
     ),
-    "stop_action_clock": ConsoleCommand(
-        s.SeatCommandSerializer, gettext_lazy("The clock is stopped."), ("table_id",)
+    ConsoleCommand(
+        App.stop_action_clock,
+        s.SeatCommandSerializer,
+        gettext_lazy("The clock is stopped."),
+        ("table_id",),
     ),
-    "close_table": ConsoleCommand(
-        s.CloseTableSerializer, gettext_lazy("The table is closed."), ("table_id",)
+    ConsoleCommand(
+        App.close_table, s.CloseTableSerializer, gettext_lazy("The table is closed."), ("table_id",)
     ),
-    "break_table": ConsoleCommand(
-        s.CommandSerializer, gettext_lazy("The table is broken."), ("table_id",)
+    ConsoleCommand(
+        App.break_table, s.CommandSerializer, gettext_lazy("The table is broken."), ("table_id",)
     ),
-    "announce_closing": ConsoleCommand(
-        s.AnnounceClosingSerializer, gettext_lazy("The closing time is announced."), ("sector_id",)
+    ConsoleCommand(
+        App.announce_closing,
+        s.AnnounceClosingSerializer,
+        gettext_lazy("The closing time is announced."),
+        ("sector_id",),
     ),
     # balancing
-    "accept_move": ConsoleCommand(
-        s.AcceptMoveSerializer, gettext_lazy("The move is made."), ("group_id",)
+    ConsoleCommand(
+        App.accept_move, s.AcceptMoveSerializer, gettext_lazy("The move is made."), ("group_id",)
     ),
-    "override_move": ConsoleCommand(
-        s.OverrideMoveSerializer, gettext_lazy("The move is made."), ("group_id",)
+    ConsoleCommand(
+        App.override_move,
+        s.OverrideMoveSerializer,
+        gettext_lazy("The move is made."),
+        ("group_id",),
     ),
     # money at the table and at the cage
-    "request_tray_move": ConsoleCommand(
-        ls.TrayMoveSerializer, gettext_lazy("The cage is asked."), ("table_id",)
+    ConsoleCommand(
+        App.request_tray_move,
+        ls.TrayMoveSerializer,
+        gettext_lazy("The cage is asked."),
+        ("table_id",),
     ),
-    "confirm_tray_move": ConsoleCommand(
-        s.CommandSerializer, gettext_lazy("The tray move is confirmed."), ("request_id",)
+    ConsoleCommand(
+        App.confirm_tray_move,
+        s.CommandSerializer,
+        gettext_lazy("The tray move is confirmed."),
+        ("request_id",),
     ),
-    "cancel_tray_move": ConsoleCommand(
-        ls.CancelTrayMoveSerializer, gettext_lazy("The request is cancelled."), ("request_id",)
+    ConsoleCommand(
+        App.cancel_tray_move,
+        ls.CancelTrayMoveSerializer,
+        gettext_lazy("The request is cancelled."),
+        ("request_id",),
     ),
-    "sell_chips": ConsoleCommand(ls.ChipsForPlayerSerializer, gettext_lazy("The chips are sold.")),
-    "buy_in_at_cage": ConsoleCommand(ls.CageBuyInSerializer, gettext_lazy("The buy-in is paid.")),
-    "cash_out": ConsoleCommand(ls.CashOutSerializer, gettext_lazy("The chips are cashed out.")),
-}
+    ConsoleCommand(
+        App.sell_chips, ls.ChipsForPlayerSerializer, gettext_lazy("The chips are sold.")
+    ),
+    ConsoleCommand(App.buy_in_at_cage, ls.CageBuyInSerializer, gettext_lazy("The buy-in is paid.")),
+    ConsoleCommand(App.cash_out, ls.CashOutSerializer, gettext_lazy("The chips are cashed out.")),
+)
 
 
 class FormError(ValueError):
@@ -451,7 +536,7 @@ def run_console_command(user: Any, name: str, posted: Any) -> tuple[int, dict]:
     command_id = arguments.pop("command_id")
     prepared = command.prepare(arguments)
     if command.preview is not None:
-        previewed, outcome_or_answer = _run(command.preview, user, command_id, prepared, read)
+        previewed, outcome_or_answer = _run(command.preview_name, user, command_id, prepared, read)
         if not previewed:
             return outcome_or_answer
         said = command.summary(outcome_or_answer.result) if command.summary else ""

@@ -6,7 +6,7 @@ the sectors the director named him to (a sector with no jefe named is any
 jefe's, as for his commands: floor.kernel.roles.runs_sector), their tables and
 trays; a crupier reads the table the jefe named him dealer of; the cage (cajero)
 reads its money and finds a player by card. A command is refused the same way
-(floor.kernel.roles), so what one may not change one may not read either,
+(floor.kernel.registry), so what one may not change one may not read either,
 unless it is one's job to watch it (the inspector).
 
 Every read endpoint and console page names the resource it reads (``reads``

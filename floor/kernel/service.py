@@ -26,6 +26,7 @@ from floor.kernel.clock import Clock, SystemClock
 from floor.kernel.command_record import MAX_COMMAND_ID_LENGTH, CommandRecord
 from floor.kernel.context import CommandContext, command_context, current_context
 from floor.kernel.errors import DomainError, ErrorKind, invalid, not_found
+from floor.kernel.registry import COMMANDS
 from floor.kernel.roles import Actor, Role
 from games.profiles import CM, RuleProfile
 
@@ -172,7 +173,7 @@ class CommandService(Application):
     def role_in_scope(self, actor: Actor, command: str, payload: dict[str, Any]) -> Role:
         """The role the actor issues ``command`` under, or the refusal; the
         floor also checks the table or sector it names (floor.application.staffing)."""
-        return actor.role_for(command)
+        return COMMANDS.role_for(actor, command)
 
     def check_changed_in_scope(
         self, actor: Actor, command: str, role: Role, changed: Sequence[Aggregate]

@@ -1,15 +1,10 @@
-"""The cage API: every money command with an idempotent command id, and the
-books to read (accounts, transactions, fills and credits, jackpots, days).
-
-A command answers 201 ``{"result": ..., "transactions": [...]}`` (200 and the
-first outcome for a repeated command id), each transaction with the address of
-its printable receipt; a refusal is ``{"code", "message"}`` and records nothing.
+"""The cage API's reads: the books (accounts, transactions, fills and credits,
+jackpots, days). Its commands are declared in ledger.api.commands.
 """
 
 from __future__ import annotations
 
 import re
-from typing import Any
 from uuid import UUID
 
 from django.db.models import Q, Sum
@@ -21,125 +16,10 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from floor.api.filters import FILTER_REFUSALS, Filters, parameter
-from floor.api.views import REFUSALS, command_response
-from floor.gateway import perform
 from ledger.api import serializers as s
 from ledger.domain.accounts import CHIP_KINDS, Kind
 from ledger.domain.tray_request import RequestStatus
 from ledger.models import AccountView, GamingDayView, JackpotView, TransactionView, TrayRequestView
-
-ANSWER = inline_serializer(
-    name="cage_answer",
-    fields={
-        "result": serializers.DictField(),
-        "transactions": s.TransactionSerializer(many=True),
-    },
-)
-
-
-def transactions_of(result: dict) -> list[dict]:
-    ids = result.get("transaction_ids", [])
-    found = TransactionView.objects.filter(id__in=ids)
-    return s.TransactionSerializer(found, many=True).data
-
-
-class _CageCommand(APIView):
-    command: str
-    body: type[serializers.Serializer]
-
-    def run(self, request: Request, **arguments: Any) -> Response:
-        checked = self.body(data=request.data)
-        checked.is_valid(raise_exception=True)
-        data = dict(checked.validated_data)
-        command_id = data.pop("command_id")
-        outcome = perform(self.command, request.user, command_id, **arguments, **data)
-        body = {"result": outcome.result, "transactions": transactions_of(outcome.result)}
-        return command_response(outcome, body)
-
-
-def cage_command(command: str, body: type[serializers.Serializer], summary: str, **url) -> type:
-    """An endpoint running ``command`` with the body and the URL's ids."""
-
-    def post(self, request: Request, **kwargs: Any) -> Response:
-        return self.run(request, **{k: str(v) for k, v in kwargs.items()})
-
-    post = extend_schema(
-        request=body,
-        responses={201: ANSWER, 200: ANSWER, **REFUSALS},
-        summary=summary,
-        operation_id=command,
-    )(post)
-    name = f"{command.title().replace('_', '')}View"
-    return type(name, (_CageCommand,), {"command": command, "body": body, "post": post})
-
-
-FundCageView = cage_command(
-    "fund_cage", s.FundCageSerializer, "The house puts a float of cash and chips into the cage"
-)
-OpenGamingDayView = cage_command(
-    "open_gaming_day", s.OpenGamingDaySerializer, "Open the cage's gaming day"
-)
-CountGamingDayView = cage_command(
-    "count_gaming_day",
-    s.CountSerializer,
-    "The close's count: every tray and box and the cage; differences become exceptions",
-)
-ExplainDifferenceView = cage_command(
-    "explain_difference",
-    s.ExplainSerializer,
-    "Give a count difference its reason code; the difference is booked",
-)
-SellChipsView = cage_command(
-    "sell_chips", s.ChipsForPlayerSerializer, "The cage sells a player chips for cash"
-)
-BuyInAtCageView = cage_command(
-    "buy_in_at_cage",
-    s.CageBuyInSerializer,
-    "A seated player pays at the cage; the chips go to their seat",
-)
-CashOutView = cage_command(
-    "cash_out", s.CashOutSerializer, "The cage pays a player cash for their chips"
-)
-RequestTrayMoveView = cage_command(
-    "request_tray_move", s.TrayMoveSerializer, "The jefe asks the cage for a fill or a credit"
-)
-ConfirmTrayMoveView = cage_command(
-    "confirm_tray_move",
-    s.CommandSerializer,
-    "The cage confirms a fill or credit (another person than who asked)",
-)
-CancelTrayMoveView = cage_command(
-    "cancel_tray_move", s.CancelTrayMoveSerializer, "Cancel a fill or credit not yet confirmed"
-)
-ChipsOffView = cage_command(
-    "take_chips_off",
-    s.ChipsOffSerializer,
-    "Chips off a stack for a tip or hospitality, at most 15 EUR (CM-15)",
-)
-CreateJackpotView = cage_command(
-    "create_jackpot", s.CreateJackpotSerializer, "A progressive jackpot, seeded from the cage"
-)
-StakeJackpotView = cage_command(
-    "stake_jackpot", s.JackpotStakesSerializer, "A hand's jackpot stakes, seat by seat"
-)
-PayJackpotView = cage_command(
-    "pay_jackpot", s.JackpotWinnersSerializer, "Pay a hand's jackpot winners (GA 8b, PT-SD 12)"
-)
-
-
-class CloseGamingDayView(_CageCommand):
-    command = "close_gaming_day"
-    body = s.CommandSerializer
-
-    @extend_schema(
-        request=s.CommandSerializer,
-        responses={201: ANSWER, 200: ANSWER, **REFUSALS},
-        summary="Close the gaming day: boxes to the cage, tips paid, the report kept",
-        operation_id="close_gaming_day",
-    )
-    def post(self, request: Request) -> Response:
-        return self.run(request)
-
 
 # --- reading the books ----------------------------------------------------------------------
 

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from floor.domain.table import Table
 from floor.kernel.errors import conflict
-from floor.kernel.roles import Actor
+from floor.kernel.registry import command, current_command
+from floor.kernel.roles import CAGE, JEFE, TABLE_REPORTERS, Actor, Role
 from floor.kernel.service import Decision, Outcome
 from ledger.application.common import cents, result_of
 from ledger.application.jackpots import JackpotCommands
@@ -24,6 +25,7 @@ class CageCommands(JackpotCommands):
 
     # --- players' chips ------------------------------------------------------------------
 
+    @command(roles=CAGE)
     def sell_chips(
         self, actor: Actor, command_id: str, *, player: str, amount_cents: int
     ) -> Outcome:
@@ -49,8 +51,9 @@ class CageCommands(JackpotCommands):
             )
             return changed, result_of(changed, player_id=str(found.id))
 
-        return self.execute("sell_chips", actor, command_id, payload, decide)
+        return self.execute(current_command(), actor, command_id, payload, decide)
 
+    @command(roles=CAGE, scope="table")
     def buy_in_at_cage(
         self, actor: Actor, command_id: str, *, table_id: str, player: str, amount_cents: int
     ) -> Outcome:
@@ -72,8 +75,9 @@ class CageCommands(JackpotCommands):
             )
             return [table], {"table_id": str(table.id), "stack_cents": stack}
 
-        return self.execute("buy_in_at_cage", actor, command_id, payload, decide)
+        return self.execute(current_command(), actor, command_id, payload, decide)
 
+    @command(roles=CAGE)
     def cash_out(
         self, actor: Actor, command_id: str, *, player: str, amount_cents: int | None = None
     ) -> Outcome:
@@ -103,8 +107,9 @@ class CageCommands(JackpotCommands):
             )
             return changed, result_of(changed, player_id=str(found.id), amount_cents=amount)
 
-        return self.execute("cash_out", actor, command_id, payload, decide)
+        return self.execute(current_command(), actor, command_id, payload, decide)
 
+    @command(roles=TABLE_REPORTERS, scope="table")
     def take_chips_off(
         self,
         actor: Actor,
@@ -132,10 +137,12 @@ class CageCommands(JackpotCommands):
             )
             return [table], {"table_id": str(table.id), "stack_cents": stack}
 
-        return self.execute("take_chips_off", actor, command_id, payload, decide)
+        return self.execute(current_command(), actor, command_id, payload, decide)
 
     # --- fills and credits ---------------------------------------------------------------
 
+    # The jefe asks for fills and credits and the cage confirms them.
+    @command(roles=JEFE, scope="table")
     def request_tray_move(
         self, actor: Actor, command_id: str, *, table_id: str, move: str, amount_cents: int
     ) -> Outcome:
@@ -153,8 +160,9 @@ class CageCommands(JackpotCommands):
                 "amount_cents": request.amount,
             }
 
-        return self.execute("request_tray_move", actor, command_id, payload, decide)
+        return self.execute(current_command(), actor, command_id, payload, decide)
 
+    @command(roles=CAGE, scope="tray_request")
     def confirm_tray_move(self, actor: Actor, command_id: str, *, request_id: str) -> Outcome:
         """The cage confirms a fill or credit: the chips move now, and the day
         notes them for the table's result."""
@@ -184,8 +192,9 @@ class CageCommands(JackpotCommands):
                 changed, request_id=str(request.id), move=request.move
             )
 
-        return self.execute("confirm_tray_move", actor, command_id, payload, decide)
+        return self.execute(current_command(), actor, command_id, payload, decide)
 
+    @command(roles=(Role.JEFE_SECTOR, Role.CAJERO), scope="tray_request")
     def cancel_tray_move(
         self, actor: Actor, command_id: str, *, request_id: str, reason: str = ""
     ) -> Outcome:
@@ -196,4 +205,4 @@ class CageCommands(JackpotCommands):
             request.cancel(str(reason)[:200])
             return [request], {"request_id": str(request.id), "status": str(request.status)}
 
-        return self.execute("cancel_tray_move", actor, command_id, payload, decide)
+        return self.execute(current_command(), actor, command_id, payload, decide)

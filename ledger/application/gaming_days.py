@@ -10,7 +10,8 @@ from datetime import date, timedelta
 from eventsourcing.domain import Aggregate
 
 from floor.kernel.errors import conflict, invalid
-from floor.kernel.roles import Actor
+from floor.kernel.registry import command, current_command
+from floor.kernel.roles import CAGE, Actor, Role
 from floor.kernel.service import Decision, Outcome
 from ledger.application.books import LedgerBooks
 from ledger.application.common import (
@@ -78,6 +79,8 @@ class GamingDayCommands(LedgerBooks):
         day = cage.check_day_open()
         return cage, self.load(GamingDay, GamingDay.id_for(day), "gaming_day")
 
+    # The cage and the books [GA art. 19.1; CM "Personal"]: the cage moves money.
+    @command(roles=(Role.DIRECTOR, Role.CAJERO))
     def fund_cage(
         self, actor: Actor, command_id: str, *, cash_cents: int = 0, chips_cents: int = 0
     ) -> Outcome:
@@ -100,8 +103,9 @@ class GamingDayCommands(LedgerBooks):
             )
             return changed, result_of(changed)
 
-        return self.execute("fund_cage", actor, command_id, payload, decide)
+        return self.execute(current_command(), actor, command_id, payload, decide)
 
+    @command(roles=CAGE)
     def open_gaming_day(
         self,
         actor: Actor,
@@ -143,7 +147,7 @@ class GamingDayCommands(LedgerBooks):
                 "exceptions": exceptions,
             }
 
-        return self.execute("open_gaming_day", actor, command_id, payload, decide)
+        return self.execute(current_command(), actor, command_id, payload, decide)
 
     def opening_counts(self, cage: Cage, counts: object) -> dict[str, int]:
         """The counts given at the open: trays of tables the books know, and
@@ -173,6 +177,7 @@ class GamingDayCommands(LedgerBooks):
         refs += [table_account(kind, t) for t in cage.tables for kind in TABLE_KINDS]
         return {ref.name: self.balance_of(ref) for ref in refs}
 
+    @command(roles=CAGE)
     def count_gaming_day(self, actor: Actor, command_id: str, *, counts: dict) -> Outcome:
         """The cage's count at the close: every tray, drop, rake and tip box and
         its own cash and chips (an account the books hold nothing in may be
@@ -194,8 +199,9 @@ class GamingDayCommands(LedgerBooks):
                 "exceptions": gaming_day.exceptions,
             }
 
-        return self.execute("count_gaming_day", actor, command_id, payload, decide)
+        return self.execute(current_command(), actor, command_id, payload, decide)
 
+    @command(roles=CAGE)
     def explain_difference(
         self, actor: Actor, command_id: str, *, account: str, reason_code: str, note: str = ""
     ) -> Outcome:
@@ -217,8 +223,9 @@ class GamingDayCommands(LedgerBooks):
             )
             return [gaming_day, *changed], result_of(changed, difference_cents=difference)
 
-        return self.execute("explain_difference", actor, command_id, payload, decide)
+        return self.execute(current_command(), actor, command_id, payload, decide)
 
+    @command(roles=CAGE)
     def close_gaming_day(self, actor: Actor, command_id: str) -> Outcome:
         """Closes the day: the drop, rake and tip boxes go to the cage, the tips
         are paid out to the staff, and the day's report is kept."""
@@ -270,7 +277,7 @@ class GamingDayCommands(LedgerBooks):
             cage.close_day()
             return [gaming_day, cage, *changed], {"gaming_day": gaming_day.day, "report": report}
 
-        return self.execute("close_gaming_day", actor, command_id, {}, decide)
+        return self.execute(current_command(), actor, command_id, {}, decide)
 
     def cage_flows(self, gaming_day: GamingDay) -> dict[str, int]:
         """The day's cash in and out and chips out and in, from the cage

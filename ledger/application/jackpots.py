@@ -8,7 +8,8 @@ from collections.abc import Mapping
 
 from floor.domain.table import Table
 from floor.kernel.errors import conflict, invalid
-from floor.kernel.roles import Actor
+from floor.kernel.registry import command, current_command
+from floor.kernel.roles import TABLE_REPORTERS, Actor, Role
 from floor.kernel.service import Decision, Outcome
 from games.banked import settle_jackpot
 from games.hands import Category
@@ -24,6 +25,7 @@ class JackpotCommands(GamingDayCommands):
 
     # --- jackpots ------------------------------------------------------------------------
 
+    @command(roles=(Role.DIRECTOR,), scope="table")
     def create_jackpot(
         self,
         actor: Actor,
@@ -64,8 +66,9 @@ class JackpotCommands(GamingDayCommands):
             )
             return [jackpot, *changed], result_of(changed, jackpot_id=str(jackpot.id))
 
-        return self.execute("create_jackpot", actor, command_id, payload, decide)
+        return self.execute(current_command(), actor, command_id, payload, decide)
 
+    @command(roles=TABLE_REPORTERS, scope="table")
     def stake_jackpot(
         self, actor: Actor, command_id: str, *, jackpot_id: str, table_id: str, stakes: dict
     ) -> Outcome:
@@ -82,8 +85,9 @@ class JackpotCommands(GamingDayCommands):
             staked = table.stake_jackpot(jackpot.id, by_seat)
             return [table], {"table_id": str(table.id), "stakes": staked}
 
-        return self.execute("stake_jackpot", actor, command_id, payload, decide)
+        return self.execute(current_command(), actor, command_id, payload, decide)
 
+    @command(roles=TABLE_REPORTERS, scope="table")
     def pay_jackpot(
         self, actor: Actor, command_id: str, *, jackpot_id: str, table_id: str, winners: dict
     ) -> Outcome:
@@ -126,7 +130,7 @@ class JackpotCommands(GamingDayCommands):
                 "fund_after_cents": max(settled.fund_after_cents, jackpot.seed_cents),
             }
 
-        return self.execute("pay_jackpot", actor, command_id, payload, decide)
+        return self.execute(current_command(), actor, command_id, payload, decide)
 
 
 def _by_seat(values: object, convert=None) -> dict[int, object]:

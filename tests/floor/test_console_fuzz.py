@@ -20,9 +20,9 @@ from django.test import Client
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
+from floor.application.catalogue import COMMAND_ROLES
 from floor.console.amounts import figure
 from floor.console.commands import COMMANDS
-from floor.kernel.roles import COMMAND_ROLES
 from games.limits import MAX_AMOUNT_CENTS
 from ledger.domain.transaction import amount_of
 from tests.support.floor import new_id

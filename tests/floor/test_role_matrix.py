@@ -30,9 +30,10 @@ from django.urls import URLPattern, URLResolver, get_resolver, resolve, reverse
 from rest_framework.test import APIClient
 
 from floor import runtime
+from floor.application.catalogue import COMMAND_ROLES
 from floor.domain.reads import READS
 from floor.kernel.errors import DomainError
-from floor.kernel.roles import COMMAND_ROLES, Actor, Role
+from floor.kernel.roles import Actor, Role
 from ledger.models import GamingDayView, TransactionView
 from tests.floor.test_balancing import group_of, two_tables
 from tests.support.floor import DIRECTOR, JEFE, new_id

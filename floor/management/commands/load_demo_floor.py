@@ -10,6 +10,7 @@ from __future__ import annotations
 from django.contrib.auth.models import Group, User
 from django.core.management.base import BaseCommand
 
+from floor.application.catalogue import FloorApplication as App
 from floor.gateway import perform
 from floor.kernel.errors import DomainError
 from floor.kernel.roles import Role
@@ -68,13 +69,13 @@ class Command(BaseCommand):
         opened_tables: list[str] = []
         for sector_name, tables in DEMO_SECTORS.items():
             opened = perform(
-                "open_sector",
+                App.open_sector,
                 users[Role.DIRECTOR],
                 f"demo:{sector_name}",
                 name=sector_name,
             )
             perform(  # the demo jefe runs both sectors [GA art. 19.1]
-                "assign_jefes",
+                App.assign_jefes,
                 users[Role.DIRECTOR],
                 f"demo:{sector_name}:jefes",
                 sector_id=opened.result["sector_id"],
@@ -83,7 +84,7 @@ class Command(BaseCommand):
             for index, (variant, limit, minimum, maximum, seats) in enumerate(tables, 1):
                 try:
                     table = perform(
-                        "open_table",
+                        App.open_table,
                         users[Role.JEFE_SECTOR],
                         f"demo:{sector_name}:table:{index}",
                         sector_id=opened.result["sector_id"],
@@ -98,7 +99,7 @@ class Command(BaseCommand):
                     continue
                 opened_tables.append(table.result["table_id"])
         perform(  # the demo crupier deals at Sector A's first table
-            "assign_dealer",
+            App.assign_dealer,
             users[Role.JEFE_SECTOR],
             "demo:dealer",
             table_id=opened_tables[0],
@@ -130,19 +131,19 @@ class Command(BaseCommand):
         tray is filled (asked by the jefe, confirmed by the cage)."""
         jefe, cajero = users[Role.JEFE_SECTOR], users[Role.CAJERO]
         perform(
-            "fund_cage",
+            App.fund_cage,
             users[Role.DIRECTOR],
             "demo:cage:float",
             cash_cents=DEMO_CAGE_CASH_CENTS,
             chips_cents=DEMO_CAGE_CHIPS_CENTS,
         )
         try:
-            perform("open_gaming_day", cajero, "demo:cage:open-day")
+            perform(App.open_gaming_day, cajero, "demo:cage:open-day")
         except DomainError as refused:  # a day this store opened before
             self.stdout.write(f"Gaming day: {refused.message}")
         for table_id in table_ids:
             asked = perform(
-                "request_tray_move",
+                App.request_tray_move,
                 jefe,
                 f"demo:fill:{table_id}",
                 table_id=table_id,
@@ -150,7 +151,7 @@ class Command(BaseCommand):
                 amount_cents=DEMO_TRAY_CENTS,
             )
             perform(
-                "confirm_tray_move",
+                App.confirm_tray_move,
                 cajero,
                 f"demo:fill:{table_id}:confirmed",
                 request_id=asked.result["request_id"],
@@ -162,10 +163,16 @@ class Command(BaseCommand):
         jefe, dealer = users[Role.JEFE_SECTOR], users[Role.CRUPIER]
         for card, name in DEMO_PLAYERS:
             perform(
-                "register_player", jefe, f"demo:player:{card}", card_number=card, display_name=name
+                App.register_player,
+                jefe,
+                f"demo:player:{card}",
+                card_number=card,
+                display_name=name,
             )
-            perform("join_waiting_list", jefe, f"demo:list:{card}", player=card, table_id=table_id)
-        drawn = perform("draw_seats", jefe, "demo:draw:1", table_ids=[table_id])
+            perform(
+                App.join_waiting_list, jefe, f"demo:list:{card}", player=card, table_id=table_id
+            )
+        drawn = perform(App.draw_seats, jefe, "demo:draw:1", table_ids=[table_id])
         house = floor_app().profile.buy_in.bounds_for(DEMO_SECTORS["Sector A"][0][0])
         amount = max(DEMO_BUY_IN_CENTS, house.minimum_cents) if house else DEMO_BUY_IN_CENTS
         # The amount is in the command id: a floor loaded when the demo bought in
@@ -173,7 +180,7 @@ class Command(BaseCommand):
         suffix = "" if amount == DEMO_BUY_IN_CENTS else f":{amount}"
         for player_id in drawn.result["tables"][table_id]["seats"].values():
             perform(
-                "buy_in",
+                App.buy_in,
                 dealer,
                 f"demo:buy-in:{player_id}{suffix}",
                 table_id=table_id,

@@ -1,0 +1,416 @@
+"""The floor's commands over HTTP: one declaration each (floor.api.endpoints).
+
+Every command endpoint takes a JSON body with a ``command_id`` and answers 201
+with ``{"result": ..., <what it changed>: ...}`` (200 and the first outcome for
+a repeated command id), or a refusal ``{"code", "message"}`` (400, 403, 404,
+409) that recorded nothing. The answer kinds below say what a command changed
+and how it is shown; FLOOR_ENDPOINTS gives each command its route, body and
+summary. Who may run it, and its name, are its handler's (the registry's).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from uuid import UUID
+
+from django.shortcuts import get_object_or_404
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from floor.api import floor_views as fv
+from floor.api import serializers as s
+from floor.api import views
+from floor.api.endpoints import CommandEndpoint, CommandView, result_answer
+from floor.api.views import command_response
+from floor.application.catalogue import FloorApplication as App
+from floor.models import BalanceGroupView, PlayerView
+
+# The answer kinds have no docstrings: drf-spectacular would take one for the
+# description of every operation built on it (CommandView's is theirs today).
+
+
+class OnTable(CommandView):
+    # Runs the command on the table in the URL; answers the table's floor.
+    def post(self, request: Request, table_id: UUID) -> Response:
+        outcome, result = self.run(request, table_id=str(table_id))
+        table = s.TableFloorSerializer(fv.table_floor(table_id)).data
+        return command_response(outcome, {"result": result, "table": table})
+
+    @staticmethod
+    def answer_schema(command: str) -> Any:
+        return result_answer(command, "table", s.TableFloorSerializer)
+
+
+class PreviewOnTable(OnTable):
+    # Decides as the command would and records nothing: always 200.
+    def post(self, request: Request, table_id: UUID) -> Response:
+        _outcome, result = self.run(request, table_id=str(table_id))
+        table = s.TableFloorSerializer(fv.table_floor(table_id)).data
+        return Response({"result": result, "table": table}, status=200)
+
+
+class OnSector(CommandView):
+    # Runs the command on the sector in the URL; answers the sector's floor.
+    def post(self, request: Request, sector_id: UUID) -> Response:
+        outcome, result = self.run(request, sector_id=str(sector_id))
+        sector = s.SectorFloorSerializer(fv.sector_floor(sector_id)).data
+        return command_response(outcome, {"result": result, "sector": sector})
+
+    @staticmethod
+    def answer_schema(command: str) -> Any:
+        return result_answer(command, "sector", s.SectorFloorSerializer)
+
+
+class OnPlayer(CommandView):
+    # Runs the command on the player in the URL; answers the player.
+    def post(self, request: Request, player_id: UUID) -> Response:
+        outcome, result = self.run(request, player=str(player_id))
+        player = get_object_or_404(PlayerView, id=player_id)
+        return command_response(
+            outcome, {"result": result, "player": s.PlayerSerializer(player).data}
+        )
+
+    @staticmethod
+    def answer_schema(command: str) -> Any:
+        return result_answer(command, "player", s.PlayerSerializer)
+
+
+class OnGroup(CommandView):
+    # Runs the command on the balance group in the URL; answers the group.
+    def post(self, request: Request, group_id: UUID) -> Response:
+        outcome, result = self.run(request, group_id=str(group_id))
+        group = get_object_or_404(BalanceGroupView, id=group_id)
+        data = s.BalanceGroupSerializer(group).data
+        return command_response(outcome, {"result": result, "balance_group": data})
+
+    @staticmethod
+    def answer_schema(command: str) -> Any:
+        return result_answer(command, "balance_group", s.BalanceGroupSerializer)
+
+
+class ResultOnly(CommandView):
+    # Answers the command's result alone.
+    def post(self, request: Request) -> Response:
+        outcome, result = self.run(request)
+        return command_response(outcome, {"result": result})
+
+    @staticmethod
+    def answer_schema(command: str) -> Any:
+        return result_answer(command)
+
+
+E = CommandEndpoint
+TABLE = "tables/<uuid:table_id>/"
+PLAYER = "players/<uuid:player_id>/"
+
+FLOOR_ENDPOINTS: tuple[CommandEndpoint, ...] = (
+    # sectors and tables (their views also list them)
+    E(App.open_sector, "sectors/", "sectors", view=views.SectorListView),
+    E(
+        App.open_table,
+        "sectors/<uuid:sector_id>/tables/",
+        "sector-tables",
+        view=views.SectorTablesView,
+    ),
+    E(
+        App.announce_closing,
+        "sectors/<uuid:sector_id>/closing/",
+        "announce-closing",
+        s.AnnounceClosingSerializer,
+        "Announce the casino's closing time: the last hands start 15 minutes before",
+        OnSector,
+        "The jefe or the director announces when the casino closes [CM-24].",
+    ),
+    E(
+        App.assign_jefes,
+        "sectors/<uuid:sector_id>/jefes/",
+        "assign-jefes",
+        s.AssignJefesSerializer,
+        "Name the jefes who run a sector (director); none named: any jefe",
+        OnSector,
+        "Only the jefes named here act on the sector's tables [GA art. 19.1].",
+    ),
+    E(
+        App.assign_dealer,
+        TABLE + "dealer/",
+        "assign-dealer",
+        s.AssignDealerSerializer,
+        "Name the crupier dealing at a table (jefe); only they report its hands",
+        OnTable,
+    ),
+    # the absence clock
+    E(
+        App.start_absence,
+        TABLE + "absence/",
+        "start-absence",
+        s.PlayerCommandSerializer,
+        "A player steps away on the absence clock (CM-18)",
+        OnTable,
+    ),
+    E(
+        App.end_absence,
+        TABLE + "absence/end/",
+        "end-absence",
+        s.PlayerCommandSerializer,
+        "A player away is back (CM-18)",
+        OnTable,
+    ),
+    # balancing and table changes
+    E(
+        App.accept_move,
+        "balance-groups/<uuid:group_id>/accept/",
+        "accept-move",
+        s.AcceptMoveSerializer,
+        "Accept the balancing move the service proposes",
+        OnGroup,
+    ),
+    E(
+        App.override_move,
+        "balance-groups/<uuid:group_id>/override/",
+        "override-move",
+        s.OverrideMoveSerializer,
+        "Move a player of the jefe's choice, saying why",
+        OnGroup,
+    ),
+    E(
+        App.request_table_change,
+        TABLE + "table-change-request/",
+        "request-table-change",
+        s.PlayerCommandSerializer,
+        "A seated player asks to change table",
+        OnTable,
+    ),
+    E(
+        App.withdraw_table_change,
+        TABLE + "table-change-request/withdraw/",
+        "withdraw-table-change",
+        s.PlayerCommandSerializer,
+        "A player keeps their table after all",
+        OnTable,
+    ),
+    E(
+        App.grant_table_change,
+        TABLE + "grant-table-change/",
+        "grant-table-change",
+        s.GrantTableChangeSerializer,
+        "Move a player who asked to another table of the game (high card among several, CM-11)",
+        OnTable,
+    ),
+    E(
+        App.break_table,
+        TABLE + "break/",
+        "break-table",
+        s.CommandSerializer,
+        "Break a table: its players to the free seats of the game's other tables, the rest "
+        "to the top of the list",
+        OnTable,
+    ),
+    # who may sit where, the tournament
+    E(
+        App.keep_apart,
+        PLAYER + "keep-apart/",
+        "keep-apart",
+        s.KeepApartSerializer,
+        "Keep two players from the same table (CM-14)",
+        OnPlayer,
+    ),
+    E(
+        App.allow_together,
+        PLAYER + "allow-together/",
+        "allow-together",
+        s.AllowTogetherSerializer,
+        "Two players may sit together again",
+        OnPlayer,
+    ),
+    E(
+        App.enter_tournament,
+        PLAYER + "tournament/",
+        "enter-tournament",
+        s.CommandSerializer,
+        "The player plays the tournament (CM-23)",
+        OnPlayer,
+    ),
+    E(
+        App.leave_tournament,
+        PLAYER + "tournament/leave/",
+        "leave-tournament",
+        s.CommandSerializer,
+        "The player is out of the tournament",
+        OnPlayer,
+    ),
+    E(
+        App.set_dinner_break,
+        "tournament/dinner-break/",
+        "dinner-break",
+        s.DinnerBreakSerializer,
+        "The tournament's dinner break starts or ends (CM-23)",
+        ResultOnly,
+    ),
+    # the draw and the seats
+    E(App.draw_seats, TABLE + "draw/", "draw-seats", view=fv.DrawSeatsView),
+    E(
+        App.seat_player,
+        TABLE + "seat/",
+        "seat-player",
+        s.SeatPlayerSerializer,
+        "Seat a player (list order; drawn while the draw is open)",
+        OnTable,
+    ),
+    E(
+        App.request_seat_change,
+        TABLE + "seat-change-request/",
+        "request-seat-change",
+        s.PlayerCommandSerializer,
+        "A seated player asks for another seat",
+        OnTable,
+    ),
+    E(
+        App.withdraw_seat_change,
+        TABLE + "seat-change-request/withdraw/",
+        "withdraw-seat-change",
+        s.PlayerCommandSerializer,
+        "A player keeps their seat after all",
+        OnTable,
+    ),
+    E(
+        App.call_next,
+        TABLE + "call-next/",
+        "call-next",
+        s.CallNextSerializer,
+        "Offer a free seat: seat changes first, then the list",
+        OnTable,
+    ),
+    E(
+        App.change_seat,
+        TABLE + "change-seat/",
+        "change-seat",
+        s.ChangeSeatSerializer,
+        "Move a seated player to a free seat",
+        OnTable,
+    ),
+    E(
+        App.leave_table,
+        TABLE + "leave/",
+        "leave-table",
+        s.LeaveTableSerializer,
+        "A player leaves; the seat is offered to the list",
+        OnTable,
+    ),
+    E(
+        App.buy_in,
+        TABLE + "buy-in/",
+        "buy-in",
+        s.BuyInSerializer,
+        "Chips bought at the table",
+        OnTable,
+    ),
+    E(
+        App.start_rest,
+        TABLE + "rest/",
+        "start-rest",
+        s.PlayerCommandSerializer,
+        "A player rests",
+        OnTable,
+    ),
+    E(
+        App.end_rest,
+        TABLE + "rest/end/",
+        "end-rest",
+        s.PlayerCommandSerializer,
+        "A player is back",
+        OnTable,
+    ),
+    E(
+        App.close_table,
+        TABLE + "close/",
+        "close-table",
+        s.CloseTableSerializer,
+        "Close a table",
+        OnTable,
+    ),
+    # hands
+    E(
+        App.start_hand,
+        TABLE + "hands/start/",
+        "start-hand",
+        s.StartHandSerializer,
+        "Report a hand dealt",
+        OnTable,
+    ),
+    E(
+        App.end_hand,
+        TABLE + "hands/end/",
+        "end-hand",
+        s.EndHandSerializer,
+        "Report a hand's end",
+        OnTable,
+    ),
+    E(
+        App.settle_banked_hand,
+        TABLE + "banked-hands/",
+        "settle-banked-hand",
+        s.BankedHandSerializer,
+        "Report a banked hand box by box; the service settles and books it "
+        "(GA art. 6-16; PT-SD; PG)",
+        OnTable,
+    ),
+    E(
+        App.preview_banked_hand,
+        TABLE + "banked-hands/preview/",
+        "preview-banked-hand",
+        s.BankedHandSerializer,
+        "The settlement a banked hand would get, computed the same way; records nothing",
+        PreviewOnTable,
+    ),
+    E(
+        App.preview_settlement,
+        TABLE + "hands/settlement/",
+        "preview-settlement",
+        view=fv.PreviewSettlementView,
+    ),
+    # the action clock
+    E(
+        App.start_action_clock,
+        TABLE + "action-clock/start/",
+        "start-action-clock",
+        s.StartActionClockSerializer,
+        "Put a slow player on the clock (CM-20)",
+        OnTable,
+    ),
+    E(
+        App.stop_action_clock,
+        TABLE + "action-clock/stop/",
+        "stop-action-clock",
+        s.SeatCommandSerializer,
+        "The player acted: stop the clock (CM-22)",
+        OnTable,
+    ),
+    # players and the waiting lists (their views also list them)
+    E(App.register_player, "players/", "players", view=fv.PlayerListView),
+    E(
+        App.bar_player,
+        PLAYER + "bar/",
+        "bar-player",
+        s.BarPlayerSerializer,
+        "Bar a player",
+        OnPlayer,
+    ),
+    E(
+        App.lift_bar,
+        PLAYER + "lift-bar/",
+        "lift-bar",
+        s.CommandSerializer,
+        "Lift a player's bar",
+        OnPlayer,
+    ),
+    E(App.join_waiting_list, "waiting-lists/", "waiting-lists", view=fv.WaitingListsView),
+    E(
+        App.leave_waiting_list,
+        "waiting-lists/leave/",
+        "leave-waiting-list",
+        s.LeaveListSerializer,
+        "Take a player off a game's list",
+        ResultOnly,
+        named=False,
+    ),
+)

@@ -1,0 +1,182 @@
+"""Each command declared once: its name, who may issue it, what it acts on, its handler.
+
+A handler is an application method decorated with ``@command(roles=..., scope=...)``;
+the method's name is the command's name. From the registry come the role map
+(who may issue what, DESIGN.md "Each command is declared once"), the gateway's
+handler lookup, and, in the interface layer, the API's endpoints and the
+console's actions, which name a command by its handler object, never by a
+repeated string.
+
+The registry knows nothing of the floor (roles are whatever the context passes,
+an actor is anything with ``roles`` and ``role_among``), so floor and ledger
+share it and it can move to a shared kernel as it is.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Iterator, Mapping
+from contextvars import ContextVar
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+# The command whose handler is running (a handler may run another's).
+_running: ContextVar[str | None] = ContextVar("running_command", default=None)
+
+
+class UnknownCommand(LookupError):
+    """No command of that name is registered."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__(f"no command {name!r} is registered")
+        self.name = name
+
+
+@dataclass(frozen=True)
+class CommandSpec:
+    """One command: its name, its handler, the roles that may issue it (in
+    order of preference), and what it acts on (``scope``: the aggregate its
+    actor's reach is checked against, e.g. "table" or "sector"; None: the room).
+    A ``query`` records nothing (a preview) and is asked, not performed."""
+
+    name: str
+    handler: Callable[..., Any] | None  # None: declared, its handler not yet registered
+    roles: tuple[Any, ...]
+    scope: str | None = None
+    query: bool = False
+
+    def may(self, actor: Any) -> bool:
+        """Whether ``actor`` holds a role that may issue this command."""
+        return any(role in actor.roles for role in self.roles)
+
+    def role_for(self, actor: Any) -> Any:
+        """The role ``actor`` issues this command under, or the actor's refusal."""
+        return actor.role_among(self.name, self.roles)
+
+
+class CommandRegistry(Mapping[str, CommandSpec]):
+    """The commands of one application, by name."""
+
+    def __init__(self) -> None:
+        self._specs: dict[str, CommandSpec] = {}
+
+    def __getitem__(self, name: str) -> CommandSpec:
+        try:
+            return self._specs[name]
+        except KeyError:
+            raise UnknownCommand(name) from None
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._specs)
+
+    def __len__(self) -> int:
+        return len(self._specs)
+
+    def command(
+        self, *, roles: tuple[Any, ...], scope: str | None = None, query: bool = False
+    ) -> Callable[[F], F]:
+        """Declares the decorated method a command named as the method is.
+        While it runs, ``current_command()`` names it (for ``execute``)."""
+
+        def declare(method: F) -> F:
+            name = method.__name__
+
+            @functools.wraps(method)
+            def handler(*args: Any, **kwargs: Any) -> Any:
+                token = _running.set(name)
+                try:
+                    return method(*args, **kwargs)
+                finally:
+                    _running.reset(token)
+
+            self.register(handler, roles=roles, scope=scope, query=query)
+            return handler  # type: ignore[return-value]
+
+        return declare
+
+    def register(
+        self,
+        handler: Callable[..., Any],
+        *,
+        roles: tuple[Any, ...] | None = None,
+        scope: str | None = None,
+        query: bool = False,
+    ) -> CommandSpec:
+        """Declares ``handler`` (a function taking the application first) the
+        command of its name; without ``roles``, it is the handler of a command
+        ``declare``d before. A name is declared once."""
+        name = handler.__name__
+        known = self._specs.get(name)
+        if roles is None:
+            if known is None or known.handler is not None:
+                raise ValueError(f"command {name!r} was not declared without its handler")
+            roles, scope, query = known.roles, known.scope, known.query
+        elif known is not None and known.handler is not handler:
+            raise ValueError(f"command {name!r} is declared twice")
+        return self._add(CommandSpec(name, handler, tuple(roles), scope, query))
+
+    def declare(
+        self, name: str, *, roles: tuple[Any, ...], scope: str | None = None, query: bool = False
+    ) -> CommandSpec:
+        """Declares command ``name`` whose handler is registered later (its
+        class imports what declares it): its roles are known meanwhile."""
+        if name in self._specs:
+            raise ValueError(f"command {name!r} is declared twice")
+        return self._add(CommandSpec(name, None, tuple(roles), scope, query))
+
+    def _add(self, spec: CommandSpec) -> CommandSpec:
+        if not spec.roles:
+            raise ValueError(f"command {spec.name!r} names no role that may issue it")
+        self._specs[spec.name] = spec
+        return spec
+
+    def spec_of(self, handler: Callable[..., Any]) -> CommandSpec:
+        """The declaration of ``handler`` (the function a class holds)."""
+        spec = self[getattr(handler, "__name__", "")]
+        if spec.handler is not handler:
+            raise UnknownCommand(getattr(handler, "__qualname__", repr(handler)))
+        return spec
+
+    def name_of(self, command: str | Callable[..., Any]) -> str:
+        """The name of ``command``, given by name or by its handler."""
+        return command if isinstance(command, str) else self.spec_of(command).name
+
+    def bound(self, app: Any, name: str) -> Callable[..., Any]:
+        """The handler of command ``name`` on ``app``, ready to call: an unknown
+        command is refused here, by name. The application's own attribute of
+        that name is what runs, so a subclass's override of a handler (or a
+        test's stand-in for it) runs in its place."""
+        spec = self[name]
+        if spec.handler is None:
+            raise UnknownCommand(name)
+        return getattr(app, spec.name)
+
+    def roles(self) -> dict[str, tuple[Any, ...]]:
+        """Command name -> the roles that may issue it: the role map."""
+        return {name: spec.roles for name, spec in self._specs.items()}
+
+    def may(self, actor: Any, command: str | Callable[..., Any]) -> bool:
+        """Whether ``actor`` may issue ``command`` (an unknown one: no)."""
+        spec = self._specs.get(self.name_of(command))
+        return spec is not None and spec.may(actor)
+
+    def role_for(self, actor: Any, command: str | Callable[..., Any]) -> Any:
+        """The role ``actor`` issues ``command`` under, or the refusal; an
+        unknown command is a LookupError (a programming error, not a refusal)."""
+        return self[self.name_of(command)].role_for(actor)
+
+
+def current_command() -> str:
+    """The name of the command whose handler is running."""
+    name = _running.get()
+    if name is None:
+        raise LookupError("no command handler is running")
+    return name
+
+
+# The one application's commands (floor and ledger share one event store and
+# one application, so one registry).
+COMMANDS = CommandRegistry()
+command = COMMANDS.command
