@@ -12,5 +12,6 @@ By concern:
 - floor.selectors.balancing: the balance groups, with their tables and list;
 - floor.selectors.console: what the jefe's console and the dealer's tablet show;
 - floor.selectors.journal: the event journal, selected by declared event types;
-- floor.selectors.reports: the read models the reports resolve their filters on.
+- floor.selectors.reports: the read models the reports resolve their filters on;
+- floor.selectors.scopes: what the read rule (floor.access) narrows and refuses by.
 """

@@ -7,9 +7,10 @@ from typing import Any
 from uuid import UUID
 
 from floor.models import PlayerView, SectorView, TableView, WaitingListView
+from floor.selectors.scopes import table_or_none
 from floor.selectors.tables import tables_by_id
 
-__all__ = ["tables_by_id"]
+__all__ = ["table_or_none", "tables_by_id"]
 
 
 def sector_named(name: str) -> UUID | None:
@@ -37,11 +38,6 @@ def table_ids(
 def table_exists(table_id: Any) -> bool:
     """Whether the floor has a table of that id (a history's subject)."""
     return TableView.objects.filter(id=table_id).exists()
-
-
-def table_or_none(table_id: UUID | None) -> TableView | None:
-    """One table with its sector, or None (a table's past state)."""
-    return TableView.objects.select_related("sector").filter(id=table_id).first()
 
 
 def player_or_none(player_id: Any) -> PlayerView | None:
