@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from functools import cached_property, wraps
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
 from django.contrib.auth.decorators import login_required
@@ -27,8 +27,10 @@ from floor.domain.reads import READS, Scope, read_scopes
 from floor.domain.roles import Actor, runs_sector
 from floor.gateway import actor_for
 from floor.messages import describe
-from floor.models import SectorView, TableView
 from floor.selectors import scopes
+
+if TYPE_CHECKING:  # the read models as types; the selectors read them
+    from floor.models import SectorView, TableView
 
 # The transactions a jefe reads: his tables' fills and credits.
 TRAY_KINDS = ("fill", "credit")

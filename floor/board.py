@@ -12,7 +12,8 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from floor.forms import LIMIT_LABELS, VARIANT_LABELS
-from floor.selectors import players, tables
+from floor.selectors import players
+from floor.selectors import tables as floor_tables
 from games.limits import small_blind_for
 
 # How often the TV reloads the board, in seconds (settings can shorten it).
@@ -40,7 +41,7 @@ def board_games() -> list[dict]:
             }
         return games[key]
 
-    on_the_floor = tables.tables_not_closed()
+    on_the_floor = floor_tables.tables_not_closed()
     for table in on_the_floor:
         shown = game(table.variant, table.limit, table.minimum_cents, table.maximum_cents)
         shown["tables"].append(

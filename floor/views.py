@@ -25,7 +25,7 @@ from floor.forms import (
 from floor.gateway import ReadModelsBehind, ServiceUnavailable, actor_for, perform
 from floor.messages import STATUS_BY_KIND, describe, message_for
 from floor.runtime import floor_app
-from floor.selectors import tables
+from floor.selectors import tables as floor_tables
 
 
 def run_form_command(
@@ -77,11 +77,11 @@ def home(request: HttpRequest) -> HttpResponse:
         "floor/home.html",
         {
             "sectors": (
-                reader(request.user, "sectors").sectors(tables.all_sectors())
+                reader(request.user, "sectors").sectors(floor_tables.all_sectors())
                 if may_read(request.user, "sectors")
-                else tables.no_sectors()
+                else floor_tables.no_sectors()
             ),
-            "dealt_tables": tables.dealt_tables(actor.username),
+            "dealt_tables": floor_tables.dealt_tables(actor.username),
             "form": form,
             "can_open_sector": actor.may("open_sector"),
             "works_the_cage": may_read(request.user, "cage"),
@@ -98,7 +98,7 @@ def sector(request: HttpRequest, sector_id: UUID) -> HttpResponse:
     """The jefe's console for one sector: its tables, seats, lists and
     proposals, live (floor.console.sector); the jefe opens a table here. A jefe
     reads his sectors' only (floor.domain.reads)."""
-    request.reader.check_sector(tables.sector(sector_id))
+    request.reader.check_sector(floor_tables.sector(sector_id))
     form = OpenTableForm(request.POST or None)
 
     def open_table(data: dict) -> Outcome:

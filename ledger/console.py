@@ -12,7 +12,7 @@ the forms a role cannot use.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
 from django.conf import settings
@@ -24,13 +24,16 @@ from django.utils.http import urlencode
 from floor.access import console_read
 from floor.console.sector import log_position, server_now, stamp
 from floor.gateway import actor_for
-from floor.models import PlayerView, TableView
-from floor.selectors import players, tables
+from floor.selectors import players
+from floor.selectors import tables as floor_tables
 from ledger import selectors as books
 from ledger.api.views import cage_position
 from ledger.domain.accounts import player_chips
 from ledger.reasons import transaction_reason
 from ledger.views import KIND_LABELS
+
+if TYPE_CHECKING:  # the read models as types; the selectors read them
+    from floor.models import PlayerView, TableView
 
 # The commands whose forms the page shows to whoever may run them.
 CAGE_COMMANDS = (
@@ -61,7 +64,7 @@ def player_facts(player: PlayerView) -> dict[str, Any]:
 
 
 def table_labels(ids: set[UUID]) -> dict[UUID, TableView]:
-    return tables.tables_by_id(ids)
+    return floor_tables.tables_by_id(ids)
 
 
 def pending_requests() -> list[dict[str, Any]]:
@@ -106,7 +109,7 @@ def live_context(user: Any, card: str) -> dict[str, Any]:
         "requests": pending_requests(),
         "cage": cage_position(),
         "transactions": latest_transactions(),
-        "open_tables": tables.open_tables(),
+        "open_tables": floor_tables.open_tables(),
         "may": {name: actor.may(name) for name in CAGE_COMMANDS},
         "position": log_position(),
         "server_now": server_now(),

@@ -9,7 +9,7 @@ floor costs one small query a second per open console.
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
 from django.conf import settings
@@ -25,11 +25,14 @@ from floor.forms import LIMIT_LABELS, STATUS_LABELS, VARIANT_LABELS
 from floor.gateway import actor_for
 from floor.liveness import timers_stopped
 from floor.messages import balance_reason
-from floor.models import SeatView, SectorView, TableView, WaitingEntryView
 from floor.runtime import floor_app
-from floor.selectors import balancing, console, players, tables
+from floor.selectors import balancing, console, players
+from floor.selectors import tables as floor_tables
 from games.variants import VARIANTS, Variant
 from ledger import selectors as books
+
+if TYPE_CHECKING:  # the read models as types; the selectors read them
+    from floor.models import SeatView, SectorView, TableView, WaitingEntryView
 
 
 def log_position() -> str:
@@ -229,7 +232,7 @@ def acts_on_table(user: Any, table: TableView) -> bool:
 
 def live_context(sector_id: UUID) -> dict[str, Any]:
     """Everything the live part of the console shows."""
-    sector = tables.sector(sector_id)
+    sector = floor_tables.sector(sector_id)
     open_tables = console.open_tables_of(sector)
     return {
         "sector": sector,
@@ -264,7 +267,7 @@ def live(request: HttpRequest, sector_id: UUID) -> HttpResponse:
 
 def table_live_context(table_id: UUID) -> dict[str, Any]:
     """The one table a dealer's tablet shows."""
-    table = tables.table_floor(table_id)
+    table = floor_tables.table_floor(table_id)
     return {
         "table": table,
         "tables": table_cards([table]),

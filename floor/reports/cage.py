@@ -9,10 +9,13 @@ gaming day it belongs to, so the figures agree with the cage's own day report.
 from __future__ import annotations
 
 from datetime import UTC, date, datetime, time, timedelta
+from typing import TYPE_CHECKING
 
 from floor.reports.common import ReportFilter, iso
 from ledger import selectors as books
-from ledger.models import GamingDayView
+
+if TYPE_CHECKING:  # the read models as types; the selectors read them
+    from ledger.models import GamingDayView
 
 # Who reads the cage report: management and the regulator's inspector, as every
 # report, and the cage, whose day it is (as it reads the rake it books). The

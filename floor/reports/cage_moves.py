@@ -10,10 +10,10 @@ the ledger's read models add the gaming day and the transactions.
 from __future__ import annotations
 
 from datetime import date, datetime, timedelta
+from typing import TYPE_CHECKING
 from uuid import UUID
 
 from floor.domain.errors import invalid
-from floor.models import EventJournalEntry
 from floor.reports.cage import filtered, table_of
 from floor.reports.common import ReportFilter, event_of, iso, table_columns, table_labels
 from floor.runtime import floor_app
@@ -21,7 +21,10 @@ from floor.selectors import journal
 from ledger import selectors as books
 from ledger.domain.gaming_day import GamingDay
 from ledger.domain.tray_request import TrayRequest
-from ledger.models import GamingDayView
+
+if TYPE_CHECKING:  # the read models as types; the selectors read them
+    from floor.models import EventJournalEntry
+    from ledger.models import GamingDayView
 
 # A fill or credit: asked for, then confirmed or cancelled.
 TRAY_EVENTS = (TrayRequest.Requested, TrayRequest.Confirmed, TrayRequest.Cancelled)

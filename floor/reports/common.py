@@ -15,6 +15,7 @@ import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, time, timedelta
+from typing import TYPE_CHECKING
 from uuid import UUID
 
 from django.http import HttpResponse
@@ -25,13 +26,15 @@ from rest_framework.response import Response
 from floor.api.filters import Filters, parameter
 from floor.api.serializers import ErrorSerializer
 from floor.domain.errors import invalid
-from floor.models import EventJournalEntry, TableView
 from floor.runtime import floor_app
 from floor.selectors import journal
 from floor.selectors import reports as selected
 from floor.selectors.journal import EventType, event_type
 from games.limits import BettingLimit
 from games.variants import Variant
+
+if TYPE_CHECKING:  # the read models as types; the selectors read them
+    from floor.models import EventJournalEntry, TableView
 
 DEFAULT_PAGE_SIZE = 100
 MAX_PAGE_SIZE = 1000

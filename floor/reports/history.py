@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 from uuid import UUID
 
 from django.db.models import Q, QuerySet
@@ -24,7 +25,6 @@ from floor.api.serializers import JournalSerializer
 from floor.domain.command_record import CommandRecord
 from floor.domain.errors import DomainError, invalid, not_found
 from floor.domain.player import Player
-from floor.models import EventJournalEntry
 from floor.reports.common import filters, iso, parse_filter
 from floor.selectors import journal
 from floor.selectors import reports as selected
@@ -35,6 +35,9 @@ from ledger.domain.accounts import AccountRef
 from ledger.domain.gaming_day import GamingDay
 from ledger.domain.transaction import Transaction
 from ledger.domain.tray_request import TrayRequest
+
+if TYPE_CHECKING:  # the read models as types; the selectors read them
+    from floor.models import EventJournalEntry
 
 # The journal's columns, as its endpoint serializes a row.
 COLUMNS = tuple(JournalSerializer.Meta.fields)

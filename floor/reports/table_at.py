@@ -10,17 +10,20 @@ come, or none, is the table as it stands now.
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from typing import TYPE_CHECKING
 from uuid import UUID
 
 from floor.domain.errors import invalid, not_found
 from floor.domain.table import Table
-from floor.models import EventJournalEntry, TableView
 from floor.projections.floor_views import SEAT_FLAGS
 from floor.reports.common import event_of, iso, now
 from floor.runtime import floor_app
 from floor.selectors import journal
 from floor.selectors import reports as selected
 from games.limits import small_blind_for
+
+if TYPE_CHECKING:  # the read models as types; the selectors read them
+    from floor.models import EventJournalEntry, TableView
 
 # The event that closed a table dates its closing.
 CLOSED = Table.Closed
