@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from functools import cached_property, wraps
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
 from django.contrib.auth.decorators import login_required
@@ -27,7 +27,10 @@ from floor.gateway import actor_for
 from floor.kernel.errors import DomainError, ErrorKind, forbidden, not_found
 from floor.kernel.roles import Actor, runs_sector
 from floor.messages import describe
-from floor.models import SectorView, TableView
+from floor.selectors import scopes
+
+if TYPE_CHECKING:  # the read models as types; the selectors read them
+    from floor.models import SectorView, TableView
 
 # The transactions a jefe reads: his tables' fills and credits.
 TRAY_KINDS = ("fill", "credit")
@@ -54,9 +57,7 @@ class Reader:
             return frozenset()
         name = self.actor.username
         return frozenset(
-            sector_id
-            for sector_id, jefes in SectorView.objects.values_list("id", "jefes")
-            if runs_sector(name, jefes)
+            sector_id for sector_id, jefes in scopes.sector_jefes() if runs_sector(name, jefes)
         )
 
     @cached_property
@@ -66,13 +67,9 @@ class Reader:
             return None
         found: set[UUID] = set()
         if self.sector_ids:
-            found |= set(
-                TableView.objects.filter(sector_id__in=self.sector_ids).values_list("id", flat=True)
-            )
+            found |= scopes.table_ids_in(self.sector_ids)
         if Scope.TABLE in self.scopes:
-            found |= set(
-                TableView.objects.filter(dealer=self.actor.username).values_list("id", flat=True)
-            )
+            found |= scopes.table_ids_dealt_by(self.actor.username)
         return frozenset(found)
 
     def sectors(self, queryset: QuerySet, field: str = "id") -> QuerySet:
@@ -103,7 +100,7 @@ class Reader:
         part polled every second costs no more)."""
         if self.sector_ids is None or UUID(str(sector_id)) in self.sector_ids:
             return
-        sector = SectorView.objects.filter(id=sector_id).first()
+        sector = scopes.sector_or_none(sector_id)
         if sector is None:
             raise not_found("sector_not_found", "There is no sector with that id.")
         raise _not_your_sector(self.actor, sector)
@@ -121,7 +118,7 @@ class Reader:
         if table_id is not None and table_id in self.table_ids:
             return
         if table is None and table_id is not None:
-            table = TableView.objects.select_related("sector").filter(id=table_id).first()
+            table = scopes.table_or_none(table_id)
             if table is None:
                 raise not_found("table_not_found", "There is no table with that id.")
         if self.scopes & {Scope.SECTORS, Scope.TRAYS} and table is not None:
@@ -148,7 +145,7 @@ class Reader:
         if self.table_ids is None:
             return report
         if report.sector_id is not None and report.sector_id not in (self.sector_ids or ()):
-            sector = SectorView.objects.filter(id=report.sector_id).first()
+            sector = scopes.sector_or_none(report.sector_id)
             if sector is not None:
                 raise _not_your_sector(self.actor, sector)
         if report.table_id is not None:

@@ -11,9 +11,9 @@ from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
-from floor.domain.table import TableStatus
 from floor.forms import LIMIT_LABELS, VARIANT_LABELS
-from floor.models import TableView, WaitingListView
+from floor.selectors import players
+from floor.selectors import tables as floor_tables
 from games.limits import small_blind_for
 
 # How often the TV reloads the board, in seconds (settings can shorten it).
@@ -41,8 +41,8 @@ def board_games() -> list[dict]:
             }
         return games[key]
 
-    tables = TableView.objects.exclude(status=TableStatus.CLOSED).select_related("sector")
-    for table in tables:
+    on_the_floor = floor_tables.tables_not_closed()
+    for table in on_the_floor:
         shown = game(table.variant, table.limit, table.minimum_cents, table.maximum_cents)
         shown["tables"].append(
             {
@@ -53,9 +53,8 @@ def board_games() -> list[dict]:
             }
         )
         shown["seats_free"] += max(table.seats - table.players, 0)
-    numbers_of_tables = {t.id: t.number for t in tables}
-    lists = WaitingListView.objects.prefetch_related("entries")
-    for waiting in lists:
+    numbers_of_tables = {t.id: t.number for t in on_the_floor}
+    for waiting in players.board_lists():
         entries = sorted(waiting.entries.all(), key=lambda e: e.position)
         if not entries:
             continue

@@ -9,7 +9,7 @@ from django import forms
 from django.conf import settings
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
@@ -26,8 +26,8 @@ from floor.gateway import ReadModelsBehind, ServiceUnavailable, actor_for, perfo
 from floor.kernel.errors import DomainError
 from floor.kernel.service import Outcome
 from floor.messages import STATUS_BY_KIND, describe, message_for
-from floor.models import SectorView, TableView
 from floor.runtime import floor_app
+from floor.selectors import tables as floor_tables
 
 
 def run_form_command(
@@ -79,15 +79,11 @@ def home(request: HttpRequest) -> HttpResponse:
         "floor/home.html",
         {
             "sectors": (
-                reader(request.user, "sectors").sectors(SectorView.objects.all())
+                reader(request.user, "sectors").sectors(floor_tables.all_sectors())
                 if may_read(request.user, "sectors")
-                else SectorView.objects.none()
+                else floor_tables.no_sectors()
             ),
-            "dealt_tables": TableView.objects.filter(dealer=actor.username)
-            .exclude(status="closed")
-            .select_related("sector")
-            if actor.username
-            else TableView.objects.none(),
+            "dealt_tables": floor_tables.dealt_tables(actor.username),
             "form": form,
             "can_open_sector": COMMANDS.may(actor, App.open_sector),
             "works_the_cage": may_read(request.user, "cage"),
@@ -104,7 +100,7 @@ def sector(request: HttpRequest, sector_id: UUID) -> HttpResponse:
     """The jefe's console for one sector: its tables, seats, lists and
     proposals, live (floor.console.sector); the jefe opens a table here. A jefe
     reads his sectors' only (floor.domain.reads)."""
-    request.reader.check_sector(get_object_or_404(SectorView, id=sector_id))
+    request.reader.check_sector(floor_tables.sector(sector_id))
     form = OpenTableForm(request.POST or None)
 
     def open_table(data: dict) -> Outcome:

@@ -12,7 +12,7 @@ the forms a role cannot use.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
 from django.conf import settings
@@ -24,17 +24,19 @@ from django.utils.http import urlencode
 from floor.access import console_read
 from floor.application.catalogue import COMMANDS
 from floor.application.catalogue import FloorApplication as App
-from floor.console.sector import OPEN, log_position, server_now, stamp
+from floor.console.sector import log_position, server_now, stamp
 from floor.gateway import actor_for
-from floor.models import PlayerView, SeatView, TableView
+from floor.selectors import players
+from floor.selectors import tables as floor_tables
+from ledger import selectors as books
 from ledger.api.views import cage_position
 from ledger.domain.accounts import player_chips
-from ledger.models import AccountView, TransactionView, TrayRequestView
 from ledger.reasons import transaction_reason
 from ledger.views import KIND_LABELS
 
-# How many of the latest transactions the console lists.
-LATEST = 15
+if TYPE_CHECKING:  # the read models as types; the selectors read them
+    from floor.models import PlayerView, TableView
+
 # The commands whose forms the page shows to whoever may run them.
 CAGE_COMMANDS = tuple(
     COMMANDS.name_of(handler)
@@ -53,46 +55,42 @@ def find_player(card: str) -> PlayerView | None:
     card = card.strip()
     if not card or len(card) > 40 or not card.isprintable():
         return None  # no card number is that long or holds a control character (a NUL: a 500)
-    players = PlayerView.objects.select_related("table__sector")
-    return (
-        players.filter(card_number=card).first() or players.filter(card_number__iexact=card).first()
-    )
+    return players.player_by_card(card)
 
 
 def player_facts(player: PlayerView) -> dict[str, Any]:
     """What the cage needs to know of a player: where they sit, their chips."""
-    seat = SeatView.objects.filter(player_id=player.id).select_related("table__sector").first()
-    account = AccountView.objects.filter(name=player_chips(player.id).name).first()
+    account = books.account(player_chips(player.id).name)
     return {
         "view": player,
-        "seat": seat,
+        "seat": players.seat_of(player.id),
         "chips_cents": account.balance_cents if account else 0,
     }
 
 
 def table_labels(ids: set[UUID]) -> dict[UUID, TableView]:
-    return {t.id: t for t in TableView.objects.filter(id__in=ids).select_related("sector")}
+    return floor_tables.tables_by_id(ids)
 
 
 def pending_requests() -> list[dict[str, Any]]:
     """The fills and credits the jefes asked for, oldest first."""
-    pending = list(TrayRequestView.objects.filter(status="pending").order_by("requested_at"))
-    tables = table_labels({r.table_id for r in pending})
-    return [{"view": r, "table": tables.get(r.table_id)} for r in pending]
+    pending = books.pending_tray_requests()
+    labels = table_labels({r.table_id for r in pending})
+    return [{"view": r, "table": labels.get(r.table_id)} for r in pending]
 
 
 def latest_transactions() -> list[dict[str, Any]]:
     """The last transactions posted, newest first, each with its receipt."""
-    latest = list(TransactionView.objects.order_by("-position")[:LATEST])
-    tables = table_labels({t.table_id for t in latest if t.table_id})
-    players = {p.id: p for p in PlayerView.objects.filter(id__in={t.player_id for t in latest})}
+    latest = books.latest_transactions()
+    labels = table_labels({t.table_id for t in latest if t.table_id})
+    names = players.players_by_id({t.player_id for t in latest})
     return [
         {
             "view": t,
             "kind": KIND_LABELS.get(t.kind, t.kind),
             "reason": transaction_reason(t),
-            "table": tables.get(t.table_id),
-            "player": players.get(t.player_id),
+            "table": labels.get(t.table_id),
+            "player": names.get(t.player_id),
             "receipt": reverse("receipt", args=[t.id]),
         }
         for t in latest
@@ -116,7 +114,7 @@ def live_context(user: Any, card: str) -> dict[str, Any]:
         "requests": pending_requests(),
         "cage": cage_position(),
         "transactions": latest_transactions(),
-        "open_tables": TableView.objects.filter(status__in=OPEN).select_related("sector"),
+        "open_tables": floor_tables.open_tables(),
         "may": {name: COMMANDS.may(actor, name) for name in CAGE_COMMANDS},
         "position": log_position(),
         "server_now": server_now(),

@@ -6,12 +6,13 @@ from __future__ import annotations
 from uuid import UUID
 
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import render
 from django.utils.translation import gettext_lazy as _
 
 from floor.access import console_read
-from floor.models import PlayerView, TableView
-from ledger.models import GamingDayView, TransactionView
+from floor.selectors import players as floor_players
+from floor.selectors import tables as floor_tables
+from ledger import selectors as books
 from ledger.reasons import transaction_reason
 
 KIND_LABELS = {
@@ -64,12 +65,13 @@ def _account_label(name: str, tables: dict, players: dict) -> str:
 def receipt(request: HttpRequest, transaction_id: UUID) -> HttpResponse:
     """One transaction as a printable receipt: what moved, why, who, when; read
     as the transaction is (the cage's books; a jefe's tables' fills and credits)."""
-    transaction = get_object_or_404(TransactionView, id=transaction_id)
+    transaction = books.transaction(transaction_id)
     request.reader.check_transaction(transaction)
     ids = {UUID(p) for name in transaction.postings for p in name.split(":")[1:]}
-    tables = {t.id: t.label for t in TableView.objects.filter(id__in=ids).select_related("sector")}
+    tables = {i: t.label for i, t in floor_tables.tables_by_id(ids).items()}
     players = {
-        p.id: f"{p.display_name} ({p.card_number})" for p in PlayerView.objects.filter(id__in=ids)
+        i: f"{p.display_name} ({p.card_number})"
+        for i, p in floor_players.players_by_id(ids).items()
     }
     lines = [
         {
@@ -98,10 +100,10 @@ def close_report(request: HttpRequest, day: str) -> HttpResponse:
     inspector holds, on paper, what ``verify_log --anchor`` checks the log
     against (docs/reporting.md, "Audit: verify_log"). Read by the cage report's
     readers: management, the inspector and the cage."""
-    gaming_day = get_object_or_404(GamingDayView, day=day, status="closed")
+    gaming_day = books.closed_gaming_day(day)
     report = gaming_day.report or {}
     ids = {UUID(t) for t in report.get("tables", {})}
-    names = {t.id: str(t) for t in TableView.objects.filter(id__in=ids).select_related("sector")}
+    names = {i: str(t) for i, t in floor_tables.tables_by_id(ids).items()}
     tables = [
         {"name": names.get(UUID(t), t[:8]), **figures}
         for t, figures in sorted(report.get("tables", {}).items())

@@ -13,7 +13,6 @@ from __future__ import annotations
 from typing import Any
 from uuid import UUID
 
-from django.shortcuts import get_object_or_404
 from rest_framework.request import Request
 from rest_framework.response import Response
 
@@ -23,7 +22,7 @@ from floor.api import views
 from floor.api.endpoints import CommandEndpoint, CommandView, result_answer
 from floor.api.views import command_response
 from floor.application.catalogue import FloorApplication as App
-from floor.models import BalanceGroupView, PlayerView
+from floor.selectors import balancing, players
 
 # The answer kinds have no docstrings: drf-spectacular would take one for the
 # description of every operation built on it (CommandView's is theirs today).
@@ -65,7 +64,7 @@ class OnPlayer(CommandView):
     # Runs the command on the player in the URL; answers the player.
     def post(self, request: Request, player_id: UUID) -> Response:
         outcome, result = self.run(request, player=str(player_id))
-        player = get_object_or_404(PlayerView, id=player_id)
+        player = players.player(player_id)
         return command_response(
             outcome, {"result": result, "player": s.PlayerSerializer(player).data}
         )
@@ -79,7 +78,7 @@ class OnGroup(CommandView):
     # Runs the command on the balance group in the URL; answers the group.
     def post(self, request: Request, group_id: UUID) -> Response:
         outcome, result = self.run(request, group_id=str(group_id))
-        group = get_object_or_404(BalanceGroupView, id=group_id)
+        group = balancing.balance_group(group_id)
         data = s.BalanceGroupSerializer(group).data
         return command_response(outcome, {"result": result, "balance_group": data})
 

@@ -9,11 +9,8 @@ a repeated command id), or a refusal ``{"code", "message"}`` (400, 403, 404,
 
 from __future__ import annotations
 
-from typing import Any
 from uuid import UUID
 
-from django.db.models import Prefetch, Q
-from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers
 from rest_framework.request import Request
@@ -25,44 +22,9 @@ from floor.api.endpoints import CommandView
 from floor.api.filters import FILTER_REFUSALS, Filters, parameter
 from floor.api.views import REFUSALS, command_response
 from floor.gateway import ask, perform
-from floor.models import (
-    BalanceGroupView,
-    EventJournalEntry,
-    HandView,
-    PlayerView,
-    SeatView,
-    SectorView,
-    TableView,
-    WaitingEntryView,
-    WaitingListView,
-)
-
-
-def table_floor(table_id: Any) -> TableView:
-    seats = SeatView.objects.select_related("player")
-    return get_object_or_404(
-        TableView.objects.select_related("sector").prefetch_related(
-            Prefetch("occupied_seats", queryset=seats)
-        ),
-        id=table_id,
-    )
-
-
-def sector_floor(sector_id: Any) -> SectorView:
-    """A sector with its tables and their seats, for the jefe's view."""
-    seats = SeatView.objects.select_related("player")
-    tables = TableView.objects.select_related("sector").prefetch_related(
-        Prefetch("occupied_seats", queryset=seats)
-    )
-    return get_object_or_404(
-        SectorView.objects.prefetch_related(Prefetch("tables", queryset=tables)),
-        id=sector_id,
-    )
-
-
-def waiting_lists():
-    entries = WaitingEntryView.objects.select_related("player")
-    return WaitingListView.objects.prefetch_related(Prefetch("entries", queryset=entries))
+from floor.selectors import balancing, journal, players
+from floor.selectors.players import waiting_lists
+from floor.selectors.tables import sector_floor, table_floor, table_hands, table_with_sector
 
 
 class PreviewSettlementView(APIView):
@@ -131,11 +93,8 @@ class TableHandsView(APIView):
     @extend_schema(responses={200: s.HandSerializer(many=True), 404: s.ErrorSerializer})
     def get(self, request: Request, table_id: UUID) -> Response:
         """The hands reported at a table, latest first."""
-        request.reader.check_table(
-            get_object_or_404(TableView.objects.select_related("sector"), id=table_id)
-        )
-        hands = HandView.objects.filter(table_id=table_id).order_by("-number")[:200]
-        return Response(s.HandSerializer(hands, many=True).data)
+        request.reader.check_table(table_with_sector(table_id))
+        return Response(s.HandSerializer(table_hands(table_id), many=True).data)
 
 
 # A history answers at most this many events; ``?after=`` the last one's position pages on.
@@ -150,10 +109,10 @@ HISTORY_PARAMETERS = [
 ]
 
 
-def _journal(request: Request, query: Q) -> list:
+def _journal(request: Request, originator_id: UUID) -> list:
     after = Filters(request.query_params).integer("after", minimum=0) or 0
-    entries = EventJournalEntry.objects.filter(query, position__gt=after)
-    return s.JournalSerializer(entries.order_by("position")[:HISTORY_PAGE], many=True).data
+    entries = journal.events_of(originator_id, after=after, most=HISTORY_PAGE)
+    return s.JournalSerializer(entries, many=True).data
 
 
 class TableHistoryView(APIView):
@@ -166,10 +125,8 @@ class TableHistoryView(APIView):
     )
     def get(self, request: Request, table_id: UUID) -> Response:
         """Every event of a table, oldest first: who did what, when, under which command."""
-        request.reader.check_table(
-            get_object_or_404(TableView.objects.select_related("sector"), id=table_id)
-        )
-        return Response(_journal(request, Q(originator_id=table_id)))
+        request.reader.check_table(table_with_sector(table_id))
+        return Response(_journal(request, table_id))
 
 
 class SectorFloorView(APIView):
@@ -198,12 +155,9 @@ class PlayerListView(CommandView):
     def get(self, request: Request) -> Response:
         """Players, or the one with ``?card=`` (card numbers ignore case); the
         cage finds players by card only."""
-        players = PlayerView.objects.all()
         card = Filters(request.query_params).text("card", max_length=40)
         request.reader.check_card(card)
-        if card is not None:
-            players = players.filter(card_number=card.strip().upper())
-        return Response(s.PlayerSerializer(players[:500], many=True).data)
+        return Response(s.PlayerSerializer(players.players(card), many=True).data)
 
     @extend_schema(
         request=s.RegisterPlayerSerializer,
@@ -212,7 +166,7 @@ class PlayerListView(CommandView):
     )
     def post(self, request: Request) -> Response:
         outcome, result = self.run(request)
-        player = get_object_or_404(PlayerView, id=result["player_id"])
+        player = players.player(result["player_id"])
         return command_response(outcome, s.PlayerSerializer(player).data)
 
 
@@ -221,7 +175,7 @@ class PlayerDetailView(APIView):
 
     @extend_schema(responses={200: s.PlayerSerializer, 404: s.ErrorSerializer})
     def get(self, request: Request, player_id: UUID) -> Response:
-        return Response(s.PlayerSerializer(get_object_or_404(PlayerView, id=player_id)).data)
+        return Response(s.PlayerSerializer(players.player(player_id)).data)
 
 
 class PlayerHistoryView(APIView):
@@ -235,8 +189,8 @@ class PlayerHistoryView(APIView):
     def get(self, request: Request, player_id: UUID) -> Response:
         """The player's own events: registered, lists joined and left, seated,
         left, barred; oldest first."""
-        get_object_or_404(PlayerView, id=player_id)
-        return Response(_journal(request, Q(originator_id=player_id)))
+        players.player(player_id)
+        return Response(_journal(request, player_id))
 
 
 # --- waiting lists ------------------------------------------------------------------------
@@ -264,7 +218,7 @@ class WaitingListsView(CommandView):
     )
     def post(self, request: Request) -> Response:
         outcome, result = self.run(request)
-        waiting = get_object_or_404(waiting_lists(), id=result["waiting_list_id"])
+        waiting = players.waiting_list(result["waiting_list_id"])
         body = s.WaitingListSerializer(waiting).data
         return command_response(outcome, {"result": result, "waiting_list": body})
 
@@ -280,9 +234,5 @@ class BalanceGroupsView(APIView):
         """Each game's tables across the sectors: how far apart, the move the
         service proposes and why, the table-change requests, a new table the
         list could start; a jefe's, the groups with a table of his sectors."""
-        groups = list(BalanceGroupView.objects.all())
-        mine = request.reader.table_ids
-        if mine is not None:
-            ours = {str(t) for t in mine}
-            groups = [g for g in groups if ours & set(g.table_ids)]
+        groups = balancing.balance_groups(request.reader.table_ids)
         return Response(s.BalanceGroupSerializer(groups, many=True).data)

@@ -1,7 +1,9 @@
 """Shapes of the floor API: read models out, commands in.
 
 Command serializers check types only; the rules (stakes band, seats, the four
-tables of a sector) are the domain's, which answers with a code.
+tables of a sector) are the domain's, which answers with a code. Serializers
+never query: what they show is loaded by the selectors (floor.selectors), and
+the read models are named here only as the shapes of the ModelSerializers.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from floor.models import (
     WaitingEntryView,
     WaitingListView,
 )
+from floor.selectors.players import is_staff_member
 from games.limits import MAX_AMOUNT_CENTS, BettingLimit, small_blind_for
 from games.profiles import get_profile
 from games.rake import SessionEnd
@@ -103,10 +106,7 @@ NO_SUCH_STAFF = {
 
 def staff_member(username: str, role: str) -> str:
     """A user holding ``role`` (a floor group), or the input error."""
-    from django.contrib.auth import get_user_model
-
-    users = get_user_model().objects.filter(is_active=True, groups__name=role)
-    if not users.filter(username=username).exists():
+    if not is_staff_member(username, role):
         raise serializers.ValidationError(str(NO_SUCH_STAFF[role]) % {"username": username})
     return username
 
@@ -313,9 +313,10 @@ class SectorFloorSerializer(SectorSerializer):
         """The balancing moves proposed to or from this sector's tables, with
         why (RULES.md section 7)."""
         mine = {str(t.id) for t in sector.tables.all()}
+        # The groups with a proposal, loaded with the sector (floor.selectors.tables.sector_floor).
         return [
             {"group_id": str(g.id), "game": g.game, **g.proposal}
-            for g in BalanceGroupView.objects.filter(proposal__isnull=False)
+            for g in sector.proposing_groups
             if {g.proposal["from_table"], g.proposal["to_table"]} & mine
         ]
 
@@ -773,25 +774,22 @@ class BalanceGroupSerializer(serializers.ModelSerializer):
             "open_table",
         ]
 
-    def _tables(self, group: BalanceGroupView) -> list[TableView]:
-        tables = TableView.objects.filter(id__in=group.table_ids).select_related("sector")
-        return sorted(tables, key=lambda t: group.table_ids.index(str(t.id)))
+    # A group comes loaded with its tables (``group_tables``, in the group's
+    # order) and the players waiting on its list (``waiting_players``) by
+    # floor.selectors.balancing, for every group at once: no query per group.
 
     def get_tables(self, group: BalanceGroupView) -> list[dict]:
-        return GroupTableSerializer(self._tables(group), many=True).data
+        return GroupTableSerializer(group.group_tables, many=True).data
 
     def get_spread(self, group: BalanceGroupView) -> int:
-        playing = {str(t.id): t.players for t in self._tables(group) if t.status in PLAYING}
+        playing = {str(t.id): t.players for t in group.group_tables if t.status in PLAYING}
         return balance.spread(playing)
 
     def get_open_table(self, group: BalanceGroupView) -> dict | None:
-        tables = [t for t in self._tables(group) if t.status in PLAYING]
+        tables = [t for t in group.group_tables if t.status in PLAYING]
         free = sum(t.seats - t.players for t in tables)
-        waiting = WaitingEntryView.objects.filter(
-            waiting_list__game=group.game, status="waiting", player__table__isnull=True
-        ).count()
         profile = get_profile(settings.FLOOR_RULE_PROFILE)
-        return balance.opening_proposal(waiting, free, profile.min_players)
+        return balance.opening_proposal(group.waiting_players, free, profile.min_players)
 
 
 PLAYING = ("running", "suspended")

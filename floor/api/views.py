@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from uuid import UUID
 
-from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import status
 from rest_framework.request import Request
@@ -21,7 +20,7 @@ from floor.api.serializers import (
 )
 from floor.gateway import actor_for, perform
 from floor.kernel.service import Outcome
-from floor.models import SectorView, TableView
+from floor.selectors import tables as floor_tables
 
 REFUSALS = {
     400: OpenApiResponse(ErrorSerializer, description="Bad input"),
@@ -47,11 +46,6 @@ def command_response(outcome: Outcome, body: dict) -> Response:
     return Response(body, status=status.HTTP_201_CREATED)
 
 
-def sectors():
-    """Sectors with their tables in one extra query."""
-    return SectorView.objects.prefetch_related("tables")
-
-
 class SectorListView(APIView):
     command: str  # open_sector, what a POST runs (floor.api.commands, floor.api.permissions)
     reads = "sectors"  # what a GET reads (floor.domain.reads)
@@ -59,7 +53,8 @@ class SectorListView(APIView):
     @extend_schema(responses=SectorSerializer(many=True), operation_id="sectors_list")
     def get(self, request: Request) -> Response:
         """Every sector of the room the reader reads (a jefe's own), with its tables."""
-        return Response(SectorSerializer(request.reader.sectors(sectors()), many=True).data)
+        found = request.reader.sectors(floor_tables.sectors())
+        return Response(SectorSerializer(found, many=True).data)
 
     @extend_schema(
         request=OpenSectorSerializer,
@@ -76,7 +71,7 @@ class SectorListView(APIView):
             command.validated_data["command_id"],
             name=command.validated_data["name"],
         )
-        sector = get_object_or_404(sectors(), id=outcome.result["sector_id"])
+        sector = floor_tables.sector_of_tables(outcome.result["sector_id"])
         return command_response(outcome, SectorSerializer(sector).data)
 
 
@@ -86,7 +81,7 @@ class SectorDetailView(APIView):
     @extend_schema(responses={200: SectorSerializer, 404: ErrorSerializer})
     def get(self, request: Request, sector_id: UUID) -> Response:
         """One sector, with its tables."""
-        sector = get_object_or_404(sectors(), id=sector_id)
+        sector = floor_tables.sector_of_tables(sector_id)
         request.reader.check_sector(sector)
         return Response(SectorSerializer(sector).data)
 
@@ -98,9 +93,9 @@ class SectorTablesView(APIView):
     @extend_schema(responses=TableSerializer(many=True), operation_id="sector_tables_list")
     def get(self, request: Request, sector_id: UUID) -> Response:
         """The tables of one sector, by number."""
-        sector = get_object_or_404(SectorView, id=sector_id)
+        sector = floor_tables.sector(sector_id)
         request.reader.check_sector(sector)
-        tables = TableView.objects.filter(sector=sector).select_related("sector")
+        tables = floor_tables.sector_tables(sector)
         return Response(TableSerializer(tables, many=True).data)
 
     @extend_schema(
@@ -120,9 +115,7 @@ class SectorTablesView(APIView):
             sector_id=sector_id,
             **data,
         )
-        table = get_object_or_404(
-            TableView.objects.select_related("sector"), id=outcome.result["table_id"]
-        )
+        table = floor_tables.table_with_sector(outcome.result["table_id"])
         return command_response(outcome, TableSerializer(table).data)
 
 
@@ -132,7 +125,7 @@ class TableListView(APIView):
     @extend_schema(responses=TableSerializer(many=True), operation_id="tables_list")
     def get(self, request: Request) -> Response:
         """Every table the reader reads: a jefe's sectors', a dealer's own, all to the rest."""
-        tables = request.reader.tables(TableView.objects.select_related("sector"))
+        tables = request.reader.tables(floor_tables.tables())
         return Response(TableSerializer(tables, many=True).data)
 
 
@@ -142,7 +135,7 @@ class TableDetailView(APIView):
     @extend_schema(responses={200: TableSerializer, 404: ErrorSerializer})
     def get(self, request: Request, table_id: UUID) -> Response:
         """One table."""
-        table = get_object_or_404(TableView.objects.select_related("sector"), id=table_id)
+        table = floor_tables.table_with_sector(table_id)
         request.reader.check_table(table)
         return Response(TableSerializer(table).data)
 

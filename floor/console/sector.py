@@ -9,46 +9,37 @@ floor costs one small query a second per open console.
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
 from django.conf import settings
-from django.db.models import Max, Prefetch
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from floor.access import console_read, may_read
+from floor.domain.draws import seat_to_take
 from floor.forms import LIMIT_LABELS, STATUS_LABELS, VARIANT_LABELS
 from floor.gateway import actor_for
 from floor.kernel.roles import Role, runs_sector
 from floor.liveness import timers_stopped
 from floor.messages import balance_reason
-from floor.models import (
-    BalanceGroupView,
-    HandView,
-    PlayerView,
-    ProjectionPosition,
-    SeatView,
-    SectorView,
-    TableView,
-    WaitingEntryView,
-    WaitingListView,
-)
 from floor.runtime import floor_app
+from floor.selectors import balancing, console, players
+from floor.selectors import tables as floor_tables
 from games.variants import VARIANTS, Variant
-from ledger.models import AccountView, JackpotView
+from ledger import selectors as books
 
-OPEN = ("registering", "running", "suspended")
+if TYPE_CHECKING:  # the read models as types; the selectors read them
+    from floor.models import SeatView, SectorView, TableView, WaitingEntryView
 
 
 def log_position() -> str:
     """Where the read models stand: changes whenever any projection applies an
     event, and when the timers stop or start again (the live part's banner,
     floor.liveness), so an open console says so without a reload."""
-    found = ProjectionPosition.objects.aggregate(top=Max("position"))["top"]
-    return str(found or 0) + ("-timers-stopped" if timers_stopped() else "")
+    return str(console.log_position()) + ("-timers-stopped" if timers_stopped() else "")
 
 
 def server_now() -> datetime:
@@ -83,29 +74,14 @@ def game_key(variant: str, limit: str, minimum: int, maximum: int) -> tuple:
 
 
 def table_cards(tables: list[TableView]) -> list[dict[str, Any]]:
-    rake_boxes = dict(
-        AccountView.objects.filter(name__in=[f"rake:{t.id.hex}" for t in tables]).values_list(
-            "name", "total_in_cents"
-        )
-    )
-    hands = {
-        (h.table_id, h.number): h
-        for h in HandView.objects.filter(
-            table__in=[t for t in tables if t.hand_in_progress],
-        )
-        if h.ended_at is None
-    }
-    groups = list(BalanceGroupView.objects.all())
+    rake_boxes = books.totals_in([f"rake:{t.id.hex}" for t in tables])
+    hands = console.hands_in_progress(tables)
+    groups = balancing.all_balance_groups()
     banked = {t.id for t in tables if VARIANTS[Variant(t.variant)].banked}
     # The progressive a banked table feeds [GA art. 8b]: its stakes and prizes
     # go with the hand.
-    jackpots = list(JackpotView.objects.values_list("id", "table_ids")) if banked else []
-    labels = {
-        str(i): f"{sector} {number}"
-        for i, sector, number in TableView.objects.filter(status__in=OPEN).values_list(
-            "id", "sector__name", "number"
-        )
-    }
+    jackpots = books.jackpot_tables() if banked else []
+    labels = console.open_table_labels()
     cards = []
     for table in tables:
         hand = hands.get((table.id, table.hand_in_progress))
@@ -149,14 +125,11 @@ def table_cards(tables: list[TableView]) -> list[dict[str, Any]]:
 def sector_lists(tables: list[TableView]) -> list[dict[str, Any]]:
     """The waiting lists of the games this sector's tables play."""
     games = {game_key(t.variant, t.limit, t.minimum_cents, t.maximum_cents): t for t in tables}
-    # While a table's draw is open a called player's seat is drawn too (CM-3):
-    # the button to seat them names no seat there.
+    # The tables whose draw is open: the button seating a player called there
+    # names no seat (floor.domain.draws.seat_to_take, CM-3).
     drawing = {t.id for t in tables if t.draw_open}
-    entries = WaitingEntryView.objects.select_related("player").exclude(status="seated")
     found = []
-    for waiting_list in WaitingListView.objects.prefetch_related(
-        Prefetch("entries", queryset=entries)
-    ):
+    for waiting_list in players.unseated_lists():
         key = game_key(
             waiting_list.variant,
             waiting_list.limit,
@@ -175,15 +148,16 @@ def sector_lists(tables: list[TableView]) -> list[dict[str, Any]]:
                     for t in tables
                     if game_key(t.variant, t.limit, t.minimum_cents, t.maximum_cents) == key
                 ],
-                "entries": [seat_to_take(entry, drawing) for entry in waiting_list.entries.all()],
+                "entries": [with_seat_to_take(e, drawing) for e in waiting_list.entries.all()],
             }
         )
     return found
 
 
-def seat_to_take(entry: WaitingEntryView, drawing: set) -> WaitingEntryView:
-    """The seat a called player is seated in: the one called, unless it is drawn."""
-    entry.seat_to_take = None if entry.call_table in drawing else entry.call_seat
+def with_seat_to_take(entry: WaitingEntryView, drawing: set) -> WaitingEntryView:
+    """The entry, told the seat its player takes if called: the domain decides
+    (floor.domain.draws.seat_to_take), the console only asks."""
+    entry.seat_to_take = seat_to_take(entry.call_seat, entry.call_table in drawing)
     return entry
 
 
@@ -191,16 +165,12 @@ def sector_proposals(tables: list[TableView]) -> list[dict[str, Any]]:
     """Balancing proposals that move a player to or from this sector's tables."""
     ours = {str(t.id) for t in tables}
     proposals = []
-    for group in BalanceGroupView.objects.exclude(proposal=None):
+    for group in balancing.proposing_groups():
         proposal = group.proposal
         if proposal["from_table"] not in ours and proposal["to_table"] not in ours:
             continue
-        numbers = dict(
-            TableView.objects.filter(id__in=[proposal["from_table"], proposal["to_table"]])
-            .select_related("sector")
-            .values_list("id", "number")
-        )
-        player = PlayerView.objects.filter(id=proposal["player_id"]).first()
+        numbers = console.table_numbers([proposal["from_table"], proposal["to_table"]])
+        player = players.find_player(proposal["player_id"])
         proposals.append(
             {
                 "group": group,
@@ -209,7 +179,7 @@ def sector_proposals(tables: list[TableView]) -> list[dict[str, Any]]:
                 "from_number": numbers.get(UUID(proposal["from_table"])),
                 "to_number": numbers.get(UUID(proposal["to_table"])),
                 "why": proposal_reasons(proposal, numbers),
-                "targets": [t for t in TableView.objects.filter(id__in=group.table_ids)],
+                "targets": console.tables_in(group.table_ids),
             }
         )
     return proposals
@@ -262,16 +232,14 @@ def acts_on_table(user: Any, table: TableView) -> bool:
 
 def live_context(sector_id: UUID) -> dict[str, Any]:
     """Everything the live part of the console shows."""
-    seats = SeatView.objects.select_related("player")
-    tables_query = TableView.objects.prefetch_related(Prefetch("occupied_seats", queryset=seats))
-    sector = get_object_or_404(SectorView, id=sector_id)
-    tables = list(tables_query.filter(sector=sector, status__in=OPEN))
+    sector = floor_tables.sector(sector_id)
+    open_tables = console.open_tables_of(sector)
     return {
         "sector": sector,
-        "tables": table_cards(tables),
-        "closed_tables": TableView.objects.filter(sector=sector, status="closed").count(),
-        "lists": sector_lists(tables),
-        "proposals": sector_proposals(tables),
+        "tables": table_cards(open_tables),
+        "closed_tables": console.closed_tables_count(sector),
+        "lists": sector_lists(open_tables),
+        "proposals": sector_proposals(open_tables),
         "position": log_position(),
         "server_now": server_now(),
         "back": reverse("floor:sector", args=[sector_id]),
@@ -299,13 +267,7 @@ def live(request: HttpRequest, sector_id: UUID) -> HttpResponse:
 
 def table_live_context(table_id: UUID) -> dict[str, Any]:
     """The one table a dealer's tablet shows."""
-    seats = SeatView.objects.select_related("player")
-    table = get_object_or_404(
-        TableView.objects.select_related("sector").prefetch_related(
-            Prefetch("occupied_seats", queryset=seats)
-        ),
-        id=table_id,
-    )
+    table = floor_tables.table_floor(table_id)
     return {
         "table": table,
         "tables": table_cards([table]),

@@ -82,3 +82,10 @@ def draw_high_card(players: Sequence[str], rng: Random) -> tuple[dict[str, str],
     dealt = dict(zip(players, cards, strict=True))
     winner = max(dealt, key=lambda player: dealt[player])
     return {player: str(card) for player, card in dealt.items()}, winner
+
+
+def seat_to_take(called_seat: int | None, draw_open: bool) -> int | None:
+    """The seat a player called from the list sits in: the one they were
+    called to, unless the table's draw is still open, where every seat taken
+    is drawn among the free ones (CM-3) and so none is named beforehand."""
+    return None if draw_open else called_seat

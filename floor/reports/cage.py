@@ -9,9 +9,13 @@ gaming day it belongs to, so the figures agree with the cage's own day report.
 from __future__ import annotations
 
 from datetime import UTC, date, datetime, time, timedelta
+from typing import TYPE_CHECKING
 
 from floor.reports.common import ReportFilter, iso
-from ledger.models import GamingDayView, TransactionView
+from ledger import selectors as books
+
+if TYPE_CHECKING:  # the read models as types; the selectors read them
+    from ledger.models import GamingDayView
 
 # Who reads the cage report: management and the regulator's inspector, as every
 # report, and the cage, whose day it is (as it reads the rake it books). The
@@ -93,16 +97,15 @@ def in_range(report: ReportFilter, day: str) -> bool:
     )
 
 
-def _booked_in_range(report: ReportFilter):
+def _booked_in_range(report: ReportFilter, table_ids=None) -> list[tuple]:
     """The transactions of the days in the range, by their indexed gaming day
     (``in_range`` in the database: the first and last dates the range touches)."""
-    booked = TransactionView.objects.order_by("position")
+    first = last = None
     if report.start is not None:
-        booked = booked.filter(gaming_day__gte=report.start.astimezone(UTC).date().isoformat())
+        first = report.start.astimezone(UTC).date().isoformat()
     if report.end is not None:
-        last = (report.end.astimezone(UTC) - timedelta(microseconds=1)).date()
-        booked = booked.filter(gaming_day__lte=last.isoformat())
-    return booked
+        last = (report.end.astimezone(UTC) - timedelta(microseconds=1)).date().isoformat()
+    return books.booked_between(first, last, table_ids)
 
 
 def filtered(report: ReportFilter) -> bool:
@@ -191,14 +194,10 @@ def cage_days_report(report: ReportFilter) -> list[dict]:
     or game, the rows count only those tables' money and leave the cage's own
     figures out; a day where they moved nothing is left out."""
     tables = {t.hex for t in report.table_ids} if filtered(report) else None
-    days = {d.day: d for d in GamingDayView.objects.all() if in_range(report, d.day)}
-    booked = _booked_in_range(report)
-    if tables is not None:
-        booked = booked.filter(table_id__in=report.table_ids)
+    days = {d.day: d for d in books.gaming_days() if in_range(report, d.day)}
+    booked = _booked_in_range(report, report.table_ids if tables is not None else None)
     rows: dict[str, dict] = {}
-    for gaming_day, kind, postings, amount, position in booked.values_list(
-        "gaming_day", "kind", "postings", "amount_cents", "position"
-    ):
+    for gaming_day, kind, postings, amount, position in booked:
         if not in_range(report, gaming_day):
             continue
         row = rows.setdefault(gaming_day, _empty_row(gaming_day))

@@ -10,17 +10,27 @@ the ledger's read models add the gaming day and the transactions.
 from __future__ import annotations
 
 from datetime import date, datetime, timedelta
+from typing import TYPE_CHECKING
 from uuid import UUID
 
 from floor.kernel.errors import invalid
 from floor.models import EventJournalEntry
 from floor.reports.cage import filtered, table_of
-from floor.reports.common import ReportFilter, event_name, iso, table_columns, table_labels
+from floor.reports.common import ReportFilter, event_of, iso, table_columns, table_labels
 from floor.runtime import floor_app
-from ledger.models import GamingDayView, TransactionView
+from floor.selectors import journal
+from ledger import selectors as books
+from ledger.domain.gaming_day import GamingDay
+from ledger.domain.tray_request import TrayRequest
 
-TRAY_TOPIC = "ledger.domain.tray_request:TrayRequest."
-DAY_TOPIC = "ledger.domain.gaming_day:GamingDay."
+if TYPE_CHECKING:  # the read models as types; the selectors read them
+    from floor.models import EventJournalEntry
+    from ledger.models import GamingDayView
+
+# A fill or credit: asked for, then confirmed or cancelled.
+TRAY_EVENTS = (TrayRequest.Requested, TrayRequest.Confirmed, TrayRequest.Cancelled)
+# A gaming day's count differences: found at the opening or a count, then explained.
+DAY_EVENTS = (GamingDay.Opened, GamingDay.Counted, GamingDay.ExceptionExplained)
 KINDS = ("fill", "credit", "exception")
 TABLE = ("table_id", "sector", "table", "game")
 COLUMNS = (
@@ -81,17 +91,12 @@ def _tray_moves(kinds: frozenset[str], report: ReportFilter) -> list[dict]:
     """Each fill and credit asked for in the range, with its confirmation or
     cancellation (whenever that came)."""
     moves: dict[UUID, dict] = {}
-    asked = EventJournalEntry.objects.filter(topic=TRAY_TOPIC + "Requested")
-    if report.start is not None:
-        asked = asked.filter(occurred_at__gte=report.start)
-    if report.end is not None:
-        asked = asked.filter(occurred_at__lt=report.end)
-    entries = EventJournalEntry.objects.filter(
-        topic__startswith=TRAY_TOPIC, originator_id__in=asked.values("originator_id")
-    ).order_by("position")
+    entries = journal.replay_of_started(
+        TrayRequest.Requested, TRAY_EVENTS, report.start, report.end
+    )
     for entry in entries:
-        name, data = event_name(entry), entry.data
-        if name == "Requested":
+        kind, data = event_of(entry), entry.data
+        if kind is TrayRequest.Requested:
             if data["move"] in kinds:
                 moves[entry.originator_id] = _row(
                     entry,
@@ -106,18 +111,14 @@ def _tray_moves(kinds: frozenset[str], report: ReportFilter) -> list[dict]:
         move = moves.get(entry.originator_id)
         if move is None:
             continue
-        if name == "Confirmed":
+        if kind is TrayRequest.Confirmed:
             _decided(move, entry, "confirmed")
             move["transaction_id"] = str(UUID(data["transaction_id"]))
-        elif name == "Cancelled":
+        elif kind is TrayRequest.Cancelled:
             _decided(move, entry, "cancelled")
             move["reason"] = data.get("reason", "")
-    booked = dict(
-        TransactionView.objects.filter(
-            id__in=[m["transaction_id"] for m in moves.values() if m["transaction_id"]]
-        ).values_list("id", "gaming_day")
-    )
-    days = list(GamingDayView.objects.order_by("day"))
+    booked = books.booked_days([m["transaction_id"] for m in moves.values() if m["transaction_id"]])
+    days = books.gaming_days_in_order()
     for move in moves.values():
         if move["transaction_id"]:
             move["gaming_day"] = booked.get(UUID(move["transaction_id"]))
@@ -163,14 +164,12 @@ def _exceptions() -> list[dict]:
     kept: dict[UUID, list[dict]] = {}
     days: dict[UUID, str] = {}
     explained: dict[str, dict] = {}  # command id -> the difference it explained
-    topics = [DAY_TOPIC + n for n in ("Opened", "Counted", "ExceptionExplained")]
-    entries = EventJournalEntry.objects.filter(topic__in=topics).order_by("position")
-    for entry in entries:
-        name, data, day = event_name(entry), entry.data, entry.originator_id
-        if name == "Opened":
+    for entry in journal.events_of_types(DAY_EVENTS):
+        kind, data, day = event_of(entry), entry.data, entry.originator_id
+        if kind is GamingDay.Opened:
             days[day] = data["day"]
             kept[day] = [_found(entry, data["day"], e) for e in data.get("exceptions") or []]
-        elif name == "Counted":
+        elif kind is GamingDay.Counted:
             # The domain keeps the explained ones and those of the opening, in
             # order, and appends the new count's differences after them.
             still = [e for e in kept.get(day, []) if e["reason"] or e["count"] == "open"]
@@ -183,9 +182,7 @@ def _exceptions() -> list[dict]:
                     exception.update(reason=data["reason_code"], note=data.get("note", ""))
                     explained[entry.command_id] = exception
                     break
-    adjustments = TransactionView.objects.filter(
-        kind="adjustment", command_id__in=list(explained)
-    ).values_list("command_id", "id")
+    adjustments = books.adjustments_of(list(explained))
     for command_id, transaction_id in adjustments:
         explained[command_id]["transaction_id"] = str(transaction_id)
     return [e for found in kept.values() for e in found]

@@ -3,9 +3,10 @@ the absence clock used [CM-18, CM-19], table by table."""
 
 from __future__ import annotations
 
+from floor.domain.table import Table
 from floor.reports.common import (
     ReportFilter,
-    event_name,
+    event_of,
     table_columns,
     table_events,
     table_labels,
@@ -13,14 +14,14 @@ from floor.reports.common import (
 
 # The column each clock event counts in.
 COUNTED = {
-    "ActionClockStarted": "action_clocks_called",
-    "ActionClockWarned": "action_clocks_warned",
-    "ActionClockStopped": "action_clocks_stopped",
-    "HandDeclaredDead": "action_clocks_expired",
-    "AbsenceStarted": "absence_clocks_used",
-    "AbsenceWarned": "absence_clocks_warned",
-    "AbsenceExpired": "absence_clocks_expired",
-    "AbsenceEnded": "absences_ended",
+    Table.ActionClockStarted: "action_clocks_called",
+    Table.ActionClockWarned: "action_clocks_warned",
+    Table.ActionClockStopped: "action_clocks_stopped",
+    Table.HandDeclaredDead: "action_clocks_expired",
+    Table.AbsenceStarted: "absence_clocks_used",
+    Table.AbsenceWarned: "absence_clocks_warned",
+    Table.AbsenceExpired: "absence_clocks_expired",
+    Table.AbsenceEnded: "absences_ended",
 }
 COLUMNS = ("table_id", "sector", "table", "game", *COUNTED.values())
 
@@ -31,7 +32,7 @@ def clocks_report(report: ReportFilter) -> list[dict]:
     for entry in table_events(report, (), in_range=COUNTED):
         if report.covers(entry.occurred_at):
             row = counts.setdefault(entry.originator_id, dict.fromkeys(COUNTED.values(), 0))
-            row[COUNTED[event_name(entry)]] += 1
+            row[COUNTED[event_of(entry)]] += 1
     labels = table_labels(counts)
     rows = [{**table_columns(labels[t]), **row} for t, row in counts.items() if t in labels]
     return sorted(rows, key=lambda r: (r["sector"], r["table"]))

@@ -1,7 +1,8 @@
 """What every report shares: who may read it, its filters, its pages, its CSV.
 
-Reports only read: the event journal (floor.models.EventJournalEntry) and the
-read models. A bad filter is a 400 ``{"code", "message"}``, never a 500; the
+Reports only read, through the selectors: the event journal, selected by the
+event classes a report declares (floor.selectors.journal), and the read models
+(floor.selectors.reports). A bad filter is a 400 ``{"code", "message"}``, never a 500; the
 role check lives here once, so every report refuses alike.
 """
 
@@ -14,6 +15,7 @@ import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, time, timedelta
+from typing import TYPE_CHECKING
 from uuid import UUID
 
 from django.http import HttpResponse
@@ -24,18 +26,21 @@ from rest_framework.response import Response
 from floor.api.filters import Filters, parameter
 from floor.api.serializers import ErrorSerializer
 from floor.kernel.errors import invalid
-from floor.models import EventJournalEntry, SectorView, TableView
+from floor.models import EventJournalEntry, TableView
 from floor.runtime import floor_app
+from floor.selectors import journal
+from floor.selectors import reports as selected
+from floor.selectors.journal import EventType, event_type
 from games.limits import BettingLimit
 from games.variants import Variant
+
+if TYPE_CHECKING:  # the read models as types; the selectors read them
+    from floor.models import EventJournalEntry, TableView
 
 DEFAULT_PAGE_SIZE = 100
 MAX_PAGE_SIZE = 1000
 MAX_PAGE = 1_000_000  # past it, an offset no database takes
 
-TABLE_TOPIC = "floor.domain.table:Table."
-WAITING_TOPIC = "floor.domain.waiting_list:WaitingList."
-POSTED_TOPIC = "ledger.domain.transaction:Transaction.Posted"
 REPORT_FILTER_INVALID = "report_filter_invalid"
 # ``game``: a variant, or a variant and its betting limit.
 GAMES = [
@@ -118,7 +123,7 @@ def parse_filter(params) -> ReportFilter:
         try:
             sector_id = UUID(text)
         except ValueError:
-            found = SectorView.objects.filter(name=text).values_list("id", flat=True).first()
+            found = selected.sector_named(text)
             if found is None:
                 raise invalid(
                     "report_filter_invalid", f"No sector is called {text!r}.", field="sector"
@@ -128,15 +133,6 @@ def parse_filter(params) -> ReportFilter:
     if (game := given.choice("game", GAMES)) is not None:
         variant, _, limit = game.partition("/")
         limit = limit or None
-    tables = TableView.objects.all()
-    if sector_id:
-        tables = tables.filter(sector_id=sector_id)
-    if table_id:
-        tables = tables.filter(id=table_id)
-    if variant:
-        tables = tables.filter(variant=variant)
-    if limit:
-        tables = tables.filter(limit=limit)
     return ReportFilter(
         start=start,
         end=end,
@@ -144,7 +140,7 @@ def parse_filter(params) -> ReportFilter:
         table_id=table_id,
         variant=variant,
         limit=limit,
-        table_ids=frozenset(tables.values_list("id", flat=True)),
+        table_ids=selected.table_ids(sector_id, table_id, variant, limit),
     )
 
 
@@ -154,27 +150,18 @@ def now() -> datetime:
 
 
 def table_events(
-    report: ReportFilter, names: Iterable[str] | None = None, in_range: Iterable[str] = ()
+    report: ReportFilter, types: Iterable[EventType], in_range: Iterable[EventType] = ()
 ):
-    """The journal's events of the selected tables, in log order, up to the
-    range's end (a table's state at the start needs its earlier events); the
-    events named in ``in_range`` only from the range's start on (what is
-    counted, not replayed), so a long journal is not read for them."""
-    events = EventJournalEntry.objects.filter(
-        originator_id__in=report.table_ids, topic__startswith=TABLE_TOPIC
-    )
-    in_range = [TABLE_TOPIC + n for n in in_range]
-    if names is not None:
-        events = events.filter(topic__in=[TABLE_TOPIC + n for n in names] + in_range)
-    if in_range and report.start is not None:
-        events = events.exclude(topic__in=in_range, occurred_at__lt=report.start)
-    if report.end is not None:
-        events = events.filter(occurred_at__lt=report.end)
-    return events.order_by("position")
+    """The journal's events of ``types`` of the selected tables, in log order,
+    up to the range's end (a table's state at the start needs its earlier
+    events); the events of ``in_range`` only from the range's start on (what
+    is counted, not replayed), so a long journal is not read for them."""
+    return journal.table_events(report.table_ids, types, in_range, report.start, report.end)
 
 
-def event_name(entry: EventJournalEntry) -> str:
-    return entry.topic.rpartition(".")[2]
+def event_of(entry: EventJournalEntry) -> EventType:
+    """The declared event class of a journal row (reports compare it with theirs)."""
+    return event_type(entry)
 
 
 def iso(moment: datetime | None) -> str | None:
@@ -200,7 +187,7 @@ def percentile(values: Sequence[int], share: float) -> int | None:
 
 
 def table_labels(table_ids: Iterable[UUID]) -> dict[UUID, TableView]:
-    return {t.id: t for t in TableView.objects.filter(id__in=table_ids).select_related("sector")}
+    return selected.tables_by_id(table_ids)
 
 
 def table_columns(table: TableView) -> dict:

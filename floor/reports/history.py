@@ -16,27 +16,40 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 from uuid import UUID
 
 from django.db.models import Q, QuerySet
 
 from floor.api.serializers import JournalSerializer
 from floor.domain.player import Player
+from floor.kernel.command_record import CommandRecord
 from floor.kernel.errors import DomainError, invalid, not_found
-from floor.models import EventJournalEntry, PlayerView, TableView
-from floor.reports.common import POSTED_TOPIC, filters, iso, parse_filter
+from floor.models import EventJournalEntry
+from floor.reports.common import filters, iso, parse_filter
+from floor.selectors import journal
+from floor.selectors import reports as selected
+from floor.selectors.journal import event_types_of
+from ledger import selectors as books
+from ledger.domain.account import Account
 from ledger.domain.accounts import AccountRef
-from ledger.models import AccountView
+from ledger.domain.gaming_day import GamingDay
+from ledger.domain.transaction import Transaction
+from ledger.domain.tray_request import TrayRequest
+
+if TYPE_CHECKING:  # the read models as types; the selectors read them
+    from floor.models import EventJournalEntry
 
 # The journal's columns, as its endpoint serializes a row.
 COLUMNS = tuple(JournalSerializer.Meta.fields)
 SUBJECTS = ("table", "player", "account")
 # A command's idempotency record repeats its events' command id and answer:
 # the history shows the events themselves.
-COMMAND_RECORD_TOPIC = "floor.domain.command_record:CommandRecord."
-TRAY_REQUESTED_TOPIC = "ledger.domain.tray_request:TrayRequest.Requested"
-ACCOUNT_OPENED_TOPIC = "ledger.domain.account:Account.Opened"
-DAY_TOPIC = "ledger.domain.gaming_day:GamingDay."
+LEFT_OUT = tuple(event_types_of(CommandRecord))
+# A transaction posting to an account; the gaming days that opened, counted or
+# explained it (every event of a day).
+POSTED = (Transaction.Posted,)
+DAY_EVENTS = tuple(event_types_of(GamingDay))
 
 
 @dataclass(frozen=True)
@@ -48,22 +61,15 @@ class Subject:
     concerns: Q
 
 
-def _mentions(some_id: UUID) -> Q:
-    """Its own events, and every event whose data names the id."""
-    return (
-        Q(originator_id=some_id) | Q(data__icontains=some_id.hex) | Q(data__icontains=str(some_id))
-    )
-
-
 def _table(table_id: UUID) -> Subject:
-    if not TableView.objects.filter(id=table_id).exists():
+    if not selected.table_exists(table_id):
         raise not_found("table_not_found", "There is no table with that id.")
     # A fill or credit names its table when asked; its confirmation or
     # cancellation, only the request.
-    requests = EventJournalEntry.objects.filter(
-        topic=TRAY_REQUESTED_TOPIC, data__table_id=table_id.hex
-    ).values("originator_id")
-    return Subject("table", str(table_id), _mentions(table_id) | Q(originator_id__in=requests))
+    requests = journal.originators_of(TrayRequest.Requested, table_id=table_id.hex)
+    return Subject(
+        "table", str(table_id), journal.mentioning(table_id) | Q(originator_id__in=requests)
+    )
 
 
 def _player(text: str) -> Subject:
@@ -75,10 +81,10 @@ def _player(text: str) -> Subject:
             player_id = Player.create_id(text)
         except DomainError:
             player_id = None
-    found = PlayerView.objects.filter(id=player_id).first() if player_id else None
+    found = selected.player_or_none(player_id)
     if found is None:
         raise not_found("player_not_found", "There is no player with that card or id.")
-    return Subject("player", str(found.id), _mentions(found.id))
+    return Subject("player", str(found.id), journal.mentioning(found.id))
 
 
 def _account_name(text: str) -> str:
@@ -89,9 +95,7 @@ def _account_name(text: str) -> str:
     except ValueError:
         pass
     else:
-        opened = EventJournalEntry.objects.filter(
-            topic=ACCOUNT_OPENED_TOPIC, originator_id=some_id
-        ).first()
+        opened = journal.first_event(Account.Opened, some_id)
         if opened is None:
             raise not_found("account_not_found", "There is no account with that id.")
         return opened.data["name"]
@@ -110,13 +114,13 @@ def _account_name(text: str) -> str:
 
 def _account(text: str) -> Subject:
     name = _account_name(text)
-    if not AccountView.objects.filter(name=name).exists():
+    if not books.account_exists(name):
         raise not_found("account_not_found", f"The books have no account {name}.")
     concerns = (
         Q(originator_id=AccountRef(name).aggregate_id)
-        | Q(topic=POSTED_TOPIC, data__postings__has_key=name)
+        | journal.of_types_with_key(POSTED, name)
         # The name as a whole JSON string: a key or a value, never part of one.
-        | Q(topic__startswith=DAY_TOPIC, data__icontains=f'"{name}"')
+        | journal.of_types_naming(DAY_EVENTS, f'"{name}"')
     )
     return Subject("account", name, concerns)
 
@@ -187,11 +191,5 @@ def history_report(params) -> tuple[Subject, JournalRows]:
     """The subject and its events in the range (``from``, ``to``), in log order."""
     subject = subject_of(params)
     report = parse_filter({k: params[k] for k in ("from", "to") if k in params})
-    entries = EventJournalEntry.objects.filter(subject.concerns).exclude(
-        topic__startswith=COMMAND_RECORD_TOPIC
-    )
-    if report.start is not None:
-        entries = entries.filter(occurred_at__gte=report.start)
-    if report.end is not None:
-        entries = entries.filter(occurred_at__lt=report.end)
-    return subject, JournalRows(entries.order_by("position"))
+    entries = journal.history(subject.concerns, LEFT_OUT, report.start, report.end)
+    return subject, JournalRows(entries)

@@ -7,9 +7,10 @@ from __future__ import annotations
 from collections import defaultdict
 from datetime import timedelta
 
+from floor.domain.table import Table
 from floor.reports.common import (
     ReportFilter,
-    event_name,
+    event_of,
     hour_of,
     hours,
     iso,
@@ -19,14 +20,9 @@ from floor.reports.common import (
     table_labels,
 )
 
-CHANGES = (
-    "SeatsDrawn",
-    "PlayerSeated",
-    "PlayerMovedIn",
-    "PlayerLeft",
-    "PlayerMovedOut",
-    "Closed",
-)
+SITTING_DOWN = (Table.PlayerSeated, Table.PlayerMovedIn)
+LEAVING = (Table.PlayerLeft, Table.PlayerMovedOut)
+CHANGES = (Table.SeatsDrawn, *SITTING_DOWN, *LEAVING, Table.Closed)
 COLUMNS = {
     "hour": ("table_id", "sector", "table", "game", "hour", "seat_seconds", "seats_occupied"),
     "game": ("game", "tables", "player_seconds", "player_hours"),
@@ -39,12 +35,12 @@ def _steps(report: ReportFilter) -> dict:
     steps: dict = defaultdict(list)
     seated: dict = defaultdict(int)
     for entry in table_events(report, CHANGES):
-        name, table_id = event_name(entry), entry.originator_id
-        if name == "SeatsDrawn":
+        kind, table_id = event_of(entry), entry.originator_id
+        if kind is Table.SeatsDrawn:
             seated[table_id] += len(entry.data.get("assignment") or {})
-        elif name in ("PlayerSeated", "PlayerMovedIn"):
+        elif kind in SITTING_DOWN:
             seated[table_id] += 1
-        elif name in ("PlayerLeft", "PlayerMovedOut"):
+        elif kind in LEAVING:
             seated[table_id] -= 1
         else:
             seated[table_id] = 0

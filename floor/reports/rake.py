@@ -5,11 +5,10 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from floor.models import EventJournalEntry
+from floor.domain.table import Table
 from floor.reports.common import (
-    POSTED_TOPIC,
     ReportFilter,
-    event_name,
+    event_of,
     hour_of,
     iso,
     table_columns,
@@ -17,8 +16,15 @@ from floor.reports.common import (
     table_labels,
 )
 from floor.runtime import floor_app
+from floor.selectors import journal
+from ledger.domain.transaction import Transaction
 
 TABLE = ("table_id", "sector", "table", "game")
+# A session's start dates its time charges; the rake is counted in the range only.
+SESSION_EVENTS = (Table.SessionStarted,)
+RAKE_EVENTS = (Table.HandEnded, Table.TimeCharged)
+# The ledger's transaction of a raking command books its gaming day.
+POSTED = Transaction.Posted
 IN_BATCH = 500  # ids a query's IN list holds (SQLite caps its variables)
 COLUMNS = {
     "hand": (*TABLE, "hand", "ended_at", "model", "pot_cents", "rake_cents"),
@@ -32,9 +38,9 @@ COLUMNS = {
 def _items(report: ReportFilter) -> list[dict]:
     """Every raking event in the range: a hand's rake or a time charge."""
     items, session_starts = [], {}
-    for entry in table_events(report, ("SessionStarted",), in_range=("HandEnded", "TimeCharged")):
-        name, data = event_name(entry), entry.data
-        if name == "SessionStarted":
+    for entry in table_events(report, SESSION_EVENTS, in_range=RAKE_EVENTS):
+        kind, data = event_of(entry), entry.data
+        if kind is Table.SessionStarted:
             session_starts[(entry.originator_id, data["number"])] = entry.occurred_at
             continue
         if not report.covers(entry.occurred_at):
@@ -44,7 +50,7 @@ def _items(report: ReportFilter) -> list[dict]:
             "at": entry.occurred_at,
             "command_id": entry.command_id,
         }
-        if name == "HandEnded":
+        if kind is Table.HandEnded:
             item.update(
                 kind="hand", hand=data["number"], pot=data["pot_cents"], cents=data["rake_cents"]
             )
@@ -65,9 +71,7 @@ def _gaming_days(items: list[dict]) -> dict[str, str]:
     days = {}
     command_ids = sorted({i["command_id"] for i in items})
     for first in range(0, len(command_ids), IN_BATCH):
-        posted = EventJournalEntry.objects.filter(
-            topic=POSTED_TOPIC, command_id__in=command_ids[first : first + IN_BATCH]
-        ).values_list("command_id", "data")
+        posted = journal.data_of_commands(POSTED, command_ids[first : first + IN_BATCH])
         for command_id, data in posted:
             if data.get("kind") in ("hand", "time_charge"):
                 days[command_id] = data.get("gaming_day")

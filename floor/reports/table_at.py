@@ -10,17 +10,24 @@ come, or none, is the table as it stands now.
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from typing import TYPE_CHECKING
 from uuid import UUID
 
 from floor.domain.table import Table
 from floor.kernel.errors import invalid, not_found
-from floor.models import EventJournalEntry, PlayerView, TableView
+from floor.models import EventJournalEntry, TableView
 from floor.projections.floor_views import SEAT_FLAGS
-from floor.reports.common import iso, now
+from floor.reports.common import event_of, iso, now
 from floor.runtime import floor_app
+from floor.selectors import journal
+from floor.selectors import reports as selected
 from games.limits import small_blind_for
 
-CLOSED_TOPIC = "floor.domain.table:Table.Closed"
+if TYPE_CHECKING:  # the read models as types; the selectors read them
+    from floor.models import EventJournalEntry, TableView
+
+# The event that closed a table dates its closing.
+CLOSED = Table.Closed
 SEAT_COLUMNS = (
     "table_id",
     "moment",
@@ -54,7 +61,7 @@ def _table_view(text: str) -> TableView:
         table_id = UUID(str(text))
     except ValueError:
         table_id = None
-    found = TableView.objects.select_related("sector").filter(id=table_id).first()
+    found = selected.table_or_none(table_id)
     if table_id is None or found is None:
         raise not_found("table_not_found", "There is no table with that id.")
     return found
@@ -68,7 +75,7 @@ def _seats(table: Table) -> list[dict]:
     """The occupied seats as the seat view shows them, by seat number."""
     occupants = sorted(table.occupants.items(), key=lambda kv: int(kv[0]))
     ids = [UUID(state["player_id"]) for _, state in occupants]
-    players = {p.id: p for p in PlayerView.objects.filter(id__in=ids)}
+    players = selected.players_by_id(ids)
     seats = []
     for seat, state in occupants:
         player = players.get(UUID(state["player_id"]))
@@ -117,7 +124,7 @@ def _state(table: Table, view: TableView, last: EventJournalEntry) -> dict:
         "draw_open": table.draw_open,
         "suspended_at": _when(suspension.get("at")),
         "closes_at": _when(suspension.get("closes_at")),
-        "closed_at": iso(last.occurred_at) if last.topic == CLOSED_TOPIC else None,
+        "closed_at": iso(last.occurred_at) if event_of(last) is CLOSED else None,
         "seat_change_requests": [str(UUID(p)) for p in table.seat_change_requests],
         "action_clock": table.action_clock,
         "session": table.session_read(profile),
@@ -133,11 +140,7 @@ def table_at(table_text: str, moment_text: str | None) -> dict:
     event that made it, and its state."""
     view = _table_view(table_text)
     moment = parse_moment(moment_text)
-    last = (
-        EventJournalEntry.objects.filter(originator_id=view.id, occurred_at__lte=moment)
-        .order_by("-originator_version")
-        .first()
-    )
+    last = journal.last_event_until(view.id, moment)
     if last is None:
         raise not_found(
             "report_moment_before_table",

@@ -7,9 +7,10 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from uuid import UUID
 
+from floor.domain.table import Table
 from floor.reports.common import (
     ReportFilter,
-    event_name,
+    event_of,
     hours,
     iso,
     now,
@@ -60,7 +61,9 @@ class _Life:
 
 
 # The events a table's life is replayed from; its hands are counted in the range only.
-LIFE_EVENTS = ("Opened", "SeatsDrawn", "Suspended", "Resumed", "Closed")
+LIFE_EVENTS = (Table.Opened, Table.SeatsDrawn, Table.Suspended, Table.Resumed, Table.Closed)
+# A hand, dealt or banked, counted in the range only.
+HAND_EVENTS = (Table.HandEnded, Table.BankedHandSettled)
 
 
 def _when(text: str | None) -> str | None:
@@ -69,16 +72,15 @@ def _when(text: str | None) -> str | None:
 
 def _replay(report: ReportFilter) -> dict[UUID, _Life]:
     lives: dict[UUID, _Life] = {}
-    hands = ("HandEnded", "BankedHandSettled")
-    for entry in table_events(report, LIFE_EVENTS, in_range=hands):
+    for entry in table_events(report, LIFE_EVENTS, in_range=HAND_EVENTS):
         life = lives.setdefault(entry.originator_id, _Life())
-        name, at, data = event_name(entry), entry.occurred_at, entry.data
-        if name == "Opened":
+        kind, at, data = event_of(entry), entry.occurred_at, entry.data
+        if kind is Table.Opened:
             life.opened_at = at
-        elif name == "SeatsDrawn":
+        elif kind is Table.SeatsDrawn:
             life.started_at = at
             life.running.append([at, None])
-        elif name == "Suspended":
+        elif kind is Table.Suspended:
             life.stop_running(at)
             life.suspensions.append(
                 {
@@ -91,17 +93,17 @@ def _replay(report: ReportFilter) -> dict[UUID, _Life]:
                     "ended_by": None,
                 }
             )
-        elif name == "Resumed":
+        elif kind is Table.Resumed:
             life.end_suspension(at, "resumed")
             life.running.append([at, None])
-        elif name == "Closed":
+        elif kind is Table.Closed:
             life.stop_running(at)
             life.end_suspension(at, "closed")
             life.closed_at, life.closed_reason = at, data.get("reason")
-        elif name == "HandEnded" and report.covers(at):
+        elif kind is Table.HandEnded and report.covers(at):
             life.hands += 1
             life.players.update((data.get("players") or {}).values())
-        elif name == "BankedHandSettled" and report.covers(at):
+        elif kind is Table.BankedHandSettled and report.covers(at):
             # A banked hand counts as a hand; its players are its boxes'.
             life.hands += 1
             life.players.update(box["player_id"] for box in (data.get("boxes") or {}).values())

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from django.db.models import Q
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
     OpenApiParameter,
@@ -35,14 +34,14 @@ from floor.reports import (
 )
 from floor.reports.common import (
     FILTER_PARAMETERS,
-    POSTED_TOPIC,
     REPORT_REFUSALS,
     ReportFilter,
     answer,
     parse_filter,
     wants_csv,
 )
-from ledger.models import AccountView, TransactionView
+from floor.selectors import journal
+from ledger import selectors as books
 
 
 def json_or_csv(page: serializers.Serializer) -> dict:
@@ -246,15 +245,13 @@ class HistoryReportView(_Report):
         if subject.kind == "table":
             request.reader.check_table(None, subject.name)
         elif subject.kind == "account":
-            request.reader.check_account(AccountView.objects.get(name=subject.name))
+            request.reader.check_account(books.account_named(subject.name))
         if not request.reader.everything:
             # The money a history mentions is read as the transactions are
             # (floor.domain.reads): a jefe sees his tables' fills and credits,
             # not a player's purchases and cash-outs through this other door.
-            readable = request.reader.transactions(TransactionView.objects.all()).values("id")
-            rows.entries = rows.entries.exclude(
-                Q(topic=POSTED_TOPIC) & ~Q(originator_id__in=readable)
-            )
+            readable = request.reader.transactions(books.transactions()).values("id")
+            rows.entries = journal.hiding(rows.entries, history.POSTED, but=readable)
         return answer(request, rows, history.COLUMNS, f"history-{subject.kind}")
 
 

@@ -5,8 +5,13 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from floor.models import EventJournalEntry, TableView, WaitingListView
-from floor.reports.common import WAITING_TOPIC, ReportFilter, event_name, percentile
+from floor.domain.waiting_list import WaitingList
+from floor.reports.common import ReportFilter, event_of, percentile
+from floor.selectors import journal
+from floor.selectors import reports as selected
+
+# The events a list's waits, calls and removals are replayed from.
+LIST_EVENTS = (WaitingList.Registered, WaitingList.Called, WaitingList.Removed)
 
 COLUMNS = (
     "game",
@@ -23,16 +28,9 @@ COLUMNS = (
 def _games(report: ReportFilter) -> dict:
     """The lists of the games asked for; a sector or table asks for the games
     its tables play (a list is the game's, not a table's)."""
-    lists = WaitingListView.objects.all()
-    if report.variant:
-        lists = lists.filter(variant=report.variant)
-    if report.limit:
-        lists = lists.filter(limit=report.limit)
+    lists = selected.waiting_lists(report.variant, report.limit)
     if report.sector_id or report.table_id:
-        played = {
-            (t.variant, t.limit, t.minimum_cents, t.maximum_cents)
-            for t in TableView.objects.filter(id__in=report.table_ids)
-        }
+        played = selected.games_played(report.table_ids)
         return {
             w.id: w.game
             for w in lists
@@ -44,11 +42,7 @@ def _games(report: ReportFilter) -> dict:
 def waiting_report(report: ReportFilter) -> list[dict]:
     """One row per game's list: waits end when the player is seated from it."""
     games = _games(report)
-    events = EventJournalEntry.objects.filter(
-        originator_id__in=games, topic__startswith=WAITING_TOPIC
-    )
-    if report.end is not None:
-        events = events.filter(occurred_at__lt=report.end)
+    events = journal.events_of_aggregates(games, LIST_EVENTS, report.end)
     rows = {
         list_id: {
             "game": game,
@@ -62,17 +56,17 @@ def waiting_report(report: ReportFilter) -> list[dict]:
         for list_id, game in games.items()
     }
     waiting_since: dict[tuple, datetime] = {}
-    for entry in events.order_by("position"):
-        row, name, data = rows[entry.originator_id], event_name(entry), entry.data
+    for entry in events:
+        row, kind, data = rows[entry.originator_id], event_of(entry), entry.data
         inside = report.covers(entry.occurred_at)
         key = (entry.originator_id, data.get("player_id"))
-        if name == "Registered":
+        if kind is WaitingList.Registered:
             # Registering again starts a new wait under a new number [CM-6].
             waiting_since[key] = datetime.fromisoformat(data["at"])
             row["registrations"] += inside
-        elif name == "Called":
+        elif kind is WaitingList.Called:
             row["calls"] += inside
-        elif name == "Removed":
+        elif kind is WaitingList.Removed:
             since = waiting_since.pop(key, None)
             if not inside:
                 continue

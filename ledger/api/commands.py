@@ -21,8 +21,8 @@ from floor.api.endpoints import CommandEndpoint
 from floor.api.views import command_response
 from floor.application.catalogue import FloorApplication as App
 from floor.gateway import perform
+from ledger import selectors as books
 from ledger.api import serializers as s
-from ledger.models import TransactionView
 
 ANSWER = inline_serializer(
     name="cage_answer",
@@ -35,7 +35,7 @@ ANSWER = inline_serializer(
 
 def transactions_of(result: dict) -> list[dict]:
     ids = result.get("transaction_ids", [])
-    found = TransactionView.objects.filter(id__in=ids)
+    found = books.transactions_in(ids)
     return s.TransactionSerializer(found, many=True).data
 
 

@@ -189,8 +189,8 @@ class JackpotSerializer(serializers.ModelSerializer):
         fields = ["id", "name", "scheme", "stake_cents", "seed_cents", "table_ids", "fund_cents"]
 
     def get_fund_cents(self, jackpot: JackpotView) -> int:
-        account = AccountView.objects.filter(name=f"jackpot:{jackpot.id.hex}").first()
-        return account.balance_cents if account else 0
+        # The fund's balance, loaded with the jackpot (ledger.selectors.jackpots).
+        return jackpot.fund_cents
 
 
 class GamingDaySerializer(serializers.ModelSerializer):

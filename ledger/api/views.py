@@ -7,8 +7,6 @@ from __future__ import annotations
 import re
 from uuid import UUID
 
-from django.db.models import Q, Sum
-from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers
 from rest_framework.request import Request
@@ -16,10 +14,10 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from floor.api.filters import FILTER_REFUSALS, Filters, parameter
+from ledger import selectors as books
 from ledger.api import serializers as s
 from ledger.domain.accounts import CHIP_KINDS, Kind
 from ledger.domain.tray_request import RequestStatus
-from ledger.models import AccountView, GamingDayView, JackpotView, TransactionView, TrayRequestView
 
 # --- reading the books ----------------------------------------------------------------------
 
@@ -58,14 +56,12 @@ class AccountListView(APIView):
     )
     def get(self, request: Request) -> Response:
         """Every account's balance, filtered by kind, table or player."""
-        accounts = request.reader.tables(AccountView.objects.all(), "table_id")
         given = Filters(request.query_params)
-        if kind := given.choice("kind", ACCOUNT_KINDS):
-            accounts = accounts.filter(kind=kind)
-        if table := given.uuid("table"):
-            accounts = accounts.filter(table_id=table)
-        if player := given.uuid("player"):
-            accounts = accounts.filter(player_id=player)
+        kind = given.choice("kind", ACCOUNT_KINDS)
+        found = books.accounts(
+            kind=kind, table_id=given.uuid("table"), player_id=given.uuid("player")
+        )
+        accounts = request.reader.tables(found, "table_id")
         return Response(s.AccountSerializer(accounts, many=True).data)
 
 
@@ -100,18 +96,17 @@ class TransactionListView(APIView):
     )
     def get(self, request: Request) -> Response:
         """The transactions, oldest first, filtered and paginated."""
-        found = request.reader.transactions(TransactionView.objects.all())
         given = Filters(request.query_params)
-        if day := given.day("gaming_day"):
-            found = found.filter(gaming_day=day)
-        if kind := given.text("kind", max_length=20):
-            if not re.fullmatch(TRANSACTION_KIND, kind):
-                raise given.refuse("kind", "a kind of transaction (sale, cash_out ...)")
-            found = found.filter(kind=kind)
-        if table := given.uuid("table"):
-            found = found.filter(table_id=table)
-        if player := given.uuid("player"):
-            found = found.filter(player_id=player)
+        day = given.day("gaming_day")
+        if (kind := given.text("kind", max_length=20)) and not re.fullmatch(TRANSACTION_KIND, kind):
+            raise given.refuse("kind", "a kind of transaction (sale, cash_out ...)")
+        found = books.transactions(
+            gaming_day=day,
+            kind=kind,
+            table_id=given.uuid("table"),
+            player_id=given.uuid("player"),
+        )
+        found = request.reader.transactions(found)
         return Response(_page(request, found, s.TransactionSerializer))
 
 
@@ -120,7 +115,7 @@ class TransactionDetailView(APIView):
 
     @extend_schema(responses={200: s.TransactionSerializer, 404: s.ErrorSerializer})
     def get(self, request: Request, transaction_id: UUID) -> Response:
-        transaction = get_object_or_404(TransactionView, id=transaction_id)
+        transaction = books.transaction(transaction_id)
         request.reader.check_transaction(transaction)
         return Response(s.TransactionSerializer(transaction).data)
 
@@ -137,9 +132,8 @@ class TrayRequestListView(APIView):
     )
     def get(self, request: Request) -> Response:
         """Fills and credits, pending ones first in the cage's eyes."""
-        found = request.reader.tables(TrayRequestView.objects.all(), "table_id")
-        if status := Filters(request.query_params).choice("status", REQUEST_STATUSES):
-            found = found.filter(status=status)
+        status = Filters(request.query_params).choice("status", REQUEST_STATUSES)
+        found = request.reader.tables(books.tray_requests(status), "table_id")
         return Response(s.TrayRequestSerializer(found, many=True).data)
 
 
@@ -148,7 +142,7 @@ class JackpotListView(APIView):
 
     @extend_schema(responses=s.JackpotSerializer(many=True))
     def get(self, request: Request) -> Response:
-        return Response(s.JackpotSerializer(JackpotView.objects.all(), many=True).data)
+        return Response(s.JackpotSerializer(books.jackpots(), many=True).data)
 
 
 class GamingDayListView(APIView):
@@ -157,7 +151,7 @@ class GamingDayListView(APIView):
     @extend_schema(responses=s.GamingDaySerializer(many=True))
     def get(self, request: Request) -> Response:
         """The gaming days, newest first, each with its count and report."""
-        return Response(s.GamingDaySerializer(GamingDayView.objects.all(), many=True).data)
+        return Response(s.GamingDaySerializer(books.gaming_days(), many=True).data)
 
 
 class GamingDayDetailView(APIView):
@@ -165,29 +159,21 @@ class GamingDayDetailView(APIView):
 
     @extend_schema(responses={200: s.GamingDaySerializer, 404: s.ErrorSerializer})
     def get(self, request: Request, day: str) -> Response:
-        return Response(s.GamingDaySerializer(get_object_or_404(GamingDayView, day=day)).data)
+        return Response(s.GamingDaySerializer(books.gaming_day(day)).data)
 
 
 def cage_position() -> dict:
     """The cage now: its cash and chips, the chips out on the floor, and the
     open day's flows since its opening; chips out equal what stacks, trays
     and boxes hold."""
-    balances = dict(AccountView.objects.values_list("name", "balance_cents"))
-    outside = AccountView.objects.filter(kind__in=[k.value for k in CHIP_KINDS]).exclude(
-        kind=Kind.CAGE_CHIPS.value
-    )
-    by_kind = dict(
-        outside.values("kind").annotate(total=Sum("balance_cents")).values_list("kind", "total")
-    )
-    day = GamingDayView.objects.filter(status__in=["open", "counted"]).first()
+    balances = books.balances()
+    by_kind = books.chips_out_by_kind([k.value for k in CHIP_KINDS], Kind.CAGE_CHIPS.value)
+    day = books.current_gaming_day()
     flows = {}
     if day is not None:
         # The day's movements: after its opening (a float given before it is not one).
-        cage_postings = TransactionView.objects.filter(
-            position__gt=day.opened_position or 0
-        ).filter(Q(postings__has_key="cage_cash") | Q(postings__has_key="cage_chips"))
         cash_in = cash_out = chips_in = chips_out = 0
-        for postings in cage_postings.values_list("postings", flat=True):
+        for postings in books.cage_postings_after(day.opened_position or 0):
             cash, chips = postings.get("cage_cash", 0), postings.get("cage_chips", 0)
             cash_in, cash_out = cash_in + max(cash, 0), cash_out + max(-cash, 0)
             chips_in, chips_out = chips_in + max(chips, 0), chips_out + max(-chips, 0)

@@ -1,0 +1,201 @@
+"""The event journal (floor.models.EventJournalEntry), selected by declared
+event types: the reports and the API's histories read it here.
+
+A caller names the event classes themselves (``Table.HandEnded``), never a
+module path: the topic a class is stored under comes from the library
+(eventsourcing's ``get_topic``), and a class moved elsewhere with its old topic
+registered (``register_topic``, as the library asks of a moved class) still
+selects the events stored under the old one. So moving a class cannot silently
+empty a report.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import datetime
+from typing import Any
+
+from django.db.models import Q, QuerySet
+from eventsourcing.domain import CanMutateAggregate
+from eventsourcing.utils import get_topic, resolve_topic
+
+from floor.models import EventJournalEntry
+
+EventType = type
+
+
+def topics_of(types: Iterable[EventType]) -> list[str]:
+    """The topics the events of ``types`` are stored under: each class's own
+    (the library's ``get_topic``) and any older topic registered for it."""
+    wanted = list(types)
+    topics = [get_topic(t) for t in wanted]
+    # The library keeps the topics it resolved or was told (register_topic) in
+    # one cache: an older topic of a moved class is there once registered.
+    from eventsourcing import utils
+
+    for topic, obj in list(getattr(utils, "_topic_cache", {}).items()):
+        if obj in wanted and topic not in topics:
+            topics.append(topic)
+    return topics
+
+
+def event_types_of(aggregate: type) -> list[EventType]:
+    """Every event class declared on an aggregate class (its ``@event`` methods'
+    and its nested ones, inherited ones included): "all of its events"."""
+    found = []
+    for name in dir(aggregate):
+        value = getattr(aggregate, name, None)
+        if isinstance(value, type) and issubclass(value, CanMutateAggregate):
+            found.append(value)
+    return found
+
+
+def event_type(entry: EventJournalEntry) -> EventType:
+    """The event class of a journal row, as the library resolves its topic:
+    reports compare it with the classes they declared (``is Table.Closed``)."""
+    return resolve_topic(entry.topic)
+
+
+def _of_types(types: Iterable[EventType]) -> Q:
+    return Q(topic__in=topics_of(types))
+
+
+# --- histories ---------------------------------------------------------------------------
+
+
+def events_of(originator_id: Any, after: int = 0, most: int = 1000) -> QuerySet:
+    """One aggregate's events after log position ``after``, oldest first, at
+    most ``most``: the API's table and player histories, a page at a time."""
+    entries = EventJournalEntry.objects.filter(originator_id=originator_id, position__gt=after)
+    return entries.order_by("position")[:most]
+
+
+def mentioning(some_id: Any) -> Q:
+    """An aggregate's own events, and every event whose data names its id (as
+    hex or with dashes): a history's rows."""
+    return (
+        Q(originator_id=some_id) | Q(data__icontains=some_id.hex) | Q(data__icontains=str(some_id))
+    )
+
+
+def originators_of(event: EventType, **data: Any) -> QuerySet:
+    """The ids of the aggregates with an ``event`` whose data has ``data``
+    (``table_id=<hex>``), as a subquery: a history's rows include their events."""
+    found = EventJournalEntry.objects.filter(
+        _of_types([event]), **{f"data__{k}": v for k, v in data.items()}
+    )
+    return found.values("originator_id")
+
+
+def first_event(event: EventType, originator_id: Any) -> EventJournalEntry | None:
+    """An aggregate's first ``event`` (an account's opening names it), or None."""
+    return EventJournalEntry.objects.filter(_of_types([event]), originator_id=originator_id).first()
+
+
+def of_types_with_key(types: Iterable[EventType], key: str) -> Q:
+    """The events of ``types`` whose data's ``postings`` has ``key`` (a
+    transaction posting to an account)."""
+    return _of_types(types) & Q(data__postings__has_key=key)
+
+
+def of_types_naming(types: Iterable[EventType], text: str) -> Q:
+    """The events of ``types`` whose data holds ``text`` (a gaming day naming an account)."""
+    return _of_types(types) & Q(data__icontains=text)
+
+
+def history(
+    concerns: Q,
+    left_out: Iterable[EventType] = (),
+    start: datetime | None = None,
+    end: datetime | None = None,
+) -> QuerySet:
+    """The events ``concerns`` selects, but those of ``left_out``, in [start,
+    end), in log order: the history report of a table, player or account."""
+    entries = EventJournalEntry.objects.filter(concerns).exclude(_of_types(left_out))
+    if start is not None:
+        entries = entries.filter(occurred_at__gte=start)
+    if end is not None:
+        entries = entries.filter(occurred_at__lt=end)
+    return entries.order_by("position")
+
+
+def hiding(entries: QuerySet, types: Iterable[EventType], but: QuerySet) -> QuerySet:
+    """``entries`` without the events of ``types`` whose aggregate is not in
+    ``but`` (a subquery of ids): a jefe's history hides the money he does not read."""
+    return entries.exclude(_of_types(types) & ~Q(originator_id__in=but))
+
+
+# --- the reports' replays ---------------------------------------------------------------
+
+
+def table_events(
+    table_ids: Iterable[Any],
+    types: Iterable[EventType],
+    in_range: Iterable[EventType] = (),
+    start: datetime | None = None,
+    end: datetime | None = None,
+) -> QuerySet:
+    """The events of ``types`` and ``in_range`` of the tables ``table_ids``, in
+    log order, before ``end`` (a table's state at the start needs its earlier
+    events); those of ``in_range`` only from ``start`` on (what is counted, not
+    replayed), so a long journal is not read for them."""
+    in_range = topics_of(in_range)
+    events = EventJournalEntry.objects.filter(
+        originator_id__in=table_ids, topic__in=topics_of(types) + in_range
+    )
+    if in_range and start is not None:
+        events = events.exclude(topic__in=in_range, occurred_at__lt=start)
+    if end is not None:
+        events = events.filter(occurred_at__lt=end)
+    return events.order_by("position")
+
+
+def events_of_aggregates(
+    originator_ids: Iterable[Any], types: Iterable[EventType], end: datetime | None = None
+) -> QuerySet:
+    """The events of ``types`` of the aggregates ``originator_ids`` before ``end``, in log order."""
+    events = EventJournalEntry.objects.filter(originator_id__in=originator_ids).filter(
+        _of_types(types)
+    )
+    if end is not None:
+        events = events.filter(occurred_at__lt=end)
+    return events.order_by("position")
+
+
+def events_of_types(types: Iterable[EventType]) -> QuerySet:
+    """Every event of ``types``, in log order (a gaming day's counts)."""
+    return EventJournalEntry.objects.filter(_of_types(types)).order_by("position")
+
+
+def replay_of_started(
+    started: EventType,
+    types: Iterable[EventType],
+    start: datetime | None = None,
+    end: datetime | None = None,
+) -> QuerySet:
+    """Every event of ``types`` of the aggregates whose ``started`` event
+    (a fill's request) falls in [start, end), in log order."""
+    begun = EventJournalEntry.objects.filter(_of_types([started]))
+    if start is not None:
+        begun = begun.filter(occurred_at__gte=start)
+    if end is not None:
+        begun = begun.filter(occurred_at__lt=end)
+    return EventJournalEntry.objects.filter(
+        _of_types(types), originator_id__in=begun.values("originator_id")
+    ).order_by("position")
+
+
+def data_of_commands(event: EventType, command_ids: list[str]) -> list[tuple[str, dict]]:
+    """(command id, data) of each ``event`` recorded by ``command_ids``: the
+    rake report finds the ledger transaction of each raking command."""
+    found = EventJournalEntry.objects.filter(_of_types([event]), command_id__in=command_ids)
+    return list(found.values_list("command_id", "data"))
+
+
+def last_event_until(originator_id: Any, moment: datetime) -> EventJournalEntry | None:
+    """An aggregate's last event at or before ``moment`` (a table's past state), or None."""
+    return (
+        EventJournalEntry.objects.filter(originator_id=originator_id, occurred_at__lte=moment)
+        .order_by("-originator_version")
+        .first()
+    )

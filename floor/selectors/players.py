@@ -1,0 +1,80 @@
+"""Players, the games' waiting lists, and the staff the floor names."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.db.models import Prefetch, QuerySet
+from django.shortcuts import get_object_or_404
+
+from floor.models import PlayerView, SeatView, WaitingEntryView, WaitingListView
+
+# The API's player list answers at most this many.
+PLAYERS_LISTED = 500
+
+
+def players(card: str | None = None) -> QuerySet[PlayerView]:
+    """The players by card number, or the one holding ``card`` (card numbers
+    are stored upper case): the API's player list, at most ``PLAYERS_LISTED``."""
+    found = PlayerView.objects.all()
+    if card is not None:
+        found = found.filter(card_number=card.strip().upper())
+    return found[:PLAYERS_LISTED]
+
+
+def player(player_id: Any) -> PlayerView:
+    """One player, for the API; 404 when there is none."""
+    return get_object_or_404(PlayerView, id=player_id)
+
+
+def player_by_card(card: str) -> PlayerView | None:
+    """The player holding ``card``, exact first, then ignoring case, with the
+    table they sit at: the cage's console finds players so."""
+    found = PlayerView.objects.select_related("table__sector")
+    return found.filter(card_number=card).first() or found.filter(card_number__iexact=card).first()
+
+
+def players_by_id(player_ids: Any) -> dict[Any, PlayerView]:
+    """The players of ``player_ids`` (those that exist) by id, to name them."""
+    return {p.id: p for p in PlayerView.objects.filter(id__in=player_ids)}
+
+
+def seat_of(player_id: Any) -> SeatView | None:
+    """Where a player sits (the seat, its table and sector), or None: the cage's console."""
+    return SeatView.objects.filter(player_id=player_id).select_related("table__sector").first()
+
+
+def waiting_lists() -> QuerySet[WaitingListView]:
+    """Every game's list with its entries and their players: the API's lists."""
+    entries = WaitingEntryView.objects.select_related("player")
+    return WaitingListView.objects.prefetch_related(Prefetch("entries", queryset=entries))
+
+
+def waiting_list(list_id: Any) -> WaitingListView:
+    """One game's list with its entries and players (the API); 404 when there is none."""
+    return get_object_or_404(waiting_lists(), id=list_id)
+
+
+def unseated_lists() -> QuerySet[WaitingListView]:
+    """Every game's list with the entries not yet seated and their players:
+    the jefe's console shows those of his sector's games."""
+    entries = WaitingEntryView.objects.select_related("player").exclude(status="seated")
+    return WaitingListView.objects.prefetch_related(Prefetch("entries", queryset=entries))
+
+
+def board_lists() -> QuerySet[WaitingListView]:
+    """Every game's list with its entries (no players: the public board names no one)."""
+    return WaitingListView.objects.prefetch_related("entries")
+
+
+def is_staff_member(username: str, role: str) -> bool:
+    """Whether an active user called ``username`` holds ``role`` (a floor
+    group): a sector's jefes and a table's dealer are named so."""
+    users = get_user_model().objects.filter(is_active=True, groups__name=role)
+    return users.filter(username=username).exists()
+
+
+def find_player(player_id: Any) -> PlayerView | None:
+    """One player, or None when there is none (a balancing proposal names one)."""
+    return PlayerView.objects.filter(id=player_id).first()

@@ -1,0 +1,68 @@
+"""The read models the reports resolve their filters on and name their rows by."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+from uuid import UUID
+
+from floor.models import PlayerView, SectorView, TableView, WaitingListView
+from floor.selectors.scopes import table_or_none
+from floor.selectors.tables import tables_by_id
+
+__all__ = ["table_or_none", "tables_by_id"]
+
+
+def sector_named(name: str) -> UUID | None:
+    """The id of the sector called ``name``, or None (a report's ``sector`` filter)."""
+    return SectorView.objects.filter(name=name).values_list("id", flat=True).first()
+
+
+def table_ids(
+    sector_id: UUID | None, table_id: UUID | None, variant: str | None, limit: str | None
+) -> frozenset[UUID]:
+    """The ids of the tables a report's filter selects: of a sector, one table,
+    a variant, a betting limit (each given narrows; none given: every table)."""
+    found = TableView.objects.all()
+    if sector_id:
+        found = found.filter(sector_id=sector_id)
+    if table_id:
+        found = found.filter(id=table_id)
+    if variant:
+        found = found.filter(variant=variant)
+    if limit:
+        found = found.filter(limit=limit)
+    return frozenset(found.values_list("id", flat=True))
+
+
+def table_exists(table_id: Any) -> bool:
+    """Whether the floor has a table of that id (a history's subject)."""
+    return TableView.objects.filter(id=table_id).exists()
+
+
+def player_or_none(player_id: Any) -> PlayerView | None:
+    """One player, or None (a history's subject)."""
+    return PlayerView.objects.filter(id=player_id).first() if player_id else None
+
+
+def players_by_id(player_ids: Iterable[Any]) -> dict[Any, PlayerView]:
+    """The players of ``player_ids`` that exist, by id (a past table's seats)."""
+    return {p.id: p for p in PlayerView.objects.filter(id__in=player_ids)}
+
+
+def waiting_lists(variant: str | None, limit: str | None) -> list[WaitingListView]:
+    """The games' lists, of a variant and a betting limit when given (the waiting report)."""
+    found = WaitingListView.objects.all()
+    if variant:
+        found = found.filter(variant=variant)
+    if limit:
+        found = found.filter(limit=limit)
+    return list(found)
+
+
+def games_played(table_ids: Iterable[UUID]) -> set[tuple]:
+    """The games (variant, limit, minimum, maximum) the tables ``table_ids`` play."""
+    return {
+        (t.variant, t.limit, t.minimum_cents, t.maximum_cents)
+        for t in TableView.objects.filter(id__in=table_ids)
+    }

@@ -1,0 +1,199 @@
+"""Every read of the ledger's read models (ledger.models), one plain function each.
+
+The cage's API and console, the receipts, the floor's console and the reports
+ask these; the serializers only shape what they are given. Each selector says
+what it returns and for whom, and loads what its callers show in a fixed number
+of queries.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import Q, QuerySet, Sum
+from django.shortcuts import get_object_or_404
+
+from ledger.models import AccountView, GamingDayView, JackpotView, TransactionView, TrayRequestView
+
+# How many of the latest transactions the cage's console lists.
+LATEST = 15
+
+
+# --- accounts ---------------------------------------------------------------------------
+
+
+def _matching(found: QuerySet, **given: Any) -> QuerySet:
+    """``found`` narrowed by each filter given (a filter left None is no bound)."""
+    return found.filter(**{name: value for name, value in given.items() if value})
+
+
+def accounts(
+    kind: str | None = None, table_id: Any = None, player_id: Any = None
+) -> QuerySet[AccountView]:
+    """Every account by name, or those of a kind, table or player: the API's
+    account list (the reader narrows it)."""
+    return _matching(AccountView.objects.all(), kind=kind, table_id=table_id, player_id=player_id)
+
+
+def account(name: str) -> AccountView | None:
+    """The account called ``name``, or None."""
+    return AccountView.objects.filter(name=name).first()
+
+
+def account_named(name: str) -> AccountView:
+    """The account called ``name``; DoesNotExist when there is none (the report
+    checked it exists)."""
+    return AccountView.objects.get(name=name)
+
+
+def account_exists(name: str) -> bool:
+    """Whether the books have an account called ``name`` (the history report)."""
+    return AccountView.objects.filter(name=name).exists()
+
+
+def totals_in(names: list[str]) -> dict[str, int]:
+    """Everything ever paid into each account of ``names`` that exists: the
+    console shows each table's rake box so."""
+    return dict(AccountView.objects.filter(name__in=names).values_list("name", "total_in_cents"))
+
+
+def balances() -> dict[str, int]:
+    """Every account's balance by name (the cage's position)."""
+    return dict(AccountView.objects.values_list("name", "balance_cents"))
+
+
+def chips_out_by_kind(kinds: list[str], cage_kind: str) -> dict[str, int]:
+    """The chips held outside the cage, summed by account kind (the cage's position)."""
+    outside = AccountView.objects.filter(kind__in=kinds).exclude(kind=cage_kind)
+    return dict(
+        outside.values("kind").annotate(total=Sum("balance_cents")).values_list("kind", "total")
+    )
+
+
+# --- transactions ---------------------------------------------------------------------
+
+
+def transactions(
+    gaming_day: Any = None, kind: str | None = None, table_id: Any = None, player_id: Any = None
+) -> QuerySet[TransactionView]:
+    """Every transaction, oldest first, or those of a gaming day, kind, table or
+    player: the API's list (the reader narrows it, the API pages it)."""
+    return _matching(
+        TransactionView.objects.all(),
+        gaming_day=gaming_day,
+        kind=kind,
+        table_id=table_id,
+        player_id=player_id,
+    )
+
+
+def transactions_in(ids: list[Any]) -> QuerySet[TransactionView]:
+    """The transactions of ``ids``: a cage command's answer lists those it posted."""
+    return TransactionView.objects.filter(id__in=ids)
+
+
+def transaction(transaction_id: Any) -> TransactionView:
+    """One transaction (the API, a receipt); 404 when there is none."""
+    return get_object_or_404(TransactionView, id=transaction_id)
+
+
+def latest_transactions(count: int = LATEST) -> list[TransactionView]:
+    """The last ``count`` transactions posted, newest first (the cage's console)."""
+    return list(TransactionView.objects.order_by("-position")[:count])
+
+
+def cage_postings_after(position: int) -> list[dict]:
+    """The postings of every transaction after ``position`` that moved the
+    cage's cash or chips: a gaming day's flows since its opening."""
+    found = TransactionView.objects.filter(position__gt=position).filter(
+        Q(postings__has_key="cage_cash") | Q(postings__has_key="cage_chips")
+    )
+    return list(found.values_list("postings", flat=True))
+
+
+def booked_days(transaction_ids: list[Any]) -> dict[Any, str]:
+    """The gaming day each transaction of ``transaction_ids`` was booked in."""
+    found = TransactionView.objects.filter(id__in=transaction_ids)
+    return dict(found.values_list("id", "gaming_day"))
+
+
+def adjustments_of(command_ids: list[str]) -> list[tuple[str, Any]]:
+    """(command id, transaction id) of each count difference booked by ``command_ids``."""
+    found = TransactionView.objects.filter(kind="adjustment", command_id__in=command_ids)
+    return list(found.values_list("command_id", "id"))
+
+
+def booked_between(
+    first_day: str | None, last_day: str | None, table_ids: Any = None
+) -> list[tuple]:
+    """(gaming day, kind, postings, amount, position) of every transaction booked
+    from ``first_day`` to ``last_day`` (either open), of ``table_ids`` when
+    given, in log order: the cage report adds up its days."""
+    booked = TransactionView.objects.order_by("position")
+    if first_day is not None:
+        booked = booked.filter(gaming_day__gte=first_day)
+    if last_day is not None:
+        booked = booked.filter(gaming_day__lte=last_day)
+    if table_ids is not None:
+        booked = booked.filter(table_id__in=table_ids)
+    return list(booked.values_list("gaming_day", "kind", "postings", "amount_cents", "position"))
+
+
+# --- fills and credits, jackpots, gaming days ---------------------------------------
+
+
+def tray_requests(status: str | None = None) -> QuerySet[TrayRequestView]:
+    """Every fill and credit asked for, or those in ``status``: the API's list
+    (the reader narrows it)."""
+    return _matching(TrayRequestView.objects.all(), status=status)
+
+
+def pending_tray_requests() -> list[TrayRequestView]:
+    """The fills and credits waiting for the cage, oldest first (its console)."""
+    return list(TrayRequestView.objects.filter(status="pending").order_by("requested_at"))
+
+
+def jackpots() -> list[JackpotView]:
+    """Every progressive jackpot, each given ``fund_cents`` (its fund account's
+    balance, 0 before it has one): two queries for all (JackpotSerializer)."""
+    found = list(JackpotView.objects.all())
+    funds = totals_of_balances([f"jackpot:{j.id.hex}" for j in found])
+    for jackpot in found:
+        jackpot.fund_cents = funds.get(f"jackpot:{jackpot.id.hex}", 0)
+    return found
+
+
+def totals_of_balances(names: list[str]) -> dict[str, int]:
+    """The balance of each account of ``names`` that exists, by name."""
+    return dict(AccountView.objects.filter(name__in=names).values_list("name", "balance_cents"))
+
+
+def jackpot_tables() -> list[tuple[Any, list[str]]]:
+    """(jackpot id, the ids of the tables it is fed by) of every jackpot: the
+    console names the progressive a banked table feeds [GA art. 8b]."""
+    return list(JackpotView.objects.values_list("id", "table_ids"))
+
+
+def gaming_days() -> QuerySet[GamingDayView]:
+    """Every gaming day, newest first (the API)."""
+    return GamingDayView.objects.all()
+
+
+def gaming_days_in_order() -> list[GamingDayView]:
+    """Every gaming day, oldest first (the cage moves report dates requests by them)."""
+    return list(GamingDayView.objects.order_by("day"))
+
+
+def gaming_day(day: str) -> GamingDayView:
+    """One gaming day (the API); 404 when there is none."""
+    return get_object_or_404(GamingDayView, day=day)
+
+
+def closed_gaming_day(day: str) -> GamingDayView:
+    """One closed gaming day (its printed close report); 404 when there is none."""
+    return get_object_or_404(GamingDayView, day=day, status="closed")
+
+
+def current_gaming_day() -> GamingDayView | None:
+    """The gaming day open or counted, or None (the cage's position)."""
+    return GamingDayView.objects.filter(status__in=["open", "counted"]).first()
