@@ -53,18 +53,18 @@ def expected_button(table: Table, direction: int) -> tuple[int | None, int | Non
         start = table.button
         if start is None:
             return None, None
-        if table.occupant(start) is not None:
+        if table.seat_at(start) is not None:
             return start, None
         previous = start
     else:
         previous = table.last_button
     natural = positions.next_seat(previous, table.seats, direction, occupied)
     if natural is None:
-        natural = previous if table.occupant(previous) else None
+        natural = previous if table.seat_at(previous) else None
     if natural is None:
         return None, None
-    if table.occupants[str(natural)]["newcomer"]:
-        regulars = [s for s in occupied if not table.occupants[str(s)]["newcomer"]]
+    if table.seat_at(natural).newcomer:
+        regulars = [s for s in occupied if not table.seat_at(s).newcomer]
         after = positions.next_seat(natural, table.seats, direction, regulars)
         return after, natural
     return natural, None
@@ -101,17 +101,13 @@ def away_blinds(
 ) -> tuple[dict[str, int], int | None]:
     """The blinds posted for players away past their absence clock [CM-18],
     and the big blind's seat counting them in."""
-    posting = [
-        s
-        for s in table.occupied()
-        if table.occupants[str(s)]["away"] and table.occupants[str(s)]["away"]["posting_blinds"]
-    ]
+    posting = [s for s in table.occupied() if table.seat_at(s).on_clock_posting_blinds]
     small, big = positions.blind_seats(button, table.seats, direction, [*seats_in, *posting])
     small_blind = int(table.minimum_cents * profile.blinds.small_share_of_minimum)
     posted: dict[str, int] = {}
     for seat, amount in ((small, small_blind), (big, table.minimum_cents)):
         if seat in posting:
-            posted[str(seat)] = min(amount, table.occupants[str(seat)]["stack"])
+            posted[str(seat)] = min(amount, table.seat_at(seat).stack)
     return {s: a for s, a in posted.items() if a}, big
 
 
@@ -155,7 +151,7 @@ def decide_start(
             "Say which seat holds the button: the dealer marks the first one (GA art. 23.1).",
         )
     table.check_seat_number(button)
-    if table.occupant(button) is None:
+    if table.seat_at(button) is None:
         raise conflict("button_seat_empty", f"Seat {button} is empty.", seat=button)
     if expected is not None and button != expected:
         raise conflict(
@@ -164,28 +160,28 @@ def decide_start(
             expected=expected,
         )
     for seat in seats_in:
-        state = table.occupant(seat)
+        state = table.seat_at(seat)
         if state is None:
             raise conflict("seat_empty", f"Seat {seat} is empty.", seat=seat)
-        if state["resting"]:
+        if state.resting:
             raise conflict("player_resting", f"The player in seat {seat} is resting.", seat=seat)
-        if state["away"]:
+        if state.away:
             raise conflict("player_away", f"The player in seat {seat} is away (CM-18).", seat=seat)
-        if state["time_due"] and table.session is not None:
+        if state.time_due and table.session is not None:
             raise conflict(
                 "time_charge_due",
                 f"The player in seat {seat} owes this session's time charge: they buy "
                 "chips to pay it first (GA art. 18.3b; PT 7b).",
                 seat=seat,
             )
-        if state["stack"] <= 0 or state["must_rebuy"]:
+        if state.stack <= 0 or state.must_rebuy:
             raise conflict(
                 "rebuy_required",
                 f"The player in seat {seat} has no stack to play with: they buy chips first "
                 "(CM-16, PT 79).",
                 seat=seat,
             )
-        if state["must_leave"]:
+        if state.must_leave:
             raise conflict(
                 "player_must_leave",
                 f"The player in seat {seat} must leave the table (PT 13).",
@@ -201,16 +197,16 @@ def decide_start(
     for seat, amount in posted.items():
         if seat not in seats_in:
             raise invalid("hand_report_invalid", f"Seat {seat} posts a blind but is not dealt in.")
-        if amount > table.occupants[str(seat)]["stack"]:
+        if amount > table.seat_at(seat).stack:
             raise conflict("blind_over_stack", f"Seat {seat} cannot post more than its stack.")
     big_blind = table.minimum_cents
     for seat in seats_in:
-        state = table.occupants[str(seat)]
-        owes_big = state["must_post_big_blind"] or (
-            state["newcomer"] and profile.blinds.newcomer_posts_big_blind_or_waits
+        state = table.seat_at(seat)
+        owes_big = state.must_post_big_blind or (
+            state.newcomer and profile.blinds.newcomer_posts_big_blind_or_waits
         )
         if owes_big and seat != big and posted.get(seat, 0) < big_blind:
-            owed = state["must_post_big_blind"]
+            owed = state.must_post_big_blind
             raise conflict(
                 "big_blind_owed" if owed else "newcomer_waits_for_big_blind",
                 f"The player in seat {seat} posts a big blind to play this hand "
@@ -218,10 +214,10 @@ def decide_start(
                 seat=seat,
                 big_blind_cents=big_blind,
             )
-    dead = {str(s): table.occupants[str(s)]["owes_cents"] for s in seats_in}
+    dead = {str(s): table.seat_at(s).owes_cents for s in seats_in}
     dead = {s: v for s, v in dead.items() if v}
     for seat, owed in dead.items():
-        if owed + posted.get(int(seat), 0) > table.occupants[seat]["stack"]:
+        if owed + posted.get(int(seat), 0) > table.seat_at(seat).stack:
             raise conflict(
                 "rebuy_required",
                 f"The player in seat {seat} owes {owed} cents of missed blinds (PT 90) and "
@@ -230,7 +226,7 @@ def decide_start(
             )
     # Blinds that fall on a resting seat are missed, and owed on return [PT 90].
     missed: dict[str, int] = {}
-    resting = [s for s in table.occupied() if table.occupants[str(s)]["resting"]]
+    resting = [s for s in table.occupied() if table.seat_at(s).resting]
     if profile.rest.missed_blinds_posted_dead and resting:
         all_small, all_big = positions.blind_seats(
             button, table.seats, direction, [*seats_in, *resting]
@@ -241,11 +237,11 @@ def decide_start(
                 missed[str(seat)] = missed.get(str(seat), 0) + amount
     rest_exceeded, must_leave = [], {}
     for seat in resting:
-        state = table.occupants[str(seat)]
-        if state["rested_hands"] + 1 > profile.rest.rest_hands:
+        state = table.seat_at(seat)
+        if state.rested_hands + 1 > profile.rest.rest_hands:
             rest_exceeded.append(seat)
             limit = profile.rest.idle_hands_must_leave
-            if limit is not None and state["rested_hands"] + 1 >= limit:
+            if limit is not None and state.rested_hands + 1 >= limit:
                 must_leave[str(seat)] = "rest_exceeded"
     return {
         "number": table.hands_played + 1,
@@ -286,7 +282,7 @@ def hand_facts(table: Table, profile: RuleProfile) -> settlement.HandFacts:
     hand = table.hand
     dealt_in = hand["dealt_in"]
     return settlement.HandFacts(
-        stacks={s: table.occupants[str(s)]["stack"] for s in dealt_in},
+        stacks={s: table.seat_at(s).stack for s in dealt_in},
         blinds={int(s): a for s, a in hand["blinds"].items() if a},
         dead_blinds={int(s): a for s, a in hand.get("dead_blinds", {}).items() if a},
         away_blinds={int(s): a for s, a in hand.get("away_blinds", {}).items() if a},
@@ -370,7 +366,7 @@ def decide_end(
             seat=dead[0],
         )
     for seat in sorted(dealt_in):
-        stack = table.occupants[str(seat)]["stack"]
+        stack = table.seat_at(seat).stack
         if put_in.get(seat, 0) > stack:
             raise invalid(
                 "contribution_over_stack",
@@ -431,20 +427,20 @@ def decide_end(
     stacks, idle, must_rebuy, post_big, must_leave = {}, {}, [], [], {}
     blinds = table.hand["blinds"]
     for seat in sorted(dealt_in):
-        state = table.occupants[str(seat)]
-        stack = state["stack"] - put_in.get(seat, 0) + won.get(seat, 0)
+        state = table.seat_at(seat)
+        stack = state.stack - put_in.get(seat, 0) + won.get(seat, 0)
         stacks[str(seat)] = stack
         # A bet of the player's own: more than the blinds they were made to post.
         forced = blinds.get(str(seat), 0) + facts.dead_blinds.get(seat, 0)
         voluntary = put_in.get(seat, 0) > forced
-        idle[str(seat)] = 0 if voluntary else state["idle_hands"] + 1
+        idle[str(seat)] = 0 if voluntary else state.idle_hands + 1
         if stack < table.minimum_cents:  # below the big blind [CM-16; PT 79]
             must_rebuy.append(seat)
         bb_after = profile.rest.idle_hands_post_big_blind
         if bb_after is not None and idle[str(seat)] >= bb_after:
             post_big.append(seat)
     for seat, posted in posted_for_away.items():
-        stack = table.occupants[str(seat)]["stack"] - posted
+        stack = table.seat_at(seat).stack - posted
         stacks[str(seat)] = stack
         if stack < table.minimum_cents:
             must_rebuy.append(seat)
@@ -463,7 +459,7 @@ def decide_end(
         "must_leave": must_leave,
         # Whose stacks these are, and the blinds posted for players away: what
         # the ledger books for the hand (ledger.domain.floor_money).
-        "players": {seat: table.occupants[seat]["player_id"] for seat in stacks},
+        "players": {seat: table.seat_at(seat).player_id for seat in stacks},
         "away_posted": {str(s): a for s, a in posted_for_away.items()},
         "pots": pots,
         "returned": {str(s): a for s, a in sorted(built.returned.items())},

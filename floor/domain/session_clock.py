@@ -58,18 +58,18 @@ class SessionClockMixin:
 
     def collect_time(self, seat: int) -> int | None:
         """Charges the seat the current session, if it owes it and has the chips."""
-        state = self.occupants[str(seat)]
-        if not state["time_due"] or self.session is None:
+        state = self.seat_at(seat)
+        if not state.time_due or self.session is None:
             return None
-        charge = self.time_charge(state["stack"])
-        if state["stack"] <= 0 or charge > state["stack"]:
+        charge = self.time_charge(state.stack)
+        if state.stack <= 0 or charge > state.stack:
             return None
         self._time_charged(
             seat=seat,
-            player_id=state["player_id"],
+            player_id=state.player_id,
             session=self.session["number"],
             cents=charge,
-            stack=state["stack"] - charge,
+            stack=state.stack - charge,
         )
         return charge
 

@@ -7,8 +7,8 @@ Lifecycle: ``registering`` (opened, seats not drawn) -> ``running`` ->
 event records what was decided (the flags a hand raised, the seats a draw
 gave), so the log explains itself when replayed.
 
-A seat's state is a plain dict (``SeatState`` lists its keys) so that events
-and snapshots stay JSON.
+A seat's state is a ``Seat`` value (floor.domain.seat); the table stores each
+as the plain dict it converts to, so that snapshots stay JSON as before.
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from floor.domain.action_clock import ActionClockMixin
 from floor.domain.aggregate import AuditedAggregate
 from floor.domain.errors import conflict, forbidden, invalid
 from floor.domain.game import Game
+from floor.domain.seat import Seat
 from floor.domain.session_clock import SessionClockMixin
 from floor.domain.table_spec import TableSpec
 from games.profile_rules import BuyInBounds, BuyInRules
@@ -50,27 +51,8 @@ class TableStatus:
 
 
 def new_seat_state(player_id: str, *, newcomer: bool, posts_big_blind: bool) -> dict:
-    """A seat's state when a player sits down."""
-    return {
-        "player_id": player_id,
-        "stack": 0,
-        # Joined a game already dealing: may not take the button for a first
-        # hand [PT 80], posts the big blind or waits for it [CM-17].
-        "newcomer": newcomer,
-        "posts_big_blind": posts_big_blind,
-        "resting": False,
-        "rested_hands": 0,  # hands sat out in the current rest
-        "rests": 0,  # rests taken at this table
-        "idle_hands": 0,  # dealt in without betting of their own will [PT 89]
-        "owes_cents": 0,  # blinds missed while resting, posted dead [PT 90]
-        "must_rebuy": False,  # [CM-16; PT 79]
-        "must_leave": "",  # why, under PT 13
-        "must_post_big_blind": False,  # [PT 89]
-        "rest_exceeded": False,  # rested past the allowance [GA art. 20; PT 13]
-        "played_hand": False,  # dealt a hand here: may ask for the absence clock [CM-19]
-        "away": None,  # on the absence clock [CM-18] (floor.domain.absence)
-        "time_due": False,  # owes the session's time charge [GA art. 18.3b; PT 7b]
-    }
+    """A seat's stored state when a player sits down (``Seat.sit``)."""
+    return Seat.sit(player_id, newcomer=newcomer, posts_big_blind=posts_big_blind).to_state()
 
 
 class Table(ActionClockMixin, AbsenceMixin, SessionClockMixin, AuditedAggregate):
@@ -145,7 +127,8 @@ class Table(ActionClockMixin, AbsenceMixin, SessionClockMixin, AuditedAggregate)
         self.ante_cents = ante_cents
         self.rake = rake
         self.status = TableStatus.REGISTERING
-        self.occupants: dict[str, dict] = {}  # str(seat) -> seat state
+        # str(seat) -> the seat's stored state (Seat.to_state; read it with seat_at).
+        self.occupants: dict[str, dict] = {}
         self.button: int | None = None
         self.hand: dict | None = None  # the hand in progress
         self.last_button: int | None = None
@@ -177,7 +160,18 @@ class Table(ActionClockMixin, AbsenceMixin, SessionClockMixin, AuditedAggregate)
                 return int(seat)
         return None
 
+    def seat_at(self, seat: int | str) -> Seat | None:
+        """The seat's state, None when nobody sits there."""
+        state = self.occupants.get(str(seat))
+        return None if state is None else Seat.from_state(state)
+
+    def taken_seats(self) -> dict[int, Seat]:
+        """Every occupied seat's state, by seat number, in seat order."""
+        return {seat: Seat.from_state(self.occupants[str(seat)]) for seat in self.occupied()}
+
     def occupant(self, seat: int) -> dict | None:
+        """The seat's stored state (a dict of ``Seat``'s fields), for readers
+        outside the domain; the domain reads ``seat_at``."""
         return self.occupants.get(str(seat))
 
     def occupied(self) -> list[int]:
@@ -250,11 +244,25 @@ class Table(ActionClockMixin, AbsenceMixin, SessionClockMixin, AuditedAggregate)
         if str(seat) in self.occupants:
             raise conflict("seat_taken", f"Seat {seat} is taken.", seat=seat)
 
-    def seated_state(self, player_id: UUID) -> tuple[int, dict]:
+    def seated(self, player_id: UUID) -> tuple[int, Seat]:
+        """The player's seat and its state; refused when they do not sit here."""
         seat = self.seat_of(player_id)
         if seat is None:
             raise conflict("player_not_at_table", f"That player does not sit at {self.label}.")
+        return seat, Seat.from_state(self.occupants[str(seat)])
+
+    def seated_state(self, player_id: UUID) -> tuple[int, dict]:
+        """``seated`` with the stored state, for readers outside the domain."""
+        seat, _state = self.seated(player_id)
         return seat, self.occupants[str(seat)]
+
+    def _put_seat(self, seat: int | str, state: Seat) -> None:
+        """Stores a seat's new state (event handlers only)."""
+        self.occupants[str(seat)] = state.to_state()
+
+    def _update_seat(self, seat: int | str, **changes: object) -> None:
+        """Changes some of a seat's fields (event handlers only)."""
+        self._put_seat(seat, Seat.from_state(self.occupants[str(seat)]).but(**changes))
 
     # --- the draw ----------------------------------------------------------------
 
@@ -291,9 +299,7 @@ class Table(ActionClockMixin, AbsenceMixin, SessionClockMixin, AuditedAggregate)
         draw_open: bool,
     ) -> None:
         for player_id, seat in assignment.items():
-            self.occupants[str(seat)] = new_seat_state(
-                player_id, newcomer=False, posts_big_blind=False
-            )
+            self._put_seat(seat, Seat.sit(player_id, newcomer=False, posts_big_blind=False))
         self.button = button
         self.status = TableStatus.RUNNING
         self.draw_open = draw_open and bool(self.free_seats())
@@ -334,10 +340,8 @@ class Table(ActionClockMixin, AbsenceMixin, SessionClockMixin, AuditedAggregate)
         drawn_from: list[int] | None,
         time_due: bool = False,
     ) -> None:
-        self.occupants[str(seat)] = new_seat_state(
-            player_id, newcomer=newcomer, posts_big_blind=posts_big_blind
-        )
-        self.occupants[str(seat)]["time_due"] = time_due
+        sat = Seat.sit(player_id, newcomer=newcomer, posts_big_blind=posts_big_blind)
+        self._put_seat(seat, sat.but(time_due=time_due))
         if not self.free_seats():
             self.draw_open = False
 
@@ -345,7 +349,7 @@ class Table(ActionClockMixin, AbsenceMixin, SessionClockMixin, AuditedAggregate)
         """A seated player asks for another seat: they come before the list when
         a seat frees [PT 12; CM-5]."""
         self.check_not_closed()
-        self.seated_state(player_id)
+        self.seated(player_id)
         if player_id.hex in self.seat_change_requests:
             raise conflict("seat_change_already_requested", "That request is already noted.")
         self._seat_change_requested(player_id=player_id.hex)
@@ -375,7 +379,7 @@ class Table(ActionClockMixin, AbsenceMixin, SessionClockMixin, AuditedAggregate)
     def change_seat(self, player_id: UUID, seat: int) -> int:
         self.check_not_closed()
         self.check_no_hand()
-        old, _state = self.seated_state(player_id)
+        old, _state = self.seated(player_id)
         self.check_seat_free(seat)
         self._seat_changed(player_id=player_id.hex, old_seat=old, seat=seat)
         return old
@@ -390,11 +394,11 @@ class Table(ActionClockMixin, AbsenceMixin, SessionClockMixin, AuditedAggregate)
         A player away on the clock is in no hand: their seat may be freed while
         the others play [CM-18]."""
         self.check_not_closed()
-        seat, state = self.seated_state(player_id)
-        if not (reason == ABSENCE_EXPIRED and state["away"]):
+        seat, state = self.seated(player_id)
+        if not (reason == ABSENCE_EXPIRED and state.away):
             self.check_no_hand()
-        self._player_left(player_id=player_id.hex, seat=seat, stack=state["stack"], reason=reason)
-        return seat, state["stack"]
+        self._player_left(player_id=player_id.hex, seat=seat, stack=state.stack, reason=reason)
+        return seat, state.stack
 
     @event("PlayerLeft")
     def _player_left(self, player_id: str, seat: int, stack: int, reason: str) -> None:
@@ -408,18 +412,18 @@ class Table(ActionClockMixin, AbsenceMixin, SessionClockMixin, AuditedAggregate)
         [CM-12], between hands. Returns their seat and stack."""
         self.check_not_closed()
         self.check_no_hand()
-        seat, state = self.seated_state(player_id)
-        if state["away"] and kind != "break":
+        seat, state = self.seated(player_id)
+        if state.away and kind != "break":
             # Their absence clock runs here; they move once back [CM-18].
             raise conflict("player_away", f"The player in seat {seat} is away (CM-18).", seat=seat)
         self._player_moved_out(
             player_id=player_id.hex,
             seat=seat,
-            stack=state["stack"],
+            stack=state.stack,
             to_table=to_table.hex,
             kind=kind,
         )
-        return seat, state["stack"]
+        return seat, state.stack
 
     @event("PlayerMovedOut")
     def _player_moved_out(
@@ -442,10 +446,8 @@ class Table(ActionClockMixin, AbsenceMixin, SessionClockMixin, AuditedAggregate)
     def _player_moved_in(
         self, player_id: str, seat: int, stack: int, from_table: str, kind: str
     ) -> None:
-        state = new_seat_state(player_id, newcomer=False, posts_big_blind=False)
-        state["stack"] = stack
-        state["must_rebuy"] = stack < self.minimum_cents
-        self.occupants[str(seat)] = state
+        sat = Seat.sit(player_id, newcomer=False, posts_big_blind=False)
+        self._put_seat(seat, sat.but(stack=stack, must_rebuy=stack < self.minimum_cents))
         if not self.free_seats():
             self.draw_open = False
 
@@ -477,15 +479,13 @@ class Table(ActionClockMixin, AbsenceMixin, SessionClockMixin, AuditedAggregate)
         self.check_no_hand()
         if isinstance(amount, bool) or not isinstance(amount, int) or amount <= 0:
             raise invalid("amount_invalid", "A buy-in is a positive number of cents.")
-        seat, state = self.seated_state(player_id)
+        seat, state = self.seated(player_id)
         house = (rules or BuyInRules()).bounds_for(self.variant)
-        if state["stack"] == 0:
-            if table_average and state["newcomer"]:
+        if state.stack == 0:
+            if table_average and state.newcomer:
                 # The capital in play: a seat just taken, without chips, adds none.
                 others = [
-                    s["stack"]
-                    for k, s in self.occupants.items()
-                    if k != str(seat) and s["stack"] > 0
+                    s.stack for k, s in self.taken_seats().items() if k != seat and s.stack > 0
                 ]
                 average = sum(others) // len(others) if others else self.minimum_cents
                 if amount != average:
@@ -505,16 +505,16 @@ class Table(ActionClockMixin, AbsenceMixin, SessionClockMixin, AuditedAggregate)
                     maximum_cents=self.maximum_cents,
                 )
         elif house is not None:
-            capped = state["stack"] + amount if (rules and rules.rebuy_caps_stack) else amount
-            self._check_house_bounds(house, True, amount, capped, stack_cents=state["stack"])
-        elif amount < self.minimum_cents or state["stack"] + amount > self.maximum_cents:
+            capped = state.stack + amount if (rules and rules.rebuy_caps_stack) else amount
+            self._check_house_bounds(house, True, amount, capped, stack_cents=state.stack)
+        elif amount < self.minimum_cents or state.stack + amount > self.maximum_cents:
             raise conflict(
                 "rebuy_out_of_limits",
                 "A rebuy is at least the table minimum and leaves the stack at most "
                 "the table maximum.",
                 minimum_cents=self.minimum_cents,
                 maximum_cents=self.maximum_cents,
-                stack_cents=state["stack"],
+                stack_cents=state.stack,
             )
         if paid_with not in PAYMENT_SOURCES:
             raise invalid(
@@ -523,13 +523,13 @@ class Table(ActionClockMixin, AbsenceMixin, SessionClockMixin, AuditedAggregate)
                 "player's own chips.",
                 choices=list(PAYMENT_SOURCES),
             )
-        stack = state["stack"] + amount
+        stack = state.stack + amount
         self._chips_bought(
             seat=seat, amount=amount, stack=stack, player_id=player_id.hex, paid_with=paid_with
         )
         # A session's time owed is paid from the chips bought [GA art. 18.3b; PT 7b].
         self.collect_time(seat)
-        return self.occupants[str(seat)]["stack"]
+        return self.seat_at(seat).stack
 
     @staticmethod
     def _check_house_bounds(
@@ -568,10 +568,10 @@ class Table(ActionClockMixin, AbsenceMixin, SessionClockMixin, AuditedAggregate)
         player_id: str | None = None,
         paid_with: str = "cash",
     ) -> None:
-        state = self.occupants[str(seat)]
-        state["stack"] = stack
         if stack >= self.minimum_cents:
-            state["must_rebuy"] = False
+            self._update_seat(seat, stack=stack, must_rebuy=False)
+        else:
+            self._update_seat(seat, stack=stack)
 
     def take_off(self, player_id: UUID, amount: int, purpose: str, most_cents: int) -> int:
         """Chips leave the table only for a tip or hospitality, at most
@@ -592,24 +592,24 @@ class Table(ActionClockMixin, AbsenceMixin, SessionClockMixin, AuditedAggregate)
                 "Too many chips to leave the table at once for tips or hospitality (CM-15).",
                 maximum_cents=most_cents,
             )
-        seat, state = self.seated_state(player_id)
+        seat, state = self.seated(player_id)
         self._check_stack_covers(seat, state, amount)
         self._chips_taken_off(
             seat=seat,
             player_id=player_id.hex,
             amount=amount,
             purpose=purpose,
-            stack=state["stack"] - amount,
+            stack=state.stack - amount,
         )
-        return self.occupants[str(seat)]["stack"]
+        return self.seat_at(seat).stack
 
-    def _check_stack_covers(self, seat: int, state: dict, amount: int) -> None:
-        if amount > state["stack"]:
+    def _check_stack_covers(self, seat: int, state: Seat, amount: int) -> None:
+        if amount > state.stack:
             raise conflict(
                 "stack_too_small",
-                f"Seat {seat} has {state['stack']} cents of chips.",
+                f"Seat {seat} has {state.stack} cents of chips.",
                 seat=seat,
-                stack_cents=state["stack"],
+                stack_cents=state.stack,
             )
 
     @event("ChipsTakenOff")
@@ -619,9 +619,7 @@ class Table(ActionClockMixin, AbsenceMixin, SessionClockMixin, AuditedAggregate)
         self._set_stack(seat, stack)
 
     def _set_stack(self, seat: int, stack: int) -> None:
-        state = self.occupants[str(seat)]
-        state["stack"] = stack
-        state["must_rebuy"] = stack < self.minimum_cents
+        self._update_seat(seat, stack=stack, must_rebuy=stack < self.minimum_cents)
 
     def stake_jackpot(self, jackpot_id: UUID, stakes: dict[int, int]) -> dict:
         """The jackpot stakes for the next hand, before it is dealt: chips go
@@ -636,10 +634,10 @@ class Table(ActionClockMixin, AbsenceMixin, SessionClockMixin, AuditedAggregate)
         checked = {}
         for seat, cents in stakes.items():
             seat = self.check_seat_number(seat)
-            state = self.occupants.get(str(seat))
+            state = self.seat_at(seat)
             if state is None:
                 raise conflict("seat_empty", f"Seat {seat} is empty.", seat=seat)
-            if state["away"] or state["resting"]:
+            if state.away or state.resting:
                 raise conflict(
                     "seat_not_playing", f"Seat {seat} does not play the next hand.", seat=seat
                 )
@@ -653,7 +651,7 @@ class Table(ActionClockMixin, AbsenceMixin, SessionClockMixin, AuditedAggregate)
             checked[str(seat)] = cents
         if not checked:
             raise invalid("stakes_required", "Name the seats that staked on the jackpot.")
-        players = {seat: self.occupants[seat]["player_id"] for seat in checked}
+        players = {seat: self.seat_at(seat).player_id for seat in checked}
         self._jackpot_staked(jackpot_id=jackpot_id.hex, hand=hand, stakes=checked, players=players)
         return checked
 
@@ -686,7 +684,7 @@ class Table(ActionClockMixin, AbsenceMixin, SessionClockMixin, AuditedAggregate)
         }
         self.jackpot_stakes = {**self.jackpot_stakes, jackpot_id: hands}
         for seat, cents in stakes.items():
-            self._set_stack(int(seat), self.occupants[seat]["stack"] - cents)
+            self._set_stack(int(seat), self.seat_at(seat).stack - cents)
 
     def _note_jackpot_deal(self, number: int, dealt_in: list[int]) -> None:
         """A hand dealt: its stakes stand for the seats dealt in."""
@@ -703,10 +701,11 @@ class Table(ActionClockMixin, AbsenceMixin, SessionClockMixin, AuditedAggregate)
         entry = self.jackpot_hand(jackpot_id, self.hands_played)
         for seat in seats:
             key = str(seat)
+            sitting = self.seat_at(seat)
             eligible = (
                 key in entry["seats"]
                 and seat in entry["dealt_in"]
-                and self.occupants.get(key, {}).get("player_id") == entry["players"].get(key)
+                and (sitting.player_id if sitting else None) == entry["players"].get(key)
             )
             if not eligible:
                 raise conflict(
@@ -720,7 +719,7 @@ class Table(ActionClockMixin, AbsenceMixin, SessionClockMixin, AuditedAggregate)
     def pay_jackpot(self, jackpot_id: UUID, prizes: dict[int, int]) -> None:
         """The jackpot's prizes go onto the winners' stacks, once a hand."""
         self.check_jackpot_winners(jackpot_id, list(prizes))
-        players = {str(seat): self.occupants[str(seat)]["player_id"] for seat in prizes}
+        players = {str(seat): self.seat_at(seat).player_id for seat in prizes}
         self._jackpot_paid(
             jackpot_id=jackpot_id.hex,
             prizes={str(s): c for s, c in prizes.items()},
@@ -734,7 +733,7 @@ class Table(ActionClockMixin, AbsenceMixin, SessionClockMixin, AuditedAggregate)
         hands.pop(str(hand), None)  # the hand's prizes are paid: no second payment
         self.jackpot_stakes = {**self.jackpot_stakes, jackpot_id: hands}
         for seat, cents in prizes.items():
-            self._set_stack(int(seat), self.occupants[seat]["stack"] + cents)
+            self._set_stack(int(seat), self.seat_at(seat).stack + cents)
 
     # --- banked hands (floor.domain.banked_hand decides) ----------------------------
 
@@ -759,7 +758,7 @@ class Table(ActionClockMixin, AbsenceMixin, SessionClockMixin, AuditedAggregate)
     ) -> None:
         for seat, stack in stacks.items():
             self._set_stack(int(seat), stack)
-            self.occupants[seat]["played_hand"] = True
+            self._update_seat(seat, played_hand=True)
         self.hands_played += 1
         # The last hands announced at closing count down [GA art. 7, 15.3].
         if self.last_hands is not None:
@@ -771,12 +770,12 @@ class Table(ActionClockMixin, AbsenceMixin, SessionClockMixin, AuditedAggregate)
         """A player may rest two hands on request without losing the seat
         [GA art. 20; PT 13]; under PT, resting again and again means leaving."""
         self.check_not_closed()
-        seat, state = self.seated_state(player_id)
-        if state["resting"]:
+        seat, state = self.seated(player_id)
+        if state.resting:
             raise conflict("player_already_resting", "That player is already resting.")
-        if state["away"]:
+        if state.away:
             raise conflict("player_away", f"The player in seat {seat} is away (CM-18).", seat=seat)
-        if repeated_rests_leave and state["rests"] >= 2:
+        if repeated_rests_leave and state.rests >= 2:
             raise conflict(
                 "rest_used_repeatedly",
                 "A player who keeps resting must leave the table (PT 13).",
@@ -786,23 +785,18 @@ class Table(ActionClockMixin, AbsenceMixin, SessionClockMixin, AuditedAggregate)
 
     @event("RestStarted")
     def _rest_started(self, seat: int) -> None:
-        state = self.occupants[str(seat)]
-        state["resting"] = True
-        state["rested_hands"] = 0
-        state["rests"] += 1
+        rests = self.seat_at(seat).rests + 1
+        self._update_seat(seat, resting=True, rested_hands=0, rests=rests)
 
     def end_rest(self, player_id: UUID) -> None:
-        seat, state = self.seated_state(player_id)
-        if not state["resting"]:
+        seat, state = self.seated(player_id)
+        if not state.resting:
             raise conflict("player_not_resting", "That player is not resting.")
-        self._rest_ended(seat=seat, owes_cents=state["owes_cents"])
+        self._rest_ended(seat=seat, owes_cents=state.owes_cents)
 
     @event("RestEnded")
     def _rest_ended(self, seat: int, owes_cents: int) -> None:
-        state = self.occupants[str(seat)]
-        state["resting"] = False
-        state["rested_hands"] = 0
-        state["rest_exceeded"] = False
+        self._update_seat(seat, resting=False, rested_hands=0, rest_exceeded=False)
 
     # --- suspension and closing ----------------------------------------------------
 
@@ -853,10 +847,10 @@ class Table(ActionClockMixin, AbsenceMixin, SessionClockMixin, AuditedAggregate)
         """Closes the table; its players leave with their stacks (they stay theirs)."""
         self.check_not_closed()
         self.check_no_hand()
-        players = {
-            seat: {"player_id": s["player_id"], "stack": s["stack"]}
-            for seat, s in self.occupants.items()
-        }
+        players = {}
+        for seat in self.occupants:  # in the order they sat down, as recorded before
+            state = self.seat_at(seat)
+            players[seat] = {"player_id": state.player_id, "stack": state.stack}
         self._closed(reason=reason, players=players)
         return players
 
@@ -900,26 +894,27 @@ class Table(ActionClockMixin, AbsenceMixin, SessionClockMixin, AuditedAggregate)
         warn_at: datetime,
         expires_at: datetime,
     ) -> None:
-        self.occupants[str(seat)]["away"] = {
+        away = {
             "started_at": started_at.isoformat(),
             "warn_at": warn_at.isoformat(),
             "expires_at": expires_at.isoformat(),
             "warned": False,
             "posting_blinds": False,
         }
+        self._update_seat(seat, away=away)
 
     @event("AbsenceWarned")
     def _absence_warned(self, seat: int, player_id: str) -> None:
-        self.occupants[str(seat)]["away"]["warned"] = True
+        self._update_seat(seat, away={**self.seat_at(seat).away, "warned": True})
 
     @event("AbsenceExpired")
     def _absence_expired(self, seat: int, player_id: str, outcome: str) -> None:
         if outcome == "post_blinds":
-            self.occupants[str(seat)]["away"]["posting_blinds"] = True
+            self._update_seat(seat, away={**self.seat_at(seat).away, "posting_blinds": True})
 
     @event("AbsenceEnded")
     def _absence_ended(self, seat: int, player_id: str) -> None:
-        self.occupants[str(seat)]["away"] = None
+        self._update_seat(seat, away=None)
 
     # --- the session clock's events (its decisions: floor.domain.session_clock) ---------
 
@@ -936,17 +931,15 @@ class Table(ActionClockMixin, AbsenceMixin, SessionClockMixin, AuditedAggregate)
             "hands_since_hour": 0,
         }
         for seat in seats:
-            self.occupants[str(seat)]["time_due"] = True
+            self._update_seat(seat, time_due=True)
 
     @event("TimeCharged")
     def _time_charged(
         self, seat: int, player_id: str, session: int, cents: int, stack: int
     ) -> None:
-        state = self.occupants[str(seat)]
-        state["stack"] = stack
-        state["time_due"] = False
+        self._update_seat(seat, stack=stack, time_due=False)
         if stack < self.minimum_cents:
-            state["must_rebuy"] = True
+            self._update_seat(seat, must_rebuy=True)
 
     @event("SessionHourStruck")
     def _session_hour_struck(self, number: int, hand_in_progress: bool) -> None:
@@ -955,8 +948,8 @@ class Table(ActionClockMixin, AbsenceMixin, SessionClockMixin, AuditedAggregate)
     @event("SessionEnded")
     def _session_ended(self, number: int, reason: str) -> None:
         self.session = None
-        for state in self.occupants.values():
-            state["time_due"] = False
+        for seat in list(self.occupants):
+            self._update_seat(seat, time_due=False)
 
     # --- the action clock's events (its decisions: floor.domain.action_clock) ----------
 
@@ -1048,23 +1041,27 @@ class Table(ActionClockMixin, AbsenceMixin, SessionClockMixin, AuditedAggregate)
         if self.last_hands is not None:
             self.last_hands["left"] -= 1
         for seat in dealt_in:
-            state = self.occupants[str(seat)]
-            state["played_hand"] = True
-            if state["must_post_big_blind"]:
-                # The big blind owed is posted: the five hands count again [PT 89].
-                state["idle_hands"] = 0
-            state["newcomer"] = False
-            state["posts_big_blind"] = False
-            state["owes_cents"] = 0
-            state["must_post_big_blind"] = False
+            state = self.seat_at(seat)
+            self._put_seat(
+                seat,
+                state.but(
+                    played_hand=True,
+                    # The big blind owed is posted: the five hands count again [PT 89].
+                    idle_hands=0 if state.must_post_big_blind else state.idle_hands,
+                    newcomer=False,
+                    posts_big_blind=False,
+                    owes_cents=0,
+                    must_post_big_blind=False,
+                ),
+            )
         for seat, amount in missed.items():
-            self.occupants[seat]["owes_cents"] += amount
+            self._update_seat(seat, owes_cents=self.seat_at(seat).owes_cents + amount)
         for seat in resting:
-            self.occupants[str(seat)]["rested_hands"] += 1
+            self._update_seat(seat, rested_hands=self.seat_at(seat).rested_hands + 1)
         for seat in rest_exceeded:
-            self.occupants[str(seat)]["rest_exceeded"] = True
+            self._update_seat(seat, rest_exceeded=True)
         for seat, why in must_leave.items():
-            self.occupants[seat]["must_leave"] = why
+            self._update_seat(seat, must_leave=why)
 
     @event("HandEnded")
     def _hand_ended(
@@ -1090,15 +1087,15 @@ class Table(ActionClockMixin, AbsenceMixin, SessionClockMixin, AuditedAggregate)
         # included in ``winnings``) and ``folded`` came with issue 19: older
         # hands have none of them, and ``pot_cents`` was all put in.
         for seat, stack in stacks.items():
-            self.occupants[seat]["stack"] = stack
+            self._update_seat(seat, stack=stack)
         for seat, idle in idle_hands.items():
-            self.occupants[seat]["idle_hands"] = idle
+            self._update_seat(seat, idle_hands=idle)
         for seat in must_rebuy:
-            self.occupants[str(seat)]["must_rebuy"] = True
+            self._update_seat(seat, must_rebuy=True)
         for seat in must_post_big_blind:
-            self.occupants[str(seat)]["must_post_big_blind"] = True
+            self._update_seat(seat, must_post_big_blind=True)
         for seat, why in must_leave.items():
-            self.occupants[seat]["must_leave"] = why
+            self._update_seat(seat, must_leave=why)
         self.last_button = self.button
         self.hand = None
         self.action_clock = None
