@@ -18,6 +18,9 @@ from __future__ import annotations
 from datetime import datetime
 from uuid import UUID
 
+from eventsourcing.domain import event
+
+from floor.domain.concern import TableConcern
 from floor.domain.errors import conflict
 from games.profile_rules import AbsenceExpiry, AbsenceRules
 
@@ -32,10 +35,10 @@ def check_in_profile(rules: AbsenceRules | None) -> AbsenceRules:
     return rules
 
 
-class AbsenceMixin:
-    """The Table's decisions about the absence clock. Its events
+class AbsenceMixin(TableConcern):
+    """The Table's decisions about the absence clock and its events
     (``AbsenceStarted``, ``AbsenceWarned``, ``AbsenceExpired``,
-    ``AbsenceEnded``) are the Table's own, in table.py."""
+    ``AbsenceEnded``): the Table's own (floor.domain.concern)."""
 
     def away_seats(self) -> list[int]:
         """Players on the clock's twenty plus five minutes: those past it, whose
@@ -150,3 +153,36 @@ class AbsenceMixin:
         )
         self._absence_expired(seat=seat, player_id=player_id.hex, outcome=str(outcome))
         return outcome
+
+    # --- its events ----------------------------------------------------------------
+
+    @event("AbsenceStarted")
+    def _absence_started(
+        self,
+        seat: int,
+        player_id: str,
+        started_at: datetime,
+        warn_at: datetime,
+        expires_at: datetime,
+    ) -> None:
+        away = {
+            "started_at": started_at.isoformat(),
+            "warn_at": warn_at.isoformat(),
+            "expires_at": expires_at.isoformat(),
+            "warned": False,
+            "posting_blinds": False,
+        }
+        self._update_seat(seat, away=away)
+
+    @event("AbsenceWarned")
+    def _absence_warned(self, seat: int, player_id: str) -> None:
+        self._update_seat(seat, away={**self.seat_at(seat).away, "warned": True})
+
+    @event("AbsenceExpired")
+    def _absence_expired(self, seat: int, player_id: str, outcome: str) -> None:
+        if outcome == "post_blinds":
+            self._update_seat(seat, away={**self.seat_at(seat).away, "posting_blinds": True})
+
+    @event("AbsenceEnded")
+    def _absence_ended(self, seat: int, player_id: str) -> None:
+        self._update_seat(seat, away=None)

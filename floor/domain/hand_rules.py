@@ -6,25 +6,59 @@ the blinds posted) and ended (what each seat put in, what each won, the rake).
 These functions check a report against the table and the profile and return
 what the table's event records: the rests counted, the blinds missed, the
 flags raised for the next hands. They decide; the table's events apply.
+
+They read the table through ``DealingTable``, what they need of it, so that
+this module does not import floor.domain.table (which records what they
+decide, through floor.domain.hands): no import cycle.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from floor.domain import positions, settlement
 from floor.domain.errors import conflict, invalid
+from floor.domain.seat import Seat
 from floor.domain.seat_keys import by_seat
 from games.profiles import RuleProfile
 from games.rake import HandRake, hand_rake
 
-if TYPE_CHECKING:
-    from floor.domain.table import Table
+
+class DealingTable(Protocol):
+    """What the hand rules read of a table (floor.domain.table.Table)."""
+
+    number: int
+    variant: str
+    second_variant: str | None
+    seats: int
+    minimum_cents: int
+    banked: bool
+    rake: dict | None
+    status: str
+    button: int | None
+    last_button: int | None
+    hand: dict | None
+    hands_played: int
+    session: dict | None
+    last_hands: dict | None
+
+    @property
+    def label(self) -> str: ...
+
+    def occupied(self) -> list[int]: ...
+
+    def seat_at(self, seat: int | str) -> Seat | None: ...
+
+    def check_not_closed(self) -> None: ...
+
+    def check_no_hand(self) -> None: ...
+
+    def check_seat_number(self, seat: object) -> int: ...
 
 
-def _seat_amounts(table: Table, amounts: object, what: str) -> dict[int, int]:
+def _seat_amounts(table: DealingTable, amounts: object, what: str) -> dict[int, int]:
     """``{seat: cents}`` with each seat at the table and each amount whole cents."""
     if not isinstance(amounts, Mapping):
         raise invalid("hand_report_invalid", f"{what} maps seats to amounts in cents.")
@@ -39,7 +73,7 @@ def _seat_amounts(table: Table, amounts: object, what: str) -> dict[int, int]:
     return out
 
 
-def expected_button(table: Table, direction: int) -> tuple[int | None, int | None]:
+def expected_button(table: DealingTable, direction: int) -> tuple[int | None, int | None]:
     """The seat the button goes to this hand and the newcomer it skipped.
 
     It moves to the next occupied seat in play order; a newcomer may not take
@@ -70,7 +104,7 @@ def expected_button(table: Table, direction: int) -> tuple[int | None, int | Non
     return natural, None
 
 
-def check_may_deal(table: Table) -> None:
+def check_may_deal(table: DealingTable) -> None:
     """A hand is dealt only at a running table, between hands, and not past
     the last hand of the night [CM-24]."""
     table.check_not_closed()
@@ -97,7 +131,7 @@ def check_may_deal(table: Table) -> None:
 
 
 def away_blinds(
-    table: Table, profile: RuleProfile, button: int, direction: int, seats_in: list[int]
+    table: DealingTable, profile: RuleProfile, button: int, direction: int, seats_in: list[int]
 ) -> tuple[dict[str, int], int | None]:
     """The blinds posted for players away past their absence clock [CM-18],
     and the big blind's seat counting them in."""
@@ -112,7 +146,7 @@ def away_blinds(
 
 
 def decide_start(
-    table: Table,
+    table: DealingTable,
     profile: RuleProfile,
     *,
     variant: str | None,
@@ -258,7 +292,7 @@ def decide_start(
     }
 
 
-def most_rake(table: Table, profile: RuleProfile, pot: int) -> int:
+def most_rake(table: DealingTable, profile: RuleProfile, pot: int) -> int:
     """The most a hand's pot may be raked: the table's announced per-hand rake,
     its percentage counted in whole steps and capped [GA art. 18.3a; PT 7a; CM
     "Beneficio"]; nothing per hand at a table charging per session or banked."""
@@ -277,7 +311,7 @@ def most_rake(table: Table, profile: RuleProfile, pot: int) -> int:
     return hand_rake(setting, pot)
 
 
-def hand_facts(table: Table, profile: RuleProfile) -> settlement.HandFacts:
+def hand_facts(table: DealingTable, profile: RuleProfile) -> settlement.HandFacts:
     """What the table knows of the hand in play, for its settlement."""
     hand = table.hand
     dealt_in = hand["dealt_in"]
@@ -296,7 +330,7 @@ def hand_facts(table: Table, profile: RuleProfile) -> settlement.HandFacts:
     )
 
 
-def _seat_list(table: Table, seats: object, what: str) -> list[int]:
+def _seat_list(table: DealingTable, seats: object, what: str) -> list[int]:
     if not isinstance(seats, Sequence) or isinstance(seats, str):
         raise invalid("hand_report_invalid", f"{what} lists seats.")
     out = []
@@ -308,7 +342,7 @@ def _seat_list(table: Table, seats: object, what: str) -> list[int]:
 
 
 def decide_end(
-    table: Table,
+    table: DealingTable,
     profile: RuleProfile,
     *,
     contributions: Mapping,
