@@ -28,7 +28,6 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
-from django.conf import settings
 
 from floor import runtime
 from floor.application.floor_app import FloorApplication
@@ -42,6 +41,15 @@ from tests.support.room import Room
 # The moment the room opens; the test reopens it at the same moment.
 OPENED_AT = datetime(2026, 11, 22, 20, 0, tzinfo=UTC)
 PROFILE = "CM"
+
+
+def sqlite_env(path: Path) -> dict[str, str]:
+    """The eventsourcing library's environment for an SQLite store at ``path``."""
+    return {
+        "PERSISTENCE_MODULE": "eventsourcing.sqlite",
+        "SQLITE_DBNAME": str(path),
+        "SQLITE_LOCK_TIMEOUT": "20",
+    }
 
 
 def profile(code: str = PROFILE):
@@ -152,8 +160,7 @@ def test_write_legacy_store(django_db_setup):
     path = Path(out)
     if path.exists():
         path.unlink()
-    assert settings.EVENT_STORE_BACKEND == "sqlite"
-    env = {**runtime.event_store_env(), "SQLITE_DBNAME": str(path)}
+    env = sqlite_env(path)
     clock = ManualClock(OPENED_AT)
     app = FloorApplication(env=env, profile=profile(), clock=clock)
     ga_app = FloorApplication(env=env, profile=profile("GA"), clock=clock)
