@@ -73,6 +73,5 @@ class Seat:
         return bool(self.away and self.away["posting_blinds"])
 
 
-SEAT_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(Seat))
 # The flags the floor's read model and the API show for each seat, in this order.
 SEAT_FLAGS: tuple[str, ...] = tuple(f.name for f in fields(Seat) if f.metadata.get("shown"))
