@@ -8,7 +8,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
-from floor.console.amounts import MAX_TYPED, AmountError, format_euros, parse_euros
+from floor.amounts import MAX_TYPED, AmountError, format_euros, parse_euros
 from floor.domain.sector import MAX_SECTOR_NAME_LENGTH
 from floor.domain.table import TableStatus
 from floor.kernel.command_record import MAX_COMMAND_ID_LENGTH
@@ -66,7 +66,7 @@ class CommandForm(forms.Form):
 class EuroField(forms.CharField):
     """An amount in euros, with cents, returned as integer cents: typed as the
     person's language writes it, read by the consoles' one reader
-    (floor.console.amounts), and at least one cent."""
+    (floor.amounts), and at least one cent."""
 
     def __init__(self, **kwargs):
         super().__init__(max_length=MAX_TYPED, **kwargs)

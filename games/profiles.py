@@ -11,7 +11,7 @@ from dataclasses import dataclass, field, fields, is_dataclass, replace
 from datetime import timedelta
 from enum import StrEnum
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from games.betting import (
     CM_RAISES,
@@ -46,10 +46,8 @@ from games.profile_rules import (
     WaitingListRules,
 )
 from games.rake import CM_RAKE, GA_RAKE, PT_RAKE, RakeRules, SessionChargeRule
+from games.table_rules import TableRules, build_table_rules
 from games.variants import VARIANTS, Variant
-
-if TYPE_CHECKING:
-    from games.table_rules import TableRules
 
 
 class SeatNumbering(StrEnum):
@@ -136,8 +134,6 @@ class RuleProfile:
         Only the keywords of ``TABLE_OVERRIDES`` are accepted, each inside the
         profile's bounds; anything else is refused with a ``RuleViolation``.
         """
-        from games.table_rules import build_table_rules
-
         return build_table_rules(self, variant, overrides)
 
 

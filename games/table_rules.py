@@ -7,6 +7,10 @@ PT 7], the betting limit [GA art. 22.3b; PT 21-22], how many seats are in use
 else may differ from the profile, so ``build_table_rules`` refuses any other
 keyword, and any value outside the profile's bounds, with a ``RuleViolation``
 whose ``code`` says which.
+
+A table's rules read four things of its profile (``TableProfile``): this module
+sits below games.profiles, which builds them (``RuleProfile.for_table``), so
+the two do not import each other.
 """
 
 from __future__ import annotations
@@ -15,15 +19,30 @@ import re
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from games.errors import RuleViolation
 from games.limits import BettingLimit
-from games.rake import SessionBase
+from games.profile_rules import ActionClock, SeatRules
+from games.rake import RakeRules, SessionBase
 from games.variants import VARIANTS, Variant
 
-if TYPE_CHECKING:
-    from games.profiles import RuleProfile
+
+class TableProfile(Protocol):
+    """What a table's rules read of its rule profile (games.profiles.RuleProfile)."""
+
+    @property
+    def code(self) -> str: ...
+
+    @property
+    def seats(self) -> SeatRules: ...
+
+    @property
+    def rake(self) -> RakeRules: ...
+
+    @property
+    def action_clock(self) -> ActionClock: ...
+
 
 TABLE_OVERRIDES = frozenset(
     {
@@ -47,7 +66,7 @@ PER_SESSION = "per_session"
 class TableRules:
     """What one table runs under. ``profile`` keeps every other setting."""
 
-    profile: RuleProfile
+    profile: TableProfile
     variant: Variant
     seats: int
     betting_limit: BettingLimit | None
@@ -95,7 +114,7 @@ def _cents(name: str, value: Any) -> int:
     return value
 
 
-def _check_seats(profile: RuleProfile, variant: Variant, seats: Any) -> int:
+def _check_seats(profile: TableProfile, variant: Variant, seats: Any) -> int:
     seat_range = profile.seats.range_for(variant)
     assert seat_range is not None
     if isinstance(seats, bool) or not isinstance(seats, int):
@@ -111,7 +130,7 @@ def _check_seats(profile: RuleProfile, variant: Variant, seats: Any) -> int:
     return seats
 
 
-def _check_per_hand(profile: RuleProfile, given: dict[str, Any]) -> tuple:
+def _check_per_hand(profile: TableProfile, given: dict[str, Any]) -> tuple:
     rule = profile.rake.per_hand
     if rule is None:
         raise _refuse(
@@ -152,7 +171,7 @@ def _check_per_hand(profile: RuleProfile, given: dict[str, Any]) -> tuple:
     return share, cap, step
 
 
-def _check_per_session(profile: RuleProfile, given: dict[str, Any]) -> tuple:
+def _check_per_session(profile: TableProfile, given: dict[str, Any]) -> tuple:
     charge = profile.rake.per_session
     if charge is None:
         raise _refuse(
@@ -187,7 +206,7 @@ def _check_per_session(profile: RuleProfile, given: dict[str, Any]) -> tuple:
 
 
 def build_table_rules(
-    profile: RuleProfile, variant: Variant | str, overrides: dict[str, Any]
+    profile: TableProfile, variant: Variant | str, overrides: dict[str, Any]
 ) -> TableRules:
     """The table's rules, or a ``RuleViolation`` naming the refused choice."""
     unknown = sorted(set(overrides) - TABLE_OVERRIDES)

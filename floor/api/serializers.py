@@ -15,6 +15,7 @@ from rest_framework import serializers
 
 from floor.application.seating import TABLE_PAYMENTS
 from floor.domain import balance
+from floor.domain.seat import SEAT_FLAGS
 from floor.domain.sector import MAX_SECTOR_NAME_LENGTH
 from floor.domain.table import CLOSING_REASONS, LEAVING_REASONS
 from floor.domain.waiting_list import LIST_LEAVING_REASONS
@@ -208,18 +209,7 @@ class SeatSerializer(serializers.ModelSerializer):
             "card_number",
             "display_name",
             "stack_cents",
-            "newcomer",
-            "posts_big_blind",
-            "resting",
-            "rested_hands",
-            "idle_hands",
-            "owes_cents",
-            "must_rebuy",
-            "must_leave",
-            "must_post_big_blind",
-            "rest_exceeded",
-            "away",
-            "time_due",
+            *SEAT_FLAGS,  # the seat's fields the floor shows (floor.domain.seat)
         ]
 
 

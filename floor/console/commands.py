@@ -4,7 +4,7 @@ A console form posts to ``/console/commands/<name>/``. Its fields are checked
 by the same serializer the API uses for that command (so the console cannot
 accept what the API refuses), after ``form_data`` has turned what a person
 types into the API's shapes: euros typed the way the person's language
-writes them into cents (floor.console.amounts), ``winnings_eur.3`` into
+writes them into cents (floor.amounts), ``winnings_eur.3`` into
 ``{"winnings": {"3": cents}}``, ticked boxes into lists. Every answer to a form
 with euros says what they were read as ("Read: 1.000,00 EUR.").
 
@@ -38,10 +38,10 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 from rest_framework import serializers
 
+from floor.amounts import Amount, AmountError, format_euros, parse_euros
 from floor.api import serializers as s
 from floor.application.catalogue import COMMANDS as REGISTRY
 from floor.application.catalogue import FloorApplication as App
-from floor.console.amounts import Amount, AmountError, format_euros, parse_euros
 from floor.gateway import ReadModelsBehind, ServiceUnavailable, ask, perform
 from floor.kernel.errors import DomainError
 from floor.messages import STATUS_BY_KIND, describe, message_for
@@ -387,7 +387,7 @@ class FormError(ValueError):
 
 def read_euros(name: str, typed: str) -> Amount:
     """What the person typed in the euro field ``name``, read in their language
-    (floor.console.amounts); a ``FormError`` names the field and says why not."""
+    (floor.amounts); a ``FormError`` names the field and says why not."""
     try:
         return parse_euros(typed)
     except AmountError as wrong:

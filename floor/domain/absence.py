@@ -18,6 +18,9 @@ from __future__ import annotations
 from datetime import datetime
 from uuid import UUID
 
+from eventsourcing.domain import event
+
+from floor.domain.concern import TableConcern
 from floor.kernel.errors import conflict
 from games.profile_rules import AbsenceExpiry, AbsenceRules
 
@@ -32,10 +35,10 @@ def check_in_profile(rules: AbsenceRules | None) -> AbsenceRules:
     return rules
 
 
-class AbsenceMixin:
-    """The Table's decisions about the absence clock. Its events
+class AbsenceMixin(TableConcern):
+    """The Table's decisions about the absence clock and its events
     (``AbsenceStarted``, ``AbsenceWarned``, ``AbsenceExpired``,
-    ``AbsenceEnded``) are the Table's own, in table.py."""
+    ``AbsenceEnded``): the Table's own (floor.domain.concern)."""
 
     def away_seats(self) -> list[int]:
         """Players on the clock's twenty plus five minutes: those past it, whose
@@ -43,17 +46,16 @@ class AbsenceMixin:
         return [
             s
             for s in self.occupied()
-            if self.occupants[str(s)]["away"]
-            and not self.occupants[str(s)]["away"]["posting_blinds"]
+            if self.seat_at(s).away and not self.seat_at(s).away["posting_blinds"]
         ]
 
     def start_absence(self, player_id: UUID, now: datetime, rules: AbsenceRules) -> dict:
         """The player steps away on the clock [CM-18, CM-19]."""
         self.check_not_closed()
-        seat, state = self.seated_state(player_id)
-        if state["away"]:
+        seat, state = self.seated(player_id)
+        if state.away:
             raise conflict("player_already_away", "That player is already away on the clock.")
-        if state["resting"]:
+        if state.resting:
             raise conflict(
                 "player_resting",
                 f"The player in seat {seat} is resting: end the rest first.",
@@ -67,15 +69,13 @@ class AbsenceMixin:
                 f"The player in seat {seat} is in this hand: they step away once it ends.",
                 seat=seat,
             )
-        if rules.requires_hand_played and not state["played_hand"]:
+        if rules.requires_hand_played and not state.played_hand:
             raise conflict(
                 "absence_needs_hand_played",
                 "The absence clock is for a player who has played a hand here (CM-19).",
             )
         # A stack below the big blind is no stack [CM-16].
-        if rules.requires_chips_at_table and (
-            state["stack"] < self.minimum_cents or state["must_rebuy"]
-        ):
+        if rules.requires_chips_at_table and (state.stack < self.minimum_cents or state.must_rebuy):
             raise conflict(
                 "absence_needs_chips",
                 "The absence clock is for a player with chips on the table (CM-19).",
@@ -97,14 +97,14 @@ class AbsenceMixin:
             warn_at=warn_at,
             expires_at=warn_at + rules.courtesy,
         )
-        return {"seat": seat, **self.occupants[str(seat)]["away"]}
+        return {"seat": seat, **self.seat_at(seat).away}
 
     def end_absence(self, player_id: UUID) -> dict:
         """The player is back: the clock stops, or the blinds stop being posted."""
-        seat, state = self.seated_state(player_id)
-        if not state["away"]:
+        seat, state = self.seated(player_id)
+        if not state.away:
             raise conflict("player_not_away", "That player is not away.")
-        away = dict(state["away"])
+        away = dict(state.away)
         self._absence_ended(seat=seat, player_id=player_id.hex)
         return {"seat": seat, **away}
 
@@ -112,8 +112,8 @@ class AbsenceMixin:
         """The seat whose running clock has ``expected`` as its ``field``, once
         due; None when the state moved on (back, gone, another clock)."""
         seat = self.seat_of(player_id)
-        state = self.occupant(seat) if seat is not None else None
-        away = state["away"] if state else None
+        state = self.seat_at(seat) if seat is not None else None
+        away = state.away if state else None
         if not away or away["posting_blinds"] or datetime.fromisoformat(away[field]) != expected:
             return None
         if now < expected:
@@ -127,7 +127,7 @@ class AbsenceMixin:
     def warn_absence(self, player_id: UUID, warn_at: datetime, now: datetime) -> bool:
         """Twenty minutes are up: the player is told to return within five [CM-18]."""
         seat = self._away_due(player_id, "warn_at", warn_at, now)
-        if seat is None or self.occupants[str(seat)]["away"]["warned"]:
+        if seat is None or self.seat_at(seat).away["warned"]:
             return False
         self._absence_warned(seat=seat, player_id=player_id.hex)
         return True
@@ -153,3 +153,36 @@ class AbsenceMixin:
         )
         self._absence_expired(seat=seat, player_id=player_id.hex, outcome=str(outcome))
         return outcome
+
+    # --- its events ----------------------------------------------------------------
+
+    @event("AbsenceStarted")
+    def _absence_started(
+        self,
+        seat: int,
+        player_id: str,
+        started_at: datetime,
+        warn_at: datetime,
+        expires_at: datetime,
+    ) -> None:
+        away = {
+            "started_at": started_at.isoformat(),
+            "warn_at": warn_at.isoformat(),
+            "expires_at": expires_at.isoformat(),
+            "warned": False,
+            "posting_blinds": False,
+        }
+        self._update_seat(seat, away=away)
+
+    @event("AbsenceWarned")
+    def _absence_warned(self, seat: int, player_id: str) -> None:
+        self._update_seat(seat, away={**self.seat_at(seat).away, "warned": True})
+
+    @event("AbsenceExpired")
+    def _absence_expired(self, seat: int, player_id: str, outcome: str) -> None:
+        if outcome == "post_blinds":
+            self._update_seat(seat, away={**self.seat_at(seat).away, "posting_blinds": True})
+
+    @event("AbsenceEnded")
+    def _absence_ended(self, seat: int, player_id: str) -> None:
+        self._update_seat(seat, away=None)

@@ -12,15 +12,17 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from eventsourcing.domain import event
+
+from floor.domain.concern import TableConcern
 from floor.kernel.errors import conflict, invalid
 from games.profile_rules import ActionClock
 
 
-class ActionClockMixin:
-    """The Table's decisions about its clock. The events they trigger are the
-    Table's own (``ActionClockStarted``, ``ActionClockWarned``,
-    ``HandDeclaredDead``, ``ActionClockStopped``, in table.py), since the
-    event-sourcing library registers events on the aggregate class. The state
+class ActionClockMixin(TableConcern):
+    """The Table's decisions about its clock and the events they trigger
+    (``ActionClockStarted``, ``ActionClockWarned``, ``HandDeclaredDead``,
+    ``ActionClockStopped``): the Table's own (floor.domain.concern). The state
     is ``self.action_clock``: None, or the running clock
     ``{"seat", "pot_cents", "started_at", "extra_at", "dead_at", "warned"}``."""
 
@@ -85,3 +87,36 @@ class ActionClockMixin:
             return False
         self._hand_declared_dead(seat=self.action_clock["seat"])
         return True
+
+    # --- its events ----------------------------------------------------------------
+
+    @event("ActionClockStarted")
+    def _action_clock_started(
+        self,
+        seat: int,
+        pot_cents: int,
+        started_at: datetime,
+        extra_at: datetime,
+        dead_at: datetime,
+    ) -> None:
+        self.action_clock = {
+            "seat": seat,
+            "pot_cents": pot_cents,
+            "started_at": started_at.isoformat(),
+            "extra_at": extra_at.isoformat(),
+            "dead_at": dead_at.isoformat(),
+            "warned": False,
+        }
+
+    @event("ActionClockStopped")
+    def _action_clock_stopped(self, seat: int) -> None:
+        self.action_clock = None
+
+    @event("ActionClockWarned")
+    def _action_clock_warned(self, seat: int) -> None:
+        self.action_clock["warned"] = True
+
+    @event("HandDeclaredDead")
+    def _hand_declared_dead(self, seat: int) -> None:
+        self.action_clock = None
+        self.hand["dead"] = [*self.hand.get("dead", []), seat]

@@ -168,10 +168,10 @@ def _boxes(table: Any, boxes: object) -> dict[int, dict]:
     found: dict[int, dict] = {}
     for seat, box in by_seat(boxes, "boxes"):
         seat = table.check_seat_number(seat)
-        state = table.occupant(seat)
+        state = table.seat_at(seat)
         if state is None:
             raise conflict("seat_empty", f"Seat {seat} is empty.", seat=seat)
-        if state["away"] or state["resting"]:
+        if state.away or state.resting:
             raise conflict(
                 "seat_not_playing", f"Seat {seat} does not play the next hand.", seat=seat
             )
@@ -204,7 +204,7 @@ def _bank(variant: str, bank: object) -> dict:
 
 def _check_covered(table: Any, seat: int, at_risk: int) -> None:
     """A box bets only the chips in front of it [GA art. 21; PT 14]."""
-    stack = table.occupant(seat)["stack"]
+    stack = table.seat_at(seat).stack
     if at_risk > stack:
         raise conflict(
             "stake_over_stack",
@@ -477,12 +477,12 @@ def decide(
     stacks: dict[str, int] = {}
     for result in results:
         seat = str(result.box)
-        state = table.occupant(result.box)
-        stack = state["stack"] + result.net_cents
+        state = table.seat_at(result.box)
+        stack = state.stack + result.net_cents
         stacks[seat] = stack
         settled[seat] = {
             **reports[result.box],
-            "player_id": state["player_id"],
+            "player_id": state.player_id,
             "main_cents": result.main_cents,
             "side_cents": result.side_cents,
             "commission_cents": result.commission_cents,

@@ -19,6 +19,9 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from fractions import Fraction
 
+from eventsourcing.domain import event
+
+from floor.domain.concern import TableConcern
 from floor.kernel.errors import conflict
 from games.profiles import RuleProfile
 from games.rake import (
@@ -35,9 +38,10 @@ def _seconds(span: timedelta | None) -> float | None:
     return None if span is None else span.total_seconds()
 
 
-class SessionClockMixin:
-    """The Table's decisions about its sessions; the events (``SessionStarted``,
-    ``TimeCharged``, ``SessionHourStruck``, ``SessionEnded``) are in table.py."""
+class SessionClockMixin(TableConcern):
+    """The Table's decisions about its sessions and their events
+    (``SessionStarted``, ``TimeCharged``, ``SessionHourStruck``,
+    ``SessionEnded``): the Table's own (floor.domain.concern)."""
 
     @property
     def charges_by_time(self) -> bool:
@@ -58,18 +62,18 @@ class SessionClockMixin:
 
     def collect_time(self, seat: int) -> int | None:
         """Charges the seat the current session, if it owes it and has the chips."""
-        state = self.occupants[str(seat)]
-        if not state["time_due"] or self.session is None:
+        state = self.seat_at(seat)
+        if not state.time_due or self.session is None:
             return None
-        charge = self.time_charge(state["stack"])
-        if state["stack"] <= 0 or charge > state["stack"]:
+        charge = self.time_charge(state.stack)
+        if state.stack <= 0 or charge > state.stack:
             return None
         self._time_charged(
             seat=seat,
-            player_id=state["player_id"],
+            player_id=state.player_id,
             session=self.session["number"],
             cents=charge,
-            stack=state["stack"] - charge,
+            stack=state.stack - charge,
         )
         return charge
 
@@ -187,3 +191,38 @@ class SessionClockMixin:
             started = datetime.fromisoformat(session["started_at"])
             read["late_join_until"] = (started + rule.late_join_window).isoformat()
         return read
+
+    # --- its events ----------------------------------------------------------------
+
+    @event("SessionStarted")
+    def _session_started(
+        self, number: int, started_at: datetime, hour_at: datetime, seats: list[int]
+    ) -> None:
+        self.sessions_started = number
+        self.session = {
+            "number": number,
+            "started_at": started_at.isoformat(),
+            "hour_at": hour_at.isoformat(),
+            "struck": False,
+            "hands_since_hour": 0,
+        }
+        for seat in seats:
+            self._update_seat(seat, time_due=True)
+
+    @event("TimeCharged")
+    def _time_charged(
+        self, seat: int, player_id: str, session: int, cents: int, stack: int
+    ) -> None:
+        self._update_seat(seat, stack=stack, time_due=False)
+        if stack < self.minimum_cents:
+            self._update_seat(seat, must_rebuy=True)
+
+    @event("SessionHourStruck")
+    def _session_hour_struck(self, number: int, hand_in_progress: bool) -> None:
+        self.session["struck"] = True
+
+    @event("SessionEnded")
+    def _session_ended(self, number: int, reason: str) -> None:
+        self.session = None
+        for seat in list(self.occupants):
+            self._update_seat(seat, time_due=False)

@@ -21,6 +21,7 @@ from eventsourcing.domain import DomainEventProtocol
 from floor.domain.balance_group import BalanceGroup
 from floor.domain.game import Game
 from floor.domain.player import Player
+from floor.domain.seat import SEAT_FLAGS
 from floor.domain.sector import Sector
 from floor.domain.table import Table
 from floor.domain.waiting_list import WaitingList
@@ -39,21 +40,6 @@ from floor.projections.journal import anchor_close, journal
 from floor.projections.timers import apply_timer_event
 from ledger.projections import READ_MODELS as LEDGER_READ_MODELS
 from ledger.projections import apply_ledger_event
-
-SEAT_FLAGS = (
-    "newcomer",
-    "posts_big_blind",
-    "resting",
-    "rested_hands",
-    "idle_hands",
-    "owes_cents",
-    "must_rebuy",
-    "must_leave",
-    "must_post_big_blind",
-    "rest_exceeded",
-    "away",
-    "time_due",
-)
 
 
 def _when(text: str | None) -> datetime | None:

@@ -1,4 +1,4 @@
-"""The consoles' reader of euros (floor.console.amounts), language by language.
+"""The consoles' reader of euros (floor.amounts), language by language.
 
 Spanish, Galician and Portuguese write ``1.000,50``, English ``1,000.50``; a
 space of any width may group thousands everywhere. What a language does not
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from floor.console.amounts import AmountError, format_euros, parse_euros
+from floor.amounts import AmountError, format_euros, parse_euros
 from games.limits import MAX_AMOUNT_CENTS
 
 NBSP, THIN, NARROW = "\u00a0", "\u2009", "\u202f"

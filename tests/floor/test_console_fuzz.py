@@ -20,8 +20,8 @@ from django.test import Client
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
+from floor.amounts import figure
 from floor.application.catalogue import COMMAND_ROLES
-from floor.console.amounts import figure
 from floor.console.commands import COMMANDS
 from games.limits import MAX_AMOUNT_CENTS
 from ledger.domain.transaction import amount_of

@@ -1,0 +1,77 @@
+"""A seat's state at a table, as a typed value: who sits there, their stack,
+and the flags the rules raise on them (RULES.md sections 3 and 4).
+
+The domain reads and changes seats as ``Seat`` values; the table stores each as
+the plain dict ``Seat.to_state`` gives (the same keys, in the same order, as
+before the value existed), so snapshots stay JSON and a snapshot taken by the
+older code loads unchanged (``Seat.from_state``). Events never held a seat's
+state: they record seat numbers, stacks and the flags a decision raised.
+
+This is the one declaration of a seat's fields: the floor's read model
+(floor.projections.floor_views) and the API's serializer show ``SEAT_FLAGS``,
+the fields marked ``shown`` here, instead of listing them again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, field, fields, replace
+from typing import Any
+
+
+def _shown(default: Any) -> Any:
+    """A field the floor's views show for each seat (SEAT_FLAGS)."""
+    return field(default=default, metadata={"shown": True})
+
+
+@dataclass(frozen=True)
+class Seat:
+    """One occupied seat. Field order is the stored dict's key order."""
+
+    player_id: str  # the player's id, hex
+    stack: int = 0  # cents of chips in front of the player
+    # Joined a game already dealing: may not take the button for a first hand
+    # [PT 80], posts the big blind or waits for it [CM-17].
+    newcomer: bool = _shown(False)
+    posts_big_blind: bool = _shown(False)
+    resting: bool = _shown(False)
+    rested_hands: int = _shown(0)  # hands sat out in the current rest
+    rests: int = 0  # rests taken at this table
+    idle_hands: int = _shown(0)  # dealt in without betting of their own will [PT 89]
+    owes_cents: int = _shown(0)  # blinds missed while resting, posted dead [PT 90]
+    must_rebuy: bool = _shown(False)  # [CM-16; PT 79]
+    must_leave: str = _shown("")  # why, under PT 13
+    must_post_big_blind: bool = _shown(False)  # [PT 89]
+    rest_exceeded: bool = _shown(False)  # rested past the allowance [GA art. 20; PT 13]
+    played_hand: bool = False  # dealt a hand here: may ask for the absence clock [CM-19]
+    # On the absence clock [CM-18] (floor.domain.absence): its times (ISO text),
+    # ``warned`` and ``posting_blinds``; None when present.
+    away: Mapping[str, Any] | None = _shown(None)
+    time_due: bool = _shown(False)  # owes the session's time charge [GA art. 18.3b; PT 7b]
+
+    @classmethod
+    def sit(cls, player_id: str, *, newcomer: bool, posts_big_blind: bool) -> Seat:
+        """A seat's state when a player sits down."""
+        return cls(player_id=player_id, newcomer=newcomer, posts_big_blind=posts_big_blind)
+
+    @classmethod
+    def from_state(cls, state: Mapping[str, Any]) -> Seat:
+        """The value of a stored seat (a snapshot's, or the table's own)."""
+        return cls(**state)
+
+    def to_state(self) -> dict[str, Any]:
+        """The stored, JSON form: a dict of the fields, in declaration order."""
+        return asdict(self)
+
+    def but(self, **changes: Any) -> Seat:
+        """This seat with ``changes``."""
+        return replace(self, **changes)
+
+    @property
+    def on_clock_posting_blinds(self) -> bool:
+        """Away past the absence clock, their blinds posted [CM-18]."""
+        return bool(self.away and self.away["posting_blinds"])
+
+
+# The flags the floor's read model and the API show for each seat, in this order.
+SEAT_FLAGS: tuple[str, ...] = tuple(f.name for f in fields(Seat) if f.metadata.get("shown"))

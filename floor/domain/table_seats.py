@@ -1,0 +1,211 @@
+"""Who sits at a table: the draw that starts it, players joining, changing seat,
+leaving, and moving to or from another table of the game [GA art. 23; PT 12,
+80; CM-3, CM-5, CM-12], as a part of the Table aggregate (floor.domain.table).
+"""
+
+from __future__ import annotations
+
+from uuid import UUID
+
+from eventsourcing.domain import event
+
+from floor.domain.concern import TableConcern
+from floor.domain.seat import Seat
+from floor.domain.table_status import TableStatus
+from floor.kernel.errors import conflict
+
+# Why a player leaves a table: the events record one.
+LEAVING_REASONS = ("left", "must_leave", "removed")
+# The seat freed by the absence clock [CM-18]: the clock decides it, nobody asks.
+ABSENCE_EXPIRED = "absence_expired"
+
+
+class SeatingMixin(TableConcern):
+    """The Table's seating: its decisions and their events."""
+
+    # --- the draw ----------------------------------------------------------------
+
+    def record_draw(
+        self,
+        assignment: dict[str, int],
+        record: dict,
+        button: int | None,
+        button_draw: dict | None,
+        draw_open: bool,
+    ) -> None:
+        """Seats the players the draw sent here and starts the game."""
+        if self.status != TableStatus.REGISTERING:
+            raise conflict(
+                "table_not_registering",
+                f"The seats of {self.label} were drawn already.",
+                table=self.number,
+            )
+        self._seats_drawn(
+            assignment=assignment,
+            record=record,
+            button=button,
+            button_draw=button_draw,
+            draw_open=draw_open,
+        )
+
+    @event("SeatsDrawn")
+    def _seats_drawn(
+        self,
+        assignment: dict[str, int],
+        record: dict,
+        button: int | None,
+        button_draw: dict | None,
+        draw_open: bool,
+    ) -> None:
+        for player_id, seat in assignment.items():
+            self._put_seat(seat, Seat.sit(player_id, newcomer=False, posts_big_blind=False))
+        self.button = button
+        self.status = TableStatus.RUNNING
+        self.draw_open = draw_open and bool(self.free_seats())
+
+    # --- joining, moving, leaving --------------------------------------------------
+
+    def seat_player(
+        self,
+        player_id: UUID,
+        seat: int,
+        *,
+        posts_big_blind: bool,
+        drawn_from: list[int] | None,
+        time_due: bool = False,
+    ) -> None:
+        """A player takes a free seat; ``drawn_from`` lists the free seats the
+        seat was drawn among, when the draw is still open [CM-3]; ``time_due``:
+        they sat down early enough in a session to pay it [PT 7b]."""
+        self.check_started()
+        self.check_seat_free(seat)
+        newcomer = self.hands_played > 0 or self.hand is not None
+        self._player_seated(
+            player_id=player_id.hex,
+            seat=seat,
+            newcomer=newcomer,
+            posts_big_blind=posts_big_blind and newcomer,
+            drawn_from=drawn_from,
+            time_due=time_due,
+        )
+
+    @event("PlayerSeated")
+    def _player_seated(
+        self,
+        player_id: str,
+        seat: int,
+        newcomer: bool,
+        posts_big_blind: bool,
+        drawn_from: list[int] | None,
+        time_due: bool = False,
+    ) -> None:
+        sat = Seat.sit(player_id, newcomer=newcomer, posts_big_blind=posts_big_blind)
+        self._put_seat(seat, sat.but(time_due=time_due))
+        if not self.free_seats():
+            self.draw_open = False
+
+    def request_seat_change(self, player_id: UUID) -> None:
+        """A seated player asks for another seat: they come before the list when
+        a seat frees [PT 12; CM-5]."""
+        self.check_not_closed()
+        self.seated(player_id)
+        if player_id.hex in self.seat_change_requests:
+            raise conflict("seat_change_already_requested", "That request is already noted.")
+        self._seat_change_requested(player_id=player_id.hex)
+
+    @event("SeatChangeRequested")
+    def _seat_change_requested(self, player_id: str) -> None:
+        self.seat_change_requests = [*self.seat_change_requests, player_id]
+
+    def withdraw_seat_change(self, player_id: UUID) -> None:
+        if player_id.hex not in self.seat_change_requests:
+            raise conflict("no_seat_change_request", "That player asked for no seat change.")
+        self._seat_change_withdrawn(player_id=player_id.hex)
+
+    @event("SeatChangeWithdrawn")
+    def _seat_change_withdrawn(self, player_id: str) -> None:
+        self.seat_change_requests = [p for p in self.seat_change_requests if p != player_id]
+
+    def check_seat_change_first(self, seat: int) -> None:
+        """A vacancy goes first to a seated player who asked to change seat."""
+        if self.seat_change_requests:
+            raise conflict(
+                "seat_change_requested_first",
+                f"A player at {self.label} asked to change seat: offer seat {seat} to them first.",
+                seat=seat,
+            )
+
+    def change_seat(self, player_id: UUID, seat: int) -> int:
+        self.check_not_closed()
+        self.check_no_hand()
+        old, _state = self.seated(player_id)
+        self.check_seat_free(seat)
+        self._seat_changed(player_id=player_id.hex, old_seat=old, seat=seat)
+        return old
+
+    @event("SeatChanged")
+    def _seat_changed(self, player_id: str, old_seat: int, seat: int) -> None:
+        self.occupants[str(seat)] = self.occupants.pop(str(old_seat))
+        self.seat_change_requests = [p for p in self.seat_change_requests if p != player_id]
+
+    def remove_player(self, player_id: UUID, reason: str) -> tuple[int, int]:
+        """The player leaves; returns their seat and the stack that stays theirs.
+        A player away on the clock is in no hand: their seat may be freed while
+        the others play [CM-18]."""
+        self.check_not_closed()
+        seat, state = self.seated(player_id)
+        if not (reason == ABSENCE_EXPIRED and state.away):
+            self.check_no_hand()
+        self._player_left(player_id=player_id.hex, seat=seat, stack=state.stack, reason=reason)
+        return seat, state.stack
+
+    @event("PlayerLeft")
+    def _player_left(self, player_id: str, seat: int, stack: int, reason: str) -> None:
+        del self.occupants[str(seat)]
+        self.seat_change_requests = [p for p in self.seat_change_requests if p != player_id]
+
+    # --- changing table (floor.domain.balance decides where) --------------------------
+
+    def send_player(self, player_id: UUID, to_table: UUID, kind: str) -> tuple[int, int]:
+        """The player leaves for another table of the game with their stack
+        [CM-12], between hands. Returns their seat and stack."""
+        self.check_not_closed()
+        self.check_no_hand()
+        seat, state = self.seated(player_id)
+        if state.away and kind != "break":
+            # Their absence clock runs here; they move once back [CM-18].
+            raise conflict("player_away", f"The player in seat {seat} is away (CM-18).", seat=seat)
+        self._player_moved_out(
+            player_id=player_id.hex,
+            seat=seat,
+            stack=state.stack,
+            to_table=to_table.hex,
+            kind=kind,
+        )
+        return seat, state.stack
+
+    @event("PlayerMovedOut")
+    def _player_moved_out(
+        self, player_id: str, seat: int, stack: int, to_table: str, kind: str
+    ) -> None:
+        del self.occupants[str(seat)]
+        self.seat_change_requests = [p for p in self.seat_change_requests if p != player_id]
+
+    def receive_player(
+        self, player_id: UUID, seat: int, stack: int, from_table: UUID, kind: str
+    ) -> None:
+        """A player moved from another table of the game sits with their stack."""
+        self.check_started()
+        self.check_seat_free(self.check_seat_number(seat))
+        self._player_moved_in(
+            player_id=player_id.hex, seat=seat, stack=stack, from_table=from_table.hex, kind=kind
+        )
+
+    @event("PlayerMovedIn")
+    def _player_moved_in(
+        self, player_id: str, seat: int, stack: int, from_table: str, kind: str
+    ) -> None:
+        sat = Seat.sit(player_id, newcomer=False, posts_big_blind=False)
+        self._put_seat(seat, sat.but(stack=stack, must_rebuy=stack < self.minimum_cents))
+        if not self.free_seats():
+            self.draw_open = False

@@ -1,0 +1,52 @@
+"""A seat's state as a value (floor.domain.seat): stored as the same dict as
+before it existed, so snapshots keep their shape, and the one declaration the
+read model and the API show their seat flags from."""
+
+from __future__ import annotations
+
+from floor.domain.seat import SEAT_FLAGS, Seat
+
+# A seat's stored keys, in order, as the snapshots before issue 21 hold them.
+STORED_KEYS = (
+    "player_id", "stack", "newcomer", "posts_big_blind", "resting", "rested_hands", "rests",
+    "idle_hands", "owes_cents", "must_rebuy", "must_leave", "must_post_big_blind",
+    "rest_exceeded", "played_hand", "away", "time_due",
+)  # fmt: skip
+# The flags the floor's views showed (docs/openapi.yaml's Seat), in order.
+SHOWN = (
+    "newcomer", "posts_big_blind", "resting", "rested_hands", "idle_hands", "owes_cents",
+    "must_rebuy", "must_leave", "must_post_big_blind", "rest_exceeded", "away", "time_due",
+)  # fmt: skip
+
+
+def test_a_seat_is_stored_as_the_same_dict_as_before():
+    sat = Seat.sit("ab" * 16, newcomer=True, posts_big_blind=False)
+    stored = sat.to_state()
+    assert tuple(stored) == STORED_KEYS
+    assert stored == {
+        "player_id": "ab" * 16,
+        "stack": 0,
+        "newcomer": True,
+        "posts_big_blind": False,
+        "resting": False,
+        "rested_hands": 0,
+        "rests": 0,
+        "idle_hands": 0,
+        "owes_cents": 0,
+        "must_rebuy": False,
+        "must_leave": "",
+        "must_post_big_blind": False,
+        "rest_exceeded": False,
+        "played_hand": False,
+        "away": None,
+        "time_due": False,
+    }
+    away = {"warned": False, "posting_blinds": True}
+    changed = Seat.from_state(stored).but(stack=500, away=away)
+    assert Seat.from_state(changed.to_state()) == changed
+    assert changed.on_clock_posting_blinds
+    assert stored["stack"] == 0  # a value: the stored dict is not changed under it
+
+
+def test_the_views_show_the_flags_declared_on_the_seat():
+    assert SEAT_FLAGS == SHOWN
