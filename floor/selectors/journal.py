@@ -7,6 +7,12 @@ module path: the topic a class is stored under comes from the library
 registered (``register_topic``, as the library asks of a moved class) still
 selects the events stored under the old one. So moving a class cannot silently
 empty a report.
+
+Move an event class by declaring its old topic on it (the library's explicit
+``TOPIC``, as floor.kernel.command_record does), not by registering the old
+topic alone: the journal and ``verify_log`` record the library's topic of the
+class (floor.projections.journal.entry_content), so a class whose topic
+changed would make every row written before the move read as altered.
 """
 
 from __future__ import annotations

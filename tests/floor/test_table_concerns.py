@@ -55,3 +55,26 @@ def test_every_concerns_event_method_is_declared_on_the_table():
         for name, value in vars(concern).items():
             if isinstance(value, CommandMethodDecorator):
                 assert vars(Table)[name] is value, (concern.__name__, name)
+
+
+def test_a_subclass_of_table_leaves_the_tables_events_as_they_are():
+    """A subclass (a test double, a replay tool) inherits Table's events: the
+    concerns' methods are not copied onto it, so the library does not re-point
+    their decorators at events of the subclass, and every Table still records
+    ``Table.X`` under its stored topic (floor.domain.concern)."""
+    from eventsourcing.domain import decorated_func_callers
+
+    decorators = {
+        name: value
+        for name, value in vars(Table).items()
+        if isinstance(value, CommandMethodDecorator) and value in decorated_func_callers
+    }
+    before = {name: decorated_func_callers[d] for name, d in decorators.items()}
+    assert before["_rest_started"].__qualname__ == "Table.RestStarted"
+
+    class ReplayTable(Table):
+        pass
+
+    after = {name: decorated_func_callers[d] for name, d in decorators.items()}
+    assert after == before
+    assert get_topic(Table.RestStarted) == "floor.domain.table:Table.RestStarted"
