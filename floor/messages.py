@@ -256,6 +256,22 @@ MESSAGES = {
     "unknown_rule_profile": _("Unknown rule profile."),
     "invalid_input": _("Some fields are missing or wrong."),
     "not_found": _("Not found."),
+    # --- reports ------------------------------------------------------------------
+    "report_filter_invalid": _(
+        "The report's filter %(field)s cannot be read: docs/reporting.md gives its values."
+    ),
+    "report_format_invalid": _("A report's format is json or csv."),
+    "report_range_empty": _("The end of the range (to) must come after its start (from)."),
+    "report_by_invalid": _(
+        "The report cannot be grouped by that: docs/reporting.md lists its groupings."
+    ),
+    "report_subject_invalid": _(
+        "A history is of one table, one player or one account: give exactly one of them."
+    ),
+    "report_moment_before_table": _(
+        "That table did not exist yet at that moment: it opened at %(opened_at)s."
+    ),
+    "account_not_found": _("The books have no such account."),
     "filter_invalid": _(
         "The filter %(field)s cannot be read: the API's schema (/api/schema/) gives its values."
     ),

@@ -19,7 +19,16 @@ from tests.support.floor import JEFE, new_id
 from tests.support.room import Room, refused
 
 ROOT = Path(__file__).resolve().parents[2]
-FLOOR_DIRS = ("floor/domain", "floor/application", "ledger/domain", "ledger/application")
+FLOOR_DIRS = (
+    "floor/kernel",
+    "floor/domain",
+    "floor/application",
+    "floor/selectors",
+    "floor/reports",
+    "floor/api",
+    "ledger/domain",
+    "ledger/application",
+)
 REFUSALS = {"invalid", "conflict", "not_found", "forbidden", "DomainError"}
 # The games' checks whose refusals the floor passes on with the same code:
 # the stakes and ante of a table, and the rake it announces.
