@@ -14,7 +14,8 @@ from floor.domain.table import Table
 from floor.domain.table_spec import TableSpec
 from floor.domain.waiting_list import WaitingList
 from floor.kernel.errors import conflict
-from floor.kernel.roles import Actor
+from floor.kernel.registry import command, current_command
+from floor.kernel.roles import JEFE, Actor, Role
 from floor.kernel.service import Decision, Outcome
 from ledger.application.cage import CageCommands
 from ledger.domain.account import Account
@@ -39,6 +40,7 @@ class FloorApplication(BankedCommands, StaffingCommands, BalancingCommands, Cage
         Cage: 50,
     }
 
+    @command(roles=(Role.DIRECTOR,))
     def open_sector(self, actor: Actor, command_id: str, *, name: str) -> Outcome:
         """The director opens a sector of the room (GA art. 4, 11)."""
 
@@ -52,8 +54,9 @@ class FloorApplication(BankedCommands, StaffingCommands, BalancingCommands, Cage
                 )
             return [sector], {"sector_id": str(sector.id), "name": sector.name}
 
-        return self.execute("open_sector", actor, command_id, {"name": name}, decide)
+        return self.execute(current_command(), actor, command_id, {"name": name}, decide)
 
+    @command(roles=JEFE, scope="sector")
     def open_table(
         self,
         actor: Actor,
@@ -109,4 +112,4 @@ class FloorApplication(BankedCommands, StaffingCommands, BalancingCommands, Cage
                 "number": number,
             }
 
-        return self.execute("open_table", actor, command_id, payload, decide)
+        return self.execute(current_command(), actor, command_id, payload, decide)
