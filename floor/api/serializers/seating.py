@@ -11,7 +11,7 @@ from floor.api.serializers.common import (
     CommandSerializer,
     PlayerCommandSerializer,
 )
-from floor.application.seating import TABLE_PAYMENTS
+from floor.application.joining import TABLE_PAYMENTS
 from floor.domain.table import LEAVING_REASONS
 from games.limits import MAX_AMOUNT_CENTS
 
