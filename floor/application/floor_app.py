@@ -6,6 +6,7 @@ from uuid import UUID, uuid4
 
 from floor.application.balancing import BalancingCommands
 from floor.application.banked import BankedCommands
+from floor.application.separation import SeparationCommands
 from floor.application.staffing import StaffingCommands
 from floor.domain.balance_group import BalanceGroup
 from floor.domain.player import Player
@@ -22,10 +23,14 @@ from ledger.domain.account import Account
 from ledger.domain.cage import Cage
 
 
-class FloorApplication(BankedCommands, StaffingCommands, BalancingCommands, CageCommands):
+class FloorApplication(
+    BankedCommands, StaffingCommands, BalancingCommands, SeparationCommands, CageCommands
+):
     """The floor's commands: sectors and tables here; players and lists in
     floor.application.players; seats, draws, rests and hands in
     floor.application.seating; banked hands in floor.application.banked;
+    balancing in floor.application.balancing, who may not sit where in
+    floor.application.separation;
     deadlines firing in floor.application.clocks;
     the cage and the books in ledger.application (one event store, so a hand
     and the money it moves are saved together)."""
