@@ -1,6 +1,7 @@
 """Balancing (RULES.md section 7): a game's tables across the sectors, the move
 proposed and why, and the commands that accept or override a move, grant a table
-change and keep two players apart.
+change, keep two players apart [CM-14], and start or end the tournament's
+dinner break [CM-23].
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from rest_framework import serializers
 from floor.api.serializers.common import (
     CommandSerializer,
     PlayerCommandSerializer,
+    RequiredBooleanField,
 )
 from floor.domain import balance
 from floor.models import (
@@ -93,3 +95,7 @@ class KeepApartSerializer(CommandSerializer):
 
 class AllowTogetherSerializer(CommandSerializer):
     other = serializers.CharField(max_length=40)
+
+
+class DinnerBreakSerializer(CommandSerializer):
+    on = RequiredBooleanField(help_text="true: the dinner break starts; false: it ends.")

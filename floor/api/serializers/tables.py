@@ -1,6 +1,6 @@
 """Sectors and tables: their views (a table with who sits where, its time-charged
-session [GA art. 18.3b; PT 7b]) and the commands that open, staff, close and pause
-them [GA art. 4, 11, 19; CM-24].
+session [GA art. 18.3b; PT 7b]) and the commands that open, staff and close
+them, and announce the casino's closing [GA art. 4, 11, 19; CM-24].
 """
 
 from __future__ import annotations
@@ -12,7 +12,6 @@ from floor.api.serializers.common import (
     SESSION_END_CHOICES,
     VARIANT_CHOICES,
     CommandSerializer,
-    RequiredBooleanField,
 )
 from floor.domain.seat import SEAT_FLAGS
 from floor.domain.sector import MAX_SECTOR_NAME_LENGTH
@@ -267,7 +266,3 @@ class AnnounceClosingSerializer(CommandSerializer):
 
 class CloseTableSerializer(CommandSerializer):
     reason = serializers.ChoiceField(choices=CLOSING_REASONS, default="closed_by_jefe")
-
-
-class DinnerBreakSerializer(CommandSerializer):
-    on = RequiredBooleanField(help_text="true: the dinner break starts; false: it ends.")
