@@ -6,6 +6,10 @@ a repeated command id), or a refusal ``{"code", "message"}`` (400, 403, 404,
 409) that recorded nothing. The answer kinds below say what a command changed
 and how it is shown; FLOOR_ENDPOINTS gives each command its route, body and
 summary. Who may run it, and its name, are its handler's (the registry's).
+
+The file stays whole, over 400 lines, by design: it is one table of
+declarations, one entry per command, read down like the list of routes that
+floor.api.endpoints builds from it; splitting it would scatter that list.
 """
 
 from __future__ import annotations

@@ -1,12 +1,12 @@
-"""Balancing the tables of a game, table changes, breaking a table, and who may
-not sit where (RULES.md section 7; floor.domain.balance decides).
+"""Balancing the tables of a game, table changes, breaking a table (RULES.md
+section 7; floor.domain.balance decides); who may not sit where is
+floor.application.separation.
 
 The service proposes each balancing move with why; the jefe accepts it or moves
 another player with a reason. A seated player may ask to change table; when
 several at one table ask, a high card decides [CM-11]. A table broken sends its
 players to the free seats of the game's other tables, the rest to the top of
-the list. The jefe keeps players apart [CM-14] and keeps tournament players
-off the cash tables but on its dinner break [CM-23].
+the list.
 """
 
 from __future__ import annotations
@@ -20,17 +20,18 @@ from floor.domain.balance_group import BalanceGroup
 from floor.domain.player import Player
 from floor.domain.positions import step
 from floor.domain.table import Table
-from floor.domain.tournament import TOURNAMENT_ID, Tournament
 from floor.domain.waiting_list import WaitingList
 from floor.kernel.errors import conflict, invalid
 from floor.kernel.registry import command, current_command
-from floor.kernel.roles import JEFE, JEFE_OR_DIRECTOR, Actor
+from floor.kernel.roles import JEFE, Actor
 from floor.kernel.service import Decision, Outcome
 
 MAX_REASON_LENGTH = 200
 
 
-def _reason(reason: object) -> str:
+def checked_reason(reason: object) -> str:
+    """The reason the jefe gave for a choice the floor records (a move, a
+    separation), as one line of printable text."""
     text = " ".join(str(reason or "").split())
     if not text:
         raise invalid("reason_required", "Say why: every move the jefe chooses records it.")
@@ -153,7 +154,7 @@ class BalancingCommands(HouseClockCommands):
         }
 
         def decide() -> Decision:
-            why_jefe = _reason(reason)
+            why_jefe = checked_reason(reason)
             group = self._group_of(group_id)
             found = self.player(player)
             if found.seated_at is None:
@@ -330,76 +331,3 @@ class BalancingCommands(HouseClockCommands):
 
     def _open_list(self, table: Table) -> WaitingList:
         return WaitingList.open_for(table.game)
-
-    # --- separation [CM-14] and the tournament [CM-23] ---------------------------------
-
-    # Who may not sit where [CM-14, CM-23]: the jefe's or the director's.
-    @command(roles=JEFE_OR_DIRECTOR)
-    def keep_apart(
-        self, actor: Actor, command_id: str, *, player: str, other: str, reason: str
-    ) -> Outcome:
-        """The jefe keeps two players from the same table [CM-14]."""
-
-        def decide() -> Decision:
-            why = _reason(reason)
-            first, second = self.player(player), self.player(other)
-            first.keep_apart_from(second.id, why)
-            second.keep_apart_from(first.id, why)
-            together = (
-                first.seated_at is not None
-                and second.seated_at is not None
-                and first.seated_at["table_id"] == second.seated_at["table_id"]
-            )
-            return [first, second], {
-                "player_id": str(first.id),
-                "other_id": str(second.id),
-                # Already at one table: the jefe moves one of them.
-                "same_table_now": together,
-            }
-
-        payload = {"player": player, "other": other, "reason": reason}
-        return self.execute(current_command(), actor, command_id, payload, decide)
-
-    @command(roles=JEFE_OR_DIRECTOR)
-    def allow_together(self, actor: Actor, command_id: str, *, player: str, other: str) -> Outcome:
-        def decide() -> Decision:
-            first, second = self.player(player), self.player(other)
-            first.allow_together(second.id)
-            second.allow_together(first.id)
-            return [first, second], {"player_id": str(first.id), "other_id": str(second.id)}
-
-        payload = {"player": player, "other": other}
-        return self.execute(current_command(), actor, command_id, payload, decide)
-
-    @command(roles=JEFE)
-    def enter_tournament(self, actor: Actor, command_id: str, *, player: str) -> Outcome:
-        """The player plays the tournament: no cash table but on its dinner break [CM-23]."""
-
-        def decide() -> Decision:
-            found = self.player(player)
-            found.enter_tournament()
-            return [found], {"player_id": str(found.id), "seated": found.seated_at is not None}
-
-        return self.execute(current_command(), actor, command_id, {"player": player}, decide)
-
-    @command(roles=JEFE)
-    def leave_tournament(self, actor: Actor, command_id: str, *, player: str) -> Outcome:
-        def decide() -> Decision:
-            found = self.player(player)
-            found.leave_tournament()
-            return [found], {"player_id": str(found.id)}
-
-        return self.execute(current_command(), actor, command_id, {"player": player}, decide)
-
-    @command(roles=JEFE_OR_DIRECTOR)
-    def set_dinner_break(self, actor: Actor, command_id: str, *, on: bool) -> Outcome:
-        """The tournament's dinner break starts or ends [CM-23]."""
-
-        def decide() -> Decision:
-            if not isinstance(on, bool):
-                raise invalid("invalid_input", "Say whether the dinner break is on.")
-            tournament = self.find(Tournament, TOURNAMENT_ID) or Tournament.create()
-            tournament.set_dinner_break(on)
-            return [tournament], {"dinner_break": tournament.dinner_break}
-
-        return self.execute(current_command(), actor, command_id, {"on": on}, decide)

@@ -2,10 +2,8 @@
 registry alone) to see them all, the floor's and the cage's.
 
 The handlers declare themselves with ``@command`` as their classes are defined;
-importing FloorApplication defines them all. FloorApplication's own two
-commands (open_sector, open_table) are declared in floor.application.staffing
-and their handlers registered here, until they carry ``@command`` themselves
-(issue 21 restructures floor.application.floor_app).
+importing FloorApplication defines them all, its own two (open_sector,
+open_table) included.
 """
 
 from __future__ import annotations
@@ -15,10 +13,6 @@ from collections.abc import Mapping
 from floor.application.floor_app import FloorApplication
 from floor.kernel.registry import COMMANDS, CommandSpec, UnknownCommand
 from floor.kernel.roles import Role
-
-for _handler in (FloorApplication.open_sector, FloorApplication.open_table):
-    if COMMANDS[_handler.__name__].handler is None:
-        COMMANDS.register(_handler)
 
 # Command name -> the roles that may issue it, in order of preference: derived
 # from the registry, for who checks a role outside a command (the role matrix).

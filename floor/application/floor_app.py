@@ -6,6 +6,7 @@ from uuid import UUID, uuid4
 
 from floor.application.balancing import BalancingCommands
 from floor.application.banked import BankedCommands
+from floor.application.separation import SeparationCommands
 from floor.application.staffing import StaffingCommands
 from floor.domain.balance_group import BalanceGroup
 from floor.domain.player import Player
@@ -14,17 +15,22 @@ from floor.domain.table import Table
 from floor.domain.table_spec import TableSpec
 from floor.domain.waiting_list import WaitingList
 from floor.kernel.errors import conflict
-from floor.kernel.roles import Actor
+from floor.kernel.registry import command, current_command
+from floor.kernel.roles import JEFE, Actor, Role
 from floor.kernel.service import Decision, Outcome
 from ledger.application.cage import CageCommands
 from ledger.domain.account import Account
 from ledger.domain.cage import Cage
 
 
-class FloorApplication(BankedCommands, StaffingCommands, BalancingCommands, CageCommands):
+class FloorApplication(
+    BankedCommands, StaffingCommands, BalancingCommands, SeparationCommands, CageCommands
+):
     """The floor's commands: sectors and tables here; players and lists in
     floor.application.players; seats, draws, rests and hands in
     floor.application.seating; banked hands in floor.application.banked;
+    balancing in floor.application.balancing, who may not sit where in
+    floor.application.separation;
     deadlines firing in floor.application.clocks;
     the cage and the books in ledger.application (one event store, so a hand
     and the money it moves are saved together)."""
@@ -39,6 +45,7 @@ class FloorApplication(BankedCommands, StaffingCommands, BalancingCommands, Cage
         Cage: 50,
     }
 
+    @command(roles=(Role.DIRECTOR,))
     def open_sector(self, actor: Actor, command_id: str, *, name: str) -> Outcome:
         """The director opens a sector of the room (GA art. 4, 11)."""
 
@@ -52,8 +59,9 @@ class FloorApplication(BankedCommands, StaffingCommands, BalancingCommands, Cage
                 )
             return [sector], {"sector_id": str(sector.id), "name": sector.name}
 
-        return self.execute("open_sector", actor, command_id, {"name": name}, decide)
+        return self.execute(current_command(), actor, command_id, {"name": name}, decide)
 
+    @command(roles=JEFE, scope="sector")
     def open_table(
         self,
         actor: Actor,
@@ -109,4 +117,4 @@ class FloorApplication(BankedCommands, StaffingCommands, BalancingCommands, Cage
                 "number": number,
             }
 
-        return self.execute("open_table", actor, command_id, payload, decide)
+        return self.execute(current_command(), actor, command_id, payload, decide)

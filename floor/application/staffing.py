@@ -22,18 +22,11 @@ from floor.domain.sector import Sector
 from floor.domain.table import Table
 from floor.kernel.errors import DomainError
 from floor.kernel.registry import COMMANDS, command, current_command
-from floor.kernel.roles import JEFE, JEFE_OR_DIRECTOR, Actor, Role
+from floor.kernel.roles import JEFE_OR_DIRECTOR, Actor, Role
 from floor.kernel.service import CommandService, Decision, Outcome
 from ledger.domain.tray_request import TrayRequest
 
 SCOPED_ROLES = (Role.JEFE_SECTOR, Role.CRUPIER)
-
-# The commands of FloorApplication itself (floor.application.floor_app): the
-# director opens sectors, the jefe their tables [GA art. 4, 11, 19]. Declared
-# here, where every floor application imports them; their handlers are
-# registered in floor.application.catalogue.
-COMMANDS.declare("open_sector", roles=(Role.DIRECTOR,))
-COMMANDS.declare("open_table", roles=JEFE, scope="sector")
 
 
 class StaffingCommands(CommandService):

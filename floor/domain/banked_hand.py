@@ -25,6 +25,10 @@ What each box reports, by variant (unknown fields are refused):
 
 Cards are text ("As Kd Th 9c 2s", the joker "Jk") or lists of such; every card
 of the hand is dealt once from one deck.
+
+The file stays whole, over 400 lines: the three variants share one reading of
+the dealer's report (its fields, the one deck, the stacks that must cover what
+a box risks), and each variant's settlement is a single function beside it.
 """
 
 from __future__ import annotations

@@ -42,7 +42,7 @@ class CommandSpec:
     A ``query`` records nothing (a preview) and is asked, not performed."""
 
     name: str
-    handler: Callable[..., Any] | None  # None: declared, its handler not yet registered
+    handler: Callable[..., Any]
     roles: tuple[Any, ...]
     scope: str | None = None
     query: bool = False
@@ -100,31 +100,17 @@ class CommandRegistry(Mapping[str, CommandSpec]):
         self,
         handler: Callable[..., Any],
         *,
-        roles: tuple[Any, ...] | None = None,
+        roles: tuple[Any, ...],
         scope: str | None = None,
         query: bool = False,
     ) -> CommandSpec:
         """Declares ``handler`` (a function taking the application first) the
-        command of its name; without ``roles``, it is the handler of a command
-        ``declare``d before. A name is declared once."""
+        command of its name. A name is declared once."""
         name = handler.__name__
         known = self._specs.get(name)
-        if roles is None:
-            if known is None or known.handler is not None:
-                raise ValueError(f"command {name!r} was not declared without its handler")
-            roles, scope, query = known.roles, known.scope, known.query
-        elif known is not None and known.handler is not handler:
+        if known is not None and known.handler is not handler:
             raise ValueError(f"command {name!r} is declared twice")
         return self._add(CommandSpec(name, handler, tuple(roles), scope, query))
-
-    def declare(
-        self, name: str, *, roles: tuple[Any, ...], scope: str | None = None, query: bool = False
-    ) -> CommandSpec:
-        """Declares command ``name`` whose handler is registered later (its
-        class imports what declares it): its roles are known meanwhile."""
-        if name in self._specs:
-            raise ValueError(f"command {name!r} is declared twice")
-        return self._add(CommandSpec(name, None, tuple(roles), scope, query))
 
     def _add(self, spec: CommandSpec) -> CommandSpec:
         if not spec.roles:
@@ -148,10 +134,7 @@ class CommandRegistry(Mapping[str, CommandSpec]):
         command is refused here, by name. The application's own attribute of
         that name is what runs, so a subclass's override of a handler (or a
         test's stand-in for it) runs in its place."""
-        spec = self[name]
-        if spec.handler is None:
-            raise UnknownCommand(name)
-        return getattr(app, spec.name)
+        return getattr(app, self[name].name)
 
     def roles(self) -> dict[str, tuple[Any, ...]]:
         """Command name -> the roles that may issue it: the role map."""

@@ -160,9 +160,18 @@ def test_serializers_and_templatetags_query_nothing():
     ModelSerializers' ``Meta.model``: a shape, not a query.)"""
     import ast
     import importlib
+    import pkgutil
 
+    import floor.api.serializers
+
+    floor_serializers = [
+        f"floor.api.serializers.{m.name}"
+        for m in pkgutil.iter_modules(floor.api.serializers.__path__)
+    ]
+    assert floor_serializers, "the floor's serializers are a package of modules"
     for name in (
         "floor.api.serializers",
+        *floor_serializers,
         "ledger.api.serializers",
         "floor.templatetags.floor_format",
     ):

@@ -1,0 +1,151 @@
+"""Shapes of the floor API: read models out, commands in.
+
+Command serializers check types only; the rules (stakes band, seats, the four
+tables of a sector) are the domain's, which answers with a code. Serializers
+never query: what they show is loaded by the selectors (floor.selectors), and
+the read models are named here only as the shapes of the ModelSerializers.
+
+One module per concern (common, tables, players, seating, hands, banked,
+balancing, journal); this package re-exports every public name, so
+``from floor.api import serializers as s; s.X`` reads as before.
+"""
+
+from floor.api.serializers.balancing import (
+    PLAYING,
+    AcceptMoveSerializer,
+    AllowTogetherSerializer,
+    BalanceGroupSerializer,
+    DinnerBreakSerializer,
+    GrantTableChangeSerializer,
+    GroupTableSerializer,
+    KeepApartSerializer,
+    OverrideMoveSerializer,
+)
+from floor.api.serializers.banked import (
+    CARDS_HELP,
+    BankedBankSerializer,
+    BankedBoxSerializer,
+    BankedHandFormSerializer,
+    BankedHandSerializer,
+)
+from floor.api.serializers.common import (
+    SESSION_END_CHOICES,
+    VARIANT_CHOICES,
+    Cents,
+    CommandIdField,
+    CommandSerializer,
+    ErrorSerializer,
+    MeSerializer,
+    PlayerCommandSerializer,
+    RequiredBooleanField,
+)
+from floor.api.serializers.hands import (
+    EndHandSerializer,
+    HandResultSerializer,
+    HandSerializer,
+    SettlementPotSerializer,
+    SettlementSerializer,
+    StartHandSerializer,
+)
+from floor.api.serializers.journal import (
+    JournalSerializer,
+)
+from floor.api.serializers.players import (
+    BarPlayerSerializer,
+    GameSerializer,
+    LeaveListSerializer,
+    PlayerSerializer,
+    RegisterPlayerSerializer,
+    WaitingEntrySerializer,
+    WaitingListSerializer,
+)
+from floor.api.serializers.seating import (
+    BuyInSerializer,
+    CallNextSerializer,
+    ChangeSeatSerializer,
+    DrawSerializer,
+    LeaveTableSerializer,
+    SeatCommandSerializer,
+    SeatPlayerSerializer,
+    StartActionClockSerializer,
+)
+from floor.api.serializers.tables import (
+    NO_SUCH_STAFF,
+    AnnounceClosingSerializer,
+    AssignDealerSerializer,
+    AssignJefesSerializer,
+    CloseTableSerializer,
+    OpenSectorSerializer,
+    OpenTableSerializer,
+    SeatSerializer,
+    SectorFloorSerializer,
+    SectorSerializer,
+    SessionRuleSerializer,
+    SessionSerializer,
+    TableFloorSerializer,
+    TableSerializer,
+    staff_member,
+)
+
+__all__ = [
+    "CARDS_HELP",
+    "NO_SUCH_STAFF",
+    "PLAYING",
+    "SESSION_END_CHOICES",
+    "VARIANT_CHOICES",
+    "AcceptMoveSerializer",
+    "AllowTogetherSerializer",
+    "AnnounceClosingSerializer",
+    "AssignDealerSerializer",
+    "AssignJefesSerializer",
+    "BalanceGroupSerializer",
+    "BankedBankSerializer",
+    "BankedBoxSerializer",
+    "BankedHandFormSerializer",
+    "BankedHandSerializer",
+    "BarPlayerSerializer",
+    "BuyInSerializer",
+    "CallNextSerializer",
+    "Cents",
+    "ChangeSeatSerializer",
+    "CloseTableSerializer",
+    "CommandIdField",
+    "CommandSerializer",
+    "DinnerBreakSerializer",
+    "DrawSerializer",
+    "EndHandSerializer",
+    "ErrorSerializer",
+    "GameSerializer",
+    "GrantTableChangeSerializer",
+    "GroupTableSerializer",
+    "HandResultSerializer",
+    "HandSerializer",
+    "JournalSerializer",
+    "KeepApartSerializer",
+    "LeaveListSerializer",
+    "LeaveTableSerializer",
+    "MeSerializer",
+    "OpenSectorSerializer",
+    "OpenTableSerializer",
+    "OverrideMoveSerializer",
+    "PlayerCommandSerializer",
+    "PlayerSerializer",
+    "RegisterPlayerSerializer",
+    "RequiredBooleanField",
+    "SeatCommandSerializer",
+    "SeatPlayerSerializer",
+    "SeatSerializer",
+    "SectorFloorSerializer",
+    "SectorSerializer",
+    "SessionRuleSerializer",
+    "SessionSerializer",
+    "SettlementPotSerializer",
+    "SettlementSerializer",
+    "StartActionClockSerializer",
+    "StartHandSerializer",
+    "TableFloorSerializer",
+    "TableSerializer",
+    "WaitingEntrySerializer",
+    "WaitingListSerializer",
+    "staff_member",
+]

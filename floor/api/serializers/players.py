@@ -1,0 +1,108 @@
+"""Players and the waiting lists: their views, and the commands that register or
+bar a player and put one on, or take one off, a game's list.
+"""
+
+from __future__ import annotations
+
+from django.utils import timezone
+from rest_framework import serializers
+
+from floor.api.serializers.common import (
+    Cents,
+    CommandSerializer,
+    PlayerCommandSerializer,
+)
+from floor.domain.waiting_list import LIST_LEAVING_REASONS
+from floor.models import (
+    PlayerView,
+    WaitingEntryView,
+    WaitingListView,
+)
+from games.limits import MAX_AMOUNT_CENTS, BettingLimit
+from games.variants import Variant
+
+
+class PlayerSerializer(serializers.ModelSerializer):
+    # Null while the player sits at no table (as ``seat``).
+    table_id = serializers.UUIDField(read_only=True, allow_null=True)
+
+    class Meta:
+        model = PlayerView
+        fields = [
+            "id",
+            "card_number",
+            "display_name",
+            "barred",
+            "bar_reason",
+            "table_id",
+            "seat",
+            "registered_at",
+            "in_tournament",
+            "kept_apart",
+        ]
+
+
+class WaitingEntrySerializer(serializers.ModelSerializer):
+    player_id = serializers.UUIDField(read_only=True)
+    card_number = serializers.CharField(source="player.card_number", read_only=True)
+    display_name = serializers.CharField(source="player.display_name", read_only=True)
+    waiting_seconds = serializers.SerializerMethodField()
+
+    class Meta:
+        model = WaitingEntryView
+        fields = [
+            "position",
+            "reservation",
+            "player_id",
+            "card_number",
+            "display_name",
+            "registered_at",
+            "waiting_seconds",
+            "status",
+            "called_at",
+            "call_ends_at",
+            "call_table",
+            "call_seat",
+        ]
+
+    def get_waiting_seconds(self, entry: WaitingEntryView) -> int:
+        return max(0, int((timezone.now() - entry.registered_at).total_seconds()))
+
+
+class WaitingListSerializer(serializers.ModelSerializer):
+    entries = WaitingEntrySerializer(many=True, read_only=True)
+
+    class Meta:
+        model = WaitingListView
+        fields = ["id", "game", "variant", "limit", "minimum_cents", "maximum_cents", "entries"]
+
+
+class RegisterPlayerSerializer(CommandSerializer):
+    card_number = serializers.CharField(max_length=40)
+    display_name = serializers.CharField(max_length=120)
+
+
+class BarPlayerSerializer(CommandSerializer):
+    reason = serializers.CharField(max_length=200)
+
+
+class GameSerializer(PlayerCommandSerializer):
+    """A game is named by one of its tables or by variant, limit and stakes."""
+
+    table_id = serializers.UUIDField(required=False)
+    variant = serializers.ChoiceField(choices=[v.value for v in Variant], required=False)
+    limit = serializers.ChoiceField(choices=[b.value for b in BettingLimit], required=False)
+    minimum_cents = Cents(min_value=1, max_value=MAX_AMOUNT_CENTS, required=False)
+    maximum_cents = Cents(min_value=1, max_value=MAX_AMOUNT_CENTS, required=False)
+
+    def validate(self, attrs: dict) -> dict:
+        game_fields = ("variant", "limit", "minimum_cents", "maximum_cents")
+        if "table_id" not in attrs and not all(f in attrs for f in game_fields):
+            raise serializers.ValidationError(
+                "Name the game by table_id, or by variant, limit, minimum_cents and maximum_cents."
+            )
+        return attrs
+
+
+class LeaveListSerializer(GameSerializer):
+    reason = serializers.ChoiceField(choices=LIST_LEAVING_REASONS, default="withdrew")

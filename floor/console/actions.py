@@ -1,0 +1,330 @@
+"""The consoles' commands: for each, its handler (whose declaration names the
+command and says who may run it, floor.kernel.registry), the serializer its form
+is checked by (the API's), what the person reads when it worked, and how the
+form becomes the API's body. The door that runs them is floor.console.commands.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from rest_framework import serializers
+
+from floor.amounts import format_euros
+from floor.api import serializers as s
+from floor.application.catalogue import COMMANDS as REGISTRY
+from floor.application.catalogue import FloorApplication as App
+from ledger.api import serializers as ls
+
+
+@dataclass(frozen=True)
+class ConsoleCommand:
+    """A floor command as the consoles run it: its handler (whose declaration
+    names the command and says who may run it, floor.kernel.registry)
+    and the console's own parts, the form and what the person reads."""
+
+    handler: Callable[..., Any]
+    body: type[serializers.Serializer]
+    done: Any  # what the person reads when it worked (lazy, translated)
+    scope: tuple[str, ...] = ()  # ids the form carries as hidden fields
+    lists: tuple[str, ...] = ()  # fields whose several values form a list
+    prepare: Callable[[dict], dict] = field(default=lambda data: data)
+    # A command whose answer is computed before it is confirmed: this command
+    # previews it (recording nothing), and ``summary`` says it in words.
+    preview: Callable[..., Any] | None = None
+    summary: Callable[[dict], str] | None = None
+    # A question that records nothing (the settlement's preview): answered with
+    # what it computed, said in words; no command id, nothing to wait for.
+    asks: bool = False
+
+    @property
+    def name(self) -> str:
+        """The command's name, as its handler's declaration gives it."""
+        return REGISTRY.spec_of(self.handler).name
+
+    @property
+    def preview_name(self) -> str | None:
+        return None if self.preview is None else REGISTRY.spec_of(self.preview).name
+
+
+def by_name(*commands: ConsoleCommand) -> dict[str, ConsoleCommand]:
+    """The console's commands by the names their handlers declare."""
+    return {command.name: command for command in commands}
+
+
+def _draw_this_table(data: dict) -> dict:
+    data["table_ids"] = [data.pop("table_id")]
+    return data
+
+
+def _banked_form(data: dict) -> dict:
+    """The console's banked-hand form (``ante_eur.3``, ``play.3``, ``cards.3``
+    ...) as the API's body: a box for each seat with an ante or a bet."""
+    seats = sorted({*data.get("ante", {}), *data.get("bet", {})}, key=lambda k: (len(k), k))
+    boxes = {}
+    for seat in seats:
+        box: dict[str, Any] = {}
+        if seat in data.get("ante", {}):
+            box["ante_cents"] = data["ante"][seat]
+            box["call"] = data.get("play", {}).get(seat, "fold") == "call"
+        if seat in data.get("bet", {}):
+            box["bet_cents"] = data["bet"][seat]
+        for name, key in (("insurance", "insurance_cents"), ("jackpot", "jackpot_cents")):
+            if data.get(name, {}).get(seat):
+                box[key] = data[name][seat]
+        for name in ("cards", "high", "low", "first_five"):
+            if data.get(name, {}).get(seat):
+                box[name] = data[name][seat]
+        if "first_five" in box:
+            box["extra_card"] = True
+        took = data.get("took_back", {}).get(seat, "none")
+        if took != "none":
+            box["took_back"] = [int(n) for n in took.split(",")]
+        boxes[seat] = box
+    bank = {
+        name: data.pop(f"bank_{name}")
+        for name in ("cards", "common", "high", "low")
+        if data.get(f"bank_{name}")
+    }
+    prepared = {"table_id": data["table_id"], "boxes": boxes, "bank": bank}
+    if data.get("jackpot_id"):
+        prepared["jackpot_id"] = str(data["jackpot_id"])
+    return prepared
+
+
+def _signed(cents: int) -> str:
+    return ("+" if cents > 0 else "") + format_euros(cents)
+
+
+def banked_summary(result: dict) -> str:
+    """A banked hand's settlement in words: each box, the bank, the house's
+    commission and the jackpot [GA art. 6-16; PT-SD; PG]."""
+    parts = [
+        _("Box %(seat)s: %(amount)s") % {"seat": seat, "amount": _signed(box["net_cents"])}
+        for seat, box in sorted(result["boxes"].items(), key=lambda kv: int(kv[0]))
+    ]
+    bank = result.get("bank", {})
+    if bank.get("qualifies") is False:
+        parts.append(_("the bank does not play (below ace-king)"))
+    parts.append(_("bank %(amount)s") % {"amount": _signed(result["bank_cents"])})
+    if result.get("commission_cents"):
+        parts.append(
+            _("commission %(amount)s") % {"amount": format_euros(result["commission_cents"])}
+        )
+    jackpot = result.get("jackpot") or {}
+    if jackpot.get("won_cents"):
+        parts.append(
+            _("jackpot prizes %(amount)s") % {"amount": format_euros(jackpot["won_cents"])}
+        )
+    return "; ".join(parts) + "."
+
+
+COMMANDS: dict[str, ConsoleCommand] = by_name(
+    # players and the waiting lists
+    ConsoleCommand(
+        App.register_player, s.RegisterPlayerSerializer, gettext_lazy("The player is registered.")
+    ),
+    ConsoleCommand(
+        App.join_waiting_list, s.GameSerializer, gettext_lazy("The player is on the list.")
+    ),
+    ConsoleCommand(
+        App.leave_waiting_list, s.LeaveListSerializer, gettext_lazy("The player left the list.")
+    ),
+    ConsoleCommand(
+        App.bar_player, s.BarPlayerSerializer, gettext_lazy("The player is barred."), ("player",)
+    ),
+    ConsoleCommand(
+        App.lift_bar, s.CommandSerializer, gettext_lazy("The player may play again."), ("player",)
+    ),
+    ConsoleCommand(
+        App.keep_apart,
+        s.KeepApartSerializer,
+        gettext_lazy("The two players are kept apart."),
+        ("player",),
+    ),
+    ConsoleCommand(
+        App.allow_together,
+        s.AllowTogetherSerializer,
+        gettext_lazy("The two players may sit together."),
+        ("player",),
+    ),
+    ConsoleCommand(
+        App.enter_tournament,
+        s.CommandSerializer,
+        gettext_lazy("The player is in the tournament."),
+        ("player",),
+    ),
+    ConsoleCommand(
+        App.leave_tournament,
+        s.CommandSerializer,
+        gettext_lazy("The player left the tournament."),
+        ("player",),
+    ),
+    ConsoleCommand(
+        App.set_dinner_break, s.DinnerBreakSerializer, gettext_lazy("The dinner break is set.")
+    ),
+    # the draw and the seats
+    ConsoleCommand(
+        App.draw_seats,
+        s.CommandSerializer,
+        gettext_lazy("The seats are drawn."),
+        ("table_id",),
+        prepare=_draw_this_table,
+    ),
+    ConsoleCommand(
+        App.seat_player,
+        s.SeatPlayerSerializer,
+        gettext_lazy("The player is seated."),
+        ("table_id",),
+    ),
+    ConsoleCommand(
+        App.call_next, s.CallNextSerializer, gettext_lazy("The seat is offered."), ("table_id",)
+    ),
+    ConsoleCommand(
+        App.request_seat_change,
+        s.PlayerCommandSerializer,
+        gettext_lazy("The request is noted."),
+        ("table_id",),
+    ),
+    ConsoleCommand(
+        App.withdraw_seat_change,
+        s.PlayerCommandSerializer,
+        gettext_lazy("The request is withdrawn."),
+        ("table_id",),
+    ),
+    ConsoleCommand(
+        App.request_table_change,
+        s.PlayerCommandSerializer,
+        gettext_lazy("The request is noted."),
+        ("table_id",),
+    ),
+    ConsoleCommand(
+        App.withdraw_table_change,
+        s.PlayerCommandSerializer,
+        gettext_lazy("The request is withdrawn."),
+        ("table_id",),
+    ),
+    ConsoleCommand(
+        App.grant_table_change,
+        s.GrantTableChangeSerializer,
+        gettext_lazy("The move is made."),
+        ("table_id",),
+    ),
+    ConsoleCommand(
+        App.change_seat, s.ChangeSeatSerializer, gettext_lazy("The player moved."), ("table_id",)
+    ),
+    ConsoleCommand(
+        App.leave_table, s.LeaveTableSerializer, gettext_lazy("The player left."), ("table_id",)
+    ),
+    ConsoleCommand(
+        App.buy_in, s.BuyInSerializer, gettext_lazy("The chips are bought."), ("table_id",)
+    ),
+    ConsoleCommand(
+        App.start_rest, s.PlayerCommandSerializer, gettext_lazy("The player rests."), ("table_id",)
+    ),
+    ConsoleCommand(
+        App.end_rest, s.PlayerCommandSerializer, gettext_lazy("The player is back."), ("table_id",)
+    ),
+    ConsoleCommand(
+        App.start_absence,
+        s.PlayerCommandSerializer,
+        gettext_lazy("The absence clock runs."),
+        ("table_id",),
+    ),
+    ConsoleCommand(
+        App.end_absence,
+        s.PlayerCommandSerializer,
+        gettext_lazy("The player is back."),
+        ("table_id",),
+    ),
+    # hands and clocks
+    ConsoleCommand(
+        App.start_hand,
+        s.StartHandSerializer,
+        gettext_lazy("The hand is dealt."),
+        ("table_id",),
+        lists=("dealt_in",),
+    ),
+    ConsoleCommand(
+        App.end_hand,
+        s.EndHandSerializer,
+        gettext_lazy("The hand is reported."),
+        ("table_id",),
+        ("folded",),
+    ),
+    # "Calculate": what the hand end typed so far would pay, before confirming it.
+    ConsoleCommand(
+        App.preview_settlement, s.HandResultSerializer, "", ("table_id",), ("folded",), asks=True
+    ),
+    ConsoleCommand(
+        App.settle_banked_hand,
+        s.BankedHandFormSerializer,
+        gettext_lazy("The banked hand is settled."),
+        ("table_id",),
+        prepare=_banked_form,
+        preview=App.preview_banked_hand,
+        summary=banked_summary,
+    ),
+    ConsoleCommand(
+        App.start_action_clock,
+        s.StartActionClockSerializer,
+        gettext_lazy("The action clock runs."),
+        ("table_id",),
+    ),
+    ConsoleCommand(
+        App.stop_action_clock,
+        s.SeatCommandSerializer,
+        gettext_lazy("The clock is stopped."),
+        ("table_id",),
+    ),
+    ConsoleCommand(
+        App.close_table, s.CloseTableSerializer, gettext_lazy("The table is closed."), ("table_id",)
+    ),
+    ConsoleCommand(
+        App.break_table, s.CommandSerializer, gettext_lazy("The table is broken."), ("table_id",)
+    ),
+    ConsoleCommand(
+        App.announce_closing,
+        s.AnnounceClosingSerializer,
+        gettext_lazy("The closing time is announced."),
+        ("sector_id",),
+    ),
+    # balancing
+    ConsoleCommand(
+        App.accept_move, s.AcceptMoveSerializer, gettext_lazy("The move is made."), ("group_id",)
+    ),
+    ConsoleCommand(
+        App.override_move,
+        s.OverrideMoveSerializer,
+        gettext_lazy("The move is made."),
+        ("group_id",),
+    ),
+    # money at the table and at the cage
+    ConsoleCommand(
+        App.request_tray_move,
+        ls.TrayMoveSerializer,
+        gettext_lazy("The cage is asked."),
+        ("table_id",),
+    ),
+    ConsoleCommand(
+        App.confirm_tray_move,
+        s.CommandSerializer,
+        gettext_lazy("The tray move is confirmed."),
+        ("request_id",),
+    ),
+    ConsoleCommand(
+        App.cancel_tray_move,
+        ls.CancelTrayMoveSerializer,
+        gettext_lazy("The request is cancelled."),
+        ("request_id",),
+    ),
+    ConsoleCommand(
+        App.sell_chips, ls.ChipsForPlayerSerializer, gettext_lazy("The chips are sold.")
+    ),
+    ConsoleCommand(App.buy_in_at_cage, ls.CageBuyInSerializer, gettext_lazy("The buy-in is paid.")),
+    ConsoleCommand(App.cash_out, ls.CashOutSerializer, gettext_lazy("The chips are cashed out.")),
+)
