@@ -159,3 +159,15 @@ def test_exchange_bindings_survive_concurrent_binds_from_processes(channel, tmp_
     # Unbinding one rewrites the table under the same lock, the rest kept.
     channel._delete("queue-0-0", "floor-x", "key-0-0", "")
     assert len(channel.get_table("floor-x")) == len(expected) - 1
+
+
+def test_a_connection_names_no_host_and_kombu_warns_of_none(tmp_path, caplog):
+    """The broker is a directory: kombu's "No hostname was supplied" warning,
+    once logged on every command that sent a timer, has nothing to say."""
+    connection = Connection("embedded://", transport_options=options(tmp_path))
+    with caplog.at_level("WARNING", logger="kombu.connection"):
+        connection.ensure_connection(max_retries=1)
+        info = connection.info()
+    connection.release()
+    assert info["hostname"] is None
+    assert not [r for r in caplog.records if "hostname" in r.getMessage()]
