@@ -1,5 +1,6 @@
 """The Celery app: timers and background sweeps run here, configured from Django settings."""
 
+import logging
 import os
 
 from celery import Celery
@@ -39,6 +40,12 @@ def start_beat_heartbeat(sender=None, **_):
     import django
 
     django.setup()  # beat, unlike the worker, is not set up by Celery's Django fixup
+    # django.setup() applied settings.LOGGING again, root at INFO: beat's
+    # --loglevel (which Celery keeps in CELERY_LOG_LEVEL) is the level it runs at,
+    # or it logs every sweep it sends under -l warning.
+    level = os.environ.get("CELERY_LOG_LEVEL")
+    if level and level.isdigit():
+        logging.getLogger().setLevel(int(level))
     from floor.liveness import beat_heartbeat
 
     beat_heartbeat(sender)
