@@ -17,9 +17,12 @@ consoles' banner, the metrics) can see it on any machine:
 
 from __future__ import annotations
 
+import json
 import logging
+import os
 import threading
 from datetime import datetime, timedelta
+from pathlib import Path
 
 from django.conf import settings
 from django.db import close_old_connections, connection
@@ -81,6 +84,28 @@ def worker_heartbeat(sender=None, **_: object) -> None:
 def beat_heartbeat(sender=None, **_: object) -> None:
     """Beat is scheduling: it beats as ``beat``."""
     start_heartbeat(BEAT)
+
+
+def supervised_alive(var_dir: Path | str | None = None) -> list[str]:
+    """The processes of a ``runfloor`` on this var directory that still live,
+    as "name (pid N)", from ``var/runfloor.json`` (empty: none, or no record).
+    ``runfloor`` refuses to start a second service over them, and
+    ``restore_floor`` to replace the stores under them."""
+    recorded = Path(var_dir or settings.VAR_DIR, "runfloor.json")
+    try:
+        pids = json.loads(recorded.read_text())
+    except (OSError, ValueError):
+        return []
+    alive = []
+    for name, pid in sorted(pids.items()):
+        try:
+            os.kill(int(pid), 0)
+        except (ProcessLookupError, ValueError, TypeError):
+            continue
+        except PermissionError:
+            pass
+        alive.append(f"{name} (pid {pid})")
+    return alive
 
 
 def record_restart(process: str, reason: str, now: datetime | None = None) -> None:

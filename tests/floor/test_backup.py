@@ -186,6 +186,26 @@ def test_a_restore_over_a_floor_is_refused_without_force(tmp_path):
     assert "holds no backup" in missing.stderr
 
 
+def test_a_restore_is_refused_while_the_service_runs_even_with_force(tmp_path):
+    """runfloor's processes still live on this var directory (its pid file
+    names this test's own process, which lives): restoring under them would
+    have the projector and the timers write over the restored stores."""
+    live = child_env(tmp_path / "live")
+    built_floor(live)
+    backup = tmp_path / "backup"
+    run(manage("backup_floor", str(backup)), live)
+    fresh_dir = tmp_path / "fresh"
+    fresh_dir.mkdir()
+    (fresh_dir / "runfloor.json").write_text(json.dumps({"runfloor": os.getpid()}))
+    refused = run(manage("restore_floor", str(backup), "--force"), child_env(fresh_dir), ok=False)
+    assert refused.returncode == 1
+    assert "The floor service runs from" in refused.stderr and str(os.getpid()) in refused.stderr
+    assert not (fresh_dir / "events.sqlite3").exists()
+    # Stopped (its pid file names no live process): the restore goes ahead.
+    (fresh_dir / "runfloor.json").write_text(json.dumps({"runfloor": 2**22 + 1}))
+    assert "restored" in run(manage("restore_floor", str(backup)), child_env(fresh_dir)).stdout
+
+
 def test_a_backup_taken_while_the_floor_is_written_is_whole(tmp_path):
     """Commands keep recording (and the projector following) while the backup
     runs: the copy still passes verify_log, newer events counted as pending."""

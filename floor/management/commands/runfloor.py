@@ -34,7 +34,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import close_old_connections
 
 from floor.audit_files import anchor_head
-from floor.liveness import liveness, record_restart
+from floor.liveness import liveness, record_restart, supervised_alive
 from floor.runtime import floor_projector
 
 logger = logging.getLogger("floor.runfloor")
@@ -220,19 +220,7 @@ class Command(BaseCommand):
         do, left by one killed outright): a second would fight it for the port
         and run a second beat."""
         recorded = Path(settings.VAR_DIR, "runfloor.json")
-        try:
-            pids = json.loads(recorded.read_text())
-        except (OSError, ValueError):
-            return
-        alive = []
-        for name, pid in sorted(pids.items()):
-            try:
-                os.kill(int(pid), 0)
-            except (ProcessLookupError, ValueError, TypeError):
-                continue
-            except PermissionError:
-                pass
-            alive.append(f"{name} (pid {pid})")
+        alive = supervised_alive()
         if alive:
             raise CommandError(
                 f"The floor service already runs from {settings.VAR_DIR}: "
