@@ -37,10 +37,10 @@ EVENT_STORE_TABLES = ("floorapplication_events", "floorapplication_snapshots")
 def ensure_event_store(using: str = "default", **_kwargs: object) -> bool:
     """Creates the PostgreSQL event store's tables at ``migrate``, if missing.
 
-    Each process creates them on its first use otherwise, and on a fresh database
-    the units started together (web, workers, beat, projector: docs/deploy.md)
-    race on ``CREATE TABLE IF NOT EXISTS``, which PostgreSQL does not make safe:
-    one of them fails on the table's row type. ``migrate`` runs first and alone.
+    No other process creates them (floor.runtime.event_store_env): the units
+    started together (web, workers, beat, projector: docs/deploy.md) would race
+    on the library's ``CREATE ... IF NOT EXISTS``, which PostgreSQL does not make
+    safe. ``migrate`` runs first and alone.
     """
     from floor.runtime import build_floor_app  # the app registry is ready by now
 
@@ -49,5 +49,5 @@ def ensure_event_store(using: str = "default", **_kwargs: object) -> bool:
         return False
     if set(EVENT_STORE_TABLES) <= set(connection.introspection.table_names()):
         return False
-    build_floor_app().close()  # its recorder creates the tables
+    build_floor_app(create_tables=True).close()  # its recorder creates the tables
     return True

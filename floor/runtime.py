@@ -38,8 +38,17 @@ def libpq_options(options: dict[str, object]) -> str:
     )
 
 
-def event_store_env() -> dict[str, str]:
-    """The eventsourcing library's environment, from Django settings."""
+def event_store_env(*, create_tables: bool = False) -> dict[str, str]:
+    """The eventsourcing library's environment, from Django settings.
+
+    On PostgreSQL the event store's tables are ``migrate``'s to create
+    (floor.db_schema.ensure_event_store, ``create_tables``): a process that
+    merely uses them does no DDL. Otherwise every process ran the library's
+    ``CREATE ... IF NOT EXISTS`` as it built its application, and the units a
+    deployment starts together (web, workers, beat, projector) raced on
+    PostgreSQL's catalog ("tuple concurrently updated": the projector died as
+    it started, in CI); a database user without DDL rights could not run them
+    at all."""
     backend = settings.EVENT_STORE_BACKEND
     if backend == "popo":
         return {"PERSISTENCE_MODULE": "eventsourcing.popo"}
@@ -64,6 +73,7 @@ def event_store_env() -> dict[str, str]:
             "POSTGRES_MAX_OVERFLOW": "4",
             "POSTGRES_CONNECT_TIMEOUT": "5",
             "POSTGRES_LOCK_TIMEOUT": "10",
+            "CREATE_TABLE": "yes" if create_tables else "no",
         }
         libpq = libpq_options(db.get("OPTIONS") or {})
         if libpq:
@@ -74,10 +84,11 @@ def event_store_env() -> dict[str, str]:
     raise ValueError(f"Unknown FLOOR_EVENT_STORE {backend!r}: sqlite, postgres or popo")
 
 
-def build_floor_app(clock: Clock | None = None) -> FloorApplication:
-    """A floor application on the configured store and rule profile."""
+def build_floor_app(clock: Clock | None = None, *, create_tables: bool = False) -> FloorApplication:
+    """A floor application on the configured store and rule profile
+    (``create_tables``: on PostgreSQL, its tables too; see event_store_env)."""
     return FloorApplication(
-        env=event_store_env(),
+        env=event_store_env(create_tables=create_tables),
         profile=get_profile(settings.FLOOR_RULE_PROFILE),
         clock=clock,
     )

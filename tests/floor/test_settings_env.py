@@ -107,6 +107,10 @@ def test_the_event_store_gets_the_read_models_connection_options_and_schema(sett
     assert env["POSTGRES_DBNAME"] == "floor"
     assert env["POSTGRES_HOST"] == "db.casino"
     assert env["POSTGRES_SCHEMA"] == "casino_vigo"
+    # The tables are migrate's (floor.db_schema.ensure_event_store): a process
+    # using the store does no DDL, so units started together do not race on it.
+    assert env["CREATE_TABLE"] == "no"
+    assert runtime.event_store_env(create_tables=True)["CREATE_TABLE"] == "yes"
     # The factory (no connection made yet: the pool opens on first use) passes
     # every libpq option to each connection of the event store's pool.
     factory = FloorPostgresFactory(env)
