@@ -70,9 +70,7 @@ class OrmSectorListView(APIView):
                     id=uuid4(), name=name, opened_at=timezone.now(), opened_by=username
                 )
         except IntegrityError:
-            raise conflict(
-                "sector_exists", f"There is already a sector called {name}.", sector=name
-            ) from None
+            raise conflict("sector_exists", sector=name) from None
         body = SectorSerializer(sector_with_tables(sector.id)).data
         return Response(body, status=status.HTTP_201_CREATED)
 
@@ -99,16 +97,10 @@ def open_table_row(sector_id: UUID, spec: TableSpec, username: str) -> UUID:
     with transaction.atomic():
         sector = SectorView.objects.select_for_update().filter(id=sector_id).first()
         if sector is None:
-            raise not_found("sector_not_found", f"No sector with id {sector_id}.")
+            raise not_found("sector_not_found")
         taken = set(TableView.objects.filter(sector=sector).values_list("number", flat=True))
         if len(taken) >= max_tables:
-            raise conflict(
-                "sector_full",
-                f"{sector.name} already has {len(taken)} tables; a sector holds at most "
-                f"{max_tables} (GA art. 19).",
-                sector=sector.name,
-                max_tables=max_tables,
-            )
+            raise conflict("sector_full", sector=sector.name, max_tables=max_tables)
         number = next(n for n in range(1, max_tables + 1) if n not in taken)
         table = TableView.objects.create(
             id=uuid4(),

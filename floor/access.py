@@ -102,7 +102,7 @@ class Reader:
             return
         sector = scopes.sector_or_none(sector_id)
         if sector is None:
-            raise not_found("sector_not_found", "There is no sector with that id.")
+            raise not_found("sector_not_found")
         raise _not_your_sector(self.actor, sector)
 
     def check_table(self, table: TableView | None, table_id: Any = None) -> None:
@@ -120,15 +120,11 @@ class Reader:
         if table is None and table_id is not None:
             table = scopes.table_or_none(table_id)
             if table is None:
-                raise not_found("table_not_found", "There is no table with that id.")
+                raise not_found("table_not_found")
         if self.scopes & {Scope.SECTORS, Scope.TRAYS} and table is not None:
             raise _not_your_sector(self.actor, table.sector)
         if Scope.TABLE in self.scopes and table is not None:
-            raise forbidden(
-                "not_your_table",
-                f"{self.actor.username} does not deal at table {table.number}.",
-                table=table.number,
-            )
+            raise forbidden("not_your_table", table=table.number)
         raise _outside(self)
 
     def check_account(self, account: Any) -> None:
@@ -168,22 +164,13 @@ class Reader:
 
 def _not_your_sector(actor: Actor, sector: SectorView) -> DomainError:
     jefes = ", ".join(sector.jefes)
-    return forbidden(
-        "not_your_sector",
-        f"{actor.username} does not run {sector.name}; its jefes are {jefes}.",
-        sector=sector.name,
-        jefes=jefes,
-    )
+    return forbidden("not_your_sector", sector=sector.name, jefes=jefes)
 
 
 def _outside(reader: Reader) -> DomainError:
     """What the scope does not reach at all: refused as the role's."""
     readers = [str(r) for r, scope in READS[reader.resource].items() if scope == Scope.ALL]
-    return forbidden(
-        "role_not_allowed",
-        f"{reader.actor.username} may not read this: it needs the role {' or '.join(readers)}.",
-        roles=readers,
-    )
+    return forbidden("role_not_allowed", roles=readers)
 
 
 def reader(user: Any, resource: str) -> Reader:

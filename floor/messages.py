@@ -1,7 +1,12 @@
 """What people read when a command is refused, in their language.
 
-The domain raises errors with a stable code and English prose; this catalogue
-gives each code a translatable message, filled with the error's params.
+The domain raises errors as a stable code and its params, with no prose
+(floor.kernel.errors); this is the one catalogue that says them to people: a
+translatable message for each code, filled with the error's params, in es, gl,
+pt and en (issue 21: the English is written once, here, not in the domain too).
+A code this catalogue lacks is said as the generic "refused" message, never as
+its raw code; tests/floor/test_messages_catalogue.py keeps every raised code
+catalogued, so that fallback is only a safety net.
 
 The file stays whole, over 400 lines, by design: it is one catalogue, one entry
 per code, so a code is looked up (and its translation checked,
@@ -16,7 +21,7 @@ from decimal import Decimal
 from django.utils.formats import number_format
 from django.utils.translation import gettext_lazy as _
 
-from floor.kernel.errors import ErrorKind
+from floor.kernel.errors import DomainError, ErrorKind
 from floor.kernel.roles import Role
 from games.errors import RuleViolation
 
@@ -259,6 +264,8 @@ MESSAGES = {
     "command_id_reused": _("This command id was already used for a different command."),
     "unknown_rule_profile": _("Unknown rule profile."),
     "invalid_input": _("Some fields are missing or wrong."),
+    # Said for a refusal whose code is not catalogued (floor.messages.describe).
+    "refused": _("The floor refused this request; nothing was recorded."),
     "not_found": _("Not found."),
     # --- reports ------------------------------------------------------------------
     "report_filter_invalid": _(
@@ -547,8 +554,11 @@ def said_params(code: str, params: dict) -> dict:
 
 
 def describe(error: RuleViolation) -> str:
-    """The refusal in the active language, or the domain's prose if uncatalogued."""
-    return message_for(error.code, error.message, **error.params)
+    """The refusal in the active language. The floor's refusals carry no prose
+    (their text is ``code (params)``, for logs), so one the catalogue lacks is
+    said as the generic "refused"; a games refusal keeps its own message."""
+    fallback = message_for("refused") if isinstance(error, DomainError) else error.message
+    return message_for(error.code, fallback, **error.params)
 
 
 # Why a balancing move picks its player and its seat (floor.domain.balance says

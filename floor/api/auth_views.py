@@ -100,11 +100,7 @@ class IsDirector(BasePermission):
     def has_permission(self, request, view) -> bool:
         actor = actor_for(request.user)
         if request.user.is_authenticated and Role.DIRECTOR not in actor.roles:
-            raise forbidden(
-                "role_not_allowed",
-                f"{actor.username} may not manage login lockouts: it needs the role director.",
-                roles=[str(Role.DIRECTOR)],
-            )
+            raise forbidden("role_not_allowed", roles=[str(Role.DIRECTOR)])
         return True
 
 

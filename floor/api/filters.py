@@ -34,9 +34,7 @@ class Filters:
         self.code = code
 
     def refuse(self, name: str, expected: str, code: str | None = None) -> Exception:
-        return invalid(
-            code or self.code, f"The filter '{name}' is {expected}.", field=name, expected=expected
-        )
+        return invalid(code or self.code, field=name, expected=expected)
 
     def text(self, name: str, *, max_length: int = 200) -> str | None:
         """A string as given; given empty, or with control characters (no name

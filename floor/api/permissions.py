@@ -46,6 +46,6 @@ class MayRead(BasePermission):
             return True  # a command's endpoint: 405, nothing read
         resource = getattr(view, "reads", None)
         if resource is None:
-            raise forbidden("role_not_allowed", "Nobody reads this.", roles=[])
+            raise forbidden("role_not_allowed", roles=[])
         request.reader = reader(request.user, resource)
         return True

@@ -34,12 +34,9 @@ def checked_reason(reason: object) -> str:
     separation), as one line of printable text."""
     text = " ".join(str(reason or "").split())
     if not text:
-        raise invalid("reason_required", "Say why: every move the jefe chooses records it.")
+        raise invalid("reason_required")
     if len(text) > MAX_REASON_LENGTH or not text.isprintable():
-        raise invalid(
-            "reason_invalid",
-            f"A reason is printable text of at most {MAX_REASON_LENGTH} characters.",
-        )
+        raise invalid("reason_invalid")
     return text
 
 
@@ -60,14 +57,10 @@ class BalancingCommands(HouseClockCommands):
             chosen = table.check_seat_number(seat)
             table.check_seat_free(chosen)
             if chosen not in free:
-                raise conflict(
-                    "waiting_list_first",
-                    f"Seat {chosen} is offered to a called player: it is theirs while the "
-                    "call lasts.",
-                )
+                raise conflict("waiting_list_first")
             return chosen, "the seat the jefe chose"
         if not free:
-            raise conflict("table_full", f"{table.label} has no free seat for the move.")
+            raise conflict("table_full")
         picked = balance.target_seat(seating_view(table), step(self.profile), free)
         # Only the small blind's seat is free: a player who asked, or whose
         # table broke, takes it rather than wait.
@@ -86,7 +79,7 @@ class BalancingCommands(HouseClockCommands):
         """Moves the player with their stack [CM-12], records why, and lets the
         tables suspend, resume and propose again."""
         if source.game != target.game:
-            raise conflict("move_not_same_game", "A player moves between tables of one game.")
+            raise conflict("move_not_same_game")
         from_seat, stack = source.send_player(player.id, target.id, kind)
         target.receive_player(player.id, seat, stack, source.id, kind)
         player.move_table(target.id, seat)
@@ -158,13 +151,13 @@ class BalancingCommands(HouseClockCommands):
             group = self._group_of(group_id)
             found = self.player(player)
             if found.seated_at is None:
-                raise conflict("player_not_seated", f"{found.display_name} is not seated.")
+                raise conflict("player_not_seated")
             source = self.load(Table, UUID(found.seated_at["table_id"]), "table")
             target = self.load(Table, to_table_id, "table")
             if source.id == target.id:
-                raise conflict("same_table", "The player already sits at that table.")
+                raise conflict("same_table")
             if source.id.hex not in group.tables or target.id.hex not in group.tables:
-                raise conflict("move_not_same_game", "A player moves between tables of one game.")
+                raise conflict("move_not_same_game")
             found.check_apart([s["player_id"] for s in target.occupants.values()])
             chosen, _ = self._seat_at(target, seat)
             why = {"override": why_jefe, "proposal": (group.proposal or {}).get("id")}
@@ -187,10 +180,7 @@ class BalancingCommands(HouseClockCommands):
             found = self.player(player)
             _seat, state = table.seated_state(found.id)
             if self.profile.table_moves.change_only_after_losing_stack and state["stack"] > 0:
-                raise conflict(
-                    "table_change_needs_stack_lost",
-                    "A player changes table only after losing their stack (PT 26).",
-                )
+                raise conflict("table_change_needs_stack_lost")
             group = self.join_group(table)
             group.request_change(found.id, table.id)
             return [group], {"table_id": str(table.id), "player_id": str(found.id)}
@@ -233,13 +223,11 @@ class BalancingCommands(HouseClockCommands):
             group = self.join_group(source)
             requesters = group.requesters(source.id)
             if not requesters:
-                raise conflict(
-                    "no_table_change_request", "Nobody at that table asked to change table."
-                )
+                raise conflict("no_table_change_request")
             if target.id == source.id:
-                raise conflict("same_table", "The player already sits at that table.")
+                raise conflict("same_table")
             if target.id.hex not in group.tables:
-                raise conflict("move_not_same_game", "A player moves between tables of one game.")
+                raise conflict("move_not_same_game")
             cards, winner = (
                 draws.draw_high_card(requesters, self.random)
                 if len(requesters) > 1
@@ -250,10 +238,7 @@ class BalancingCommands(HouseClockCommands):
                 moves.change_only_after_losing_stack
                 and source.player_count - 1 < self.profile.min_players
             ):
-                raise conflict(
-                    "table_would_fall_below_minimum",
-                    f"{source.label} would fall below {self.profile.min_players} players (PT 26).",
-                )
+                raise conflict("table_would_fall_below_minimum")
             found = self.find(Player, UUID(winner))
             self.check_may_sit(found, target, moving_from=source)
             chosen, why_seat = self._seat_at(target, seat)

@@ -27,9 +27,9 @@ def moment(value: object, name: str) -> datetime:
     try:
         moment = datetime.fromisoformat(str(value))
     except ValueError:
-        raise invalid("deadline_invalid", f"{name} is an ISO date and time.") from None
+        raise invalid("deadline_invalid") from None
     if moment.tzinfo is None:
-        raise invalid("deadline_invalid", f"{name} needs its time zone.")
+        raise invalid("deadline_invalid")
     return moment
 
 

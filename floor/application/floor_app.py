@@ -52,11 +52,7 @@ class FloorApplication(
         def decide() -> Decision:
             sector = Sector.open(name)
             if self.find(Sector, sector.id) is not None:
-                raise conflict(
-                    "sector_exists",
-                    f"There is already a sector called {sector.name}.",
-                    sector=sector.name,
-                )
+                raise conflict("sector_exists", sector=sector.name)
             return [sector], {"sector_id": str(sector.id), "name": sector.name}
 
         return self.execute(current_command(), actor, command_id, {"name": name}, decide)

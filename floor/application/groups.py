@@ -56,11 +56,7 @@ class GroupSupport(PlayerCommands):
         tables [CM-10; PT 26]."""
         player.check_not_in_tournament(self.dinner_break())
         if moving_from is None and self.table_change_first(table) is not None:
-            raise conflict(
-                "table_change_requested_first",
-                f"A seated player asked to change to {table.label}: the seat is offered to "
-                "them before the list (CM-11).",
-            )
+            raise conflict("table_change_requested_first")
         player.check_apart([s["player_id"] for s in table.occupants.values()])
         limit = balance.tolerance(self.profile)
         group = self.balance_group(table.game)

@@ -31,13 +31,7 @@ class JoiningCommands(SeatSupport):
             return
         until = datetime.fromisoformat(left["at"]) + cooldown
         if self.now() < until:
-            raise conflict(
-                "reseat_cooldown",
-                f"{player.display_name} left a table of this game less than "
-                f"{int(cooldown.total_seconds() // 60)} minutes ago: they may sit here "
-                f"without the draw from {until:%H:%M} (CM-13).",
-                until=until.isoformat(),
-            )
+            raise conflict("reseat_cooldown", until=until.isoformat())
 
     @command(roles=JEFE, scope="table")
     def seat_player(
@@ -73,9 +67,9 @@ class JoiningCommands(SeatSupport):
             drawn_from = None
             if seat is None:
                 if not table.free_seats():
-                    raise conflict("table_full", f"{table.label} has no free seat.")
+                    raise conflict("table_full")
                 if not table.draw_open:
-                    raise invalid("seat_required", "Say which seat the player takes.")
+                    raise invalid("seat_required")
                 # Seats offered to a called player are not in the draw [CM-6].
                 held = waiting.seats_called(table.id, but_for=found.id) if waiting else {}
                 drawn_from = [s for s in table.free_seats() if s not in held] or table.free_seats()
@@ -83,10 +77,7 @@ class JoiningCommands(SeatSupport):
             else:
                 chosen = table.check_seat_number(seat)
                 if table.draw_open:
-                    raise conflict(
-                        "seat_is_drawn",
-                        "The draw is open until the table is full: the seat is drawn (CM-3).",
-                    )
+                    raise conflict("seat_is_drawn")
             table.check_seat_free(chosen)
             table.check_seat_change_first(chosen)
             if drawn_from is None:
@@ -157,12 +148,10 @@ class JoiningCommands(SeatSupport):
             table.check_seat_free(free)
             waiting = self.waiting_list(table.game)
             if waiting is not None and free in waiting.seats_called(table.id):
-                raise conflict(
-                    "seat_already_offered", f"Seat {free} is already offered to a called player."
-                )
+                raise conflict("seat_already_offered")
             changed, offer = self._offer_seat(table, free)
             if offer is None:
-                raise conflict("nobody_to_call", "Nobody free to take the seat is on the list.")
+                raise conflict("nobody_to_call")
             return changed, {"table_id": str(table.id), "seat": free, "offered": offer}
 
         payload = {"table_id": str(table_id), "seat": seat}
@@ -181,12 +170,7 @@ class JoiningCommands(SeatSupport):
             waiting = self.waiting_list(table.game)
             held = waiting.seats_called(table.id) if waiting else {}
             if new_seat in held:
-                raise conflict(
-                    "waiting_list_first",
-                    f"Seat {new_seat} is offered to a called player: it is theirs while "
-                    "the call lasts.",
-                    reservation=held[new_seat],
-                )
+                raise conflict("waiting_list_first", reservation=held[new_seat])
             old = table.change_seat(found.id, new_seat)
             found.move_seat(table.id, new_seat)
             changed, offer = self._offer_seat(table, old)
@@ -218,12 +202,7 @@ class JoiningCommands(SeatSupport):
 
         def decide() -> Decision:
             if paid_with not in TABLE_PAYMENTS:
-                raise invalid(
-                    "paid_with_invalid",
-                    "At the table a buy-in is paid in cash or with the player's own chips; "
-                    "the cage books its own (buy_in_at_cage).",
-                    choices=list(TABLE_PAYMENTS),
-                )
+                raise invalid("paid_with_invalid", choices=list(TABLE_PAYMENTS))
             table = self.load(Table, table_id, "table")
             found = self.player(player)
             stack = table.buy_in(

@@ -25,7 +25,7 @@ class LeavingCommands(SeatSupport):
 
         def decide() -> Decision:
             if reason not in LEAVING_REASONS:
-                raise invalid("reason_invalid", "A player left, had to leave, or was removed.")
+                raise invalid("reason_invalid")
             table = self.load(Table, table_id, "table")
             found = self.player(player)
             seat, stack = table.remove_player(found.id, reason)
@@ -52,7 +52,7 @@ class LeavingCommands(SeatSupport):
 
         def decide() -> Decision:
             if reason not in CLOSING_REASONS:
-                raise invalid("reason_invalid", "Unknown reason for closing a table.")
+                raise invalid("reason_invalid")
             table = self.load(Table, table_id, "table")
             stacks = {str(UUID(s["player_id"])): s["stack"] for s in table.occupants.values()}
             changed = self.close_players_out(table, reason)

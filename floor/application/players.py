@@ -26,7 +26,7 @@ class PlayerCommands(CommandService):
             player_id = Player.create_id(str(ref))
         player = self.find(Player, player_id)
         if player is None:
-            raise not_found("player_not_found", f"No player {ref}.", player=str(ref)[:40])
+            raise not_found("player_not_found", player=str(ref)[:40])
         return player
 
     def game_for(self, *, table_id: object = None, **game: object) -> Game:
@@ -56,11 +56,7 @@ class PlayerCommands(CommandService):
         def decide() -> Decision:
             player = Player.register(card_number, display_name)
             if self.find(Player, player.id) is not None:
-                raise conflict(
-                    "player_exists",
-                    f"Card {player.card_number} is already registered.",
-                    card_number=player.card_number,
-                )
+                raise conflict("player_exists", card_number=player.card_number)
             return [player], {"player_id": str(player.id), "card_number": player.card_number}
 
         payload = {"card_number": card_number, "display_name": display_name}
@@ -111,10 +107,7 @@ class PlayerCommands(CommandService):
             if found.seated_at is not None:
                 table = self.load(Table, found.seated_at["table_id"], "table")
                 if table.variant == wanted.variant:
-                    raise conflict(
-                        "seated_same_variant",
-                        "A seated player may register only for a different variant (CM-7).",
-                    )
+                    raise conflict("seated_same_variant")
             waiting = self.waiting_list(wanted) or WaitingList.open_for(wanted)
             reservation = waiting.register(found.id, self.now())
             found.joined_list(wanted.key)
@@ -135,10 +128,7 @@ class PlayerCommands(CommandService):
         """Takes a player off a game's list (withdrawn, or absent when called [CM-6])."""
         reason = game.pop("reason", "withdrew")
         if reason not in LIST_LEAVING_REASONS:
-            raise invalid(
-                "reason_invalid",
-                f"A player leaves a list because they {' or '.join(LIST_LEAVING_REASONS)}.",
-            )
+            raise invalid("reason_invalid")
         payload = {"player": player, "reason": reason, **game}
 
         def decide() -> Decision:
@@ -146,7 +136,7 @@ class PlayerCommands(CommandService):
             wanted = self.game_for(**game)
             waiting = self.waiting_list(wanted)
             if waiting is None or waiting.entry_of(found.id) is None:
-                raise conflict("player_not_on_list", "That player is not on this waiting list.")
+                raise conflict("player_not_on_list")
             waiting.remove(found.id, reason)
             found.left_list(wanted.key)
             return [waiting, found], {"player_id": str(found.id), "game": wanted.key}

@@ -89,21 +89,17 @@ class DrawCommands(SeatSupport):
 
         def decide() -> Decision:
             if not isinstance(table_ids, list) or not table_ids:
-                raise invalid("table_ids_required", "Name the tables to draw.")
+                raise invalid("table_ids_required")
             if len(set(map(str, table_ids))) > MAX_TABLES_PER_DRAW:
-                raise invalid("too_many_tables", "One draw serves at most four tables (PT 25).")
+                raise invalid("too_many_tables")
             tables = [self.load(Table, t, "table") for t in dict.fromkeys(map(str, table_ids))]
             game = tables[0].game
             for table in tables:
                 table.check_not_closed()
                 if table.game != game:
-                    raise conflict("tables_not_same_game", "One draw is for one game.")
+                    raise conflict("tables_not_same_game")
                 if table.status != TableStatus.REGISTERING:
-                    raise conflict(
-                        "table_not_registering",
-                        f"The seats of {table.label} were drawn already.",
-                        table=table.number,
-                    )
+                    raise conflict("table_not_registering", table=table.number)
             waiting = self.waiting_list(game)
             candidates: list[Player] = []
             on_break = self.dinner_break()
@@ -125,11 +121,7 @@ class DrawCommands(SeatSupport):
             needed = 1 if tables[0].banked else self.profile.min_players
             if len(candidates) < needed * len(tables):
                 raise conflict(
-                    "not_enough_players",
-                    f"{len(candidates)} players are registered; {len(tables)} table(s) "
-                    f"need {needed * len(tables)} (GA art. 23; PT 24).",
-                    registered=len(candidates),
-                    needed=needed * len(tables),
+                    "not_enough_players", registered=len(candidates), needed=needed * len(tables)
                 )
             capacity = {t.id.hex: t.seats for t in tables}
             priority = [p for p in candidates if p.played_previous_session(game.key)]

@@ -80,7 +80,7 @@ class SeparationCommands(PlayerCommands):
 
         def decide() -> Decision:
             if not isinstance(on, bool):
-                raise invalid("invalid_input", "Say whether the dinner break is on.")
+                raise invalid("invalid_input")
             tournament = self.find(Tournament, TOURNAMENT_ID) or Tournament.create()
             tournament.set_dinner_break(on)
             return [tournament], {"dinner_break": tournament.dinner_break}

@@ -27,11 +27,7 @@ from games.profile_rules import AbsenceExpiry, AbsenceRules
 
 def check_in_profile(rules: AbsenceRules | None) -> AbsenceRules:
     if rules is None:
-        raise conflict(
-            "absence_clock_not_in_profile",
-            "These rules have no absence clock: a player away rests, within the "
-            "hands the rules allow (GA art. 20; PT 13).",
-        )
+        raise conflict("absence_clock_not_in_profile")
     return rules
 
 
@@ -54,40 +50,22 @@ class AbsenceMixin(TableConcern):
         self.check_not_closed()
         seat, state = self.seated(player_id)
         if state.away:
-            raise conflict("player_already_away", "That player is already away on the clock.")
+            raise conflict("player_already_away")
         if state.resting:
-            raise conflict(
-                "player_resting",
-                f"The player in seat {seat} is resting: end the rest first.",
-                seat=seat,
-            )
+            raise conflict("player_resting", seat=seat)
         if self.hand is not None and (
             seat in self.hand["dealt_in"] or str(seat) in self.hand.get("away_blinds", {})
         ):
-            raise conflict(
-                "player_in_hand",
-                f"The player in seat {seat} is in this hand: they step away once it ends.",
-                seat=seat,
-            )
+            raise conflict("player_in_hand", seat=seat)
         if rules.requires_hand_played and not state.played_hand:
-            raise conflict(
-                "absence_needs_hand_played",
-                "The absence clock is for a player who has played a hand here (CM-19).",
-            )
+            raise conflict("absence_needs_hand_played")
         # A stack below the big blind is no stack [CM-16].
         if rules.requires_chips_at_table and (state.stack < self.minimum_cents or state.must_rebuy):
-            raise conflict(
-                "absence_needs_chips",
-                "The absence clock is for a player with chips on the table (CM-19).",
-            )
+            raise conflict("absence_needs_chips")
         away = self.away_seats()
         if len(away) >= rules.max_players_per_table:
             raise conflict(
-                "absence_table_full",
-                f"{len(away)} players of {self.label} are already away: at most "
-                f"{rules.max_players_per_table} at a time (CM-18).",
-                away=len(away),
-                maximum=rules.max_players_per_table,
+                "absence_table_full", away=len(away), maximum=rules.max_players_per_table
             )
         warn_at = now + rules.allowance
         self._absence_started(
@@ -103,7 +81,7 @@ class AbsenceMixin(TableConcern):
         """The player is back: the clock stops, or the blinds stop being posted."""
         seat, state = self.seated(player_id)
         if not state.away:
-            raise conflict("player_not_away", "That player is not away.")
+            raise conflict("player_not_away")
         away = dict(state.away)
         self._absence_ended(seat=seat, player_id=player_id.hex)
         return {"seat": seat, **away}
@@ -117,11 +95,7 @@ class AbsenceMixin(TableConcern):
         if not away or away["posting_blinds"] or datetime.fromisoformat(away[field]) != expected:
             return None
         if now < expected:
-            raise conflict(
-                "timer_not_due",
-                f"The absence clock's deadline is {expected:%H:%M:%S}.",
-                due=expected.isoformat(),
-            )
+            raise conflict("timer_not_due", due=expected.isoformat())
         return seat
 
     def warn_absence(self, player_id: UUID, warn_at: datetime, now: datetime) -> bool:

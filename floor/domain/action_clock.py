@@ -30,24 +30,16 @@ class ActionClockMixin(TableConcern):
         self, seat: int, pot_cents: int, now: datetime, rules: ActionClock
     ) -> dict:
         if not rules.enforced:
-            raise conflict(
-                "action_clock_not_in_profile",
-                "These rules have no action clock: a slow player is warned "
-                "(GA art. 24.3a; PT 71a).",
-            )
+            raise conflict("action_clock_not_in_profile")
         if self.hand is None:
-            raise conflict("no_hand_in_progress", f"No hand is being played at {self.label}.")
+            raise conflict("no_hand_in_progress")
         if isinstance(pot_cents, bool) or not isinstance(pot_cents, int) or pot_cents < 0:
-            raise invalid("amount_invalid", "The pot is whole, non-negative cents.")
+            raise invalid("amount_invalid")
         seat = self.check_seat_number(seat)
         if seat not in self.hand["dealt_in"] or seat in self.hand.get("dead", []):
-            raise conflict("seat_not_in_hand", f"Seat {seat} is not in this hand.", seat=seat)
+            raise conflict("seat_not_in_hand", seat=seat)
         if self.action_clock is not None:
-            raise conflict(
-                "action_clock_running",
-                f"The clock already runs on seat {self.action_clock['seat']}.",
-                seat=self.action_clock["seat"],
-            )
+            raise conflict("action_clock_running", seat=self.action_clock["seat"])
         extra_at = now + rules.first_period(pot_cents)
         dead_at = extra_at + rules.extra
         self._action_clock_started(
@@ -58,7 +50,7 @@ class ActionClockMixin(TableConcern):
     def stop_action_clock(self, seat: int) -> None:
         """The player acted [CM-22]."""
         if self.action_clock is None or self.action_clock["seat"] != seat:
-            raise conflict("no_action_clock", f"No clock runs on seat {seat}.", seat=seat)
+            raise conflict("no_action_clock", seat=seat)
         self._action_clock_stopped(seat=seat)
 
     def _running_clock_due(self, field: str, expected: datetime, now: datetime) -> bool:
@@ -66,11 +58,7 @@ class ActionClockMixin(TableConcern):
         if clock is None or datetime.fromisoformat(clock[field]) != expected:
             return False
         if now < expected:
-            raise conflict(
-                "timer_not_due",
-                f"The clock's deadline is {expected:%H:%M:%S}.",
-                due=expected.isoformat(),
-            )
+            raise conflict("timer_not_due", due=expected.isoformat())
         return True
 
     def warn_action_clock(self, extra_at: datetime, now: datetime) -> bool:

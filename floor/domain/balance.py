@@ -57,13 +57,7 @@ def check_balance(
     fullest = max(after, key=after.get)
     emptiest = min(after, key=after.get)
     raise conflict(
-        "tables_unbalanced",
-        f"That would leave {labels[fullest]} with {after[fullest]} players and "
-        f"{labels[emptiest]} with {after[emptiest]}: tables of one game stay at most "
-        f"{limit} player apart (CM-10).",
-        fullest=labels[fullest],
-        emptiest=labels[emptiest],
-        limit=limit,
+        "tables_unbalanced", fullest=labels[fullest], emptiest=labels[emptiest], limit=limit
     )
 
 

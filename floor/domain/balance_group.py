@@ -90,11 +90,7 @@ class BalanceGroup(AuditedAggregate):
 
     def check_proposal(self, proposal_id: object) -> dict:
         if self.proposal is None or self.proposal["id"] != proposal_id:
-            raise conflict(
-                "no_such_proposal",
-                "That move is no longer proposed: the tables changed since.",
-                proposal=proposal_id,
-            )
+            raise conflict("no_such_proposal", proposal=proposal_id)
         return self.proposal
 
     # --- moves -----------------------------------------------------------------------
@@ -131,7 +127,7 @@ class BalanceGroup(AuditedAggregate):
 
     def request_change(self, player_id: UUID, table_id: UUID) -> None:
         if any(r["player_id"] == player_id.hex for r in self.change_requests):
-            raise conflict("table_change_already_requested", "That request is already noted.")
+            raise conflict("table_change_already_requested")
         self._change_requested(player_id=player_id.hex, table_id=table_id.hex)
 
     @event("TableChangeRequested")
@@ -144,7 +140,7 @@ class BalanceGroup(AuditedAggregate):
     def withdraw_change(self, player_id: UUID, reason: str = "withdrew") -> None:
         if not any(r["player_id"] == player_id.hex for r in self.change_requests):
             if reason == "withdrew":
-                raise conflict("no_table_change_request", "That player asked for no table change.")
+                raise conflict("no_table_change_request")
             return
         self._change_withdrawn(player_id=player_id.hex, reason=reason)
 

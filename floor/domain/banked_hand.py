@@ -90,19 +90,15 @@ class JackpotInPlay:
 
 def _refusal(broken: RuleViolation, **where: object) -> DomainError:
     """A games refusal (a bet, a card) as the floor's 400, with the same code."""
-    return DomainError(
-        broken.code, broken.message, kind=ErrorKind.INVALID, **{**broken.params, **where}
-    )
+    return DomainError(broken.code, kind=ErrorKind.INVALID, **{**broken.params, **where})
 
 
 def _cents(box: Mapping, name: str, seat: int, *, required: bool = True) -> int:
     value = box.get(name, None if required else 0)
     if value is None:
-        raise invalid("box_field_required", f"Box {seat} needs {name}.", seat=seat, field=name)
+        raise invalid("box_field_required", seat=seat, field=name)
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise invalid(
-            "amount_invalid", f"{name} of box {seat} is a whole number of cents.", seat=seat
-        )
+        raise invalid("amount_invalid", seat=seat)
     return value
 
 
@@ -111,24 +107,22 @@ def _flag(box: Mapping, name: str, seat: int, *, required: bool = False) -> bool
     if value is None and not required:
         return False
     if not isinstance(value, bool):
-        raise invalid(
-            "box_field_required", f"Box {seat} says {name}: true or false.", seat=seat, field=name
-        )
+        raise invalid("box_field_required", seat=seat, field=name)
     return value
 
 
 def _cards(given: object, count: int, seat: int | None, name: str) -> tuple[Card, ...]:
     where = {"seat": seat} if seat is not None else {"field": f"bank.{name}"}
     if given is None:
-        raise invalid("cards_required", f"Give the {count} cards of {name}.", count=count, **where)
+        raise invalid("cards_required", count=count, **where)
     try:
         dealt = cards(given if isinstance(given, str) else list(given))  # type: ignore[arg-type]
     except RuleViolation as broken:
         raise _refusal(broken, **where) from None
     except TypeError:
-        raise invalid("bad_card", "Cards are given as text, such as 'As Kd'.", **where) from None
+        raise invalid("bad_card", **where) from None
     if len(dealt) != count:
-        raise invalid("wrong_card_count", f"{name} has {count} cards.", count=count, **where)
+        raise invalid("wrong_card_count", count=count, **where)
     return dealt
 
 
@@ -158,9 +152,7 @@ class _Deck:
     def deal(self, hand: tuple[Card, ...], **where: object) -> tuple[Card, ...]:
         for one in hand:
             if one in self.seen:
-                raise invalid(
-                    "duplicate_card", f"{one} is dealt twice in this hand.", card=str(one), **where
-                )
+                raise invalid("duplicate_card", card=str(one), **where)
             self.seen.add(one)
         return hand
 
@@ -168,41 +160,30 @@ class _Deck:
 def _boxes(table: Any, boxes: object) -> dict[int, dict]:
     """The reported boxes by seat: occupied seats of players who play."""
     if not isinstance(boxes, Mapping) or not boxes:
-        raise invalid("boxes_required", "Report the boxes that played, seat by seat.")
+        raise invalid("boxes_required")
     found: dict[int, dict] = {}
     for seat, box in by_seat(boxes, "boxes"):
         seat = table.check_seat_number(seat)
         state = table.seat_at(seat)
         if state is None:
-            raise conflict("seat_empty", f"Seat {seat} is empty.", seat=seat)
+            raise conflict("seat_empty", seat=seat)
         if state.away or state.resting:
-            raise conflict(
-                "seat_not_playing", f"Seat {seat} does not play the next hand.", seat=seat
-            )
+            raise conflict("seat_not_playing", seat=seat)
         if not isinstance(box, Mapping):
-            raise invalid("box_invalid", f"Box {seat} is reported as an object.", seat=seat)
+            raise invalid("box_invalid", seat=seat)
         unknown = sorted(set(box) - BOX_FIELDS[table.variant])
         if unknown:
-            raise invalid(
-                "box_field_unknown",
-                f"A {table.variant} box does not report {unknown[0]}.",
-                seat=seat,
-                field=str(unknown[0])[:40],
-            )
+            raise invalid("box_field_unknown", seat=seat, field=str(unknown[0])[:40])
         found[seat] = dict(box)
     return found
 
 
 def _bank(variant: str, bank: object) -> dict:
     if not isinstance(bank, Mapping):
-        raise invalid("bank_required", "Report the bank's hand.")
+        raise invalid("bank_required")
     unknown = sorted(set(bank) - BANK_FIELDS[variant])
     if unknown:
-        raise invalid(
-            "box_field_unknown",
-            f"The bank of a {variant} table does not report {unknown[0]}.",
-            field=f"bank.{str(unknown[0])[:40]}",
-        )
+        raise invalid("box_field_unknown", field=f"bank.{str(unknown[0])[:40]}")
     return dict(bank)
 
 
@@ -210,13 +191,7 @@ def _check_covered(table: Any, seat: int, at_risk: int) -> None:
     """A box bets only the chips in front of it [GA art. 21; PT 14]."""
     stack = table.seat_at(seat).stack
     if at_risk > stack:
-        raise conflict(
-            "stake_over_stack",
-            f"Box {seat} bets {at_risk} cents with {stack} in front of it.",
-            seat=seat,
-            stack_cents=stack,
-            stake_cents=at_risk,
-        )
+        raise conflict("stake_over_stack", seat=seat, stack_cents=stack, stake_cents=at_risk)
 
 
 # --- sen descarte [GA art. 6-8; PT-SD] --------------------------------------------------
@@ -256,35 +231,22 @@ def _sen_descarte(
             # cards not in that hand are dealt like any other card.
             unplayed = tuple(c for c in earlier if c not in hand)
             if hand and len(unplayed) > 1:
-                raise invalid(
-                    "first_five_not_these_cards",
-                    "A box's first five cards and the hand it plays are the six it saw: "
-                    "they share at least four (GA art. 8c).",
-                    seat=seat,
-                )
+                raise invalid("first_five_not_these_cards", seat=seat)
             deck.deal(unplayed, seat=seat, field="first_five")
             first_five = _value(SEN_DESCARTE, earlier).category
             report.update(extra_card=True, first_five=_shown(earlier))
         elif box.get("first_five") is not None:
-            raise invalid(
-                "first_five_without_extra_card",
-                "Only a box that bought a card gives its first five cards (GA art. 8c).",
-                seat=seat,
-            )
+            raise invalid("first_five_without_extra_card", seat=seat)
         if insurance:
             report["insurance_cents"] = insurance
         if stake:
             if jackpot is None:
-                raise conflict(
-                    "jackpot_required",
-                    "Name the progressive jackpot this table feeds to stake on it (GA art. 8b).",
-                    seat=seat,
-                )
+                raise conflict("jackpot_required", seat=seat)
             report["jackpot_cents"] = stake
         if extra and not profile.banked.extra_card:
-            raise invalid("extra_card_not_offered", "This table sells no extra card.", seat=seat)
+            raise invalid("extra_card_not_offered", seat=seat)
         if insurance and profile.banked.insurance_table is None:
-            raise invalid("insurance_not_offered", "This table offers no insurance.", seat=seat)
+            raise invalid("insurance_not_offered", seat=seat)
         extra_cents = ante if extra else 0
         _check_covered(
             table, seat, ante + (2 * ante if called else 0) + insurance + stake + extra_cents
@@ -365,11 +327,7 @@ def _trijoker(
             or not set(took_back) <= {1, 2}
             or any(isinstance(n, bool) for n in took_back)
         ):
-            raise invalid(
-                "took_back_invalid",
-                "Only bets 1 and 2 may be taken back (GA art. 15.2).",
-                seat=seat,
-            )
+            raise invalid("took_back_invalid", seat=seat)
         hand = deck.deal(_cards(box.get("cards"), 3, seat, "cards"), seat=seat)
         value = _value(TRIJOKER, hand, common)
         in_play = 3 - len(set(took_back))
@@ -460,11 +418,7 @@ def decide(
     first rule the report breaks. The table must be a banked one, running,
     with no circle hand open."""
     if not table.banked:
-        raise conflict(
-            "table_not_banked",
-            f"{table.label} plays {table.variant}, not a banked game.",
-            table=table.number,
-        )
+        raise conflict("table_not_banked", table=table.number)
     table.check_started()
     table.check_no_hand()
     found = _boxes(table, boxes)

@@ -51,7 +51,7 @@ class ChipsMixin(TableConcern):
         self.check_not_closed()
         self.check_no_hand()
         if isinstance(amount, bool) or not isinstance(amount, int) or amount <= 0:
-            raise invalid("amount_invalid", "A buy-in is a positive number of cents.")
+            raise invalid("amount_invalid")
         seat, state = self.seated(player_id)
         house = (rules or BuyInRules()).bounds_for(self.variant)
         if state.stack == 0:
@@ -62,18 +62,12 @@ class ChipsMixin(TableConcern):
                 ]
                 average = sum(others) // len(others) if others else self.minimum_cents
                 if amount != average:
-                    raise conflict(
-                        "buy_in_not_table_average",
-                        "Joining a game in progress, a player brings the average capital "
-                        "at the table (PT 28).",
-                        average_cents=average,
-                    )
+                    raise conflict("buy_in_not_table_average", average_cents=average)
             elif house is not None:
                 self._check_house_bounds(house, False, amount, amount)
             elif not self.minimum_cents <= amount <= self.maximum_cents:
                 raise conflict(
                     "buy_in_out_of_limits",
-                    "The buy-in lies between the table's minimum and maximum.",
                     minimum_cents=self.minimum_cents,
                     maximum_cents=self.maximum_cents,
                 )
@@ -83,19 +77,12 @@ class ChipsMixin(TableConcern):
         elif amount < self.minimum_cents or state.stack + amount > self.maximum_cents:
             raise conflict(
                 "rebuy_out_of_limits",
-                "A rebuy is at least the table minimum and leaves the stack at most "
-                "the table maximum.",
                 minimum_cents=self.minimum_cents,
                 maximum_cents=self.maximum_cents,
                 stack_cents=state.stack,
             )
         if paid_with not in PAYMENT_SOURCES:
-            raise invalid(
-                "paid_with_invalid",
-                "A buy-in is paid with cash at the table, at the cage, or with the "
-                "player's own chips.",
-                choices=list(PAYMENT_SOURCES),
-            )
+            raise invalid("paid_with_invalid", choices=list(PAYMENT_SOURCES))
         stack = state.stack + amount
         self._chips_bought(
             seat=seat, amount=amount, stack=stack, player_id=player_id.hex, paid_with=paid_with
@@ -117,20 +104,10 @@ class ChipsMixin(TableConcern):
             "rule": house.source,
             **params,
         }
-        what = "rebuy" if rebuy else "first buy-in"
         if amount < house.minimum_cents:
-            raise conflict(
-                "rebuy_below_minimum" if rebuy else "buy_in_below_minimum",
-                f"A {what} here is at least {house.minimum_cents} cents ({house.source}).",
-                **bounds,
-            )
+            raise conflict("rebuy_below_minimum" if rebuy else "buy_in_below_minimum", **bounds)
         if capped > house.maximum_cents:
-            raise conflict(
-                "rebuy_above_maximum" if rebuy else "buy_in_above_maximum",
-                f"A {what} here leaves at most {house.maximum_cents} cents in front of "
-                f"the player ({house.source}).",
-                **bounds,
-            )
+            raise conflict("rebuy_above_maximum" if rebuy else "buy_in_above_maximum", **bounds)
 
     @event("ChipsBought")
     def _chips_bought(
@@ -152,19 +129,11 @@ class ChipsMixin(TableConcern):
         self.check_not_closed()
         self.check_no_hand()
         if purpose not in CHIPS_OFF_PURPOSES:
-            raise invalid(
-                "chips_may_not_leave",
-                "Chips leave the table only for tips or hospitality (CM-15).",
-                choices=list(CHIPS_OFF_PURPOSES),
-            )
+            raise invalid("chips_may_not_leave", choices=list(CHIPS_OFF_PURPOSES))
         if isinstance(amount, bool) or not isinstance(amount, int) or amount <= 0:
-            raise invalid("amount_invalid", "An amount is a positive number of cents.")
+            raise invalid("amount_invalid")
         if amount > most_cents:
-            raise conflict(
-                "chips_off_over_limit",
-                "Too many chips to leave the table at once for tips or hospitality (CM-15).",
-                maximum_cents=most_cents,
-            )
+            raise conflict("chips_off_over_limit", maximum_cents=most_cents)
         seat, state = self.seated(player_id)
         self._check_stack_covers(seat, state, amount)
         self._chips_taken_off(
@@ -178,12 +147,7 @@ class ChipsMixin(TableConcern):
 
     def _check_stack_covers(self, seat: int, state: Seat, amount: int) -> None:
         if amount > state.stack:
-            raise conflict(
-                "stack_too_small",
-                f"Seat {seat} has {state.stack} cents of chips.",
-                seat=seat,
-                stack_cents=state.stack,
-            )
+            raise conflict("stack_too_small", seat=seat, stack_cents=state.stack)
 
     @event("ChipsTakenOff")
     def _chips_taken_off(

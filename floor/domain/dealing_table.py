@@ -52,13 +52,11 @@ class DealingTable(Protocol):
 def seat_amounts(table: DealingTable, amounts: object, what: str) -> dict[int, int]:
     """``{seat: cents}`` with each seat at the table and each amount whole cents."""
     if not isinstance(amounts, Mapping):
-        raise invalid("hand_report_invalid", f"{what} maps seats to amounts in cents.")
+        raise invalid("hand_report_invalid")
     out: dict[int, int] = {}
     for seat, value in by_seat(amounts, what):
         table.check_seat_number(seat)
         if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-            raise invalid(
-                "amount_invalid", f"{what}: amounts are whole, non-negative cents.", seat=seat
-            )
+            raise invalid("amount_invalid", seat=seat)
         out[seat] = value
     return out

@@ -58,11 +58,11 @@ def hand_facts(table: DealingTable, profile: RuleProfile) -> settlement.HandFact
 
 def _seat_list(table: DealingTable, seats: object, what: str) -> list[int]:
     if not isinstance(seats, Sequence) or isinstance(seats, str):
-        raise invalid("hand_report_invalid", f"{what} lists seats.")
+        raise invalid("hand_report_invalid")
     out = []
     for seat in seats:
         if isinstance(seat, bool) or not isinstance(seat, int):
-            raise invalid("seat_out_of_range", f"{seat!r} is not a seat.")
+            raise invalid("seat_out_of_range")
         out.append(table.check_seat_number(seat))
     return out
 
@@ -92,7 +92,7 @@ def decide_end(
     from which the service computes the payments [PT 66-67; GA art. 23.3].
     """
     if table.hand is None:
-        raise conflict("no_hand_in_progress", f"No hand is being played at {table.label}.")
+        raise conflict("no_hand_in_progress")
     put_in = seat_amounts(table, contributions, "contributions")
     typed = winnings is not None
     computed = [
@@ -100,40 +100,24 @@ def decide_end(
     ]
     pots_only = pots_only and not typed and not computed
     if typed + len(computed) != 1 and not pots_only:
-        raise invalid(
-            "hand_result_required" if not typed and not computed else "hand_result_twice",
-            "Give either the winnings or who won (pot_winners or the hands shown), once.",
-        )
+        raise invalid("hand_result_required" if not typed and not computed else "hand_result_twice")
     won = seat_amounts(table, winnings, "winnings") if typed else {}
     if rake_cents is not None and (
         isinstance(rake_cents, bool) or not isinstance(rake_cents, int) or rake_cents < 0
     ):
-        raise invalid("amount_invalid", "The rake is whole, non-negative cents.")
+        raise invalid("amount_invalid")
     said_folded = _seat_list(table, folded or [], "folded")
     dealt_in = set(table.hand["dealt_in"])
     outsiders = sorted((set(put_in) | set(won) | set(said_folded)) - dealt_in)
     if outsiders:
-        raise invalid(
-            "seat_not_in_hand",
-            f"Seat {outsiders[0]} was not dealt in this hand.",
-            seat=outsiders[0],
-        )
+        raise invalid("seat_not_in_hand", seat=outsiders[0])
     dead = sorted(set(won) & set(table.hand.get("dead", [])))
     if dead:
-        raise conflict(
-            "seat_hand_dead",
-            f"Seat {dead[0]}'s hand is dead (the action clock ran out, CM-22): it wins nothing.",
-            seat=dead[0],
-        )
+        raise conflict("seat_hand_dead", seat=dead[0])
     for seat in sorted(dealt_in):
         stack = table.seat_at(seat).stack
         if put_in.get(seat, 0) > stack:
-            raise invalid(
-                "contribution_over_stack",
-                f"Seat {seat} put in more than its stack.",
-                seat=seat,
-                stack_cents=stack,
-            )
+            raise invalid("contribution_over_stack", seat=seat, stack_cents=stack)
     facts = hand_facts(table, profile)
     settlement.check_blinds(facts, put_in)
     # Blinds posted for players away past their clock are in the pot [CM-18].
@@ -163,7 +147,6 @@ def decide_end(
         if sum(won.values()) + rake != total:
             raise invalid(
                 "hand_does_not_balance",
-                "The winnings plus the rake must equal what was put in the pot.",
                 pot_cents=total,
                 won_cents=sum(won.values()),
                 rake_cents=rake,
@@ -178,10 +161,7 @@ def decide_end(
         settled = settlement.settle(facts, built, winners)
         if rake_cents is not None and rake_cents != settled.rake:
             raise invalid(
-                "rake_not_as_announced",
-                "The service computes the rake the table announced on the called pots.",
-                rake_cents=rake_cents,
-                expected_cents=settled.rake,
+                "rake_not_as_announced", rake_cents=rake_cents, expected_cents=settled.rake
             )
         rake, won, pots = settled.rake, settled.winnings, settled.pots
     stacks, idle, must_rebuy, post_big, must_leave = {}, {}, [], [], {}

@@ -73,23 +73,12 @@ def check_may_deal(table: DealingTable) -> None:
     if table.banked:
         # The bank plays each box: its hands are settled box by box, not
         # dealt and ended as a circle game's [GA art. 6-16; PT-SD; PG].
-        raise conflict(
-            "table_is_banked",
-            f"{table.label} is a banked table: its hands are settled box by box.",
-            table=table.number,
-        )
+        raise conflict("table_is_banked", table=table.number)
     if table.status != "running":
-        raise conflict(
-            "table_not_running",
-            f"{table.label} is {table.status}: hands are dealt only while it runs.",
-            status=table.status,
-        )
+        raise conflict("table_not_running", status=table.status)
     table.check_no_hand()
     if table.last_hands is not None and table.last_hands["left"] <= 0:
-        raise conflict(
-            "last_hands_played",
-            f"{table.label} has dealt the last hands of the night (CM-24).",
-        )
+        raise conflict("last_hands_played")
 
 
 def away_blinds(
@@ -121,80 +110,51 @@ def decide_start(
     variants = [table.variant] + ([table.second_variant] if table.second_variant else [])
     if variant is None:
         if len(variants) > 1:
-            raise invalid(
-                "variant_required",
-                "On a mixed table the player with the hand names the variant (PT 23).",
-                variants=variants,
-            )
+            raise invalid("variant_required", variants=variants)
         variant = table.variant
     if variant not in variants:
-        raise invalid("variant_not_at_table", f"{table.label} plays {' or '.join(variants)}.")
+        raise invalid("variant_not_at_table")
     if not isinstance(dealt_in, Sequence) or isinstance(dealt_in, str):
-        raise invalid("hand_report_invalid", "dealt_in lists the seats dealt in.")
+        raise invalid("hand_report_invalid")
     seats_in = sorted({table.check_seat_number(s) for s in dealt_in})
     if len(seats_in) != len(dealt_in):
-        raise invalid("hand_report_invalid", "A seat is dealt in once.")
+        raise invalid("hand_report_invalid")
     if len(seats_in) < 2:
-        raise conflict("too_few_players_dealt_in", "A hand needs at least two players.")
+        raise conflict("too_few_players_dealt_in")
     posted = seat_amounts(table, blinds, "blinds")
     direction = positions.step(profile)
     expected, skipped = expected_button(table, direction)
     if button is None:
         button = expected
     if button is None:
-        raise invalid(
-            "button_required",
-            "Say which seat holds the button: the dealer marks the first one (GA art. 23.1).",
-        )
+        raise invalid("button_required")
     table.check_seat_number(button)
     if table.seat_at(button) is None:
-        raise conflict("button_seat_empty", f"Seat {button} is empty.", seat=button)
+        raise conflict("button_seat_empty", seat=button)
     if expected is not None and button != expected:
-        raise conflict(
-            "button_out_of_turn",
-            f"The button goes to seat {expected} this hand.",
-            expected=expected,
-        )
+        raise conflict("button_out_of_turn", expected=expected)
     for seat in seats_in:
         state = table.seat_at(seat)
         if state is None:
-            raise conflict("seat_empty", f"Seat {seat} is empty.", seat=seat)
+            raise conflict("seat_empty", seat=seat)
         if state.resting:
-            raise conflict("player_resting", f"The player in seat {seat} is resting.", seat=seat)
+            raise conflict("player_resting", seat=seat)
         if state.away:
-            raise conflict("player_away", f"The player in seat {seat} is away (CM-18).", seat=seat)
+            raise conflict("player_away", seat=seat)
         if state.time_due and table.session is not None:
-            raise conflict(
-                "time_charge_due",
-                f"The player in seat {seat} owes this session's time charge: they buy "
-                "chips to pay it first (GA art. 18.3b; PT 7b).",
-                seat=seat,
-            )
+            raise conflict("time_charge_due", seat=seat)
         if state.stack <= 0 or state.must_rebuy:
-            raise conflict(
-                "rebuy_required",
-                f"The player in seat {seat} has no stack to play with: they buy chips first "
-                "(CM-16, PT 79).",
-                seat=seat,
-            )
+            raise conflict("rebuy_required", seat=seat)
         if state.must_leave:
-            raise conflict(
-                "player_must_leave",
-                f"The player in seat {seat} must leave the table (PT 13).",
-                seat=seat,
-            )
+            raise conflict("player_must_leave", seat=seat)
         if seat == skipped:
-            raise conflict(
-                "newcomer_on_button_seat",
-                f"Seat {seat} joined on the button's seat: they play from the next hand (PT 80).",
-                seat=seat,
-            )
+            raise conflict("newcomer_on_button_seat", seat=seat)
     posted_for_away, big = away_blinds(table, profile, button, direction, seats_in)
     for seat, amount in posted.items():
         if seat not in seats_in:
-            raise invalid("hand_report_invalid", f"Seat {seat} posts a blind but is not dealt in.")
+            raise invalid("hand_report_invalid")
         if amount > table.seat_at(seat).stack:
-            raise conflict("blind_over_stack", f"Seat {seat} cannot post more than its stack.")
+            raise conflict("blind_over_stack")
     big_blind = table.minimum_cents
     for seat in seats_in:
         state = table.seat_at(seat)
@@ -205,8 +165,6 @@ def decide_start(
             owed = state.must_post_big_blind
             raise conflict(
                 "big_blind_owed" if owed else "newcomer_waits_for_big_blind",
-                f"The player in seat {seat} posts a big blind to play this hand "
-                "(CM-17, PT 89), or waits for theirs.",
                 seat=seat,
                 big_blind_cents=big_blind,
             )
@@ -214,12 +172,7 @@ def decide_start(
     dead = {s: v for s, v in dead.items() if v}
     for seat, owed in dead.items():
         if owed + posted.get(int(seat), 0) > table.seat_at(seat).stack:
-            raise conflict(
-                "rebuy_required",
-                f"The player in seat {seat} owes {owed} cents of missed blinds (PT 90) and "
-                "has not the chips to post them: they buy chips first.",
-                seat=int(seat),
-            )
+            raise conflict("rebuy_required", seat=int(seat))
     # Blinds that fall on a resting seat are missed, and owed on return [PT 90].
     missed: dict[str, int] = {}
     resting = [s for s in table.occupied() if table.seat_at(s).resting]

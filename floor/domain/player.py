@@ -38,11 +38,7 @@ class Player(AuditedAggregate):
         """Card numbers are letters, digits and dashes, compared without case."""
         cleaned = str(card_number).strip().upper() if isinstance(card_number, str) else ""
         if not CARD_NUMBER.match(cleaned):
-            raise invalid(
-                "card_number_invalid",
-                "A card number has 1 to 30 letters, digits or dashes.",
-                card_number=str(card_number)[:40],
-            )
+            raise invalid("card_number_invalid", card_number=str(card_number)[:40])
         return cleaned
 
     @staticmethod
@@ -53,13 +49,9 @@ class Player(AuditedAggregate):
     def clean_display_name(name: object) -> str:
         cleaned = " ".join(str(name).split()) if isinstance(name, str) else ""
         if not cleaned:
-            raise invalid("display_name_required", "A player needs a display name.")
+            raise invalid("display_name_required")
         if not cleaned.isprintable() or len(cleaned) > MAX_DISPLAY_NAME_LENGTH:
-            raise invalid(
-                "display_name_invalid",
-                f"A display name has at most {MAX_DISPLAY_NAME_LENGTH} printable characters.",
-                max_length=MAX_DISPLAY_NAME_LENGTH,
-            )
+            raise invalid("display_name_invalid", max_length=MAX_DISPLAY_NAME_LENGTH)
         return cleaned
 
     @classmethod
@@ -98,14 +90,11 @@ class Player(AuditedAggregate):
     def bar(self, reason: str) -> None:
         reason = " ".join(str(reason).split())
         if not reason:
-            raise invalid("bar_reason_required", "Barring a player needs a reason.")
+            raise invalid("bar_reason_required")
         if self.barred:
-            raise conflict("player_already_barred", f"{self.display_name} is already barred.")
+            raise conflict("player_already_barred")
         if self.seated_at is not None:
-            raise conflict(
-                "player_seated",
-                f"{self.display_name} is seated: they leave the table before being barred.",
-            )
+            raise conflict("player_seated")
         self._barred(reason=reason[:200])
 
     @event("Barred")
@@ -115,7 +104,7 @@ class Player(AuditedAggregate):
 
     def lift_bar(self) -> None:
         if not self.barred:
-            raise conflict("player_not_barred", f"{self.display_name} is not barred.")
+            raise conflict("player_not_barred")
         self._bar_lifted()
 
     @event("BarLifted")
@@ -126,21 +115,13 @@ class Player(AuditedAggregate):
     def check_may_play(self) -> None:
         """Barred players may neither register for a game nor sit."""
         if self.barred:
-            raise conflict(
-                "player_barred",
-                f"{self.display_name} is barred and may not play.",
-                player=self.card_number,
-            )
+            raise conflict("player_barred", player=self.card_number)
 
     # --- seating ---------------------------------------------------------------
 
     def check_not_seated(self) -> None:
         if self.seated_at is not None:
-            raise conflict(
-                "player_already_seated",
-                f"{self.display_name} already sits at another table.",
-                player=self.card_number,
-            )
+            raise conflict("player_already_seated", player=self.card_number)
 
     def take_seat(self, table_id: UUID, seat: int, game_key: str = "") -> None:
         self.check_may_play()
@@ -194,10 +175,7 @@ class Player(AuditedAggregate):
     def use_absence_clock(self, day: date, table_id: UUID, uses_per_day: int) -> None:
         """The absence clock is once a gaming day [CM-18]."""
         if self.absence_days.count(day.isoformat()) >= uses_per_day:
-            raise conflict(
-                "absence_used_today",
-                f"{self.display_name} has used the absence clock today already (CM-18).",
-            )
+            raise conflict("absence_used_today")
         self._absence_clock_used(gaming_day=day.isoformat(), table_id=table_id)
 
     @event("AbsenceClockUsed")
@@ -218,7 +196,7 @@ class Player(AuditedAggregate):
 
     def keep_apart_from(self, other: UUID, reason: str) -> None:
         if other == self.id:
-            raise conflict("keep_apart_self", "A player cannot be kept apart from themselves.")
+            raise conflict("keep_apart_self")
         if other.hex not in self.kept_apart:
             self._kept_apart(other=other.hex, reason=reason)
 
@@ -228,7 +206,7 @@ class Player(AuditedAggregate):
 
     def allow_together(self, other: UUID) -> None:
         if other.hex not in self.kept_apart:
-            raise conflict("not_kept_apart", "Those players are not kept apart.")
+            raise conflict("not_kept_apart")
         self._allowed_together(other=other.hex)
 
     @event("AllowedTogether")
@@ -238,14 +216,11 @@ class Player(AuditedAggregate):
     def check_apart(self, seated: list[str]) -> None:
         """Refuses a seat at a table where a player kept apart sits [CM-14]."""
         if any(p in self.kept_apart for p in seated):
-            raise conflict(
-                "players_kept_apart",
-                f"{self.display_name} is kept apart from a player at that table (CM-14).",
-            )
+            raise conflict("players_kept_apart")
 
     def enter_tournament(self) -> None:
         if self.in_tournament:
-            raise conflict("already_in_tournament", "That player is already in the tournament.")
+            raise conflict("already_in_tournament")
         self._entered_tournament()
 
     @event("EnteredTournament")
@@ -254,7 +229,7 @@ class Player(AuditedAggregate):
 
     def leave_tournament(self) -> None:
         if not self.in_tournament:
-            raise conflict("not_in_tournament", "That player is not in the tournament.")
+            raise conflict("not_in_tournament")
         self._left_tournament()
 
     @event("LeftTournament")
@@ -265,11 +240,7 @@ class Player(AuditedAggregate):
         """Nobody plays the tournament and a cash table at once, but on the
         tournament's dinner break [CM-23]."""
         if self.in_tournament and not dinner_break:
-            raise conflict(
-                "player_in_tournament",
-                f"{self.display_name} plays the tournament: a cash table only during its "
-                "dinner break (CM-23).",
-            )
+            raise conflict("player_in_tournament")
 
     def played_previous_session(self, game_key: str) -> bool:
         return game_key in self.previous_sessions

@@ -98,12 +98,7 @@ def read_scopes(actor: Actor, resource: str) -> frozenset[Scope]:
         raise LookupError(f"no read rule is declared for {resource!r}")
     scopes = frozenset(readers[role] for role in actor.roles if role in readers)
     if not scopes:
-        raise forbidden(
-            "role_not_allowed",
-            f"{actor.username} may not read this: it needs the role "
-            f"{' or '.join(sorted(readers))}.",
-            roles=sorted(str(r) for r in readers),
-        )
+        raise forbidden("role_not_allowed", roles=sorted(str(r) for r in readers))
     return scopes
 
 

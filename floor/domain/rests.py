@@ -22,15 +22,11 @@ class RestsMixin(TableConcern):
         self.check_not_closed()
         seat, state = self.seated(player_id)
         if state.resting:
-            raise conflict("player_already_resting", "That player is already resting.")
+            raise conflict("player_already_resting")
         if state.away:
-            raise conflict("player_away", f"The player in seat {seat} is away (CM-18).", seat=seat)
+            raise conflict("player_away", seat=seat)
         if repeated_rests_leave and state.rests >= 2:
-            raise conflict(
-                "rest_used_repeatedly",
-                "A player who keeps resting must leave the table (PT 13).",
-                seat=seat,
-            )
+            raise conflict("rest_used_repeatedly", seat=seat)
         self._rest_started(seat=seat)
 
     @event("RestStarted")
@@ -41,7 +37,7 @@ class RestsMixin(TableConcern):
     def end_rest(self, player_id: UUID) -> None:
         seat, state = self.seated(player_id)
         if not state.resting:
-            raise conflict("player_not_resting", "That player is not resting.")
+            raise conflict("player_not_resting")
         self._rest_ended(seat=seat, owes_cents=state.owes_cents)
 
     @event("RestEnded")

@@ -19,7 +19,7 @@ def seat_of(key: object) -> int:
         return key
     if isinstance(key, str) and key.isascii() and key.isdigit() and str(int(key)) == key:
         return int(key)
-    raise invalid("seat_out_of_range", f"{str(key)[:10]!r} is not a seat.", seat=str(key)[:10])
+    raise invalid("seat_out_of_range", seat=str(key)[:10])
 
 
 def by_seat(report: Mapping, what: str) -> Iterator[tuple[int, object]]:
@@ -28,8 +28,6 @@ def by_seat(report: Mapping, what: str) -> Iterator[tuple[int, object]]:
     for key, value in report.items():
         seat = seat_of(key)
         if seat in seen:
-            raise invalid(
-                "seat_given_twice", f"{what}: seat {seat} is given twice.", seat=seat, what=what
-            )
+            raise invalid("seat_given_twice", seat=seat, what=what)
         seen.add(seat)
         yield seat, value

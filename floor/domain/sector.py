@@ -38,17 +38,11 @@ class Sector(AuditedAggregate):
         """The name with its spacing tidied, or the rule it breaks."""
         cleaned = " ".join(str(name).split())
         if not cleaned:
-            raise invalid("sector_name_required", "A sector needs a name.")
+            raise invalid("sector_name_required")
         if not cleaned.isprintable():
-            raise invalid(
-                "sector_name_invalid", "A sector name may not contain control characters."
-            )
+            raise invalid("sector_name_invalid")
         if len(cleaned) > MAX_SECTOR_NAME_LENGTH:
-            raise invalid(
-                "sector_name_too_long",
-                f"A sector name has at most {MAX_SECTOR_NAME_LENGTH} characters.",
-                max_length=MAX_SECTOR_NAME_LENGTH,
-            )
+            raise invalid("sector_name_too_long", max_length=MAX_SECTOR_NAME_LENGTH)
         return cleaned
 
     @classmethod
@@ -84,12 +78,7 @@ class Sector(AuditedAggregate):
     def check_run_by(self, username: str) -> None:
         """A jefe acts only on the sector they run, once the director named its jefes."""
         if not runs_sector(username, self.jefes):
-            raise forbidden(
-                "not_your_sector",
-                f"{username} does not run {self.name}; its jefes are {', '.join(self.jefes)}.",
-                sector=self.name,
-                jefes=", ".join(self.jefes),
-            )
+            raise forbidden("not_your_sector", sector=self.name, jefes=", ".join(self.jefes))
 
     def closing_tonight(self, now: datetime) -> bool:
         """Whether the last hands of the night have begun and the casino has
@@ -102,19 +91,9 @@ class Sector(AuditedAggregate):
     def add_table(self, table_id: UUID, max_tables: int, now: datetime) -> int:
         """Gives the table the lowest free number, or refuses a fifth table."""
         if self.closing_tonight(now):
-            raise conflict(
-                "sector_closing",
-                f"{self.name} is playing the last hands of the night (CM-24).",
-                sector=self.name,
-            )
+            raise conflict("sector_closing", sector=self.name)
         if len(self.tables) >= max_tables:
-            raise conflict(
-                "sector_full",
-                f"{self.name} already has {len(self.tables)} tables; a "
-                f"sector holds at most {max_tables} (GA art. 19).",
-                sector=self.name,
-                max_tables=max_tables,
-            )
+            raise conflict("sector_full", sector=self.name, max_tables=max_tables)
         taken = set(self.tables.values())
         number = next(n for n in range(1, max_tables + 1) if n not in taken)
         self._table_added(table_id=table_id, number=number)
@@ -131,17 +110,9 @@ class Sector(AuditedAggregate):
         before it [CM-24]. Returns when they start. A later announcement moves
         the time, until the last hands have begun."""
         if closes_at <= now:
-            raise conflict(
-                "closing_time_past",
-                f"The closing time {closes_at:%H:%M} has passed.",
-                closes_at=closes_at.isoformat(),
-            )
+            raise conflict("closing_time_past", closes_at=closes_at.isoformat())
         if self.closing_tonight(now):
-            raise conflict(
-                "sector_closing",
-                f"{self.name} is playing the last hands of the night (CM-24).",
-                sector=self.name,
-            )
+            raise conflict("sector_closing", sector=self.name)
         last_hands_at = max(closes_at - lead, now)
         self._closing_announced(closes_at=closes_at, last_hands_at=last_hands_at)
         return last_hands_at
@@ -163,11 +134,7 @@ class Sector(AuditedAggregate):
         if datetime.fromisoformat(closing["last_hands_at"]) != last_hands_at:
             return False
         if now < last_hands_at:
-            raise conflict(
-                "timer_not_due",
-                f"The last hands start at {last_hands_at:%H:%M:%S}.",
-                due=last_hands_at.isoformat(),
-            )
+            raise conflict("timer_not_due", due=last_hands_at.isoformat())
         return True
 
     def begin_last_hands(self) -> None:

@@ -50,7 +50,7 @@ class SessionClockMixin(TableConcern):
     def session_rule(self, profile: RuleProfile) -> SessionChargeRule:
         rule = profile.rake.per_session
         if rule is None:  # a table announced under another profile
-            raise conflict("session_charge_not_in_profile", "These rules charge no time.")
+            raise conflict("session_charge_not_in_profile")
         return rule
 
     def time_charge(self, stack: int) -> int:
@@ -111,11 +111,7 @@ class SessionClockMixin(TableConcern):
         if datetime.fromisoformat(session["hour_at"]) != hour_at:
             return False
         if now < hour_at:
-            raise conflict(
-                "timer_not_due",
-                f"The session's hour strikes at {hour_at:%H:%M:%S}.",
-                due=hour_at.isoformat(),
-            )
+            raise conflict("timer_not_due", due=hour_at.isoformat())
         self._session_hour_struck(number=session["number"], hand_in_progress=self.hand is not None)
         self.end_session_if_over(profile, now)
         return True

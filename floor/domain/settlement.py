@@ -135,8 +135,6 @@ def check_blinds(facts: HandFacts, put_in: Mapping[int, int]) -> None:
         if put_in.get(seat, 0) < dead:
             raise invalid(
                 "dead_blind_not_in_contributions",
-                f"Seat {seat} posted {dead} cents of missed blinds dead (PT 90): its "
-                "contribution holds them.",
                 seat=seat,
                 blind_cents=dead,
                 put_in_cents=put_in.get(seat, 0),
@@ -146,7 +144,6 @@ def check_blinds(facts: HandFacts, put_in: Mapping[int, int]) -> None:
         if put_in.get(seat, 0) < owed:
             raise invalid(
                 "blind_not_in_contributions",
-                f"Seat {seat} posted a blind of {blind} cents: its contribution holds it.",
                 seat=seat,
                 blind_cents=blind,
                 put_in_cents=put_in.get(seat, 0),
@@ -165,9 +162,7 @@ def build(facts: HandFacts, put_in: Mapping[int, int], said_folded: Sequence[int
     try:
         built = build_pots(bets, folded)
     except RuleViolation as broken:
-        raise invalid(
-            "no_live_player", "At least one player must still be in the hand.", reason=broken.code
-        ) from None
+        raise invalid("no_live_player", reason=broken.code) from None
     pots = list(built.pots)
     dead_money = sum(facts.dead_blinds.get(s, 0) for s in dealt) + sum(facts.away_blinds.values())
     if dead_money:
@@ -201,8 +196,6 @@ def check_typed(facts: HandFacts, build: PotBuild, won: Mapping[int, int], rake:
             main = build.pots[0] if build.pots else None
             raise conflict(
                 "folded_seat_wins",
-                f"Seat {seat} folded (less than the bet with chips behind, or named): it "
-                "wins nothing.",
                 seat=seat,
                 won_cents=won.get(seat, 0),
                 **(pot_params(build, 0) if main else _NO_POT),
@@ -214,8 +207,6 @@ def check_typed(facts: HandFacts, build: PotBuild, won: Mapping[int, int], rake:
             # A seat in no pot (all in for a dead blind only) is named by the main pot.
             raise conflict(
                 "winnings_outside_pot",
-                f"Seat {seat} wins {from_pots[seat]} cents, more than the pots it may win: "
-                f"up to pot {reach}.",
                 seat=seat,
                 won_cents=from_pots[seat],
                 most_cents=build.most(seat),
@@ -224,11 +215,7 @@ def check_typed(facts: HandFacts, build: PotBuild, won: Mapping[int, int], rake:
     for seat, back in sorted(build.returned.items()):
         if won.get(seat, 0) < back:
             raise conflict(
-                "uncalled_not_returned",
-                f"Nobody called {back} cents of seat {seat}'s bet: they go back to it.",
-                seat=seat,
-                returned_cents=back,
-                won_cents=won.get(seat, 0),
+                "uncalled_not_returned", seat=seat, returned_cents=back, won_cents=won.get(seat, 0)
             )
     # The pots nest (each side pot's seats may win the pots before it), so the
     # winnings fit the pots when every group of seats that stops at pot j wins
@@ -240,7 +227,6 @@ def check_typed(facts: HandFacts, build: PotBuild, won: Mapping[int, int], rake:
         if taken > held:
             raise conflict(
                 "winnings_outside_pot",
-                f"Seats {_seats(stops)} win {taken} cents together, more than pots 1 to {j} hold.",
                 seat=min(stops),
                 won_cents=taken,
                 most_cents=held,
@@ -248,11 +234,7 @@ def check_typed(facts: HandFacts, build: PotBuild, won: Mapping[int, int], rake:
             )
     _left, takes = rake_limit(facts, build)
     if rake > sum(takes):
-        raise invalid(
-            "rake_above_maximum",
-            "The rake exceeds what the rules allow on the called pots.",
-            maximum_cents=sum(takes),
-        )
+        raise invalid("rake_above_maximum", maximum_cents=sum(takes))
     return takes
 
 
@@ -263,41 +245,28 @@ def winners_from_list(build: PotBuild, said: object) -> list[list[int]]:
     """``pot_winners``: each pot's winners, main pot first. A pot only one seat
     may win goes to it, said or not."""
     if not isinstance(said, Sequence) or isinstance(said, str):
-        raise invalid("hand_report_invalid", "pot_winners lists each pot's winners.")
+        raise invalid("hand_report_invalid")
     if len(said) > len(build.pots):
-        raise invalid(
-            "pot_winners_too_many",
-            f"The hand has {len(build.pots)} pots.",
-            pots=len(build.pots),
-        )
+        raise invalid("pot_winners_too_many", pots=len(build.pots))
     out = []
     for index, pot in enumerate(build.pots):
         given = said[index] if index < len(said) else []
         if not isinstance(given, Sequence) or isinstance(given, str):
-            raise invalid("hand_report_invalid", "Each pot's winners are a list of seats.")
+            raise invalid("hand_report_invalid")
         seats = []
         for seat in given:
             if isinstance(seat, bool) or not isinstance(seat, int):
-                raise invalid("seat_out_of_range", f"{seat!r} is not a seat.")
+                raise invalid("seat_out_of_range")
             seats.append(seat)
         if len(set(seats)) != len(seats):
-            raise invalid("hand_report_invalid", "A pot names each winner once.")
+            raise invalid("hand_report_invalid")
         if not seats:
             if len(pot.eligible) != 1:
-                raise invalid(
-                    "pot_winners_missing",
-                    f"Say who won pot {index + 1}.",
-                    **pot_params(build, index),
-                )
+                raise invalid("pot_winners_missing", **pot_params(build, index))
             seats = list(pot.eligible)
         outside = sorted(set(seats) - pot.eligible)
         if outside:
-            raise conflict(
-                "pot_winner_not_eligible",
-                f"Seat {outside[0]} may not win pot {index + 1}.",
-                seat=outside[0],
-                **pot_params(build, index),
-            )
+            raise conflict("pot_winner_not_eligible", seat=outside[0], **pot_params(build, index))
         out.append(sorted(seats))
     return out
 
@@ -309,31 +278,24 @@ def winners_from_shown(
     games engine [GA art. 22.2; PT 17-18; CM]; cards speak [GA art. 23.3; PT
     63-64]. Every seat contesting a pot shows; a hand mucked is a fold."""
     if not isinstance(shown, Mapping):
-        raise invalid("hand_report_invalid", "shown maps seats to the cards they showed.")
+        raise invalid("hand_report_invalid")
     if board is not None and not isinstance(board, str):
-        raise invalid("hand_report_invalid", "The board is the common cards, as text.")
+        raise invalid("hand_report_invalid")
     values, seen = {}, {}
     for seat, cards in by_seat(shown, "shown"):
         if seat not in facts.stacks:
-            raise invalid("seat_not_in_hand", f"Seat {seat} was not dealt in.", seat=seat)
+            raise invalid("seat_not_in_hand", seat=seat)
         if seat in build.folded:
-            raise conflict(
-                "folded_seat_shown", f"Seat {seat} folded: its cards do not play.", seat=seat
-            )
+            raise conflict("folded_seat_shown", seat=seat)
         if not isinstance(cards, str):
-            raise invalid("hand_report_invalid", "A hand shown is its cards, as text.")
+            raise invalid("hand_report_invalid")
         try:
             values[seat] = evaluate(facts.variant, cards, board or "")
         except RuleViolation as wrong:
-            raise invalid(
-                "shown_hand_invalid",
-                f"Seat {seat}'s cards are not a hand of this game: {wrong.message}",
-                seat=seat,
-                reason=wrong.code,
-            ) from None
+            raise invalid("shown_hand_invalid", seat=seat, reason=wrong.code) from None
         for card in parse_cards(cards):
             if card in seen:
-                raise invalid("duplicate_card", f"{card} is shown twice.", card=str(card))
+                raise invalid("duplicate_card", card=str(card))
             seen[card] = seat
     out = []
     for index, pot in enumerate(build.pots):
@@ -342,11 +304,7 @@ def winners_from_shown(
         except RuleViolation:
             missing = sorted(pot.eligible - values.keys())
             raise invalid(
-                "showdown_hand_missing",
-                f"Seat {missing[0]} contests pot {index + 1}: it shows its hand, or mucks "
-                "(folded).",
-                seat=missing[0],
-                **pot_params(build, index),
+                "showdown_hand_missing", seat=missing[0], **pot_params(build, index)
             ) from None
     return out
 

@@ -211,55 +211,39 @@ class Table(
     def check_dealt_by(self, username: str) -> None:
         """A dealer acts only on the table they deal."""
         if getattr(self, "dealer", None) != username:
-            raise forbidden(
-                "not_your_table",
-                f"{username} does not deal at {self.label}.",
-                table=self.number,
-            )
+            raise forbidden("not_your_table", table=self.number)
 
     # --- checks shared by the commands ------------------------------------------
 
     def check_not_closed(self) -> None:
         if self.status == TableStatus.CLOSED:
-            raise conflict("table_closed", f"{self.label} is closed.", table=self.number)
+            raise conflict("table_closed", table=self.number)
 
     def check_started(self) -> None:
         """Open and drawn: a table still registering seats nobody but by its draw."""
         self.check_not_closed()
         if self.status == TableStatus.REGISTERING:
-            raise conflict(
-                "table_not_started",
-                f"The seats of {self.label} are drawn when it starts.",
-                table=self.number,
-            )
+            raise conflict("table_not_started", table=self.number)
 
     def check_no_hand(self) -> None:
         """Chips are added and seats change only between hands [GA art. 21; PT 14]."""
         if self.hand is not None:
-            raise conflict(
-                "hand_in_progress",
-                f"A hand is being played at {self.label}; wait for it to end.",
-                table=self.number,
-            )
+            raise conflict("hand_in_progress", table=self.number)
 
     def check_seat_number(self, seat: object) -> int:
         if isinstance(seat, bool) or not isinstance(seat, int) or not 1 <= seat <= self.seats:
-            raise invalid(
-                "seat_out_of_range",
-                f"{self.label} has seats 1 to {self.seats}.",
-                seats=self.seats,
-            )
+            raise invalid("seat_out_of_range", seats=self.seats)
         return seat
 
     def check_seat_free(self, seat: int) -> None:
         if str(seat) in self.occupants:
-            raise conflict("seat_taken", f"Seat {seat} is taken.", seat=seat)
+            raise conflict("seat_taken", seat=seat)
 
     def seated(self, player_id: UUID) -> tuple[int, Seat]:
         """The player's seat and its state; refused when they do not sit here."""
         seat = self.seat_of(player_id)
         if seat is None:
-            raise conflict("player_not_at_table", f"That player does not sit at {self.label}.")
+            raise conflict("player_not_at_table")
         return seat, Seat.from_state(self.occupants[str(seat)])
 
     def seated_state(self, player_id: UUID) -> tuple[int, dict]:

@@ -56,11 +56,7 @@ class ClosingMixin(TableConcern):
         if recorded is None or datetime.fromisoformat(recorded) != closes_at:
             return False
         if now < closes_at:
-            raise conflict(
-                "timer_not_due",
-                f"The suspension of {self.label} closes it at {closes_at:%H:%M:%S}.",
-                due=closes_at.isoformat(),
-            )
+            raise conflict("timer_not_due", due=closes_at.isoformat())
         return True
 
     def close(self, reason: str) -> dict[str, dict]:
@@ -91,7 +87,7 @@ class ClosingMixin(TableConcern):
         table closes [CM-24; GA art. 7, 15.3]."""
         self.check_not_closed()
         if self.last_hands is not None:
-            raise conflict("last_hands_started", f"{self.label} already plays its last hands.")
+            raise conflict("last_hands_started")
         self._last_hands_started(hands=hands)
 
     @event("LastHandsStarted")

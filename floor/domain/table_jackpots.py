@@ -32,21 +32,15 @@ class JackpotStakesMixin(TableConcern):
             seat = self.check_seat_number(seat)
             state = self.seat_at(seat)
             if state is None:
-                raise conflict("seat_empty", f"Seat {seat} is empty.", seat=seat)
+                raise conflict("seat_empty", seat=seat)
             if state.away or state.resting:
-                raise conflict(
-                    "seat_not_playing", f"Seat {seat} does not play the next hand.", seat=seat
-                )
+                raise conflict("seat_not_playing", seat=seat)
             if str(seat) in staked:
-                raise conflict(
-                    "jackpot_already_staked",
-                    f"Seat {seat} already staked on the jackpot for this hand.",
-                    seat=seat,
-                )
+                raise conflict("jackpot_already_staked", seat=seat)
             self._check_stack_covers(seat, state, cents)
             checked[str(seat)] = cents
         if not checked:
-            raise invalid("stakes_required", "Name the seats that staked on the jackpot.")
+            raise invalid("stakes_required")
         players = {seat: self.seat_at(seat).player_id for seat in checked}
         self._jackpot_staked(jackpot_id=jackpot_id.hex, hand=hand, stakes=checked, players=players)
         return checked
@@ -104,12 +98,7 @@ class JackpotStakesMixin(TableConcern):
                 and (sitting.player_id if sitting else None) == entry["players"].get(key)
             )
             if not eligible:
-                raise conflict(
-                    "jackpot_not_staked",
-                    f"Seat {seat} did not stake on the jackpot in the hand just played, "
-                    "or its prizes were paid.",
-                    seat=seat,
-                )
+                raise conflict("jackpot_not_staked", seat=seat)
         return {str(seat): entry["seats"][str(seat)] for seat in seats}
 
     def pay_jackpot(self, jackpot_id: UUID, prizes: dict[int, int]) -> None:

@@ -35,11 +35,7 @@ class SeatingMixin(TableConcern):
     ) -> None:
         """Seats the players the draw sent here and starts the game."""
         if self.status != TableStatus.REGISTERING:
-            raise conflict(
-                "table_not_registering",
-                f"The seats of {self.label} were drawn already.",
-                table=self.number,
-            )
+            raise conflict("table_not_registering", table=self.number)
         self._seats_drawn(
             assignment=assignment,
             record=record,
@@ -110,7 +106,7 @@ class SeatingMixin(TableConcern):
         self.check_not_closed()
         self.seated(player_id)
         if player_id.hex in self.seat_change_requests:
-            raise conflict("seat_change_already_requested", "That request is already noted.")
+            raise conflict("seat_change_already_requested")
         self._seat_change_requested(player_id=player_id.hex)
 
     @event("SeatChangeRequested")
@@ -119,7 +115,7 @@ class SeatingMixin(TableConcern):
 
     def withdraw_seat_change(self, player_id: UUID) -> None:
         if player_id.hex not in self.seat_change_requests:
-            raise conflict("no_seat_change_request", "That player asked for no seat change.")
+            raise conflict("no_seat_change_request")
         self._seat_change_withdrawn(player_id=player_id.hex)
 
     @event("SeatChangeWithdrawn")
@@ -129,11 +125,7 @@ class SeatingMixin(TableConcern):
     def check_seat_change_first(self, seat: int) -> None:
         """A vacancy goes first to a seated player who asked to change seat."""
         if self.seat_change_requests:
-            raise conflict(
-                "seat_change_requested_first",
-                f"A player at {self.label} asked to change seat: offer seat {seat} to them first.",
-                seat=seat,
-            )
+            raise conflict("seat_change_requested_first", seat=seat)
 
     def change_seat(self, player_id: UUID, seat: int) -> int:
         self.check_not_closed()
@@ -174,7 +166,7 @@ class SeatingMixin(TableConcern):
         seat, state = self.seated(player_id)
         if state.away and kind != "break":
             # Their absence clock runs here; they move once back [CM-18].
-            raise conflict("player_away", f"The player in seat {seat} is away (CM-18).", seat=seat)
+            raise conflict("player_away", seat=seat)
         self._player_moved_out(
             player_id=player_id.hex,
             seat=seat,

@@ -18,7 +18,7 @@ def _variant(name: object) -> Variant:
     try:
         return Variant(name)
     except ValueError:
-        raise invalid("unknown_variant", f"Unknown variant {name!r}.", variant=str(name)) from None
+        raise invalid("unknown_variant", variant=str(name)) from None
 
 
 def check_game(
@@ -42,10 +42,10 @@ def check_game(
     try:
         betting = BettingLimit(limit)
     except ValueError:
-        raise invalid("unknown_limit", f"Unknown betting limit {limit!r}.", limit=limit) from None
+        raise invalid("unknown_limit", limit=limit) from None
     for amount in (minimum_cents, maximum_cents):
         if isinstance(amount, bool) or not isinstance(amount, int):
-            raise invalid("not_an_integer", "Amounts and seats are integers.")
+            raise invalid("not_an_integer")
     try:
         if VARIANTS[game].banked:
             _check_banked_band(game, minimum_cents, maximum_cents, profile)
@@ -53,9 +53,7 @@ def check_game(
             stakes = TableStakes(betting, minimum_cents, maximum_cents)
             check_stakes(stakes, profile.minimum_share_band)
     except RuleViolation as broken:
-        raise DomainError(
-            broken.code, broken.message, kind=ErrorKind.INVALID, **broken.params
-        ) from None
+        raise DomainError(broken.code, kind=ErrorKind.INVALID, **broken.params) from None
     return Game(str(game), str(betting), minimum_cents, maximum_cents)
 
 
@@ -81,9 +79,7 @@ def _as_domain(check, *args: object, **kwargs: object):
     try:
         return check(*args, **kwargs)
     except RuleViolation as broken:
-        raise DomainError(
-            broken.code, broken.message, kind=ErrorKind.INVALID, **broken.params
-        ) from None
+        raise DomainError(broken.code, kind=ErrorKind.INVALID, **broken.params) from None
 
 
 RAKE_FIELDS = (
@@ -101,7 +97,7 @@ def announced_rake(profile: RuleProfile, variant: Variant, seats: int, given: di
     PT 7; CM "Beneficio"]: what is not given takes the profile's default."""
     unknown = sorted(set(given) - set(RAKE_FIELDS))
     if unknown:
-        raise invalid("rake_field_unknown", f"Unknown rake setting {unknown[0]}.", field=unknown[0])
+        raise invalid("rake_field_unknown", field=unknown[0])
     chosen = {k: v for k, v in given.items() if v is not None}
     rules = _as_domain(profile.for_table, variant, seats=seats, **chosen)
     if rules.rake_model is None:
@@ -164,7 +160,7 @@ class TableSpec:
         checked = check_game(variant, limit, minimum_cents, maximum_cents, profile)
         game, betting = Variant(checked.variant), BettingLimit(checked.limit)
         if isinstance(seats, bool) or not isinstance(seats, int):
-            raise invalid("not_an_integer", "Amounts and seats are integers.")
+            raise invalid("not_an_integer")
         variants = [game]
         if second_variant:
             variants.append(cls._check_mixed(game, _variant(second_variant), profile))
@@ -172,23 +168,12 @@ class TableSpec:
         for one in variants:
             allowed = profile.seats.range_for(one)
             if allowed is None:
-                raise invalid(
-                    "variant_not_in_profile",
-                    f"The {profile.code} rules do not provide for {one} tables.",
-                    variant=str(one),
-                    profile=profile.code,
-                )
+                raise invalid("variant_not_in_profile", variant=str(one), profile=profile.code)
             low, high = max(low, allowed.min_seats), min(high, allowed.max_seats)
         if not low <= seats <= high:
-            raise invalid(
-                "seats_out_of_range",
-                f"A {'/'.join(variants)} table has between {low} and {high} seats.",
-                variant=str(game),
-                low=low,
-                high=high,
-            )
+            raise invalid("seats_out_of_range", variant=str(game), low=low, high=high)
         if isinstance(ante_cents, bool) or not isinstance(ante_cents, int) or ante_cents < 0:
-            raise invalid("not_an_integer", "The ante is a whole, non-negative number of cents.")
+            raise invalid("not_an_integer")
         _as_domain(check_ante, ante_cents, minimum_cents)
         return cls(
             str(game),
@@ -205,14 +190,7 @@ class TableSpec:
     def _check_mixed(first: Variant, second: Variant, profile: RuleProfile) -> Variant:
         """Mixed tables play two non-banked variants where authorised [PT 23]."""
         if not profile.seating.mixed_tables_allowed:
-            raise invalid(
-                "mixed_table_not_allowed",
-                f"The {profile.code} rules do not provide for mixed tables.",
-                profile=profile.code,
-            )
+            raise invalid("mixed_table_not_allowed", profile=profile.code)
         if second == first or VARIANTS[first].banked or VARIANTS[second].banked:
-            raise invalid(
-                "mixed_table_variants_invalid",
-                "A mixed table plays two different non-banked variants (PT 23).",
-            )
+            raise invalid("mixed_table_variants_invalid")
         return second

@@ -102,7 +102,7 @@ class WaitingList(AuditedAggregate):
         end [CM-6], None where the profile has no window."""
         entry = self.entry_of(player_id)
         if entry is None:
-            raise conflict("player_not_on_list", "That player is not on this waiting list.")
+            raise conflict("player_not_on_list")
         self._called(
             player_id=player_id,
             table_id=table_id,
@@ -135,11 +135,7 @@ class WaitingList(AuditedAggregate):
         if recorded is None or datetime.fromisoformat(recorded) != ends_at:
             return None
         if now < ends_at:
-            raise conflict(
-                "timer_not_due",
-                f"The call's window ends at {ends_at:%H:%M:%S}.",
-                due=ends_at.isoformat(),
-            )
+            raise conflict("timer_not_due", due=ends_at.isoformat())
         call = dict(entry["call"])
         self.remove(player_id, "absent_when_called")
         return call
@@ -159,7 +155,7 @@ class WaitingList(AuditedAggregate):
     def remove(self, player_id: UUID, reason: str) -> None:
         """Takes the player off the list: seated, withdrew, absent when called."""
         if self.entry_of(player_id) is None:
-            raise conflict("player_not_on_list", "That player is not on this waiting list.")
+            raise conflict("player_not_on_list")
         self._removed(player_id=player_id, reason=reason)
 
     @event("Removed")
@@ -185,11 +181,7 @@ class WaitingList(AuditedAggregate):
         seat offered to a called player is theirs while the call lasts [CM-6]."""
         held = self.seats_called(table_id, but_for=player_id) if table_id is not None else {}
         if seat in held:
-            raise conflict(
-                "waiting_list_first",
-                f"Seat {seat} is offered to a called player: it is theirs while the call lasts.",
-                reservation=held[seat],
-            )
+            raise conflict("waiting_list_first", reservation=held[seat])
         entry = self.entry_of(player_id)
         if entry is not None and entry["status"] == EntryStatus.CALLED:
             return
@@ -202,6 +194,5 @@ class WaitingList(AuditedAggregate):
         if waiting_ahead or (entry is None and self.first_waiting() is not None):
             raise conflict(
                 "waiting_list_first",
-                "Players on the waiting list come first: call the next on the list.",
                 reservation=(waiting_ahead or [self.first_waiting()])[0]["reservation"],
             )

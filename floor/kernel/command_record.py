@@ -55,8 +55,5 @@ class CommandRecord(AuditedAggregate):
     def replay(self, command: str, fingerprint: str) -> dict:
         """The first outcome, if this is the same command sent again."""
         if command != self.command or fingerprint != self.fingerprint:
-            raise conflict(
-                "command_id_reused",
-                "This command id was already used for a different command.",
-            )
+            raise conflict("command_id_reused")
         return self.result

@@ -49,13 +49,7 @@ class Actor:
         for role in allowed:
             if role in self.roles:
                 return role
-        raise forbidden(
-            "role_not_allowed",
-            f"{self.username} may not {command.replace('_', ' ')}: it needs the "
-            f"role {' or '.join(allowed)}.",
-            command=command,
-            roles=[str(role) for role in allowed],
-        )
+        raise forbidden("role_not_allowed", command=command, roles=[str(role) for role in allowed])
 
 
 def runs_sector(username: str, jefes: list[str] | tuple[str, ...]) -> bool:

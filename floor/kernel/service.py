@@ -43,12 +43,8 @@ class ConcurrentUpdateError(DomainError):
     """Others kept changing the same aggregates; nothing was recorded."""
 
     def __init__(self, attempts: int) -> None:
-        super().__init__(
-            "concurrent_update",
-            f"The floor changed while this command was decided, {attempts} times "
-            "running; nothing was recorded. Try again.",
-            kind=ErrorKind.CONFLICT,
-        )
+        super().__init__("concurrent_update", kind=ErrorKind.CONFLICT)
+        self.attempts = attempts
 
 
 @dataclass(frozen=True)
@@ -236,10 +232,10 @@ class CommandService(Application):
         try:
             aggregate_id = UUID(str(aggregate_id))
         except ValueError:
-            raise not_found(f"{what}_not_found", f"No {what} with id {aggregate_id}.") from None
+            raise not_found(f"{what}_not_found") from None
         aggregate = self.find(cls, aggregate_id)
         if aggregate is None:
-            raise not_found(f"{what}_not_found", f"No {what} with id {aggregate_id}.")
+            raise not_found(f"{what}_not_found")
         return aggregate
 
     def last_position(self) -> int:
@@ -250,17 +246,10 @@ class CommandService(Application):
 def check_command_id(command_id: object) -> str:
     """A command id is a non-empty string the client chose (a UUID, say)."""
     if not isinstance(command_id, str) or not command_id.strip():
-        raise invalid(
-            "command_id_required",
-            "Every command needs a command_id chosen by the client (a UUID).",
-        )
+        raise invalid("command_id_required")
     command_id = command_id.strip()
     if not command_id.isprintable():
-        raise invalid("command_id_invalid", "A command_id may not contain control characters.")
+        raise invalid("command_id_invalid")
     if len(command_id) > MAX_COMMAND_ID_LENGTH:
-        raise invalid(
-            "command_id_too_long",
-            f"A command_id has at most {MAX_COMMAND_ID_LENGTH} characters.",
-            max_length=MAX_COMMAND_ID_LENGTH,
-        )
+        raise invalid("command_id_too_long", max_length=MAX_COMMAND_ID_LENGTH)
     return command_id

@@ -62,11 +62,7 @@ def parse_kinds(text: str | None) -> frozenset[str]:
         return frozenset(KINDS)
     kinds = frozenset(k.strip() for k in text.split(","))
     if not kinds <= set(KINDS):
-        raise invalid(
-            "report_filter_invalid",
-            "'kind' is fill, credit or exception, or several of them separated by commas.",
-            field="kind",
-        )
+        raise invalid("report_filter_invalid", field="kind")
     return kinds
 
 

@@ -63,7 +63,7 @@ class Subject:
 
 def _table(table_id: UUID) -> Subject:
     if not selected.table_exists(table_id):
-        raise not_found("table_not_found", "There is no table with that id.")
+        raise not_found("table_not_found")
     # A fill or credit names its table when asked; its confirmation or
     # cancellation, only the request.
     requests = journal.originators_of(TrayRequest.Requested, table_id=table_id.hex)
@@ -83,7 +83,7 @@ def _player(text: str) -> Subject:
             player_id = None
     found = selected.player_or_none(player_id)
     if found is None:
-        raise not_found("player_not_found", "There is no player with that card or id.")
+        raise not_found("player_not_found")
     return Subject("player", str(found.id), journal.mentioning(found.id))
 
 
@@ -97,25 +97,20 @@ def _account_name(text: str) -> str:
     else:
         opened = journal.first_event(Account.Opened, some_id)
         if opened is None:
-            raise not_found("account_not_found", "There is no account with that id.")
+            raise not_found("account_not_found")
         return opened.data["name"]
     kind, *parts = text.split(":")
     try:
         parts = [UUID(p).hex for p in parts]
         return AccountRef.parse(":".join([kind, *parts])).name
     except (ValueError, DomainError):
-        raise invalid(
-            "report_filter_invalid",
-            "'account' is an account's name (cage_cash, tray:<table id>, "
-            "stack:<table id>:<player id> ...) or its id.",
-            field="account",
-        ) from None
+        raise invalid("report_filter_invalid", field="account") from None
 
 
 def _account(text: str) -> Subject:
     name = _account_name(text)
     if not books.account_exists(name):
-        raise not_found("account_not_found", f"The books have no account {name}.")
+        raise not_found("account_not_found")
     concerns = (
         Q(originator_id=AccountRef(name).aggregate_id)
         | journal.of_types_with_key(POSTED, name)
@@ -129,19 +124,10 @@ def subject_of(params) -> Subject:
     """The one table, player or account the history is asked of."""
     given = [name for name in SUBJECTS if name in params]
     if len(given) != 1:
-        raise invalid(
-            "report_subject_invalid",
-            "A history is of one table, one player or one account: give exactly one of "
-            "'table' (its id), 'player' (an id or card number) and 'account' (a name or id).",
-            given=given,
-        )
+        raise invalid("report_subject_invalid", given=given)
     extra = [name for name in ("sector", "game") if name in params]
     if extra:
-        raise invalid(
-            "report_filter_invalid",
-            f"A history is of one table, player or account: '{extra[0]}' does not apply.",
-            field=extra[0],
-        )
+        raise invalid("report_filter_invalid", field=extra[0])
     if given == ["table"]:
         return _table(parse_filter({"table": params["table"]}).table_id)
     if given == ["player"]:

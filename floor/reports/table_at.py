@@ -44,7 +44,6 @@ SEAT_COLUMNS = (
 def parse_moment(text: str | None) -> datetime:
     """``moment``: an ISO date and time with its zone (a table's past is only
     unambiguous in UTC or with an offset); without one, now."""
-    message = "'moment' is an ISO date and time with its zone (2026-11-22T20:30:00Z)."
     if text is None:
         return now()
     try:
@@ -53,7 +52,7 @@ def parse_moment(text: str | None) -> datetime:
             raise ValueError("no zone")
         return moment.astimezone(UTC)
     except (ValueError, OverflowError):  # not one, or past the calendar's ends in UTC
-        raise invalid("report_filter_invalid", message, field="moment") from None
+        raise invalid("report_filter_invalid", field="moment") from None
 
 
 def _table_view(text: str) -> TableView:
@@ -63,7 +62,7 @@ def _table_view(text: str) -> TableView:
         table_id = None
     found = selected.table_or_none(table_id)
     if table_id is None or found is None:
-        raise not_found("table_not_found", "There is no table with that id.")
+        raise not_found("table_not_found")
     return found
 
 
@@ -142,12 +141,7 @@ def table_at(table_text: str, moment_text: str | None) -> dict:
     moment = parse_moment(moment_text)
     last = journal.last_event_until(view.id, moment)
     if last is None:
-        raise not_found(
-            "report_moment_before_table",
-            f"Table {view.number} of {view.sector.name} opened at {iso(view.opened_at)}: "
-            f"it did not exist at {iso(moment)}.",
-            opened_at=iso(view.opened_at),
-        )
+        raise not_found("report_moment_before_table", opened_at=iso(view.opened_at))
     table = floor_app().repository.get(view.id, version=last.originator_version)
     return {
         "moment": iso(moment),

@@ -92,7 +92,7 @@ class CageCommands(JackpotCommands):
             held = accounts.player_chips(found.id)
             amount = self.balance_of(held) if amount_cents is None else cents(amount_cents)
             if amount == 0:
-                raise conflict("no_chips_to_cash", "That player has no chips at the cage.")
+                raise conflict("no_chips_to_cash")
             changed = self.book(
                 TransactionKind.CASH_OUT,
                 [

@@ -21,12 +21,12 @@ def as_day(value: object) -> str:
     try:
         return date.fromisoformat(str(value)).isoformat()
     except ValueError:
-        raise invalid("gaming_day_invalid", f"{value!r} is not a date (YYYY-MM-DD).") from None
+        raise invalid("gaming_day_invalid") from None
 
 
 def cents(value: object, what: str = "amount_cents") -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
-        raise invalid("amount_invalid", f"{what} is a positive whole number of cents.")
+        raise invalid("amount_invalid")
     return value
 
 

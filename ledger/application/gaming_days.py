@@ -90,7 +90,7 @@ class GamingDayCommands(LedgerBooks):
         def decide() -> Decision:
             for value in (cash_cents, chips_cents):
                 if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-                    raise invalid("amount_invalid", "Amounts are whole, non-negative cents.")
+                    raise invalid("amount_invalid")
             changed = self.book(
                 TransactionKind.FLOAT,
                 [
@@ -140,7 +140,7 @@ class GamingDayCommands(LedgerBooks):
             cage.open_day_of(wanted)  # refuses while a day is open, or a closed day
             gaming_day = GamingDay.open(wanted, opening, totals, exceptions)
             if self.find(GamingDay, gaming_day.id) is not None:
-                raise conflict("gaming_day_closed", f"The gaming day {wanted} was already closed.")
+                raise conflict("gaming_day_closed")
             return [cage, gaming_day], {
                 "gaming_day": wanted,
                 "opening": opening,
@@ -155,7 +155,7 @@ class GamingDayCommands(LedgerBooks):
         if counts is None:
             return {}
         if not isinstance(counts, Mapping):
-            raise invalid("counts_invalid", "Counts are an object of account -> cents.")
+            raise invalid("counts_invalid")
         checked = {}
         for name, cents in counts.items():
             ref = AccountRef.parse(name)
@@ -163,9 +163,9 @@ class GamingDayCommands(LedgerBooks):
                 ref.kind is Kind.TRAY and ref.table_id in cage.tables
             )
             if not known:
-                raise invalid("count_unknown_account", f"{name} is not counted at the open.")
+                raise invalid("count_unknown_account")
             if isinstance(cents, bool) or not isinstance(cents, int) or cents < 0:
-                raise invalid("amount_invalid", f"The count of {name} is not whole cents.")
+                raise invalid("amount_invalid")
             checked[ref.name] = cents
         return checked
 
@@ -187,10 +187,10 @@ class GamingDayCommands(LedgerBooks):
         def decide() -> Decision:
             cage, gaming_day = self._open_day()
             if not isinstance(counts, Mapping):
-                raise invalid("counts_invalid", "Counts are an object of account -> cents.")
+                raise invalid("counts_invalid")
             for name in counts:
                 if AccountRef.parse(name).kind not in COUNTED_KINDS:
-                    raise invalid("count_unknown_account", f"{name} is not counted at the close.")
+                    raise invalid("count_unknown_account")
             expected = self.expected_counts(cage)
             given = {n: 0 for n, cents in expected.items() if cents == 0} | dict(counts)
             gaming_day.count(given, expected)

@@ -51,7 +51,7 @@ class JackpotCommands(GamingDayCommands):
         def decide() -> Decision:
             self._open_day()
             if not isinstance(table_ids, list):
-                raise invalid("jackpot_tables_required", "A jackpot is fed by a list of tables.")
+                raise invalid("jackpot_tables_required")
             tables = [self.load(Table, t, "table").id.hex for t in table_ids]
             jackpot = Jackpot.create(name, scheme, stake_cents, seed_cents, tables)
             changed = self.book(
@@ -112,7 +112,7 @@ class JackpotCommands(GamingDayCommands):
             )
             prizes = {seat: cents for seat, cents in settled.won_cents.items() if cents}
             if not prizes:
-                raise conflict("no_jackpot_prize", "None of those hands wins a jackpot prize.")
+                raise conflict("no_jackpot_prize")
             table.pay_jackpot(jackpot.id, prizes)
             changed = [table]
             short = jackpot.seed_cents - settled.fund_after_cents
@@ -136,21 +136,17 @@ class JackpotCommands(GamingDayCommands):
 def _by_seat(values: object, convert=None) -> dict[int, object]:
     """``{"3": x}`` from a client as ``{3: x}``, or a clear refusal."""
     if not isinstance(values, Mapping) or not values:
-        raise invalid("seats_required", "Give the amounts or hands seat by seat.")
+        raise invalid("seats_required")
     result = {}
     for seat, value in values.items():
         try:
             number = int(seat)
         except (TypeError, ValueError):
-            raise invalid(
-                "seat_invalid", f"{seat!r} is not a seat number.", seat=str(seat)[:10]
-            ) from None
+            raise invalid("seat_invalid", seat=str(seat)[:10]) from None
         if convert is not None:
             try:
                 value = convert(value)
             except ValueError:
-                raise invalid(
-                    "hand_category_invalid", f"{value!r} is not a hand category."
-                ) from None
+                raise invalid("hand_category_invalid") from None
         result[number] = value
     return result

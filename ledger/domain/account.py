@@ -36,7 +36,6 @@ class Account(AuditedAggregate):
         if balance < 0 and not self.ref.may_go_negative:
             raise conflict(
                 "insufficient_funds",
-                f"{self.name} holds {self.balance} cents; {-amount} cannot be taken from it.",
                 account=self.name,
                 balance_cents=self.balance,
                 amount_cents=-amount,

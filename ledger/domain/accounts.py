@@ -102,9 +102,9 @@ class AccountRef:
         try:
             parsed = Kind(kind)
         except ValueError:
-            raise invalid("account_invalid", f"There is no account kind {kind!r}.") from None
+            raise invalid("account_invalid") from None
         if len(parts) != _PARTS.get(parsed, 0) or not all(parts):
-            raise invalid("account_invalid", f"{text!r} is not an account name.")
+            raise invalid("account_invalid")
         return cls(text)
 
 

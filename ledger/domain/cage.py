@@ -29,25 +29,14 @@ class Cage(AuditedAggregate):
 
     def check_day_open(self) -> str:
         if self.open_day is None:
-            raise conflict(
-                "gaming_day_not_open",
-                "The cage has no gaming day open: open the day first.",
-            )
+            raise conflict("gaming_day_not_open")
         return self.open_day
 
     def open_day_of(self, day: str) -> None:
         if self.open_day is not None:
-            raise conflict(
-                "gaming_day_open",
-                f"The gaming day {self.open_day} is still open: close it first.",
-                gaming_day=self.open_day,
-            )
+            raise conflict("gaming_day_open", gaming_day=self.open_day)
         if self.days_closed and day <= self.days_closed[-1]:
-            raise conflict(
-                "gaming_day_closed",
-                f"The gaming day {day} was closed, or comes before the last day closed.",
-                gaming_day=day,
-            )
+            raise conflict("gaming_day_closed", gaming_day=day)
         self._day_opened(day=day)
 
     @event("DayOpened")

@@ -73,7 +73,7 @@ class GamingDay(AuditedAggregate):
         try:
             date.fromisoformat(day)
         except (TypeError, ValueError):
-            raise invalid("gaming_day_invalid", f"{day!r} is not a date (YYYY-MM-DD).") from None
+            raise invalid("gaming_day_invalid") from None
         return cls(
             id=cls.id_for(day),
             day=day,
@@ -106,7 +106,7 @@ class GamingDay(AuditedAggregate):
 
     def check_not_closed(self) -> None:
         if self.status == DayStatus.CLOSED:
-            raise conflict("gaming_day_closed", f"The gaming day {self.day} is closed.")
+            raise conflict("gaming_day_closed")
 
     def note_tray_move(self, table_id: str, move: str, amount: int) -> None:
         self.check_not_closed()
@@ -130,28 +130,16 @@ class GamingDay(AuditedAggregate):
         opening = [e["account"] for e in self.exceptions if e.get("at") == "open"]
         waiting = sorted(set(unexplained) & set(opening))
         if waiting:
-            raise conflict(
-                "exceptions_unexplained",
-                f"{len(waiting)} differences of the opening count need a reason code first.",
-                accounts=waiting,
-            )
+            raise conflict("exceptions_unexplained", accounts=waiting)
         missing = sorted(set(expected) - set(counts))
         if missing:
-            raise invalid(
-                "count_missing",
-                f"The count of {missing[0]} is missing.",
-                accounts=missing,
-            )
+            raise invalid("count_missing", accounts=missing)
         unknown = sorted(set(counts) - set(expected))
         if unknown:
-            raise invalid(
-                "count_unknown_account",
-                f"{unknown[0]} is not counted at the close.",
-                accounts=unknown,
-            )
-        for name, cents in counts.items():
+            raise invalid("count_unknown_account", accounts=unknown)
+        for cents in counts.values():
             if isinstance(cents, bool) or not isinstance(cents, int) or cents < 0:
-                raise invalid("amount_invalid", f"The count of {name} is not whole cents.")
+                raise invalid("amount_invalid")
         kept = [e for e in self.exceptions if e["reason_code"] or e.get("at") == "open"]
         exceptions = kept + [
             {
@@ -182,9 +170,7 @@ class GamingDay(AuditedAggregate):
             None,
         )
         if found is None:
-            raise invalid(
-                "exception_not_found", f"The count of {account} has no difference to explain."
-            )
+            raise invalid("exception_not_found")
         return found
 
     def explain(self, account: str, reason_code: str, note: str) -> int:
@@ -192,13 +178,9 @@ class GamingDay(AuditedAggregate):
         self.check_not_closed()
         found = self.exception_for(account)
         if reason_code not in REASON_CODES:
-            raise invalid(
-                "reason_code_invalid",
-                "Unknown reason code for a count difference.",
-                choices=list(REASON_CODES),
-            )
+            raise invalid("reason_code_invalid", choices=list(REASON_CODES))
         if reason_code == "other" and not str(note).strip():
-            raise invalid("note_required", "A difference explained as 'other' needs a note.")
+            raise invalid("note_required")
         self._explained(account=account, reason_code=reason_code, note=str(note).strip())
         return found["difference_cents"]
 
@@ -216,25 +198,17 @@ class GamingDay(AuditedAggregate):
         day's report, so the cage counts again."""
         self.check_not_closed()
         if self.status != DayStatus.COUNTED:
-            raise conflict("gaming_day_not_counted", "Count the trays, boxes and cage first.")
+            raise conflict("gaming_day_not_counted")
         open_ones = [e["account"] for e in self.exceptions if not e["reason_code"]]
         if open_ones:
-            raise conflict(
-                "exceptions_unexplained",
-                f"{len(open_ones)} count differences need a reason code before the day closes.",
-                accounts=open_ones,
-            )
+            raise conflict("exceptions_unexplained", accounts=open_ones)
         moved = sorted(
             name
             for name in set(books) | set(self.counts)
             if books.get(name, 0) != self.counts.get(name, 0)
         )
         if moved:
-            raise conflict(
-                "books_moved_since_count",
-                f"{moved[0]} changed since the count: count again before closing the day.",
-                accounts=moved,
-            )
+            raise conflict("books_moved_since_count", accounts=moved)
 
     def table_results(self) -> dict[str, dict]:
         """closing tray + credits + drop - opening tray - fills, per table."""

@@ -48,18 +48,18 @@ class Jackpot(AuditedAggregate):
     ) -> Jackpot:
         name = str(name or "").strip()
         if not name:
-            raise invalid("name_required", "A jackpot has a name.")
+            raise invalid("name_required")
         if scheme not in SCHEMES:
-            raise invalid("jackpot_scheme_invalid", "A jackpot follows GA or PT-SD.")
+            raise invalid("jackpot_scheme_invalid")
         for value in (stake_cents, seed_cents):
             if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
-                raise invalid("amount_invalid", "Amounts are positive whole cents.")
+                raise invalid("amount_invalid")
         if not table_ids:
-            raise invalid("jackpot_tables_required", "A jackpot is fed by at least one table.")
+            raise invalid("jackpot_tables_required")
         try:
             check_seed(prize_rules(scheme, stake_cents), seed_cents)
         except SettlementError as error:
-            raise invalid(error.code, str(error), **error.params) from None
+            raise invalid(error.code, **error.params) from None
         return cls(
             name=name,
             scheme=scheme,
@@ -84,15 +84,12 @@ class Jackpot(AuditedAggregate):
 
     def check_table(self, table_id: UUID) -> None:
         if table_id.hex not in self.table_ids:
-            raise conflict(
-                "table_not_in_jackpot",
-                f"That table does not feed the jackpot {self.name}.",
-            )
+            raise conflict("table_not_in_jackpot")
 
     def check_stake(self, stake_cents: int, minimum_cents: int) -> None:
         if isinstance(stake_cents, bool) or not isinstance(stake_cents, int) or stake_cents <= 0:
-            raise invalid("amount_invalid", "A stake is a positive number of cents.")
+            raise invalid("amount_invalid")
         try:
             check_stake(self.rules, stake_cents, minimum_cents)
         except SettlementError as error:
-            raise invalid(error.code, str(error), **error.params) from None
+            raise invalid(error.code, **error.params) from None

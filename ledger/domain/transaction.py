@@ -46,17 +46,13 @@ def balanced_postings(postings: Iterable[tuple[AccountRef, int]]) -> dict[str, i
     merged: dict[str, int] = {}
     for account, amount in postings:
         if isinstance(amount, bool) or not isinstance(amount, int):
-            raise invalid("amount_invalid", "Amounts are whole cents.")
+            raise invalid("amount_invalid")
         merged[account.name] = merged.get(account.name, 0) + amount
     merged = {name: amount for name, amount in merged.items() if amount}
     if sum(merged.values()) != 0:
-        raise invalid(
-            "transaction_does_not_balance",
-            "A transaction's postings must sum to zero.",
-            total_cents=sum(merged.values()),
-        )
+        raise invalid("transaction_does_not_balance", total_cents=sum(merged.values()))
     if not merged:
-        raise invalid("transaction_empty", "A transaction moves some money.")
+        raise invalid("transaction_empty")
     return dict(sorted(merged.items()))
 
 

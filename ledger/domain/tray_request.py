@@ -32,9 +32,9 @@ class TrayRequest(AuditedAggregate):
         try:
             move = TrayMove(move)
         except ValueError:
-            raise invalid("tray_move_invalid", "A tray request is a fill or a credit.") from None
+            raise invalid("tray_move_invalid") from None
         if isinstance(amount, bool) or not isinstance(amount, int) or amount <= 0:
-            raise invalid("amount_invalid", "An amount is a positive number of cents.")
+            raise invalid("amount_invalid")
         return cls(move=str(move), table_id=table_id, amount=amount, requested_by=requested_by)
 
     @event("Requested")
@@ -49,20 +49,13 @@ class TrayRequest(AuditedAggregate):
 
     def check_pending(self) -> None:
         if self.status != RequestStatus.PENDING:
-            raise conflict(
-                "tray_request_not_pending",
-                f"This {self.move} request is already {self.status}.",
-                status=str(self.status),
-            )
+            raise conflict("tray_request_not_pending", status=str(self.status))
 
     def confirm(self, confirmed_by: str, transaction_id: str) -> None:
         """The cage confirms what the jefe asked; never the same person."""
         self.check_pending()
         if confirmed_by == self.requested_by:
-            raise forbidden(
-                "same_person_confirms",
-                f"{confirmed_by} asked for this {self.move}: another person confirms it.",
-            )
+            raise forbidden("same_person_confirms")
         self._confirmed(confirmed_by=confirmed_by, transaction_id=transaction_id)
 
     @event("Confirmed")

@@ -404,12 +404,8 @@ def test_a_refusal_s_details_say_no_more_than_its_message():
     from floor.kernel.errors import conflict
 
     refused_debit = conflict(
-        "insufficient_funds",
-        "player_chips:x holds 700 cents; 900 cannot be taken from it.",
-        account="player_chips:x",
-        balance_cents=700,
-        amount_cents=900,
+        "insufficient_funds", account="player_chips:x", balance_cents=700, amount_cents=900
     )
     assert "details" not in refusal_body(refused_debit)
-    over = conflict("rake_above_maximum", "...", maximum_cents=400, internal="x")
+    over = conflict("rake_above_maximum", maximum_cents=400, internal="x")
     assert refusal_body(over)["details"] == {"maximum_cents": 400}

@@ -3,6 +3,8 @@ Galician and Portuguese: no supervisor gets the domain's English prose.
 
 The codes are collected from the source, so a new ``invalid("...")`` without
 a MESSAGES entry fails here rather than reaching a Spanish screen in English.
+The domain raises a code and its params, never prose (issue 21): the
+catalogue is the one place a refusal is worded.
 """
 
 from __future__ import annotations
@@ -14,7 +16,9 @@ from pathlib import Path
 import pytest
 from django.utils.translation import override
 
+from floor.kernel.errors import DomainError, ErrorKind, conflict, invalid
 from floor.messages import MESSAGES, describe, message_for
+from games.errors import RuleViolation
 from tests.support.floor import JEFE, new_id
 from tests.support.room import Room, refused
 
@@ -163,3 +167,41 @@ def test_a_taken_seat_is_refused_in_spanish(make_app):
         assert describe(error) == f"O lugar {busy} está ocupado."
     with override("en"):
         assert describe(error) == f"Seat {busy} is taken."
+
+
+def test_no_refusal_in_the_floor_or_the_ledger_passes_prose():
+    """The helpers take the code alone as a positional argument: a second one
+    would be prose the catalogue already says (floor.kernel.errors)."""
+    prose = []
+    for folder in ("floor", "ledger"):
+        for path in sorted((ROOT / folder).rglob("*.py")):
+            tree = ast.parse(path.read_text(encoding="utf-8"))
+            for node in ast.walk(tree):
+                if isinstance(node, ast.Call) and _name(node) in REFUSALS and len(node.args) > 1:
+                    prose.append(f"{path.relative_to(ROOT)}:{node.lineno}")
+    assert not prose, f"refusals passing prose: {prose}"
+
+
+def test_a_refusal_s_own_text_is_its_code_and_params():
+    """What logs and tracebacks show: stable and plain, no prose."""
+    error = conflict("seat_taken", seat=3)
+    assert str(error) == error.message == "seat_taken (seat=3)"
+    assert (error.code, error.params, error.kind) == ("seat_taken", {"seat": 3}, "conflict")
+    assert isinstance(error, RuleViolation)
+    named = invalid("unknown_variant", variant="bingo\n", low=2)
+    assert str(named) == "unknown_variant (variant='bingo\\n', low=2)"
+    assert str(invalid("table_full")) == "table_full"
+
+
+def test_an_uncatalogued_refusal_is_said_generically_never_as_its_code():
+    error = DomainError("no_such_code_anywhere", kind=ErrorKind.CONFLICT, seat=3)
+    for language in ("en", "es", "gl", "pt"):
+        with override(language):
+            assert describe(error) == message_for("refused")
+            assert "no_such_code_anywhere" not in describe(error)
+    with override("es"):
+        assert describe(error) == "La sala ha rechazado esta solicitud; no se ha registrado nada."
+    # A games refusal the floor passes on unworded keeps the game's own message.
+    assert describe(RuleViolation("no_such_code_anywhere", "The game says no.")) == (
+        "The game says no."
+    )

@@ -14,6 +14,7 @@ from floor.application.catalogue import FloorApplication as App
 from floor.gateway import perform
 from floor.kernel.errors import DomainError
 from floor.kernel.roles import Role
+from floor.messages import describe
 from floor.runtime import floor_app
 
 # (username, password, role): the README lists these.
@@ -95,7 +96,7 @@ class Command(BaseCommand):
                         seats=seats,
                     )
                 except DomainError as refused:  # a game this profile does not run
-                    self.stdout.write(f"{sector_name} {variant}: {refused.message}")
+                    self.stdout.write(f"{sector_name} {variant}: {describe(refused)}")
                     continue
                 opened_tables.append(table.result["table_id"])
         perform(  # the demo crupier deals at Sector A's first table
@@ -140,7 +141,7 @@ class Command(BaseCommand):
         try:
             perform(App.open_gaming_day, cajero, "demo:cage:open-day")
         except DomainError as refused:  # a day this store opened before
-            self.stdout.write(f"Gaming day: {refused.message}")
+            self.stdout.write(f"Gaming day: {describe(refused)}")
         for table_id in table_ids:
             asked = perform(
                 App.request_tray_move,
