@@ -70,3 +70,11 @@ def test_the_console_s_commands_answer_in_the_language_picked(floor_app, make_us
         "A compra de fichas debe estar entre o mínimo (2,00 €) e o máximo (10,00 €) da mesa."
     )
     assert "Chamar á lista" in page and 'lang="gl"' in page
+
+
+def test_a_page_that_does_not_exist_says_so_in_spanish(floor_app):
+    """Django's own 404 page was in English ("Not Found") in a Spanish interface."""
+    page = Client(HTTP_ACCEPT_LANGUAGE="en-US,en;q=0.9").get("/no-such-page/")
+    assert page.status_code == 404
+    assert 'lang="es"' in page.text and "No encontrado." in page.text
+    assert "Esa página no existe" in page.text and "Not Found" not in page.text
