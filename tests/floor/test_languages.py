@@ -78,3 +78,10 @@ def test_a_page_that_does_not_exist_says_so_in_spanish(floor_app):
     assert page.status_code == 404
     assert 'lang="es"' in page.text and "No encontrado." in page.text
     assert "Esa página no existe" in page.text and "Not Found" not in page.text
+
+
+def test_pages_name_no_icon_so_the_browser_asks_for_none(floor_app):
+    """Without one, every page made the browser ask for /favicon.ico: a 404 and
+    a WARNING in the log each time (a new user's report)."""
+    page = Client().get("/accounts/login/")
+    assert '<link rel="icon" href="data:,">' in page.text
