@@ -15,8 +15,6 @@ from django.utils.translation import gettext as _
 
 from floor.access import console_read, may_read, reader
 from floor.admin import manages_staff
-from floor.application.catalogue import COMMANDS
-from floor.application.catalogue import FloorApplication as App
 from floor.console.sector import acts_on_sector, live_context, stamp
 from floor.forms import (
     OpenSectorForm,
@@ -24,6 +22,7 @@ from floor.forms import (
 )
 from floor.gateway import ReadModelsBehind, ServiceUnavailable, actor_for, perform
 from floor.kernel.errors import DomainError
+from floor.kernel.registry import COMMANDS
 from floor.kernel.service import Outcome
 from floor.messages import STATUS_BY_KIND, describe, message_for
 from floor.runtime import floor_app
@@ -66,7 +65,9 @@ def home(request: HttpRequest) -> HttpResponse:
     outcome, status = run_form_command(
         request,
         form,
-        lambda data: perform(App.open_sector, request.user, data["command_id"], name=data["name"]),
+        lambda data: perform(
+            COMMANDS.open_sector, request.user, data["command_id"], name=data["name"]
+        ),
     )
     if outcome is not None:
         if status != 200:  # recorded, but its page may not exist yet
@@ -85,7 +86,7 @@ def home(request: HttpRequest) -> HttpResponse:
             ),
             "dealt_tables": floor_tables.dealt_tables(actor.username),
             "form": form,
-            "can_open_sector": COMMANDS.may(actor, App.open_sector),
+            "can_open_sector": COMMANDS.may(actor, COMMANDS.open_sector),
             "works_the_cage": may_read(request.user, "cage"),
             "manages_staff": manages_staff(request.user),
             "reads_sectors": may_read(request.user, "sectors"),
@@ -105,7 +106,7 @@ def sector(request: HttpRequest, sector_id: UUID) -> HttpResponse:
 
     def open_table(data: dict) -> Outcome:
         command_id = data.pop("command_id")
-        return perform(App.open_table, request.user, command_id, sector_id=sector_id, **data)
+        return perform(COMMANDS.open_table, request.user, command_id, sector_id=sector_id, **data)
 
     outcome, status = run_form_command(request, form, open_table)
     if outcome is not None:
@@ -118,7 +119,7 @@ def sector(request: HttpRequest, sector_id: UUID) -> HttpResponse:
         {
             "form": form,
             "acts": acts,
-            "can_open_table": acts and COMMANDS.may(actor_for(request.user), App.open_table),
+            "can_open_table": acts and COMMANDS.may(actor_for(request.user), COMMANDS.open_table),
             "poll_ms": settings.FLOOR_CONSOLE_POLL_MS,
             "live_url": reverse("floor:sector-live", args=[sector_id]),
         }

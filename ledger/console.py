@@ -22,10 +22,9 @@ from django.urls import reverse
 from django.utils.http import urlencode
 
 from floor.access import console_read
-from floor.application.catalogue import COMMANDS
-from floor.application.catalogue import FloorApplication as App
 from floor.console.sector import log_position, server_now, stamp
 from floor.gateway import actor_for
+from floor.kernel.registry import COMMANDS
 from floor.selectors import players
 from floor.selectors import tables as floor_tables
 from ledger import selectors as books
@@ -41,11 +40,11 @@ if TYPE_CHECKING:  # the read models as types; the selectors read them
 CAGE_COMMANDS = tuple(
     COMMANDS.name_of(handler)
     for handler in (
-        App.sell_chips,
-        App.buy_in_at_cage,
-        App.cash_out,
-        App.confirm_tray_move,
-        App.cancel_tray_move,
+        COMMANDS.sell_chips,
+        COMMANDS.buy_in_at_cage,
+        COMMANDS.cash_out,
+        COMMANDS.confirm_tray_move,
+        COMMANDS.cancel_tray_move,
     )
 )
 

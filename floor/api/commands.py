@@ -25,7 +25,7 @@ from floor.api import serializers as s
 from floor.api import views
 from floor.api.endpoints import CommandEndpoint, CommandView, result_answer
 from floor.api.views import command_response
-from floor.application.catalogue import FloorApplication as App
+from floor.kernel.registry import COMMANDS
 from floor.selectors import balancing, players
 
 # The answer kinds have no docstrings: drf-spectacular would take one for the
@@ -108,15 +108,15 @@ PLAYER = "players/<uuid:player_id>/"
 
 FLOOR_ENDPOINTS: tuple[CommandEndpoint, ...] = (
     # sectors and tables (their views also list them)
-    E(App.open_sector, "sectors/", "sectors", view=views.SectorListView),
+    E(COMMANDS.open_sector, "sectors/", "sectors", view=views.SectorListView),
     E(
-        App.open_table,
+        COMMANDS.open_table,
         "sectors/<uuid:sector_id>/tables/",
         "sector-tables",
         view=views.SectorTablesView,
     ),
     E(
-        App.announce_closing,
+        COMMANDS.announce_closing,
         "sectors/<uuid:sector_id>/closing/",
         "announce-closing",
         s.AnnounceClosingSerializer,
@@ -125,7 +125,7 @@ FLOOR_ENDPOINTS: tuple[CommandEndpoint, ...] = (
         "The jefe or the director announces when the casino closes [CM-24].",
     ),
     E(
-        App.assign_jefes,
+        COMMANDS.assign_jefes,
         "sectors/<uuid:sector_id>/jefes/",
         "assign-jefes",
         s.AssignJefesSerializer,
@@ -134,7 +134,7 @@ FLOOR_ENDPOINTS: tuple[CommandEndpoint, ...] = (
         "Only the jefes named here act on the sector's tables [GA art. 19.1].",
     ),
     E(
-        App.assign_dealer,
+        COMMANDS.assign_dealer,
         TABLE + "dealer/",
         "assign-dealer",
         s.AssignDealerSerializer,
@@ -143,7 +143,7 @@ FLOOR_ENDPOINTS: tuple[CommandEndpoint, ...] = (
     ),
     # the absence clock
     E(
-        App.start_absence,
+        COMMANDS.start_absence,
         TABLE + "absence/",
         "start-absence",
         s.PlayerCommandSerializer,
@@ -151,7 +151,7 @@ FLOOR_ENDPOINTS: tuple[CommandEndpoint, ...] = (
         OnTable,
     ),
     E(
-        App.end_absence,
+        COMMANDS.end_absence,
         TABLE + "absence/end/",
         "end-absence",
         s.PlayerCommandSerializer,
@@ -160,7 +160,7 @@ FLOOR_ENDPOINTS: tuple[CommandEndpoint, ...] = (
     ),
     # balancing and table changes
     E(
-        App.accept_move,
+        COMMANDS.accept_move,
         "balance-groups/<uuid:group_id>/accept/",
         "accept-move",
         s.AcceptMoveSerializer,
@@ -168,7 +168,7 @@ FLOOR_ENDPOINTS: tuple[CommandEndpoint, ...] = (
         OnGroup,
     ),
     E(
-        App.override_move,
+        COMMANDS.override_move,
         "balance-groups/<uuid:group_id>/override/",
         "override-move",
         s.OverrideMoveSerializer,
@@ -176,7 +176,7 @@ FLOOR_ENDPOINTS: tuple[CommandEndpoint, ...] = (
         OnGroup,
     ),
     E(
-        App.request_table_change,
+        COMMANDS.request_table_change,
         TABLE + "table-change-request/",
         "request-table-change",
         s.PlayerCommandSerializer,
@@ -184,7 +184,7 @@ FLOOR_ENDPOINTS: tuple[CommandEndpoint, ...] = (
         OnTable,
     ),
     E(
-        App.withdraw_table_change,
+        COMMANDS.withdraw_table_change,
         TABLE + "table-change-request/withdraw/",
         "withdraw-table-change",
         s.PlayerCommandSerializer,
@@ -192,7 +192,7 @@ FLOOR_ENDPOINTS: tuple[CommandEndpoint, ...] = (
         OnTable,
     ),
     E(
-        App.grant_table_change,
+        COMMANDS.grant_table_change,
         TABLE + "grant-table-change/",
         "grant-table-change",
         s.GrantTableChangeSerializer,
@@ -200,7 +200,7 @@ FLOOR_ENDPOINTS: tuple[CommandEndpoint, ...] = (
         OnTable,
     ),
     E(
-        App.break_table,
+        COMMANDS.break_table,
         TABLE + "break/",
         "break-table",
         s.CommandSerializer,
@@ -210,7 +210,7 @@ FLOOR_ENDPOINTS: tuple[CommandEndpoint, ...] = (
     ),
     # who may sit where, the tournament
     E(
-        App.keep_apart,
+        COMMANDS.keep_apart,
         PLAYER + "keep-apart/",
         "keep-apart",
         s.KeepApartSerializer,
@@ -218,7 +218,7 @@ FLOOR_ENDPOINTS: tuple[CommandEndpoint, ...] = (
         OnPlayer,
     ),
     E(
-        App.allow_together,
+        COMMANDS.allow_together,
         PLAYER + "allow-together/",
         "allow-together",
         s.AllowTogetherSerializer,
@@ -226,7 +226,7 @@ FLOOR_ENDPOINTS: tuple[CommandEndpoint, ...] = (
         OnPlayer,
     ),
     E(
-        App.enter_tournament,
+        COMMANDS.enter_tournament,
         PLAYER + "tournament/",
         "enter-tournament",
         s.CommandSerializer,
@@ -234,7 +234,7 @@ FLOOR_ENDPOINTS: tuple[CommandEndpoint, ...] = (
         OnPlayer,
     ),
     E(
-        App.leave_tournament,
+        COMMANDS.leave_tournament,
         PLAYER + "tournament/leave/",
         "leave-tournament",
         s.CommandSerializer,
@@ -242,7 +242,7 @@ FLOOR_ENDPOINTS: tuple[CommandEndpoint, ...] = (
         OnPlayer,
     ),
     E(
-        App.set_dinner_break,
+        COMMANDS.set_dinner_break,
         "tournament/dinner-break/",
         "dinner-break",
         s.DinnerBreakSerializer,
@@ -250,9 +250,9 @@ FLOOR_ENDPOINTS: tuple[CommandEndpoint, ...] = (
         ResultOnly,
     ),
     # the draw and the seats
-    E(App.draw_seats, TABLE + "draw/", "draw-seats", view=fv.DrawSeatsView),
+    E(COMMANDS.draw_seats, TABLE + "draw/", "draw-seats", view=fv.DrawSeatsView),
     E(
-        App.seat_player,
+        COMMANDS.seat_player,
         TABLE + "seat/",
         "seat-player",
         s.SeatPlayerSerializer,
@@ -260,7 +260,7 @@ FLOOR_ENDPOINTS: tuple[CommandEndpoint, ...] = (
         OnTable,
     ),
     E(
-        App.request_seat_change,
+        COMMANDS.request_seat_change,
         TABLE + "seat-change-request/",
         "request-seat-change",
         s.PlayerCommandSerializer,
@@ -268,7 +268,7 @@ FLOOR_ENDPOINTS: tuple[CommandEndpoint, ...] = (
         OnTable,
     ),
     E(
-        App.withdraw_seat_change,
+        COMMANDS.withdraw_seat_change,
         TABLE + "seat-change-request/withdraw/",
         "withdraw-seat-change",
         s.PlayerCommandSerializer,
@@ -276,7 +276,7 @@ FLOOR_ENDPOINTS: tuple[CommandEndpoint, ...] = (
         OnTable,
     ),
     E(
-        App.call_next,
+        COMMANDS.call_next,
         TABLE + "call-next/",
         "call-next",
         s.CallNextSerializer,
@@ -284,7 +284,7 @@ FLOOR_ENDPOINTS: tuple[CommandEndpoint, ...] = (
         OnTable,
     ),
     E(
-        App.change_seat,
+        COMMANDS.change_seat,
         TABLE + "change-seat/",
         "change-seat",
         s.ChangeSeatSerializer,
@@ -292,7 +292,7 @@ FLOOR_ENDPOINTS: tuple[CommandEndpoint, ...] = (
         OnTable,
     ),
     E(
-        App.leave_table,
+        COMMANDS.leave_table,
         TABLE + "leave/",
         "leave-table",
         s.LeaveTableSerializer,
@@ -300,7 +300,7 @@ FLOOR_ENDPOINTS: tuple[CommandEndpoint, ...] = (
         OnTable,
     ),
     E(
-        App.buy_in,
+        COMMANDS.buy_in,
         TABLE + "buy-in/",
         "buy-in",
         s.BuyInSerializer,
@@ -308,7 +308,7 @@ FLOOR_ENDPOINTS: tuple[CommandEndpoint, ...] = (
         OnTable,
     ),
     E(
-        App.start_rest,
+        COMMANDS.start_rest,
         TABLE + "rest/",
         "start-rest",
         s.PlayerCommandSerializer,
@@ -316,7 +316,7 @@ FLOOR_ENDPOINTS: tuple[CommandEndpoint, ...] = (
         OnTable,
     ),
     E(
-        App.end_rest,
+        COMMANDS.end_rest,
         TABLE + "rest/end/",
         "end-rest",
         s.PlayerCommandSerializer,
@@ -324,7 +324,7 @@ FLOOR_ENDPOINTS: tuple[CommandEndpoint, ...] = (
         OnTable,
     ),
     E(
-        App.close_table,
+        COMMANDS.close_table,
         TABLE + "close/",
         "close-table",
         s.CloseTableSerializer,
@@ -333,7 +333,7 @@ FLOOR_ENDPOINTS: tuple[CommandEndpoint, ...] = (
     ),
     # hands
     E(
-        App.start_hand,
+        COMMANDS.start_hand,
         TABLE + "hands/start/",
         "start-hand",
         s.StartHandSerializer,
@@ -341,7 +341,7 @@ FLOOR_ENDPOINTS: tuple[CommandEndpoint, ...] = (
         OnTable,
     ),
     E(
-        App.end_hand,
+        COMMANDS.end_hand,
         TABLE + "hands/end/",
         "end-hand",
         s.EndHandSerializer,
@@ -349,7 +349,7 @@ FLOOR_ENDPOINTS: tuple[CommandEndpoint, ...] = (
         OnTable,
     ),
     E(
-        App.settle_banked_hand,
+        COMMANDS.settle_banked_hand,
         TABLE + "banked-hands/",
         "settle-banked-hand",
         s.BankedHandSerializer,
@@ -358,7 +358,7 @@ FLOOR_ENDPOINTS: tuple[CommandEndpoint, ...] = (
         OnTable,
     ),
     E(
-        App.preview_banked_hand,
+        COMMANDS.preview_banked_hand,
         TABLE + "banked-hands/preview/",
         "preview-banked-hand",
         s.BankedHandSerializer,
@@ -366,14 +366,14 @@ FLOOR_ENDPOINTS: tuple[CommandEndpoint, ...] = (
         PreviewOnTable,
     ),
     E(
-        App.preview_settlement,
+        COMMANDS.preview_settlement,
         TABLE + "hands/settlement/",
         "preview-settlement",
         view=fv.PreviewSettlementView,
     ),
     # the action clock
     E(
-        App.start_action_clock,
+        COMMANDS.start_action_clock,
         TABLE + "action-clock/start/",
         "start-action-clock",
         s.StartActionClockSerializer,
@@ -381,7 +381,7 @@ FLOOR_ENDPOINTS: tuple[CommandEndpoint, ...] = (
         OnTable,
     ),
     E(
-        App.stop_action_clock,
+        COMMANDS.stop_action_clock,
         TABLE + "action-clock/stop/",
         "stop-action-clock",
         s.SeatCommandSerializer,
@@ -389,9 +389,9 @@ FLOOR_ENDPOINTS: tuple[CommandEndpoint, ...] = (
         OnTable,
     ),
     # players and the waiting lists (their views also list them)
-    E(App.register_player, "players/", "players", view=fv.PlayerListView),
+    E(COMMANDS.register_player, "players/", "players", view=fv.PlayerListView),
     E(
-        App.bar_player,
+        COMMANDS.bar_player,
         PLAYER + "bar/",
         "bar-player",
         s.BarPlayerSerializer,
@@ -399,16 +399,16 @@ FLOOR_ENDPOINTS: tuple[CommandEndpoint, ...] = (
         OnPlayer,
     ),
     E(
-        App.lift_bar,
+        COMMANDS.lift_bar,
         PLAYER + "lift-bar/",
         "lift-bar",
         s.CommandSerializer,
         "Lift a player's bar",
         OnPlayer,
     ),
-    E(App.join_waiting_list, "waiting-lists/", "waiting-lists", view=fv.WaitingListsView),
+    E(COMMANDS.join_waiting_list, "waiting-lists/", "waiting-lists", view=fv.WaitingListsView),
     E(
-        App.leave_waiting_list,
+        COMMANDS.leave_waiting_list,
         "waiting-lists/leave/",
         "leave-waiting-list",
         s.LeaveListSerializer,

@@ -20,20 +20,30 @@ from floor.domain.sector import Sector
 from floor.domain.table import Table, TableStatus
 from floor.domain.tournament import TOURNAMENT_ID, Tournament
 from floor.kernel.errors import DomainError, conflict
+from floor.kernel.unit_of_work import UnitOfWork
 
 # Tables whose players count for balance: seats drawn and not closed.
 PLAYING = (TableStatus.RUNNING, TableStatus.SUSPENDED)
 
 
+def balance_group(work: UnitOfWork, game: Game) -> BalanceGroup | None:
+    """The balance group of ``game``, if its first table opened."""
+    return work.find(BalanceGroup, BalanceGroup.id_for(game))
+
+
+def join_group(work: UnitOfWork, table: Table) -> BalanceGroup:
+    """The group of the table's game, the table in it (opened on first use)."""
+    group = balance_group(work, table.game) or BalanceGroup.open_for(table.game)
+    group.add_table(table.id)
+    return group
+
+
 class GroupSupport(PlayerCommands):
     def balance_group(self, game: Game) -> BalanceGroup | None:
-        return self.find(BalanceGroup, BalanceGroup.id_for(game))
+        return balance_group(self, game)
 
     def join_group(self, table: Table) -> BalanceGroup:
-        """The group of the table's game, the table in it (opened on first use)."""
-        group = self.balance_group(table.game) or BalanceGroup.open_for(table.game)
-        group.add_table(table.id)
-        return group
+        return join_group(self, table)
 
     def playing_tables(self, group: BalanceGroup) -> list[Table]:
         """The group's tables whose players count, in the order they opened."""

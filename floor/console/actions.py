@@ -17,7 +17,7 @@ from rest_framework import serializers
 from floor.amounts import format_euros
 from floor.api import serializers as s
 from floor.application.catalogue import COMMANDS as REGISTRY
-from floor.application.catalogue import FloorApplication as App
+from floor.kernel.registry import COMMANDS
 from ledger.api import serializers as ls
 
 
@@ -126,131 +126,156 @@ def banked_summary(result: dict) -> str:
 COMMANDS: dict[str, ConsoleCommand] = by_name(
     # players and the waiting lists
     ConsoleCommand(
-        App.register_player, s.RegisterPlayerSerializer, gettext_lazy("The player is registered.")
+        COMMANDS.register_player,
+        s.RegisterPlayerSerializer,
+        gettext_lazy("The player is registered."),
     ),
     ConsoleCommand(
-        App.join_waiting_list, s.GameSerializer, gettext_lazy("The player is on the list.")
+        COMMANDS.join_waiting_list, s.GameSerializer, gettext_lazy("The player is on the list.")
     ),
     ConsoleCommand(
-        App.leave_waiting_list, s.LeaveListSerializer, gettext_lazy("The player left the list.")
+        COMMANDS.leave_waiting_list,
+        s.LeaveListSerializer,
+        gettext_lazy("The player left the list."),
     ),
     ConsoleCommand(
-        App.bar_player, s.BarPlayerSerializer, gettext_lazy("The player is barred."), ("player",)
+        COMMANDS.bar_player,
+        s.BarPlayerSerializer,
+        gettext_lazy("The player is barred."),
+        ("player",),
     ),
     ConsoleCommand(
-        App.lift_bar, s.CommandSerializer, gettext_lazy("The player may play again."), ("player",)
+        COMMANDS.lift_bar,
+        s.CommandSerializer,
+        gettext_lazy("The player may play again."),
+        ("player",),
     ),
     ConsoleCommand(
-        App.keep_apart,
+        COMMANDS.keep_apart,
         s.KeepApartSerializer,
         gettext_lazy("The two players are kept apart."),
         ("player",),
     ),
     ConsoleCommand(
-        App.allow_together,
+        COMMANDS.allow_together,
         s.AllowTogetherSerializer,
         gettext_lazy("The two players may sit together."),
         ("player",),
     ),
     ConsoleCommand(
-        App.enter_tournament,
+        COMMANDS.enter_tournament,
         s.CommandSerializer,
         gettext_lazy("The player is in the tournament."),
         ("player",),
     ),
     ConsoleCommand(
-        App.leave_tournament,
+        COMMANDS.leave_tournament,
         s.CommandSerializer,
         gettext_lazy("The player left the tournament."),
         ("player",),
     ),
     ConsoleCommand(
-        App.set_dinner_break, s.DinnerBreakSerializer, gettext_lazy("The dinner break is set.")
+        COMMANDS.set_dinner_break, s.DinnerBreakSerializer, gettext_lazy("The dinner break is set.")
     ),
     # the draw and the seats
     ConsoleCommand(
-        App.draw_seats,
+        COMMANDS.draw_seats,
         s.CommandSerializer,
         gettext_lazy("The seats are drawn."),
         ("table_id",),
         prepare=_draw_this_table,
     ),
     ConsoleCommand(
-        App.seat_player,
+        COMMANDS.seat_player,
         s.SeatPlayerSerializer,
         gettext_lazy("The player is seated."),
         ("table_id",),
     ),
     ConsoleCommand(
-        App.call_next, s.CallNextSerializer, gettext_lazy("The seat is offered."), ("table_id",)
+        COMMANDS.call_next,
+        s.CallNextSerializer,
+        gettext_lazy("The seat is offered."),
+        ("table_id",),
     ),
     ConsoleCommand(
-        App.request_seat_change,
+        COMMANDS.request_seat_change,
         s.PlayerCommandSerializer,
         gettext_lazy("The request is noted."),
         ("table_id",),
     ),
     ConsoleCommand(
-        App.withdraw_seat_change,
+        COMMANDS.withdraw_seat_change,
         s.PlayerCommandSerializer,
         gettext_lazy("The request is withdrawn."),
         ("table_id",),
     ),
     ConsoleCommand(
-        App.request_table_change,
+        COMMANDS.request_table_change,
         s.PlayerCommandSerializer,
         gettext_lazy("The request is noted."),
         ("table_id",),
     ),
     ConsoleCommand(
-        App.withdraw_table_change,
+        COMMANDS.withdraw_table_change,
         s.PlayerCommandSerializer,
         gettext_lazy("The request is withdrawn."),
         ("table_id",),
     ),
     ConsoleCommand(
-        App.grant_table_change,
+        COMMANDS.grant_table_change,
         s.GrantTableChangeSerializer,
         gettext_lazy("The move is made."),
         ("table_id",),
     ),
     ConsoleCommand(
-        App.change_seat, s.ChangeSeatSerializer, gettext_lazy("The player moved."), ("table_id",)
+        COMMANDS.change_seat,
+        s.ChangeSeatSerializer,
+        gettext_lazy("The player moved."),
+        ("table_id",),
     ),
     ConsoleCommand(
-        App.leave_table, s.LeaveTableSerializer, gettext_lazy("The player left."), ("table_id",)
+        COMMANDS.leave_table,
+        s.LeaveTableSerializer,
+        gettext_lazy("The player left."),
+        ("table_id",),
     ),
     ConsoleCommand(
-        App.buy_in, s.BuyInSerializer, gettext_lazy("The chips are bought."), ("table_id",)
+        COMMANDS.buy_in, s.BuyInSerializer, gettext_lazy("The chips are bought."), ("table_id",)
     ),
     ConsoleCommand(
-        App.start_rest, s.PlayerCommandSerializer, gettext_lazy("The player rests."), ("table_id",)
+        COMMANDS.start_rest,
+        s.PlayerCommandSerializer,
+        gettext_lazy("The player rests."),
+        ("table_id",),
     ),
     ConsoleCommand(
-        App.end_rest, s.PlayerCommandSerializer, gettext_lazy("The player is back."), ("table_id",)
+        COMMANDS.end_rest,
+        s.PlayerCommandSerializer,
+        gettext_lazy("The player is back."),
+        ("table_id",),
     ),
     ConsoleCommand(
-        App.start_absence,
+        COMMANDS.start_absence,
         s.PlayerCommandSerializer,
         gettext_lazy("The absence clock runs."),
         ("table_id",),
     ),
     ConsoleCommand(
-        App.end_absence,
+        COMMANDS.end_absence,
         s.PlayerCommandSerializer,
         gettext_lazy("The player is back."),
         ("table_id",),
     ),
     # hands and clocks
     ConsoleCommand(
-        App.start_hand,
+        COMMANDS.start_hand,
         s.StartHandSerializer,
         gettext_lazy("The hand is dealt."),
         ("table_id",),
         lists=("dealt_in",),
     ),
     ConsoleCommand(
-        App.end_hand,
+        COMMANDS.end_hand,
         s.EndHandSerializer,
         gettext_lazy("The hand is reported."),
         ("table_id",),
@@ -258,73 +283,91 @@ COMMANDS: dict[str, ConsoleCommand] = by_name(
     ),
     # "Calculate": what the hand end typed so far would pay, before confirming it.
     ConsoleCommand(
-        App.preview_settlement, s.HandResultSerializer, "", ("table_id",), ("folded",), asks=True
+        COMMANDS.preview_settlement,
+        s.HandResultSerializer,
+        "",
+        ("table_id",),
+        ("folded",),
+        asks=True,
     ),
     ConsoleCommand(
-        App.settle_banked_hand,
+        COMMANDS.settle_banked_hand,
         s.BankedHandFormSerializer,
         gettext_lazy("The banked hand is settled."),
         ("table_id",),
         prepare=_banked_form,
-        preview=App.preview_banked_hand,
+        preview=COMMANDS.preview_banked_hand,
         summary=banked_summary,
     ),
     ConsoleCommand(
-        App.start_action_clock,
+        COMMANDS.start_action_clock,
         s.StartActionClockSerializer,
         gettext_lazy("The action clock runs."),
         ("table_id",),
     ),
     ConsoleCommand(
-        App.stop_action_clock,
+        COMMANDS.stop_action_clock,
         s.SeatCommandSerializer,
         gettext_lazy("The clock is stopped."),
         ("table_id",),
     ),
     ConsoleCommand(
-        App.close_table, s.CloseTableSerializer, gettext_lazy("The table is closed."), ("table_id",)
+        COMMANDS.close_table,
+        s.CloseTableSerializer,
+        gettext_lazy("The table is closed."),
+        ("table_id",),
     ),
     ConsoleCommand(
-        App.break_table, s.CommandSerializer, gettext_lazy("The table is broken."), ("table_id",)
+        COMMANDS.break_table,
+        s.CommandSerializer,
+        gettext_lazy("The table is broken."),
+        ("table_id",),
     ),
     ConsoleCommand(
-        App.announce_closing,
+        COMMANDS.announce_closing,
         s.AnnounceClosingSerializer,
         gettext_lazy("The closing time is announced."),
         ("sector_id",),
     ),
     # balancing
     ConsoleCommand(
-        App.accept_move, s.AcceptMoveSerializer, gettext_lazy("The move is made."), ("group_id",)
+        COMMANDS.accept_move,
+        s.AcceptMoveSerializer,
+        gettext_lazy("The move is made."),
+        ("group_id",),
     ),
     ConsoleCommand(
-        App.override_move,
+        COMMANDS.override_move,
         s.OverrideMoveSerializer,
         gettext_lazy("The move is made."),
         ("group_id",),
     ),
     # money at the table and at the cage
     ConsoleCommand(
-        App.request_tray_move,
+        COMMANDS.request_tray_move,
         ls.TrayMoveSerializer,
         gettext_lazy("The cage is asked."),
         ("table_id",),
     ),
     ConsoleCommand(
-        App.confirm_tray_move,
+        COMMANDS.confirm_tray_move,
         s.CommandSerializer,
         gettext_lazy("The tray move is confirmed."),
         ("request_id",),
     ),
     ConsoleCommand(
-        App.cancel_tray_move,
+        COMMANDS.cancel_tray_move,
         ls.CancelTrayMoveSerializer,
         gettext_lazy("The request is cancelled."),
         ("request_id",),
     ),
     ConsoleCommand(
-        App.sell_chips, ls.ChipsForPlayerSerializer, gettext_lazy("The chips are sold.")
+        COMMANDS.sell_chips, ls.ChipsForPlayerSerializer, gettext_lazy("The chips are sold.")
     ),
-    ConsoleCommand(App.buy_in_at_cage, ls.CageBuyInSerializer, gettext_lazy("The buy-in is paid.")),
-    ConsoleCommand(App.cash_out, ls.CashOutSerializer, gettext_lazy("The chips are cashed out.")),
+    ConsoleCommand(
+        COMMANDS.buy_in_at_cage, ls.CageBuyInSerializer, gettext_lazy("The buy-in is paid.")
+    ),
+    ConsoleCommand(
+        COMMANDS.cash_out, ls.CashOutSerializer, gettext_lazy("The chips are cashed out.")
+    ),
 )

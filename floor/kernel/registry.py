@@ -1,24 +1,27 @@
 """Each command declared once: its name, who may issue it, what it acts on, its handler.
 
-A handler is an application method decorated with ``@command(roles=..., scope=...)``;
-the method's name is the command's name. From the registry come the role map
-(who may issue what, DESIGN.md "Each command is declared once"), the gateway's
-handler lookup, and, in the interface layer, the API's endpoints and the
-console's actions, which name a command by its handler object, never by a
-repeated string.
+A handler is a plain function decorated with ``@command(roles=..., scope=...)``,
+taking the command's unit of work and its arguments and returning its decision
+(floor.kernel.unit_of_work); the function's name is the command's name. From the
+registry come the role map (who may issue what, DESIGN.md "Each command is
+declared once"), the service's dispatch, and, in the interface layer, the API's
+endpoints and the console's actions, which name a command by its handler
+object, never by a repeated string.
 
 The registry knows nothing of the floor (roles are whatever the context passes,
 an actor is anything with ``roles`` and ``role_among``), so floor and ledger
-share it and it can move to a shared kernel as it is.
+share it.
 """
 
 from __future__ import annotations
 
 import functools
+import inspect
 from collections.abc import Callable, Iterator, Mapping
 from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any, TypeVar
+from uuid import UUID
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -26,7 +29,7 @@ F = TypeVar("F", bound=Callable[..., Any])
 _running: ContextVar[str | None] = ContextVar("running_command", default=None)
 
 
-class UnknownCommand(LookupError):
+class UnknownCommand(KeyError):
     """No command of that name is registered."""
 
     def __init__(self, name: str) -> None:
@@ -39,13 +42,26 @@ class CommandSpec:
     """One command: its name, its handler, the roles that may issue it (in
     order of preference), and what it acts on (``scope``: the aggregate its
     actor's reach is checked against, e.g. "table" or "sector"; None: the room).
-    A ``query`` records nothing (a preview) and is asked, not performed."""
+    A ``query`` records nothing (a preview) and is asked, not performed.
+
+    ``payload`` turns the arguments into what the command's fingerprint is
+    taken of (a repeat is told from a reused command id by it); by default the
+    arguments themselves, ids as text. ``method`` marks a handler still
+    written as an application method (``self, actor, command_id``)."""
 
     name: str
     handler: Callable[..., Any]
     roles: tuple[Any, ...]
     scope: str | None = None
     query: bool = False
+    payload: Callable[..., dict[str, Any]] | None = None
+    method: bool = False
+
+    def payload_of(self, arguments: dict[str, Any]) -> dict[str, Any]:
+        """What the command was asked, as its fingerprint and scope see it."""
+        if self.payload is not None:
+            return self.payload(**arguments)
+        return {k: _plain(v) for k, v in arguments.items()}
 
     def may(self, actor: Any) -> bool:
         """Whether ``actor`` holds a role that may issue this command."""
@@ -74,24 +90,40 @@ class CommandRegistry(Mapping[str, CommandSpec]):
     def __len__(self) -> int:
         return len(self._specs)
 
+    def __getattr__(self, name: str) -> Callable[..., Any]:
+        """``COMMANDS.end_rest`` is the handler of end_rest: how an interface
+        names the command it offers, checked when it is loaded."""
+        specs = self.__dict__.get("_specs", {})
+        if name in specs:
+            return specs[name].handler
+        raise AttributeError(f"no command {name!r} is registered")
+
     def command(
-        self, *, roles: tuple[Any, ...], scope: str | None = None, query: bool = False
+        self,
+        *,
+        roles: tuple[Any, ...],
+        scope: str | None = None,
+        query: bool = False,
+        payload: Callable[..., dict[str, Any]] | None = None,
     ) -> Callable[[F], F]:
-        """Declares the decorated method a command named as the method is.
-        While it runs, ``current_command()`` names it (for ``execute``)."""
+        """Declares the decorated function a command named as the function is.
+        While it runs, ``current_command()`` names it."""
 
-        def declare(method: F) -> F:
-            name = method.__name__
+        def declare(function: F) -> F:
+            name = function.__name__
 
-            @functools.wraps(method)
+            @functools.wraps(function)
             def handler(*args: Any, **kwargs: Any) -> Any:
                 token = _running.set(name)
                 try:
-                    return method(*args, **kwargs)
+                    return function(*args, **kwargs)
                 finally:
                     _running.reset(token)
 
-            self.register(handler, roles=roles, scope=scope, query=query)
+            method = next(iter(inspect.signature(function).parameters), None) == "self"
+            self.register(
+                handler, roles=roles, scope=scope, query=query, payload=payload, method=method
+            )
             return handler  # type: ignore[return-value]
 
         return declare
@@ -103,14 +135,16 @@ class CommandRegistry(Mapping[str, CommandSpec]):
         roles: tuple[Any, ...],
         scope: str | None = None,
         query: bool = False,
+        payload: Callable[..., dict[str, Any]] | None = None,
+        method: bool = False,
     ) -> CommandSpec:
-        """Declares ``handler`` (a function taking the application first) the
-        command of its name. A name is declared once."""
+        """Declares ``handler`` the command of its name. A name is declared once."""
         name = handler.__name__
         known = self._specs.get(name)
         if known is not None and known.handler is not handler:
             raise ValueError(f"command {name!r} is declared twice")
-        return self._add(CommandSpec(name, handler, tuple(roles), scope, query))
+        spec = CommandSpec(name, handler, tuple(roles), scope, query, payload, method)
+        return self._add(spec)
 
     def _add(self, spec: CommandSpec) -> CommandSpec:
         if not spec.roles:
@@ -149,6 +183,11 @@ class CommandRegistry(Mapping[str, CommandSpec]):
         """The role ``actor`` issues ``command`` under, or the refusal; an
         unknown command is a LookupError (a programming error, not a refusal)."""
         return self[self.name_of(command)].role_for(actor)
+
+
+def _plain(value: Any) -> Any:
+    """An argument as a fingerprint takes it: an id as its text."""
+    return str(value) if isinstance(value, UUID) else value
 
 
 def current_command() -> str:

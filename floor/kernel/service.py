@@ -1,42 +1,43 @@
 """The command pipeline shared by every event-sourced application of ours.
 
-A command is authorised by the actor's role, decided by the aggregates inside a
-command context (so every event names actor, command id and profile), and saved
-with its CommandRecord in one ``save()``: all its events or none. A repeated
-command id returns the first outcome and records nothing. A version conflict is
-retried on fresh state, then reported.
+A command is authorised by the actor's role, decided by its handler on a unit of
+work inside a command context (so every event names actor, command id and
+profile), passed through the policies the contexts declared (the staff's scope,
+the books: floor.kernel.composition), and saved with its CommandRecord in one
+``save()``: all its events or none. A repeated command id returns the first
+outcome and records nothing. A version conflict is retried on fresh state, then
+reported.
 """
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
-from collections.abc import Callable, Sequence
-from contextvars import ContextVar
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, TypeVar
 from uuid import UUID
 
-from eventsourcing.application import AggregateNotFoundError, Application
+from eventsourcing.application import Application
 from eventsourcing.domain import Aggregate
 from eventsourcing.persistence import IntegrityError
 
 from floor.kernel.clock import Clock, SystemClock
 from floor.kernel.command_record import MAX_COMMAND_ID_LENGTH, CommandRecord
+from floor.kernel.composition import ROOM, CommandPolicy
 from floor.kernel.context import CommandContext, command_context, current_context
-from floor.kernel.errors import DomainError, ErrorKind, invalid, not_found
-from floor.kernel.registry import COMMANDS
+from floor.kernel.errors import DomainError, ErrorKind, invalid
+from floor.kernel.registry import COMMANDS, CommandSpec
 from floor.kernel.roles import Actor, Role
+from floor.kernel.unit_of_work import UnitOfWork, current_work, working
 from games.profiles import CM, RuleProfile
 
 A = TypeVar("A", bound=Aggregate)
 
 # What a command's decision returns: the aggregates it changed and its result.
 Decision = tuple[Sequence[Aggregate], dict[str, Any]]
-
-# The aggregates a command has loaded, by id: its identity map.
-_loaded: ContextVar[dict | None] = ContextVar("floor_loaded_aggregates", default=None)
 
 
 class ConcurrentUpdateError(DomainError):
@@ -64,10 +65,15 @@ def fingerprint(command: str, payload: dict[str, Any]) -> str:
 
 
 class CommandService(Application):
-    """An eventsourcing Application that runs commands through the pipeline."""
+    """An eventsourcing Application that runs commands through the pipeline.
+
+    ``app.run("end_rest", actor, command_id, **arguments)`` runs a declared
+    command; ``app.end_rest(actor, command_id, **arguments)`` says the same."""
 
     # Enough for a hot table; a conflict storm past this is reported as 409.
     max_attempts = 5
+    # The intervals come from what the contexts declared (floor.kernel.composition).
+    is_snapshotting_enabled = True
     snapshotting_intervals = {}
 
     def __init__(
@@ -76,10 +82,53 @@ class CommandService(Application):
         *,
         profile: RuleProfile = CM,
         clock: Clock | None = None,
+        policies: Mapping[str, CommandPolicy] | None = None,
     ) -> None:
+        self.snapshotting_intervals = {
+            **ROOM.snapshot_intervals(),
+            **type(self).snapshotting_intervals,
+        }
         super().__init__(env)
         self.profile = profile
         self.clock = clock or SystemClock()
+        self.policies = tuple((ROOM.policies() if policies is None else policies).values())
+
+    # --- running a declared command ----------------------------------------------
+
+    def run(self, name: str, actor: Actor, command_id: str, /, **arguments: Any) -> Outcome:
+        """Runs the declared command ``name`` as ``actor``, exactly once."""
+        spec = COMMANDS[name]
+        if spec.query:
+            raise LookupError(f"{name} is a question: ask it")
+        if spec.method:  # a handler still written as a method of the application
+            return getattr(self, name)(actor, command_id, **arguments)
+        payload = spec.payload_of(arguments)
+
+        def decide() -> Decision:
+            return spec.handler(current_work(), **arguments)
+
+        return self.execute(name, actor, command_id, payload, decide)
+
+    def ask(self, name: str, actor: Actor, /, **arguments: Any) -> Any:
+        """Asks the declared question ``name`` as ``actor``: the same roles and
+        scope as a command, and nothing recorded."""
+        spec = COMMANDS[name]
+        if spec.method:
+            return getattr(self, name)(actor, **arguments)
+        if not spec.query:
+            raise LookupError(f"{name} is a command: run it")
+        work = UnitOfWork(self, self.profile)
+        with working(work):
+            self.role_in_scope(actor, name, spec.payload_of(arguments))
+            return spec.handler(work, **arguments)
+
+    def __getattr__(self, name: str) -> Any:
+        spec = COMMANDS.get(name)
+        if spec is None or spec.method:
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+        if spec.query:
+            return functools.partial(self.ask, name)
+        return functools.partial(self.run, name)
 
     def execute(
         self,
@@ -105,15 +154,15 @@ class CommandService(Application):
                 profile=self.profile,
                 now=self.clock.now(),
             )
-            token = _loaded.set({})
-            with command_context(context):
+            work = UnitOfWork(self, self.profile)
+            with command_context(context), working(work):
                 try:
                     changed, result = decide()
                     # Whatever else the decision changed is saved with it (the
                     # cage's list of tables, noted as an account opens) ...
-                    changed = self.touched(changed)
+                    changed = work.touched(changed)
                     # ... and so is what follows from it (the books).
-                    changed = self.touched([*changed, *self.after_decide(changed)])
+                    changed = work.touched([*changed, *self.after_decide(changed)])
                     # Whatever the command named, what it changed must lie in
                     # the actor's scope (floor.application.staffing).
                     self.check_changed_in_scope(actor, command, role, changed)
@@ -125,8 +174,6 @@ class CommandService(Application):
                     if replay is not None:
                         return replay
                     raise
-                finally:
-                    _loaded.reset(token)
                 record = CommandRecord(
                     id=record_id, command=command, fingerprint=digest, result=result
                 )
@@ -155,50 +202,68 @@ class CommandService(Application):
             profile=self.profile,
             now=self.clock.now(),
         )
-        token = _loaded.set({})
-        with command_context(context):
-            try:
-                changed, result = decide()
-                changed = self.touched(changed)
-                changed = self.touched([*changed, *self.after_decide(changed)])
-                self.check_changed_in_scope(actor, command, role, changed)
-            finally:
-                _loaded.reset(token)
+        work = UnitOfWork(self, self.profile)
+        with command_context(context), working(work):
+            changed, result = decide()
+            changed = work.touched(changed)
+            changed = work.touched([*changed, *self.after_decide(changed)])
+            self.check_changed_in_scope(actor, command, role, changed)
         return result
+
+    # --- the policies every command passes (floor.kernel.composition) -------------
+
+    def _work(self) -> UnitOfWork:
+        return current_work() or UnitOfWork(self, self.profile)
 
     def role_in_scope(self, actor: Actor, command: str, payload: dict[str, Any]) -> Role:
         """The role the actor issues ``command`` under, or the refusal; the
-        floor also checks the table or sector it names (floor.application.staffing)."""
-        return COMMANDS.role_for(actor, command)
+        floor's policy also checks the table or sector it names
+        (floor.application.staffing)."""
+        spec = COMMANDS[command]
+        role = COMMANDS.role_for(actor, command)  # refuses a role that may never
+        work = self._work()
+        for policy in self.policies:
+            chosen = policy.choose_role(work, actor, spec, payload)
+            if chosen is not None:
+                return chosen
+        return role
 
     def check_changed_in_scope(
         self, actor: Actor, command: str, role: Role, changed: Sequence[Aggregate]
     ) -> None:
         """Refuses a decision that changed something outside the actor's scope
         (raising refuses the command: nothing is saved)."""
+        spec: CommandSpec = COMMANDS[command]
+        for policy in self.policies:
+            policy.check_changed(self._work(), actor, spec, role, changed)
 
     def after_decide(self, changed: Sequence[Aggregate]) -> list[Aggregate]:
         """What else a decision changes, derived from what it changed (the
         books, in ledger.application.books). Raising refuses the command."""
-        return []
+        followed: list[Aggregate] = []
+        for policy in self.policies:
+            followed += policy.follow(self._work(), changed)
+        return followed
 
     def with_effects(self, result: dict[str, Any], changed: list[Aggregate]) -> dict[str, Any]:
         """The command's result, with what ``after_decide`` added worth
         answering (the transactions booked, for their receipts)."""
+        for policy in self.policies:
+            result = policy.effects(self._work(), result, changed)
         return result
 
     def touched(self, changed: Sequence[Aggregate]) -> list[Aggregate]:
         """``changed`` and every other aggregate the command loaded or created
         that has events to save, each once."""
-        loaded = _loaded.get() or {}
-        pending = [a for a in loaded.values() if a.pending_events]
-        return list({id(a): a for a in [*changed, *pending]}.values())
+        return self._work().touched(changed)
 
     def remember(self, aggregate: Aggregate) -> None:
         """Makes an aggregate created within the command findable by it."""
-        loaded = _loaded.get()
-        if loaded is not None:
-            loaded[aggregate.id] = aggregate
+        work = current_work()
+        if work is not None:
+            work.add(aggregate)
+
+    add = remember
 
     def now(self) -> datetime:
         """The time of the command being decided: the time its events carry."""
@@ -214,29 +279,11 @@ class CommandService(Application):
     def find(self, cls: type[A], aggregate_id: UUID) -> A | None:
         """The aggregate, or None when it was never created. Within a command
         each aggregate is loaded once, so every change lands on one copy."""
-        loaded = _loaded.get()
-        aggregate = loaded.get(aggregate_id) if loaded is not None else None
-        if aggregate is None:
-            try:
-                aggregate = self.repository.get(aggregate_id)
-            except AggregateNotFoundError:
-                return None
-            if loaded is not None:
-                loaded[aggregate_id] = aggregate
-        if not isinstance(aggregate, cls):
-            return None
-        return aggregate
+        return self._work().find(cls, aggregate_id)
 
     def load(self, cls: type[A], aggregate_id: UUID | str, what: str) -> A:
         """The aggregate, or a not-found error naming ``what`` it should be."""
-        try:
-            aggregate_id = UUID(str(aggregate_id))
-        except ValueError:
-            raise not_found(f"{what}_not_found") from None
-        aggregate = self.find(cls, aggregate_id)
-        if aggregate is None:
-            raise not_found(f"{what}_not_found")
-        return aggregate
+        return self._work().load(cls, aggregate_id, what)
 
     def last_position(self) -> int:
         """The id of the last event in the log (0 when empty)."""

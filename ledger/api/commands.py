@@ -19,8 +19,8 @@ from rest_framework.views import APIView
 
 from floor.api.endpoints import CommandEndpoint
 from floor.api.views import command_response
-from floor.application.catalogue import FloorApplication as App
 from floor.gateway import perform
+from floor.kernel.registry import COMMANDS
 from ledger import selectors as books
 from ledger.api import serializers as s
 
@@ -74,7 +74,7 @@ JACKPOT = "jackpots/<uuid:jackpot_id>/"
 
 CAGE_ENDPOINTS: tuple[CommandEndpoint, ...] = (
     _cage(
-        App.fund_cage,
+        COMMANDS.fund_cage,
         "cage/float/",
         "fund-cage",
         s.FundCageSerializer,
@@ -82,28 +82,28 @@ CAGE_ENDPOINTS: tuple[CommandEndpoint, ...] = (
     ),
     # the gaming day
     _cage(
-        App.open_gaming_day,
+        COMMANDS.open_gaming_day,
         GAMING_DAYS + "open/",
         "open-gaming-day",
         s.OpenGamingDaySerializer,
         "Open the cage's gaming day",
     ),
     _cage(
-        App.count_gaming_day,
+        COMMANDS.count_gaming_day,
         GAMING_DAYS + "count/",
         "count-gaming-day",
         s.CountSerializer,
         "The close's count: every tray and box and the cage; differences become exceptions",
     ),
     _cage(
-        App.explain_difference,
+        COMMANDS.explain_difference,
         GAMING_DAYS + "explain/",
         "explain",
         s.ExplainSerializer,
         "Give a count difference its reason code; the difference is booked",
     ),
     _cage(
-        App.close_gaming_day,
+        COMMANDS.close_gaming_day,
         GAMING_DAYS + "close/",
         "close-gaming-day",
         s.CommandSerializer,
@@ -111,21 +111,21 @@ CAGE_ENDPOINTS: tuple[CommandEndpoint, ...] = (
     ),
     # players' chips and cash
     _cage(
-        App.sell_chips,
+        COMMANDS.sell_chips,
         "cage/chips-sold/",
         "sell-chips",
         s.ChipsForPlayerSerializer,
         "The cage sells a player chips for cash",
     ),
     _cage(
-        App.cash_out,
+        COMMANDS.cash_out,
         "cage/cash-outs/",
         "cash-out",
         s.CashOutSerializer,
         "The cage pays a player cash for their chips",
     ),
     _cage(
-        App.buy_in_at_cage,
+        COMMANDS.buy_in_at_cage,
         "cage/buy-ins/",
         "buy-in-at-cage",
         s.CageBuyInSerializer,
@@ -133,28 +133,28 @@ CAGE_ENDPOINTS: tuple[CommandEndpoint, ...] = (
     ),
     # fills and credits
     _cage(
-        App.confirm_tray_move,
+        COMMANDS.confirm_tray_move,
         TRAY_REQUEST + "confirm/",
         "confirm-tray-move",
         s.CommandSerializer,
         "The cage confirms a fill or credit (another person than who asked)",
     ),
     _cage(
-        App.cancel_tray_move,
+        COMMANDS.cancel_tray_move,
         TRAY_REQUEST + "cancel/",
         "cancel-tray-move",
         s.CancelTrayMoveSerializer,
         "Cancel a fill or credit not yet confirmed",
     ),
     _cage(
-        App.request_tray_move,
+        COMMANDS.request_tray_move,
         "tables/<uuid:table_id>/tray-requests/",
         "request-tray-move",
         s.TrayMoveSerializer,
         "The jefe asks the cage for a fill or a credit",
     ),
     _cage(
-        App.take_chips_off,
+        COMMANDS.take_chips_off,
         "tables/<uuid:table_id>/chips-off/",
         "chips-off",
         s.ChipsOffSerializer,
@@ -162,21 +162,21 @@ CAGE_ENDPOINTS: tuple[CommandEndpoint, ...] = (
     ),
     # jackpots
     _cage(
-        App.create_jackpot,
+        COMMANDS.create_jackpot,
         "jackpots/create/",
         "create-jackpot",
         s.CreateJackpotSerializer,
         "A progressive jackpot, seeded from the cage",
     ),
     _cage(
-        App.stake_jackpot,
+        COMMANDS.stake_jackpot,
         JACKPOT + "stakes/",
         "stakes",
         s.JackpotStakesSerializer,
         "A hand's jackpot stakes, seat by seat",
     ),
     _cage(
-        App.pay_jackpot,
+        COMMANDS.pay_jackpot,
         JACKPOT + "pay/",
         "pay-jackpot",
         s.JackpotWinnersSerializer,

@@ -10,9 +10,9 @@ from __future__ import annotations
 from django.contrib.auth.models import Group, User
 from django.core.management.base import BaseCommand
 
-from floor.application.catalogue import FloorApplication as App
 from floor.gateway import perform
 from floor.kernel.errors import DomainError
+from floor.kernel.registry import COMMANDS
 from floor.kernel.roles import Role
 from floor.messages import describe
 from floor.runtime import floor_app
@@ -70,13 +70,13 @@ class Command(BaseCommand):
         opened_tables: list[str] = []
         for sector_name, tables in DEMO_SECTORS.items():
             opened = perform(
-                App.open_sector,
+                COMMANDS.open_sector,
                 users[Role.DIRECTOR],
                 f"demo:{sector_name}",
                 name=sector_name,
             )
             perform(  # the demo jefe runs both sectors [GA art. 19.1]
-                App.assign_jefes,
+                COMMANDS.assign_jefes,
                 users[Role.DIRECTOR],
                 f"demo:{sector_name}:jefes",
                 sector_id=opened.result["sector_id"],
@@ -85,7 +85,7 @@ class Command(BaseCommand):
             for index, (variant, limit, minimum, maximum, seats) in enumerate(tables, 1):
                 try:
                     table = perform(
-                        App.open_table,
+                        COMMANDS.open_table,
                         users[Role.JEFE_SECTOR],
                         f"demo:{sector_name}:table:{index}",
                         sector_id=opened.result["sector_id"],
@@ -100,7 +100,7 @@ class Command(BaseCommand):
                     continue
                 opened_tables.append(table.result["table_id"])
         perform(  # the demo crupier deals at Sector A's first table
-            App.assign_dealer,
+            COMMANDS.assign_dealer,
             users[Role.JEFE_SECTOR],
             "demo:dealer",
             table_id=opened_tables[0],
@@ -132,19 +132,19 @@ class Command(BaseCommand):
         tray is filled (asked by the jefe, confirmed by the cage)."""
         jefe, cajero = users[Role.JEFE_SECTOR], users[Role.CAJERO]
         perform(
-            App.fund_cage,
+            COMMANDS.fund_cage,
             users[Role.DIRECTOR],
             "demo:cage:float",
             cash_cents=DEMO_CAGE_CASH_CENTS,
             chips_cents=DEMO_CAGE_CHIPS_CENTS,
         )
         try:
-            perform(App.open_gaming_day, cajero, "demo:cage:open-day")
+            perform(COMMANDS.open_gaming_day, cajero, "demo:cage:open-day")
         except DomainError as refused:  # a day this store opened before
             self.stdout.write(f"Gaming day: {describe(refused)}")
         for table_id in table_ids:
             asked = perform(
-                App.request_tray_move,
+                COMMANDS.request_tray_move,
                 jefe,
                 f"demo:fill:{table_id}",
                 table_id=table_id,
@@ -152,7 +152,7 @@ class Command(BaseCommand):
                 amount_cents=DEMO_TRAY_CENTS,
             )
             perform(
-                App.confirm_tray_move,
+                COMMANDS.confirm_tray_move,
                 cajero,
                 f"demo:fill:{table_id}:confirmed",
                 request_id=asked.result["request_id"],
@@ -164,16 +164,20 @@ class Command(BaseCommand):
         jefe, dealer = users[Role.JEFE_SECTOR], users[Role.CRUPIER]
         for card, name in DEMO_PLAYERS:
             perform(
-                App.register_player,
+                COMMANDS.register_player,
                 jefe,
                 f"demo:player:{card}",
                 card_number=card,
                 display_name=name,
             )
             perform(
-                App.join_waiting_list, jefe, f"demo:list:{card}", player=card, table_id=table_id
+                COMMANDS.join_waiting_list,
+                jefe,
+                f"demo:list:{card}",
+                player=card,
+                table_id=table_id,
             )
-        drawn = perform(App.draw_seats, jefe, "demo:draw:1", table_ids=[table_id])
+        drawn = perform(COMMANDS.draw_seats, jefe, "demo:draw:1", table_ids=[table_id])
         house = floor_app().profile.buy_in.bounds_for(DEMO_SECTORS["Sector A"][0][0])
         amount = max(DEMO_BUY_IN_CENTS, house.minimum_cents) if house else DEMO_BUY_IN_CENTS
         # The amount is in the command id: a floor loaded when the demo bought in
@@ -181,7 +185,7 @@ class Command(BaseCommand):
         suffix = "" if amount == DEMO_BUY_IN_CENTS else f":{amount}"
         for player_id in drawn.result["tables"][table_id]["seats"].values():
             perform(
-                App.buy_in,
+                COMMANDS.buy_in,
                 dealer,
                 f"demo:buy-in:{player_id}{suffix}",
                 table_id=table_id,
