@@ -9,13 +9,13 @@ class FloorConfig(AppConfig):
     def ready(self) -> None:
         from django.db.models.signals import post_migrate, pre_migrate
 
-        # The floor's commands and policies declare themselves as their modules
-        # load (floor.kernel.registry, floor.kernel.composition).
-        from floor.application import catalogue  # noqa: F401
-
         # The receivers of logging in: lockouts logged, tokens revoked on a
         # password change (floor.logins).
         from floor import logins  # noqa: F401
+
+        # The floor's commands and policies declare themselves as their modules
+        # load (floor.kernel.registry, floor.kernel.composition).
+        from floor.application import catalogue  # noqa: F401
         from floor.db_schema import ensure_event_store, ensure_schema
 
         # The casino's PostgreSQL schema exists before migrate's first table

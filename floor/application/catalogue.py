@@ -1,9 +1,8 @@
 """Every command of the floor application, registered: import this (not the
 registry alone) to see them all, the floor's and the cage's.
 
-The handlers declare themselves with ``@command`` as their classes are defined;
-importing FloorApplication defines them all, its own two (open_sector,
-open_table) included.
+The handlers declare themselves with ``@command`` as their modules load;
+importing FloorApplication (floor.application.floor_app) loads them all.
 """
 
 from __future__ import annotations

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from uuid import UUID
 
-from floor.application.players import PlayerCommands
 from floor.domain import balance
 from floor.domain.balance_group import BalanceGroup
 from floor.domain.game import Game
@@ -38,136 +37,145 @@ def join_group(work: UnitOfWork, table: Table) -> BalanceGroup:
     return group
 
 
-class GroupSupport(PlayerCommands):
-    def balance_group(self, game: Game) -> BalanceGroup | None:
-        return balance_group(self, game)
+def playing_tables(work: UnitOfWork, group: BalanceGroup) -> list[Table]:
+    """The group's tables whose players count, in the order they opened."""
+    tables = [work.find(Table, UUID(t)) for t in group.tables]
+    return [t for t in tables if t is not None and t.status in PLAYING]
 
-    def join_group(self, table: Table) -> BalanceGroup:
-        return join_group(self, table)
 
-    def playing_tables(self, group: BalanceGroup) -> list[Table]:
-        """The group's tables whose players count, in the order they opened."""
-        tables = [self.find(Table, UUID(t)) for t in group.tables]
-        return [t for t in tables if t is not None and t.status in PLAYING]
+def table_label(work: UnitOfWork, table: Table) -> str:
+    """The table as the floor names it: its sector's name and its own label."""
+    sector = work.find(Sector, table.sector_id)
+    return f"{sector.name}, {table.label}" if sector else table.label
 
-    def table_label(self, table: Table) -> str:
-        sector = self.find(Sector, table.sector_id)
-        return f"{sector.name}, {table.label}" if sector else table.label
 
-    def dinner_break(self) -> bool:
-        tournament = self.find(Tournament, TOURNAMENT_ID)
-        return tournament is not None and tournament.dinner_break
+def dinner_break(work: UnitOfWork) -> bool:
+    """Whether the tournament is on its dinner break [CM-23]."""
+    tournament = work.find(Tournament, TOURNAMENT_ID)
+    return tournament is not None and tournament.dinner_break
 
-    # --- may this player sit here -------------------------------------------------
 
-    def check_may_sit(self, player: Player, table: Table, *, moving_from: Table | None = None):
-        """Refuses a seat that would put a player with one kept apart from them
-        [CM-14], a tournament player [CM-23], or that would unbalance the game's
-        tables [CM-10; PT 26]."""
-        player.check_not_in_tournament(self.dinner_break())
-        if moving_from is None and self.table_change_first(table) is not None:
-            raise conflict("table_change_requested_first")
-        player.check_apart([s["player_id"] for s in table.occupants.values()])
-        limit = balance.tolerance(self.profile)
-        group = self.balance_group(table.game)
-        if limit is None or group is None:
-            return
-        tables = self.playing_tables(group)
-        counts = {t.id.hex: t.player_count for t in tables}
-        if table.id.hex not in counts:
-            return
-        source = moving_from.id.hex if moving_from is not None else None
-        after = balance.moved(counts, source, table.id.hex)
-        labels = {t.id.hex: self.table_label(t) for t in tables}
-        balance.check_balance(counts, after, limit, labels)
+# --- may this player sit here -------------------------------------------------------
 
-    def table_change_first(self, table: Table) -> dict | None:
-        """A player of another table of the game who asked to change table, and
-        may move here, comes before the waiting list [CM-11]."""
-        group = self.balance_group(table.game)
-        if group is None or not group.change_requests or table.status not in PLAYING:
-            return None
-        limit = balance.tolerance(self.profile)
-        tables = self.playing_tables(group)
-        counts = {t.id.hex: t.player_count for t in tables}
-        labels = {t.id.hex: t.label for t in tables}
-        for request in group.change_requests:
-            source = self.find(Table, UUID(request["table_id"]))
-            if source is None or source.id == table.id or source.id.hex not in counts:
-                continue
-            if (
-                self.profile.table_moves.change_only_after_losing_stack
-                and source.player_count - 1 < self.profile.min_players
-            ):
-                continue  # PT 26
-            try:
-                after = balance.moved(counts, source.id.hex, table.id.hex)
-                balance.check_balance(counts, after, limit, labels)
-            except DomainError:
-                continue
-            return {
-                "table_change_request": str(UUID(request["player_id"])),
-                "from_table": str(source.id),
-            }
+
+def check_may_sit(
+    work: UnitOfWork, player: Player, table: Table, *, moving_from: Table | None = None
+) -> None:
+    """Refuses a seat that would put a player with one kept apart from them
+    [CM-14], a tournament player [CM-23], or that would unbalance the game's
+    tables [CM-10; PT 26]."""
+    player.check_not_in_tournament(dinner_break(work))
+    if moving_from is None and table_change_first(work, table) is not None:
+        raise conflict("table_change_requested_first")
+    player.check_apart([s["player_id"] for s in table.occupants.values()])
+    limit = balance.tolerance(work.profile)
+    group = balance_group(work, table.game)
+    if limit is None or group is None:
+        return
+    tables = playing_tables(work, group)
+    counts = {t.id.hex: t.player_count for t in tables}
+    if table.id.hex not in counts:
+        return
+    source = moving_from.id.hex if moving_from is not None else None
+    after = balance.moved(counts, source, table.id.hex)
+    labels = {t.id.hex: table_label(work, t) for t in tables}
+    balance.check_balance(counts, after, limit, labels)
+
+
+def table_change_first(work: UnitOfWork, table: Table) -> dict | None:
+    """A player of another table of the game who asked to change table, and
+    may move here, comes before the waiting list [CM-11]."""
+    group = balance_group(work, table.game)
+    if group is None or not group.change_requests or table.status not in PLAYING:
         return None
-
-    # --- the move the service proposes ----------------------------------------------
-
-    def rebalance(self, game: Game) -> list:
-        """Records the move the tables of ``game`` now need, or withdraws the one
-        they no longer need. Returns what changed."""
-        group = self.balance_group(game)
-        if group is None:
-            return []
-        return [group] if group.propose(self.proposal_for(group)) else []
-
-    def proposal_for(self, group: BalanceGroup) -> dict | None:
-        limit = balance.tolerance(self.profile)
-        tables = self.playing_tables(group)
-        counts = {t.id.hex: t.player_count for t in tables}
-        if limit is None or len(counts) < 2 or balance.spread(counts) <= limit:
-            return None
-        by_id = {t.id.hex: t for t in tables}
-        source = by_id[max(counts, key=counts.get)]
-        target = by_id[min(counts, key=counts.get)]
-        direction = step(self.profile)
-        day = self.profile.gaming_day.of(self.now()).isoformat()
-        # Nobody away on the absence clock, nor kept apart from someone there.
-        pinned = {s["player_id"] for s in source.occupants.values() if s["away"]}
-        for state in target.occupants.values():
-            other = self.find(Player, UUID(state["player_id"]))
-            pinned |= set(other.kept_apart) if other else set()
-        chosen = balance.mover(seating_view(source), direction, group.moved_today(day), pinned)
-        seat = balance.target_seat(seating_view(target), direction, target.free_seats())
-        if chosen is None or seat is None:
-            return None
-        player_id, from_seat, why_player = chosen
-        to_seat, why_seat = seat
-        source_label, target_label = self.table_label(source), self.table_label(target)
+    profile = work.profile
+    limit = balance.tolerance(profile)
+    tables = playing_tables(work, group)
+    counts = {t.id.hex: t.player_count for t in tables}
+    labels = {t.id.hex: t.label for t in tables}
+    for request in group.change_requests:
+        source = work.find(Table, UUID(request["table_id"]))
+        if source is None or source.id == table.id or source.id.hex not in counts:
+            continue
+        if (
+            profile.table_moves.change_only_after_losing_stack
+            and source.player_count - 1 < profile.min_players
+        ):
+            continue  # PT 26
+        try:
+            after = balance.moved(counts, source.id.hex, table.id.hex)
+            balance.check_balance(counts, after, limit, labels)
+        except DomainError:
+            continue
         return {
-            "player_id": player_id,
-            "from_table": source.id.hex,
-            "from_seat": from_seat,
-            "to_table": target.id.hex,
-            "to_seat": to_seat,
-            "why": {
-                "tables": f"{source_label} has {counts[source.id.hex]} players and "
-                f"{target_label} {counts[target.id.hex]}: more than {limit} apart (CM-10).",
-                "player": f"Seat {from_seat} at {source_label}: {why_player}.",
-                "seat": f"Seat {to_seat} at {target_label}: {why_seat}.",
-            },
-            # The same reasons as data, for consoles that say them in the reader's language.
-            "reasons": {
-                "limit": limit,
-                "from_count": counts[source.id.hex],
-                "to_count": counts[target.id.hex],
-                "player": why_player,
-                "seat": why_seat,
-            },
+            "table_change_request": str(UUID(request["player_id"])),
+            "from_table": str(source.id),
         }
+    return None
+
+
+# --- the move the service proposes --------------------------------------------------
+
+
+def rebalance(work: UnitOfWork, game: Game) -> list:
+    """Records the move the tables of ``game`` now need, or withdraws the one
+    they no longer need. Returns what changed."""
+    group = balance_group(work, game)
+    if group is None:
+        return []
+    return [group] if group.propose(proposal_for(work, group)) else []
+
+
+def proposal_for(work: UnitOfWork, group: BalanceGroup) -> dict | None:
+    """The move the group's tables need now, with why, or None [CM-10]."""
+    profile = work.profile
+    limit = balance.tolerance(profile)
+    tables = playing_tables(work, group)
+    counts = {t.id.hex: t.player_count for t in tables}
+    if limit is None or len(counts) < 2 or balance.spread(counts) <= limit:
+        return None
+    by_id = {t.id.hex: t for t in tables}
+    source = by_id[max(counts, key=counts.get)]
+    target = by_id[min(counts, key=counts.get)]
+    direction = step(profile)
+    day = profile.gaming_day.of(work.now()).isoformat()
+    # Nobody away on the absence clock, nor kept apart from someone there.
+    pinned = {s["player_id"] for s in source.occupants.values() if s["away"]}
+    for state in target.occupants.values():
+        other = work.find(Player, UUID(state["player_id"]))
+        pinned |= set(other.kept_apart) if other else set()
+    chosen = balance.mover(seating_view(source), direction, group.moved_today(day), pinned)
+    seat = balance.target_seat(seating_view(target), direction, target.free_seats())
+    if chosen is None or seat is None:
+        return None
+    player_id, from_seat, why_player = chosen
+    to_seat, why_seat = seat
+    source_label, target_label = table_label(work, source), table_label(work, target)
+    return {
+        "player_id": player_id,
+        "from_table": source.id.hex,
+        "from_seat": from_seat,
+        "to_table": target.id.hex,
+        "to_seat": to_seat,
+        "why": {
+            "tables": f"{source_label} has {counts[source.id.hex]} players and "
+            f"{target_label} {counts[target.id.hex]}: more than {limit} apart (CM-10).",
+            "player": f"Seat {from_seat} at {source_label}: {why_player}.",
+            "seat": f"Seat {to_seat} at {target_label}: {why_seat}.",
+        },
+        # The same reasons as data, for consoles that say them in the reader's language.
+        "reasons": {
+            "limit": limit,
+            "from_count": counts[source.id.hex],
+            "to_count": counts[target.id.hex],
+            "player": why_player,
+            "seat": why_seat,
+        },
+    }
 
 
 def seating_view(table: Table) -> balance.SeatingView:
+    """The table's seats as the balancing rules read them."""
     return balance.SeatingView(
         table_id=table.id.hex,
         seats=table.seats,

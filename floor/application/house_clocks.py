@@ -11,197 +11,164 @@ from __future__ import annotations
 from datetime import datetime
 from uuid import UUID
 
-from floor.application.clocks import ClockCommands, moment
+from floor.application.clocks import as_text, moment
+from floor.application.players import player as find_player
+from floor.application.players import waiting_list
+from floor.application.seat_support import (
+    close_players_out,
+    left_group,
+    offer_seat,
+    suspend_or_resume,
+)
 from floor.domain import absence
 from floor.domain.player import Player
 from floor.domain.sector import Sector
 from floor.domain.table import ABSENCE_EXPIRED, Table, TableStatus
-from floor.kernel.registry import command, current_command
-from floor.kernel.roles import CLOCK_ONLY, JEFE_OR_DIRECTOR, TABLE_REPORTERS, Actor
-from floor.kernel.service import Decision, Outcome
+from floor.kernel.registry import command
+from floor.kernel.roles import CLOCK_ONLY, JEFE_OR_DIRECTOR, TABLE_REPORTERS
+from floor.kernel.service import Decision
+from floor.kernel.unit_of_work import UnitOfWork
 from games.profile_rules import AbsenceExpiry
 
+# --- the absence clock [CM-18, CM-19] ----------------------------------------------------
 
-class HouseClockCommands(ClockCommands):
-    # --- the absence clock [CM-18, CM-19] -------------------------------------------
 
-    # The absence clock [CM-18]: the dealer or the jefe starts it and sees the player back.
-    @command(roles=TABLE_REPORTERS, scope="table")
-    def start_absence(
-        self, actor: Actor, command_id: str, *, table_id: str, player: str
-    ) -> Outcome:
-        """The player steps away on the clock: twenty minutes without blinds,
-        once a gaming day, two players a table at most [CM-18, CM-19]."""
+# The absence clock [CM-18]: the dealer or the jefe starts it and sees the player back.
+@command(roles=TABLE_REPORTERS, scope="table")
+def start_absence(work: UnitOfWork, *, table_id: str, player: str) -> Decision:
+    """The player steps away on the clock: twenty minutes without blinds,
+    once a gaming day, two players a table at most [CM-18, CM-19]."""
+    rules = absence.check_in_profile(work.profile.absence)
+    table = work.load(Table, table_id, "table")
+    found = find_player(work, player)
+    now = work.now()
+    away = table.start_absence(found.id, now, rules)
+    found.use_absence_clock(work.profile.gaming_day.of(now), table.id, rules.uses_per_day)
+    return [table, found], {"table_id": str(table.id), "player_id": str(found.id), **away}
 
-        def decide() -> Decision:
-            rules = absence.check_in_profile(self.profile.absence)
-            table = self.load(Table, table_id, "table")
-            found = self.player(player)
-            now = self.now()
-            away = table.start_absence(found.id, now, rules)
-            found.use_absence_clock(self.profile.gaming_day.of(now), table.id, rules.uses_per_day)
-            return [table, found], {"table_id": str(table.id), "player_id": str(found.id), **away}
 
-        payload = {"table_id": str(table_id), "player": player}
-        return self.execute(current_command(), actor, command_id, payload, decide)
+@command(roles=TABLE_REPORTERS, scope="table")
+def end_absence(work: UnitOfWork, *, table_id: str, player: str) -> Decision:
+    """The player is back: the clock stops, or their blinds stop being posted."""
+    table = work.load(Table, table_id, "table")
+    found = find_player(work, player)
+    _seat, state = table.seated_state(found.id)
+    away = state["away"]
+    if away and not away["posting_blinds"]:
+        # Back after the courtesy, its timer late: the rule applies as
+        # of the deadline [CM-18].
+        expires_at = datetime.fromisoformat(away["expires_at"])
+        if work.now() >= expires_at:
+            changed, result = expire(work, table, found, expires_at)
+            if result.get("outcome") == str(AbsenceExpiry.REMOVE_CHIPS):
+                return changed, {**result, "player_id": str(found.id), "late": True}
+    away = table.end_absence(found.id)
+    return [table], {"table_id": str(table.id), "player_id": str(found.id), **away}
 
-    @command(roles=TABLE_REPORTERS, scope="table")
-    def end_absence(self, actor: Actor, command_id: str, *, table_id: str, player: str) -> Outcome:
-        """The player is back: the clock stops, or their blinds stop being posted."""
 
-        def decide() -> Decision:
-            table = self.load(Table, table_id, "table")
-            found = self.player(player)
-            _seat, state = table.seated_state(found.id)
-            away = state["away"]
-            if away and not away["posting_blinds"]:
-                # Back after the courtesy, its timer late: the rule applies as
-                # of the deadline [CM-18].
-                expires_at = datetime.fromisoformat(away["expires_at"])
-                if self.now() >= expires_at:
-                    changed, result = self._expire(table, found, expires_at)
-                    if result.get("outcome") == str(AbsenceExpiry.REMOVE_CHIPS):
-                        return changed, {**result, "player_id": str(found.id), "late": True}
-            away = table.end_absence(found.id)
-            return [table], {"table_id": str(table.id), "player_id": str(found.id), **away}
+@command(roles=CLOCK_ONLY, scope="table", payload=as_text("table_id", "player_id", "warn_at"))
+def warn_absence(work: UnitOfWork, *, table_id: str, player_id: str, warn_at: str) -> Decision:
+    """Twenty minutes are up: the player is told to return within five [CM-18]."""
+    table = work.load(Table, table_id, "table")
+    fired = table.warn_absence(UUID(str(player_id)), moment(warn_at, "warn_at"), work.now())
+    return ([table] if fired else []), {"fired": fired, "table_id": str(table.id)}
 
-        payload = {"table_id": str(table_id), "player": player}
-        return self.execute(current_command(), actor, command_id, payload, decide)
 
-    @command(roles=CLOCK_ONLY, scope="table")
-    def warn_absence(
-        self, actor: Actor, command_id: str, *, table_id: str, player_id: str, warn_at: str
-    ) -> Outcome:
-        """Twenty minutes are up: the player is told to return within five [CM-18]."""
+@command(roles=CLOCK_ONLY, scope="table", payload=as_text("table_id", "player_id", "expires_at"))
+def expire_absence(work: UnitOfWork, *, table_id: str, player_id: str, expires_at: str) -> Decision:
+    """The courtesy minutes are up [CM-18]: with someone waiting for the
+    game the seat is freed and the chips go back to the player at the cage;
+    with nobody, the player's blinds are posted from the next hand."""
+    table = work.load(Table, table_id, "table")
+    found = find_player(work, str(player_id))
+    return expire(work, table, found, moment(expires_at, "expires_at"))
 
-        def decide() -> Decision:
-            table = self.load(Table, table_id, "table")
-            fired = table.warn_absence(UUID(str(player_id)), moment(warn_at, "warn_at"), self.now())
-            return ([table] if fired else []), {"fired": fired, "table_id": str(table.id)}
 
-        payload = {"table_id": str(table_id), "player_id": str(player_id), "warn_at": str(warn_at)}
-        return self.execute(current_command(), actor, command_id, payload, decide)
+def expire(work: UnitOfWork, table: Table, found: Player, expires_at: datetime) -> Decision:
+    """The absence clock's expiry, whoever finds it due first [CM-18]."""
+    rules = absence.check_in_profile(work.profile.absence)
+    outcome = table.expire_absence(
+        found.id,
+        expires_at,
+        work.now(),
+        rules,
+        someone_waits=someone_waits(work, table),
+    )
+    result = {"fired": outcome is not None, "table_id": str(table.id)}
+    if outcome is None:
+        return [], result
+    result["outcome"] = str(outcome)
+    if outcome is not AbsenceExpiry.REMOVE_CHIPS:
+        return [table], result
+    seat, stack = table.remove_player(found.id, ABSENCE_EXPIRED)
+    found.leave_seat(table.id, table.game.key, ABSENCE_EXPIRED, work.now())
+    closed = suspend_or_resume(work, table)
+    changed, offered = offer_seat(work, table, seat) if not closed else ([], None)
+    changed += left_group(work, table, found)
+    # The chips are the player's, held at the cage (the ledger posts them).
+    result.update(seat=seat, stack_to_cage_cents=stack, offered=offered)
+    return [table, found, *closed, *changed], result
 
-    @command(roles=CLOCK_ONLY, scope="table")
-    def expire_absence(
-        self, actor: Actor, command_id: str, *, table_id: str, player_id: str, expires_at: str
-    ) -> Outcome:
-        """The courtesy minutes are up [CM-18]: with someone waiting for the
-        game the seat is freed and the chips go back to the player at the cage;
-        with nobody, the player's blinds are posted from the next hand."""
-        payload = {
-            "table_id": str(table_id),
-            "player_id": str(player_id),
-            "expires_at": str(expires_at),
-        }
 
-        def decide() -> Decision:
-            table = self.load(Table, table_id, "table")
-            found = self.player(str(player_id))
-            return self._expire(table, found, moment(expires_at, "expires_at"))
+def someone_waits(work: UnitOfWork, table: Table) -> bool:
+    """Whether a player waits on the list of the table's game [CM-18]."""
+    waiting = waiting_list(work, table.game)
+    return waiting is not None and waiting.first_waiting() is not None
 
-        return self.execute(current_command(), actor, command_id, payload, decide)
 
-    def _expire(self, table: Table, found: Player, expires_at: datetime) -> Decision:
-        """The absence clock's expiry, whoever finds it due first [CM-18]."""
-        rules = absence.check_in_profile(self.profile.absence)
-        outcome = table.expire_absence(
-            found.id,
-            expires_at,
-            self.now(),
-            rules,
-            someone_waits=self._someone_waits(table),
-        )
-        result = {"fired": outcome is not None, "table_id": str(table.id)}
-        if outcome is None:
-            return [], result
-        result["outcome"] = str(outcome)
-        if outcome is not AbsenceExpiry.REMOVE_CHIPS:
-            return [table], result
-        seat, stack = table.remove_player(found.id, ABSENCE_EXPIRED)
-        found.leave_seat(table.id, table.game.key, ABSENCE_EXPIRED, self.now())
-        closed = self._suspend_or_resume(table)
-        changed, offered = self._offer_seat(table, seat) if not closed else ([], None)
-        changed += self._left_group(table, found)
-        # The chips are the player's, held at the cage (the ledger posts them).
-        result.update(seat=seat, stack_to_cage_cents=stack, offered=offered)
-        return [table, found, *closed, *changed], result
+# --- the session clock [GA art. 18.3b; PT 7b] ---------------------------------------------
 
-    def _someone_waits(self, table: Table) -> bool:
-        """Whether a player waits on the list of the table's game [CM-18]."""
-        waiting = self.waiting_list(table.game)
-        return waiting is not None and waiting.first_waiting() is not None
 
-    # --- the session clock [GA art. 18.3b; PT 7b] -----------------------------------
+@command(roles=CLOCK_ONLY, scope="table", payload=as_text("table_id", "hour_at"))
+def strike_session_hour(work: UnitOfWork, *, table_id: str, hour_at: str) -> Decision:
+    """The session's hour of play is up; it ends with the hand in progress
+    (PT 7b) or after two more hands (GA art. 18.3b)."""
+    table = work.load(Table, table_id, "table")
+    fired = table.strike_session_hour(moment(hour_at, "hour_at"), work.now(), work.profile)
+    return ([table] if fired else []), {
+        "fired": fired,
+        "table_id": str(table.id),
+        "session": table.session,
+    }
 
-    @command(roles=CLOCK_ONLY, scope="table")
-    def strike_session_hour(
-        self, actor: Actor, command_id: str, *, table_id: str, hour_at: str
-    ) -> Outcome:
-        """The session's hour of play is up; it ends with the hand in progress
-        (PT 7b) or after two more hands (GA art. 18.3b)."""
 
-        def decide() -> Decision:
-            table = self.load(Table, table_id, "table")
-            fired = table.strike_session_hour(moment(hour_at, "hour_at"), self.now(), self.profile)
-            return ([table] if fired else []), {
-                "fired": fired,
-                "table_id": str(table.id),
-                "session": table.session,
-            }
+# --- closing time [CM-24] ------------------------------------------------------------------
 
-        payload = {"table_id": str(table_id), "hour_at": str(hour_at)}
-        return self.execute(current_command(), actor, command_id, payload, decide)
 
-    # --- closing time [CM-24] ----------------------------------------------------------
+# The casino's closing time [CM-24]: the jefe or the director announces it.
+@command(roles=JEFE_OR_DIRECTOR, scope="sector", payload=as_text("sector_id", "closes_at"))
+def announce_closing(work: UnitOfWork, *, sector_id: str, closes_at: str) -> Decision:
+    """The casino closes at ``closes_at``: the sector's tables play their
+    last hands from ``closing.lead`` before (15 minutes, CM-24)."""
+    sector = work.load(Sector, sector_id, "sector")
+    closes = moment(closes_at, "closes_at")
+    starts = sector.announce_closing(closes, work.profile.closing.lead, work.now())
+    return [sector], {
+        "sector_id": str(sector.id),
+        "closes_at": closes.isoformat(),
+        "last_hands_at": starts.isoformat(),
+    }
 
-    # The casino's closing time [CM-24]: the jefe or the director announces it.
-    @command(roles=JEFE_OR_DIRECTOR, scope="sector")
-    def announce_closing(
-        self, actor: Actor, command_id: str, *, sector_id: str, closes_at: str
-    ) -> Outcome:
-        """The casino closes at ``closes_at``: the sector's tables play their
-        last hands from ``closing.lead`` before (15 minutes, CM-24)."""
 
-        def decide() -> Decision:
-            sector = self.load(Sector, sector_id, "sector")
-            closes = moment(closes_at, "closes_at")
-            starts = sector.announce_closing(closes, self.profile.closing.lead, self.now())
-            return [sector], {
-                "sector_id": str(sector.id),
-                "closes_at": closes.isoformat(),
-                "last_hands_at": starts.isoformat(),
-            }
-
-        payload = {"sector_id": str(sector_id), "closes_at": str(closes_at)}
-        return self.execute(current_command(), actor, command_id, payload, decide)
-
-    @command(roles=CLOCK_ONLY, scope="sector")
-    def start_last_hands(
-        self, actor: Actor, command_id: str, *, sector_id: str, last_hands_at: str
-    ) -> Outcome:
-        """The last hands of the night begin [CM-24]: each running table deals
-        three more (five in sen descarte, GA art. 7) and closes; a table not
-        dealing closes now, its players keeping their stacks."""
-
-        def decide() -> Decision:
-            sector = self.load(Sector, sector_id, "sector")
-            if not sector.last_hands_due(moment(last_hands_at, "last_hands_at"), self.now()):
-                return [], {"fired": False, "sector_id": str(sector.id)}
-            sector.begin_last_hands()
-            changed: list = [sector]
-            tables: dict[str, str] = {}
-            for table_hex in sector.tables:
-                table = self.find(Table, UUID(table_hex))
-                if table is None or table.status == TableStatus.CLOSED:
-                    continue
-                if table.status == TableStatus.RUNNING or table.hand is not None:
-                    table.start_last_hands(self.profile.closing.hands_for(table.variant))
-                    changed.append(table)
-                else:
-                    changed += self.close_players_out(table, "closing_time")
-                tables[str(table.id)] = table.status
-            return changed, {"fired": True, "sector_id": str(sector.id), "tables": tables}
-
-        payload = {"sector_id": str(sector_id), "last_hands_at": str(last_hands_at)}
-        return self.execute(current_command(), actor, command_id, payload, decide)
+@command(roles=CLOCK_ONLY, scope="sector", payload=as_text("sector_id", "last_hands_at"))
+def start_last_hands(work: UnitOfWork, *, sector_id: str, last_hands_at: str) -> Decision:
+    """The last hands of the night begin [CM-24]: each running table deals
+    three more (five in sen descarte, GA art. 7) and closes; a table not
+    dealing closes now, its players keeping their stacks."""
+    sector = work.load(Sector, sector_id, "sector")
+    if not sector.last_hands_due(moment(last_hands_at, "last_hands_at"), work.now()):
+        return [], {"fired": False, "sector_id": str(sector.id)}
+    sector.begin_last_hands()
+    changed: list = [sector]
+    tables: dict[str, str] = {}
+    for table_hex in sector.tables:
+        table = work.find(Table, UUID(table_hex))
+        if table is None or table.status == TableStatus.CLOSED:
+            continue
+        if table.status == TableStatus.RUNNING or table.hand is not None:
+            table.start_last_hands(work.profile.closing.hands_for(table.variant))
+            changed.append(table)
+        else:
+            changed += close_players_out(work, table, "closing_time")
+        tables[str(table.id)] = table.status
+    return changed, {"fired": True, "sector_id": str(sector.id), "tables": tables}

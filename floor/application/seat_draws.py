@@ -8,161 +8,163 @@ from __future__ import annotations
 
 from uuid import UUID
 
-from floor.application.seat_support import SeatSupport
+from floor.application.groups import balance_group, dinner_break, playing_tables, rebalance
+from floor.application.players import waiting_list
+from floor.application.seat_support import leave_lists, random_source, suspend_or_resume
 from floor.domain import balance, draws
 from floor.domain.player import Player
 from floor.domain.table import Table, TableStatus
 from floor.kernel.errors import conflict, invalid
-from floor.kernel.registry import command, current_command
-from floor.kernel.roles import JEFE, Actor
-from floor.kernel.service import Decision, Outcome
+from floor.kernel.registry import command
+from floor.kernel.roles import JEFE
+from floor.kernel.service import Decision
+from floor.kernel.unit_of_work import UnitOfWork
 from games.profile_rules import FirstButton
 
 MAX_TABLES_PER_DRAW = 4  # one suit per table [PT 25]
 
 
-class DrawCommands(SeatSupport):
-    def _first_button(self, seats: list[int]) -> tuple[int | None, dict | None]:
-        """The first hand's button among the drawn seats: by card draw [CM], the
-        first seat at the dealer's left [PT 29], or marked by the dealer at the
-        first hand [GA art. 23.1]."""
-        first = self.profile.button.first
-        if first is FirstButton.CARD_DRAW:
-            cards, winner = draws.draw_button(seats, self.random)
-            return winner, {"cards": {str(s): c for s, c in cards.items()}, "winner": winner}
-        if first is FirstButton.FIRST_SEAT_LEFT_OF_DEALER:
-            return min(seats), None
-        return None, None
+def first_button(work: UnitOfWork, seats: list[int]) -> tuple[int | None, dict | None]:
+    """The first hand's button among the drawn seats: by card draw [CM], the
+    first seat at the dealer's left [PT 29], or marked by the dealer at the
+    first hand [GA art. 23.1]."""
+    first = work.profile.button.first
+    if first is FirstButton.CARD_DRAW:
+        cards, winner = draws.draw_button(seats, random_source(work))
+        return winner, {"cards": {str(s): c for s, c in cards.items()}, "winner": winner}
+    if first is FirstButton.FIRST_SEAT_LEFT_OF_DEALER:
+        return min(seats), None
+    return None, None
 
-    def _complete_open_tables(
-        self, drawing: list[Table], candidates: list[Player]
-    ) -> tuple[list[Player], list[Table], list[Player]]:
-        """Before a new table's seats are drawn, the open tables of the game are
-        completed in list order [CM-8]: each free seat (not held for a called
-        player) goes to the next candidate who may sit there. Returns those
-        seated, the tables they sat at and the candidates left for the draw."""
-        if balance.tolerance(self.profile) is None:
-            return [], [], candidates
-        group = self.balance_group(drawing[0].game)
-        drawing_ids = {t.id for t in drawing}
-        open_tables = [
-            t for t in (self.playing_tables(group) if group else []) if t.id not in drawing_ids
-        ]
-        waiting = self.waiting_list(drawing[0].game)
-        seated: list[Player] = []
-        touched: list[Table] = []
-        left = list(candidates)
-        for table in open_tables:
-            held = waiting.seats_called(table.id) if waiting else {}
-            for seat in [s for s in table.free_seats() if s not in held]:
-                taker = next(
-                    (
-                        p
-                        for p in left
-                        if not any(o["player_id"] in p.kept_apart for o in table.occupants.values())
-                    ),
-                    None,
-                )
-                if taker is None:
-                    break
-                table.seat_player(
-                    taker.id,
-                    seat,
-                    posts_big_blind=False,
-                    drawn_from=None,
-                    time_due=table.owes_on_joining(self.profile, self.now()),
-                )
-                taker.take_seat(table.id, seat, table.game.key)
-                seated.append(taker)
-                left.remove(taker)
-                if table not in touched:
-                    touched.append(table)
-        return seated, touched, left
 
-    @command(roles=JEFE, scope="table")
-    def draw_seats(self, actor: Actor, command_id: str, *, table_ids: list) -> Outcome:
-        """Starts one or more tables of one game: draws their seats among the
-        players registered for it [GA art. 20; PT 11]; several tables by suit
-        [PT 25]; more players than seats: those of the previous session first
-        [PT 27], then list order [CM-8]. The draw is recorded for replay."""
-        payload = {"table_ids": [str(t) for t in table_ids] if isinstance(table_ids, list) else []}
+def complete_open_tables(
+    work: UnitOfWork, drawing: list[Table], candidates: list[Player]
+) -> tuple[list[Player], list[Table], list[Player]]:
+    """Before a new table's seats are drawn, the open tables of the game are
+    completed in list order [CM-8]: each free seat (not held for a called
+    player) goes to the next candidate who may sit there. Returns those
+    seated, the tables they sat at and the candidates left for the draw."""
+    if balance.tolerance(work.profile) is None:
+        return [], [], candidates
+    group = balance_group(work, drawing[0].game)
+    drawing_ids = {t.id for t in drawing}
+    open_tables = [
+        t for t in (playing_tables(work, group) if group else []) if t.id not in drawing_ids
+    ]
+    waiting = waiting_list(work, drawing[0].game)
+    seated: list[Player] = []
+    touched: list[Table] = []
+    left = list(candidates)
+    for table in open_tables:
+        held = waiting.seats_called(table.id) if waiting else {}
+        for seat in [s for s in table.free_seats() if s not in held]:
+            taker = next(
+                (
+                    p
+                    for p in left
+                    if not any(o["player_id"] in p.kept_apart for o in table.occupants.values())
+                ),
+                None,
+            )
+            if taker is None:
+                break
+            table.seat_player(
+                taker.id,
+                seat,
+                posts_big_blind=False,
+                drawn_from=None,
+                time_due=table.owes_on_joining(work.profile, work.now()),
+            )
+            taker.take_seat(table.id, seat, table.game.key)
+            seated.append(taker)
+            left.remove(taker)
+            if table not in touched:
+                touched.append(table)
+    return seated, touched, left
 
-        def decide() -> Decision:
-            if not isinstance(table_ids, list) or not table_ids:
-                raise invalid("table_ids_required")
-            if len(set(map(str, table_ids))) > MAX_TABLES_PER_DRAW:
-                raise invalid("too_many_tables")
-            tables = [self.load(Table, t, "table") for t in dict.fromkeys(map(str, table_ids))]
-            game = tables[0].game
-            for table in tables:
-                table.check_not_closed()
-                if table.game != game:
-                    raise conflict("tables_not_same_game")
-                if table.status != TableStatus.REGISTERING:
-                    raise conflict("table_not_registering", table=table.number)
-            waiting = self.waiting_list(game)
-            candidates: list[Player] = []
-            on_break = self.dinner_break()
-            for entry in waiting.entries if waiting else []:
-                player = self.find(Player, UUID(entry["player_id"]))
-                if player is None or player.barred or player.seated_at is not None:
-                    continue
-                if player.in_tournament and not on_break:  # CM-23
-                    continue
-                if any(p.id.hex in player.kept_apart for p in candidates):  # CM-14
-                    continue
-                candidates.append(player)
-            changed: list = [*tables]
-            completed, touched, candidates = self._complete_open_tables(tables, candidates)
-            for table in touched:
-                changed += [table, *self._suspend_or_resume(table)]
-            for player in completed:
-                changed += [player, *self._leave_lists(player, [game.key], "seated")]
-            needed = 1 if tables[0].banked else self.profile.min_players
-            if len(candidates) < needed * len(tables):
-                raise conflict(
-                    "not_enough_players", registered=len(candidates), needed=needed * len(tables)
-                )
-            capacity = {t.id.hex: t.seats for t in tables}
-            priority = [p for p in candidates if p.played_previous_session(game.key)]
-            chosen = (priority + [p for p in candidates if p not in priority])[
-                : sum(capacity.values())
-            ]
-            ids = [p.id.hex for p in chosen]
-            if len(tables) > 1:
-                by_suit = draws.draw_by_suit(ids, list(capacity), capacity, self.random)
-            else:
-                by_suit = {pid: {"card": None, "table_id": tables[0].id.hex} for pid in ids}
-            players = {p.id.hex: p for p in chosen}
-            changed += chosen
-            result: dict = {"tables": {}, "completed": [str(p.id) for p in completed]}
-            for table in tables:
-                here = [pid for pid in ids if by_suit[pid]["table_id"] == table.id.hex]
-                drawn = draws.draw_seats(here, table.free_seats(), self.random)
-                record = {
-                    "order": list(drawn.players),
-                    "seats": list(drawn.seats),
-                    "suits": {pid: by_suit[pid]["card"] for pid in here if len(tables) > 1},
-                    "priority": [p.id.hex for p in priority if p.id.hex in here],
-                }
-                button, button_draw = self._first_button(list(drawn.seats))
-                table.record_draw(
-                    drawn.assignment(),
-                    record,
-                    button,
-                    button_draw,
-                    self.profile.seating.draw_open_until_full,
-                )
-                for pid, seat in drawn.assignment().items():
-                    players[pid].take_seat(table.id, seat, game.key)
-                result["tables"][str(table.id)] = {
-                    "seats": {str(s): str(UUID(p)) for p, s in drawn.assignment().items()},
-                    "button": button,
-                }
-            for player in chosen:
-                changed += self._leave_lists(player, [game.key], "seated")
-            changed += self.rebalance(game)
-            result["left_on_list"] = len(candidates) - len(chosen)
-            return changed, result
 
-        return self.execute(current_command(), actor, command_id, payload, decide)
+def _draw_payload(*, table_ids: object) -> dict:
+    """A draw is fingerprinted with its tables' ids as text (none: not a list)."""
+    return {"table_ids": [str(t) for t in table_ids] if isinstance(table_ids, list) else []}
+
+
+@command(roles=JEFE, scope="table", payload=_draw_payload)
+def draw_seats(work: UnitOfWork, *, table_ids: list) -> Decision:
+    """Starts one or more tables of one game: draws their seats among the
+    players registered for it [GA art. 20; PT 11]; several tables by suit
+    [PT 25]; more players than seats: those of the previous session first
+    [PT 27], then list order [CM-8]. The draw is recorded for replay."""
+    if not isinstance(table_ids, list) or not table_ids:
+        raise invalid("table_ids_required")
+    if len(set(map(str, table_ids))) > MAX_TABLES_PER_DRAW:
+        raise invalid("too_many_tables")
+    tables = [work.load(Table, t, "table") for t in dict.fromkeys(map(str, table_ids))]
+    game = tables[0].game
+    for table in tables:
+        table.check_not_closed()
+        if table.game != game:
+            raise conflict("tables_not_same_game")
+        if table.status != TableStatus.REGISTERING:
+            raise conflict("table_not_registering", table=table.number)
+    waiting = waiting_list(work, game)
+    candidates: list[Player] = []
+    on_break = dinner_break(work)
+    for entry in waiting.entries if waiting else []:
+        player = work.find(Player, UUID(entry["player_id"]))
+        if player is None or player.barred or player.seated_at is not None:
+            continue
+        if player.in_tournament and not on_break:  # CM-23
+            continue
+        if any(p.id.hex in player.kept_apart for p in candidates):  # CM-14
+            continue
+        candidates.append(player)
+    changed: list = [*tables]
+    completed, touched, candidates = complete_open_tables(work, tables, candidates)
+    for table in touched:
+        changed += [table, *suspend_or_resume(work, table)]
+    for player in completed:
+        changed += [player, *leave_lists(work, player, [game.key], "seated")]
+    needed = 1 if tables[0].banked else work.profile.min_players
+    if len(candidates) < needed * len(tables):
+        raise conflict(
+            "not_enough_players", registered=len(candidates), needed=needed * len(tables)
+        )
+    capacity = {t.id.hex: t.seats for t in tables}
+    priority = [p for p in candidates if p.played_previous_session(game.key)]
+    chosen = (priority + [p for p in candidates if p not in priority])[: sum(capacity.values())]
+    ids = [p.id.hex for p in chosen]
+    if len(tables) > 1:
+        by_suit = draws.draw_by_suit(ids, list(capacity), capacity, random_source(work))
+    else:
+        by_suit = {pid: {"card": None, "table_id": tables[0].id.hex} for pid in ids}
+    players = {p.id.hex: p for p in chosen}
+    changed += chosen
+    result: dict = {"tables": {}, "completed": [str(p.id) for p in completed]}
+    for table in tables:
+        here = [pid for pid in ids if by_suit[pid]["table_id"] == table.id.hex]
+        drawn = draws.draw_seats(here, table.free_seats(), random_source(work))
+        record = {
+            "order": list(drawn.players),
+            "seats": list(drawn.seats),
+            "suits": {pid: by_suit[pid]["card"] for pid in here if len(tables) > 1},
+            "priority": [p.id.hex for p in priority if p.id.hex in here],
+        }
+        button, button_draw = first_button(work, list(drawn.seats))
+        table.record_draw(
+            drawn.assignment(),
+            record,
+            button,
+            button_draw,
+            work.profile.seating.draw_open_until_full,
+        )
+        for pid, seat in drawn.assignment().items():
+            players[pid].take_seat(table.id, seat, game.key)
+        result["tables"][str(table.id)] = {
+            "seats": {str(s): str(UUID(p)) for p, s in drawn.assignment().items()},
+            "button": button,
+        }
+    for player in chosen:
+        changed += leave_lists(work, player, [game.key], "seated")
+    changed += rebalance(work, game)
+    result["left_on_list"] = len(candidates) - len(chosen)
+    return changed, result

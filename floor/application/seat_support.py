@@ -11,98 +11,110 @@ import secrets
 from random import Random
 from uuid import UUID
 
-from floor.application.groups import GroupSupport
+from floor.application.groups import balance_group, rebalance, table_change_first
+from floor.application.players import waiting_list
 from floor.domain.game import Game
 from floor.domain.player import Player
 from floor.domain.table import Table, TableStatus
 from floor.domain.waiting_list import EntryStatus
+from floor.kernel.unit_of_work import UnitOfWork
+
+# The draws' random source [issue 4: `secrets`]. An application may hold its own
+# as ``random`` (a test sets a seeded one there).
+SYSTEM_RANDOM: Random = secrets.SystemRandom()
 
 
-class SeatSupport(GroupSupport):
-    # The draws' random source [issue 4: `secrets`]; tests may set a seeded one.
-    random: Random = secrets.SystemRandom()
+def random_source(work: UnitOfWork) -> Random:
+    """What the command's draws draw with: the application's own source."""
+    return getattr(work.service, "random", SYSTEM_RANDOM)
 
-    def _suspend_or_resume(self, table: Table) -> list:
-        """Below four players a running table is suspended; at four it resumes
-        [GA art. 23; PT 24]. The closing deadline is recorded (None under GA).
-        Playing its last hands of the night, it closes instead [CM-24]. Returns
-        what else changed."""
-        needed = self.profile.min_players
-        if table.hand is not None:
-            return []  # a hand is played out first; its end decides [PT 24]
-        if table.status == TableStatus.RUNNING and table.below_minimum(needed):
-            if table.last_hands is not None:
-                return self.close_players_out(table, "closing_time")
-            delay = self.profile.suspension_closes_after
-            now = self.now()
-            table.suspend(now, now + delay if delay else None, needed)
-        elif table.status == TableStatus.SUSPENDED and not table.below_minimum(needed):
-            table.resume()
-        return []
 
-    def close_players_out(self, table: Table, reason: str) -> list:
-        """Closes ``table``: its players leave with their stacks, which stay
-        theirs; the calls for its seats lapse. Returns what changed."""
-        players = table.close(reason)
-        changed: list = [table]
-        group = self.balance_group(table.game)
-        if group is not None:
-            group.remove_table(table.id)
-            changed += [group, *self.rebalance(table.game)]
-        waiting = self.waiting_list(table.game)
-        if waiting is not None and waiting.seats_called(table.id):
-            waiting.cancel_calls(table.id)  # the seats offered are gone
+def suspend_or_resume(work: UnitOfWork, table: Table) -> list:
+    """Below four players a running table is suspended; at four it resumes
+    [GA art. 23; PT 24]. The closing deadline is recorded (None under GA).
+    Playing its last hands of the night, it closes instead [CM-24]. Returns
+    what else changed."""
+    needed = work.profile.min_players
+    if table.hand is not None:
+        return []  # a hand is played out first; its end decides [PT 24]
+    if table.status == TableStatus.RUNNING and table.below_minimum(needed):
+        if table.last_hands is not None:
+            return close_players_out(work, table, "closing_time")
+        delay = work.profile.suspension_closes_after
+        now = work.now()
+        table.suspend(now, now + delay if delay else None, needed)
+    elif table.status == TableStatus.SUSPENDED and not table.below_minimum(needed):
+        table.resume()
+    return []
+
+
+def close_players_out(work: UnitOfWork, table: Table, reason: str) -> list:
+    """Closes ``table``: its players leave with their stacks, which stay
+    theirs; the calls for its seats lapse. Returns what changed."""
+    players = table.close(reason)
+    changed: list = [table]
+    group = balance_group(work, table.game)
+    if group is not None:
+        group.remove_table(table.id)
+        changed += [group, *rebalance(work, table.game)]
+    waiting = waiting_list(work, table.game)
+    if waiting is not None and waiting.seats_called(table.id):
+        waiting.cancel_calls(table.id)  # the seats offered are gone
+        changed.append(waiting)
+    for state in players.values():
+        found = work.find(Player, UUID(state["player_id"]))
+        found.leave_seat(table.id, table.game.key, "table_closed", work.now())
+        changed.append(found)
+    return changed
+
+
+def offer_seat(work: UnitOfWork, table: Table, seat: int) -> tuple[list, dict | None]:
+    """A freed seat goes first to a seated player who asked to change seat,
+    then to one of another table of the game who asked to change table
+    [CM-11], then to the list in order [PT 12; CM-5]: the first waiting player is
+    called, with the call window's end where the profile has one [CM-6]."""
+    if table.seat_change_requests:
+        return [], {"seat_change_request": str(UUID(table.seat_change_requests[0]))}
+    changing = table_change_first(work, table)
+    if changing is not None:  # seated players before the list [CM-11]
+        return [], changing
+    waiting = waiting_list(work, table.game)
+    first = None
+    for entry in waiting.entries if waiting else []:
+        if entry["status"] != EntryStatus.WAITING:
+            continue
+        # A player seated elsewhere (on a list of another game, CM-7) must
+        # leave that table first: the seat goes to the next one free to take it.
+        candidate = work.find(Player, UUID(entry["player_id"]))
+        if candidate is not None and candidate.seated_at is None:
+            first = entry
+            break
+    if first is None:
+        return [], None
+    window = work.profile.waiting_list.call_window
+    now = work.now()
+    player_id = UUID(first["player_id"])
+    waiting.call(player_id, table.id, seat, now, now + window if window else None)
+    return [waiting], {"called": str(player_id), "reservation": first["reservation"]}
+
+
+def leave_lists(work: UnitOfWork, player: Player, keys: list[str], reason: str) -> list:
+    """Takes ``player`` off the lists of the games ``keys``. Returns what changed."""
+    changed = []
+    for key in keys:
+        waiting = waiting_list(work, Game.from_key(key))
+        if waiting is not None and waiting.entry_of(player.id) is not None:
+            waiting.remove(player.id, reason)
             changed.append(waiting)
-        for state in players.values():
-            found = self.find(Player, UUID(state["player_id"]))
-            found.leave_seat(table.id, table.game.key, "table_closed", self.now())
-            changed.append(found)
-        return changed
+        player.left_list(key)
+    return changed
 
-    def _offer_seat(self, table: Table, seat: int) -> tuple[list, dict | None]:
-        """A freed seat goes first to a seated player who asked to change seat,
-        then to one of another table of the game who asked to change table
-        [CM-11], then to the list in order [PT 12; CM-5]: the first waiting player is
-        called, with the call window's end where the profile has one [CM-6]."""
-        if table.seat_change_requests:
-            return [], {"seat_change_request": str(UUID(table.seat_change_requests[0]))}
-        changing = self.table_change_first(table)
-        if changing is not None:  # seated players before the list [CM-11]
-            return [], changing
-        waiting = self.waiting_list(table.game)
-        first = None
-        for entry in waiting.entries if waiting else []:
-            if entry["status"] != EntryStatus.WAITING:
-                continue
-            # A player seated elsewhere (on a list of another game, CM-7) must
-            # leave that table first: the seat goes to the next one free to take it.
-            candidate = self.find(Player, UUID(entry["player_id"]))
-            if candidate is not None and candidate.seated_at is None:
-                first = entry
-                break
-        if first is None:
-            return [], None
-        window = self.profile.waiting_list.call_window
-        now = self.now()
-        player_id = UUID(first["player_id"])
-        waiting.call(player_id, table.id, seat, now, now + window if window else None)
-        return [waiting], {"called": str(player_id), "reservation": first["reservation"]}
 
-    def _leave_lists(self, player: Player, keys: list[str], reason: str) -> list:
-        changed = []
-        for key in keys:
-            waiting = self.waiting_list(Game.from_key(key))
-            if waiting is not None and waiting.entry_of(player.id) is not None:
-                waiting.remove(player.id, reason)
-                changed.append(waiting)
-            player.left_list(key)
-        return changed
-
-    def _left_group(self, table: Table, player: Player) -> list:
-        """A player gone from a table: their table-change request lapses and
-        the group may need a move."""
-        group = self.balance_group(table.game)
-        if group is None:
-            return []
-        group.withdraw_change(player.id, reason="left")
-        return [group, *self.rebalance(table.game)]
+def left_group(work: UnitOfWork, table: Table, player: Player) -> list:
+    """A player gone from a table: their table-change request lapses and
+    the group may need a move."""
+    group = balance_group(work, table.game)
+    if group is None:
+        return []
+    group.withdraw_change(player.id, reason="left")
+    return [group, *rebalance(work, table.game)]

@@ -13,7 +13,7 @@ from uuid import UUID
 
 import pytest
 
-from floor.application.seating import SeatingCommands
+from floor.application.floor_app import FloorApplication
 from floor.domain import draws
 from floor.domain.player import Player
 from games.cards import Card, card
@@ -42,7 +42,7 @@ def registered(room: Room, table_id: str, count: int) -> list[str]:
 
 
 def test_the_draw_uses_the_secrets_random_source_by_default():
-    assert isinstance(SeatingCommands.random, secrets.SystemRandom)
+    assert isinstance(FloorApplication.random, secrets.SystemRandom)
 
 
 @pytest.mark.parametrize("profile", ["CM", "PT", "GA"])

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 
+from floor.application.players import player
 from floor.kernel.errors import ErrorKind
 from tests.support.floor import HOLDEM, JEFE, new_id
 from tests.support.room import OMAHA, Room, all_events, events_of, pid, refused  # noqa: F401
@@ -27,9 +28,9 @@ def test_a_player_has_a_card_number_and_a_display_name_only_and_is_found_by_card
         JEFE, new_id(), card_number=" ab-123 ", display_name="  Ana   Pérez "
     )
     assert outcome.result == {"player_id": pid("AB-123"), "card_number": "AB-123"}
-    found = room.app.player("ab-123")  # by card number, whatever its case
+    found = player(room.work(), "ab-123")  # by card number, whatever its case
     assert (found.card_number, found.display_name, found.barred) == ("AB-123", "Ana Pérez", False)
-    assert room.app.player(pid("AB-123")).id == found.id  # and by id
+    assert player(room.work(), pid("AB-123")).id == found.id  # and by id
     (registered,) = events_of(room.app, found.id, "Registered")
     personal = {"card_number", "display_name"}
     audit = {"actor", "actor_role", "command_id", "rule_profile", "timestamp"}
@@ -50,7 +51,7 @@ def test_a_card_number_is_registered_once(room):
         display_name="Otro",
     )
     assert error.kind is ErrorKind.CONFLICT
-    assert room.app.player("X-1").display_name == "Uno"
+    assert player(room.work(), "X-1").display_name == "Uno"
 
 
 @pytest.mark.parametrize(
@@ -74,7 +75,7 @@ def test_bad_player_records_are_refused(room, card, name, code):
 
 
 def test_an_unknown_card_is_not_found(room):
-    error = refused(room.app, "player_not_found", room.app.player, "NOBODY")
+    error = refused(room.app, "player_not_found", player, room.work(), "NOBODY")
     assert error.kind is ErrorKind.NOT_FOUND
 
 

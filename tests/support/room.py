@@ -10,9 +10,11 @@ from uuid import UUID
 
 import pytest
 
+from floor.application.players import game_for, waiting_list
 from floor.domain.player import Player
 from floor.kernel.errors import DomainError
 from floor.kernel.roles import Actor
+from floor.kernel.unit_of_work import UnitOfWork
 from tests.support.floor import CRUPIER, HOLDEM, JEFE, new_id, open_sector
 from tests.support.money import fill_tray
 
@@ -180,9 +182,14 @@ class Room:
             seat = table.seat_of(Player.create_id(card))
         return table.occupants[str(seat)]
 
+    def work(self) -> UnitOfWork:
+        """A unit of work on the room's store, to read it as the commands do."""
+        return UnitOfWork(self.app, self.app.profile)
+
     def waiting(self, table_id: str | None = None, **game):
-        game_obj = self.get(table_id).game if table_id else self.app.game_for(**game)
-        return self.app.waiting_list(game_obj)
+        work = self.work()
+        game_obj = self.get(table_id).game if table_id else game_for(work, **game)
+        return waiting_list(work, game_obj)
 
     def listed(self, table_id: str) -> list[str]:
         """The cards on the table's game list, in order."""
