@@ -42,4 +42,5 @@ def test_the_kernel_and_the_ledger_are_kept_from_every_module_of_the_floor():
     ledger = set(
         contract("the ledger imports nothing of the floor but its kernel")["forbidden_modules"]
     )
-    assert ledger == children
+    # The ledger's one door into the floor: its ports (floor.ports).
+    assert ledger == children - {"floor.ports"}
