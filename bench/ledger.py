@@ -34,10 +34,15 @@ sys.path.insert(0, str(ROOT))
 from bench import hands as hands_module  # noqa: E402
 from bench.scratch_env import output_dir, shown  # noqa: E402
 from floor.application.floor_app import FloorApplication  # noqa: E402
+from floor.kernel.composition import ROOM  # noqa: E402
 from floor.kernel.roles import Actor, Role  # noqa: E402
-from floor.kernel.service import CommandService  # noqa: E402
 from games.profiles import CM  # noqa: E402
+from ledger.apps import plug_in_the_books  # noqa: E402
 from ledger.domain import accounts  # noqa: E402
+
+# The ledger plugs into the floor as Django loads it (ledger.apps); this bench
+# builds its floors without Django, so it plugs the ledger in itself.
+plug_in_the_books()
 
 DIRECTOR = Actor("bench-director", frozenset({Role.DIRECTOR}))
 JEFE = Actor("bench-jefe", frozenset({Role.JEFE_SECTOR}))
@@ -47,11 +52,11 @@ TABLES, PLAYERS = 8, 8
 BUY_IN_CENTS = 100_000  # the house's most for Hold'em [CM-2]: stacks last any run
 
 
-class UnbookedFloor(FloorApplication):
-    """The same floor, its stack changes not booked: the baseline."""
-
-    def after_decide(self, changed):
-        return CommandService.after_decide(self, changed)
+def unbooked_floor(**kwargs) -> FloorApplication:
+    """The same floor, its stack changes not booked: the baseline (every
+    policy the contexts declared but the ledger's books)."""
+    policies = {name: p for name, p in ROOM.policies().items() if name != "books"}
+    return FloorApplication(policies=policies, **kwargs)
 
 
 def cid() -> str:
@@ -162,7 +167,7 @@ def main(argv: list[str] | None = None) -> int:
 def run(args: argparse.Namespace, scratch: Path) -> int:
     """Both floors in ``scratch``, the rounds, the checks, the report."""
     floors = {}
-    for name, cls in (("books on", FloorApplication), ("books off", UnbookedFloor)):
+    for name, cls in (("books on", FloorApplication), ("books off", unbooked_floor)):
         env = {
             "PERSISTENCE_MODULE": "eventsourcing.sqlite",
             "SQLITE_DBNAME": str(scratch / f"{name.replace(' ', '-')}.sqlite3"),

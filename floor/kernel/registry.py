@@ -42,7 +42,9 @@ class CommandSpec:
     """One command: its name, its handler, the roles that may issue it (in
     order of preference), and what it acts on (``scope``: the aggregate its
     actor's reach is checked against, e.g. "table" or "sector"; None: the room).
-    A ``query`` records nothing (a preview) and is asked, not performed.
+    A ``query`` records nothing (a preview) and is asked, not performed;
+    one that is also a ``preview`` is decided as a command would be (its
+    books, its scope) and performed like one, its outcome marked a preview.
 
     ``payload`` turns the arguments into what the command's fingerprint is
     taken of (a repeat is told from a reused command id by it); by default the
@@ -56,6 +58,7 @@ class CommandSpec:
     query: bool = False
     payload: Callable[..., dict[str, Any]] | None = None
     method: bool = False
+    preview: bool = False
 
     def payload_of(self, arguments: dict[str, Any]) -> dict[str, Any]:
         """What the command was asked, as its fingerprint and scope see it."""
@@ -105,6 +108,7 @@ class CommandRegistry(Mapping[str, CommandSpec]):
         scope: str | None = None,
         query: bool = False,
         payload: Callable[..., dict[str, Any]] | None = None,
+        preview: bool = False,
     ) -> Callable[[F], F]:
         """Declares the decorated function a command named as the function is.
         While it runs, ``current_command()`` names it."""
@@ -122,7 +126,13 @@ class CommandRegistry(Mapping[str, CommandSpec]):
 
             method = next(iter(inspect.signature(function).parameters), None) == "self"
             self.register(
-                handler, roles=roles, scope=scope, query=query, payload=payload, method=method
+                handler,
+                roles=roles,
+                scope=scope,
+                query=query,
+                payload=payload,
+                method=method,
+                preview=preview,
             )
             return handler  # type: ignore[return-value]
 
@@ -137,13 +147,14 @@ class CommandRegistry(Mapping[str, CommandSpec]):
         query: bool = False,
         payload: Callable[..., dict[str, Any]] | None = None,
         method: bool = False,
+        preview: bool = False,
     ) -> CommandSpec:
         """Declares ``handler`` the command of its name. A name is declared once."""
         name = handler.__name__
         known = self._specs.get(name)
         if known is not None and known.handler is not handler:
             raise ValueError(f"command {name!r} is declared twice")
-        spec = CommandSpec(name, handler, tuple(roles), scope, query, payload, method)
+        spec = CommandSpec(name, handler, tuple(roles), scope, query, payload, method, preview)
         return self._add(spec)
 
     def _add(self, spec: CommandSpec) -> CommandSpec:

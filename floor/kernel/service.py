@@ -98,15 +98,19 @@ class CommandService(Application):
     def run(self, name: str, actor: Actor, command_id: str, /, **arguments: Any) -> Outcome:
         """Runs the declared command ``name`` as ``actor``, exactly once."""
         spec = COMMANDS[name]
-        if spec.query:
+        if spec.query and not spec.preview:
             raise LookupError(f"{name} is a question: ask it")
         if spec.method:  # a handler still written as a method of the application
             return getattr(self, name)(actor, command_id, **arguments)
-        payload = spec.payload_of(arguments)
+        with working(UnitOfWork(self, self.profile)):  # a payload may read the profile
+            payload = spec.payload_of(arguments)
 
         def decide() -> Decision:
             return spec.handler(current_work(), **arguments)
 
+        if spec.preview:  # decided as the command would be, and nothing recorded
+            result = self.dry_run(name, actor, payload, decide)
+            return Outcome({**result, "preview": True}, False, None)
         return self.execute(name, actor, command_id, payload, decide)
 
     def ask(self, name: str, actor: Actor, /, **arguments: Any) -> Any:
@@ -115,8 +119,8 @@ class CommandService(Application):
         spec = COMMANDS[name]
         if spec.method:
             return getattr(self, name)(actor, **arguments)
-        if not spec.query:
-            raise LookupError(f"{name} is a command: run it")
+        if not spec.query or spec.preview:
+            raise LookupError(f"{name} is a command or its preview: run it")
         work = UnitOfWork(self, self.profile)
         with working(work):
             self.role_in_scope(actor, name, spec.payload_of(arguments))
@@ -126,9 +130,10 @@ class CommandService(Application):
         spec = COMMANDS.get(name)
         if spec is None or spec.method:
             raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
-        if spec.query:
-            return functools.partial(self.ask, name)
-        return functools.partial(self.run, name)
+        asked = spec.query and not spec.preview
+        bound: Any = functools.partial(self.ask if asked else self.run, name)
+        bound.__name__ = name  # named as the method it stands for would be
+        return bound
 
     def execute(
         self,

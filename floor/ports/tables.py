@@ -2,9 +2,10 @@
 
 A buy-in at the cage puts chips on a seat, a fill or credit moves a table's
 tray, a hand's stack changes are booked (ledger.domain.floor_money), a banked
-hand's last closes its table: the ledger loads the table and the player
-through here, within the command's unit of work, and checks a table lies in
-its actor's reach as the floor's staff scope does (floor.application.staffing).
+hand's last one closes its table (a jackpot in play settled with it,
+JackpotInPlay): the ledger loads the table and the player through here, within
+the command's unit of work, and checks a table lies in its actor's reach as the
+floor's staff scope does (floor.application.staffing).
 """
 
 from __future__ import annotations
@@ -12,12 +13,14 @@ from __future__ import annotations
 from floor.application.players import player
 from floor.application.seat_support import close_players_out
 from floor.application.staffing import SCOPED_ROLES, check_table_in_reach
+from floor.domain.banked_hand import JackpotInPlay
 from floor.domain.player import Player
 from floor.domain.table import Table
 from floor.kernel.unit_of_work import UnitOfWork
 
 __all__ = [
     "SCOPED_ROLES",
+    "JackpotInPlay",
     "Player",
     "Table",
     "check_table_in_reach",

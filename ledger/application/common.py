@@ -1,9 +1,12 @@
-"""What the ledger's command modules share: the cage's accounts, and how a
-command's answer names the transactions it posted (for their receipts)."""
+"""What the ledger's command modules share: the cage's accounts, how a
+command's answer names the transactions it posted (for their receipts), and
+how a command's arguments are fingerprinted."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import date
+from typing import Any
 
 from eventsourcing.domain import Aggregate
 
@@ -38,3 +41,15 @@ def result_of(transactions: list[Aggregate], **more: object) -> dict:
 
 def table_account(kind: Kind, table_id: str) -> AccountRef:
     return AccountRef(f"{kind}:{table_id}")
+
+
+def fingerprinted(*as_text: str, **defaults: object) -> Callable[..., dict[str, Any]]:
+    """A command's payload (what its fingerprint is taken of): its arguments
+    with their defaults filled in, those named in ``as_text`` as text, so a
+    repeat is told from a reused command id as it always was."""
+
+    def payload(**arguments: object) -> dict[str, Any]:
+        given = {**defaults, **arguments}
+        return {k: str(v) if k in as_text else v for k, v in given.items()}
+
+    return payload

@@ -19,6 +19,7 @@ from games.profiles import CM, GA, PT
 from ledger.domain import accounts
 from tests.support.books import Books
 from tests.support.floor import CRUPIER, DIRECTOR, JEFE, new_id
+from tests.support.money import live_balance
 from tests.support.room import Room, events_of, refused
 from tests.support.timers import fire_due
 
@@ -167,7 +168,7 @@ def preview(room: Room, table_id: str, boxes: dict, bank: dict, **more) -> dict:
 
 
 def balance(room: Room, ref) -> int:
-    return room.app.balance_of(ref)
+    return live_balance(room.app, ref)
 
 
 def stacks(room: Room, table_id: str) -> dict[int, int]:

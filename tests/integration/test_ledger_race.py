@@ -24,7 +24,7 @@ from floor.kernel.errors import DomainError
 from ledger.domain import accounts
 from tests.support.books import Books
 from tests.support.floor import CRUPIER, new_id
-from tests.support.money import CAJERO
+from tests.support.money import CAJERO, live_balance
 from tests.support.room import Room
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db]
@@ -117,7 +117,7 @@ def test_a_cash_out_and_a_buy_in_with_the_same_chips_at_once_one_wins(make_app):
         assert refused[0].params["account"] == held.name
         cashed = "amount_cents" in done[0].result  # the cash-out's answer; a buy-in's has a stack
         assert books.balance(held) == 0
-        assert second.balance_of(held) == 0
+        assert live_balance(second, held) == 0
         stack = second.repository.get(room.get(table_id).id).occupants[
             str(room.seat_of(table_id, card))
         ]["stack"]

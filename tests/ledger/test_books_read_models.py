@@ -16,6 +16,7 @@ from floor.management.commands.load_demo_floor import (
 )
 from ledger.domain import accounts
 from ledger.models import AccountView, GamingDayView, TransactionView, TrayRequestView
+from tests.support.money import live_balance
 
 pytestmark = pytest.mark.django_db
 
@@ -37,7 +38,7 @@ def test_the_demo_floor_fills_its_trays_and_buys_its_players_in(floor_app):
     assert stacks.count() == 10 and {s.balance_cents for s in stacks} == {DEMO_BUY_IN_CENTS}
     tray_total = sum(t.balance_cents for t in trays)
     assert tray_total == trays.count() * DEMO_TRAY_CENTS - 10 * DEMO_BUY_IN_CENTS
-    cage_chips = floor_app.balance_of(accounts.CAGE_CHIPS)
+    cage_chips = live_balance(floor_app, accounts.CAGE_CHIPS)
     assert cage_chips == DEMO_CAGE_CHIPS_CENTS - trays.count() * DEMO_TRAY_CENTS
     assert sum(AccountView.objects.values_list("balance_cents", flat=True)) == 0
     assert TrayRequestView.objects.filter(status="confirmed").count() == trays.count()
@@ -56,4 +57,4 @@ def test_rebuilding_the_read_models_reaches_the_same_books(floor_app):
     assert books() == live
     for account in AccountView.objects.exclude(kind__in=["external", "equity", "staff_tips"]):
         # The read model agrees with the guarded accounts of the write side.
-        assert floor_app.balance_of(accounts.AccountRef(account.name)) == account.balance_cents
+        assert live_balance(floor_app, accounts.AccountRef(account.name)) == account.balance_cents

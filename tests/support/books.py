@@ -24,6 +24,7 @@ from ledger.domain import accounts
 from ledger.domain.account import Account
 from ledger.domain.accounts import AccountRef, Kind
 from ledger.domain.transaction import Transaction, TransactionKind
+from tests.support.money import live_balance
 
 # The transactions that bring chips into the room from outside the books: the
 # house's float and the count differences booked at the close.
@@ -106,7 +107,7 @@ class Books:
 
     def live_balance(self, ref: AccountRef) -> int:
         """The live Account aggregate's balance (0 when never opened)."""
-        return self.app.balance_of(ref)
+        return live_balance(self.app, ref)
 
     # --- the invariants -----------------------------------------------------------------
 
