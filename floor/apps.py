@@ -13,6 +13,13 @@ class FloorConfig(AppConfig):
         # load (floor.kernel.registry, floor.kernel.composition).
         from floor.application import catalogue  # noqa: F401
 
+        # The kernel's web machinery (the gateway, the consoles' read check and
+        # live parts) runs on this floor: its application, read rule, logs
+        # (floor.hosting).
+        from floor.hosting import install_host
+
+        install_host()
+
         # The receivers of logging in: lockouts logged, tokens revoked on a
         # password change (floor.logins).
         from floor import logins  # noqa: F401
