@@ -31,8 +31,8 @@ from floor.api.serializers import (
 from floor.application.catalogue import COMMANDS
 from floor.domain.sector import Sector
 from floor.domain.table import TableSpec, TableStatus
-from floor.gateway import actor_for
 from floor.kernel.errors import conflict, not_found
+from floor.kernel.web.gateway import actor_for
 from floor.models import SectorView, TableView
 from games.profiles import RuleProfile, get_profile
 

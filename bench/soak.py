@@ -5,7 +5,7 @@ killed with SIGKILL at random moments; nothing may be lost (issue 20).
 profile (CM's minutes read as seconds: a call window lasts 5 s, an action clock
 3 s), with beat's sweep every second. A driver process runs a room of
 ``--tables`` tables through the floor's own commands, as the API does
-(``floor.gateway.perform_as``): honest hands, hands where the action clock is
+(``floor.kernel.web.gateway.perform_as``): honest hands, hands where the action clock is
 called and runs out on the worker, rests, players leaving and cashing out at the
 cage, new players joining the list and called (some sit, some let the call
 lapse on the worker), rebuys at the cage, and tables suspended below four that
@@ -388,8 +388,8 @@ class Room:
 
     def do(self, actor, command: str, must: bool = False, **arguments) -> dict | None:
         """Runs the command; a refusal is counted by its code (``must``: raised)."""
-        from floor.gateway import perform_as
         from floor.kernel.errors import DomainError
+        from floor.kernel.web.gateway import perform_as
 
         try:
             outcome = perform_as(actor, command, str(uuid.uuid4()), **arguments)

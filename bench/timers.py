@@ -259,7 +259,7 @@ def drive(args: argparse.Namespace) -> dict[str, Any]:
     import floor.projections.timers as projection
     from config.celery import app as celery_app
     from floor import runtime
-    from floor.gateway import perform_as
+    from floor.kernel.web.gateway import perform_as
     from floor.models import PendingTimer, SchedulerHeartbeat
     from tests.support.processes import running
 

@@ -6,27 +6,23 @@ a list to the scope (``tables``, ``sectors``) and refuses a single thing
 outside it (``check_table``, ``check_sector``: 403 ``not_your_sector`` or
 ``not_your_table``, the codes a command outside one's place answers). The API
 turns the refusal into ``{"code", "message"}``, the consoles into a 403 page
-(``console_read``).
+(``console_read``, floor.kernel.web.access, which asks ``reader`` through the
+host the floor installs, floor.hosting).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, replace
-from functools import cached_property, wraps
+from functools import cached_property
 from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
-from django.contrib.auth.decorators import login_required
 from django.db.models import QuerySet
-from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import render
 
 from floor.domain.reads import READS, Scope, read_scopes
-from floor.gateway import actor_for
-from floor.kernel.errors import DomainError, ErrorKind, forbidden, not_found
+from floor.kernel.errors import DomainError, forbidden, not_found
 from floor.kernel.roles import Actor, runs_sector
-from floor.messages import describe
+from floor.kernel.web.gateway import actor_for
 from floor.selectors import scopes
 
 if TYPE_CHECKING:  # the read models as types; the selectors read them
@@ -186,35 +182,3 @@ def may_read(user: Any, resource: str) -> bool:
     except DomainError:
         return False
     return True
-
-
-def refused_page(request: HttpRequest, refusal: DomainError) -> HttpResponse:
-    """A console's 403: the refusal in the reader's language, with its code."""
-    context = {"code": refusal.code, "message": describe(refusal)}
-    return render(request, "403.html", context, status=403)
-
-
-def console_read(resource: str) -> Callable:
-    """A console page reading ``resource``: logged in, its role checked before
-    the page is built; a refusal inside the page (a sector or table outside the
-    scope) is the same 403 page."""
-
-    def decorate(view: Callable) -> Callable:
-        @wraps(view)
-        def page(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-            try:
-                request.reader = reader(request.user, resource)
-                return view(request, *args, **kwargs)
-            except DomainError as refusal:
-                if refusal.kind == ErrorKind.NOT_FOUND:
-                    raise Http404(refusal.message) from refusal
-                if refusal.kind != ErrorKind.FORBIDDEN:
-                    raise
-                return refused_page(request, refusal)
-
-        page.reads = resource
-        checked = login_required(page)
-        checked.reads = resource
-        return checked
-
-    return decorate

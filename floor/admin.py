@@ -10,7 +10,7 @@ module keeps it in its place:
   others (floor.domain.reads, the ``staff`` resource); anyone else logged in
   gets the console's translated 403 page, and no one is asked for ``is_staff``
   (a director is a role of the floor, not a Django flag).
-- **Roles are Django groups** (floor.gateway.actor_for; migration 0002): giving
+- **Roles are Django groups** (floor.kernel.web.gateway.actor_for; migration 0002): giving
   one is not an event of the floor, so the admin edits the groups itself. Every
   change of a user's roles is logged (``floor.staff``), naming who made it,
   besides the admin's own history (LogEntry).
@@ -40,11 +40,11 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 from floor import logins
-from floor.access import refused_page
 from floor.domain.reads import read_scopes
-from floor.gateway import actor_for
 from floor.kernel.errors import DomainError
 from floor.kernel.roles import Role
+from floor.kernel.web.access import refused_page
+from floor.kernel.web.gateway import actor_for
 
 logger = logging.getLogger("floor.staff")
 

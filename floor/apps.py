@@ -9,6 +9,13 @@ class FloorConfig(AppConfig):
     def ready(self) -> None:
         from django.db.models.signals import post_migrate, pre_migrate
 
+        # The kernel's web machinery (the gateway, the consoles' read check and
+        # live parts) runs on this floor: its application, read rule, logs
+        # (floor.hosting).
+        from floor.hosting import install_host
+
+        install_host()
+
         # The receivers of logging in: lockouts logged, tokens revoked on a
         # password change (floor.logins).
         from floor import logins  # noqa: F401

@@ -37,7 +37,7 @@ from kombu.utils.url import maybe_sanitize_url
 from rest_framework.exceptions import AuthenticationFailed
 from rest_framework.request import Request
 
-from floor.gateway import actor_for
+from floor.kernel.web.gateway import actor_for
 from floor.liveness import liveness
 from floor.runtime import floor_app, floor_projector
 

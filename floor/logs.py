@@ -1,6 +1,6 @@
 """Every line logged while a command runs names the command (issue 20, Observability).
 
-The gateway (:func:`floor.gateway.perform_as`, the one door of the consoles, the
+The gateway (:func:`floor.kernel.web.gateway.perform_as`, the one door of the consoles, the
 API, the demo loader and the timers' Celery tasks) runs each command inside
 :func:`command_logging`, which puts the command's name, id, actor, role and rule
 profile in a context variable. :class:`CommandFilter`, on the handler, copies

@@ -29,8 +29,8 @@ from django.utils import timezone
 
 from floor import metrics
 from floor.application.clocks import CLOCK_ACTOR
-from floor.gateway import perform_as
 from floor.kernel.errors import DomainError
+from floor.kernel.web.gateway import perform_as
 from floor.models import PendingTimer
 
 logger = logging.getLogger(__name__)

@@ -13,17 +13,19 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
-from floor.access import console_read, may_read, reader
+from floor.access import may_read, reader
 from floor.admin import manages_staff
-from floor.console.sector import acts_on_sector, live_context, stamp
+from floor.console.sector import acts_on_sector, live_context
 from floor.forms import (
     OpenSectorForm,
     OpenTableForm,
 )
-from floor.gateway import ReadModelsBehind, ServiceUnavailable, actor_for, perform
 from floor.kernel.errors import DomainError
 from floor.kernel.registry import COMMANDS
 from floor.kernel.service import Outcome
+from floor.kernel.web.access import console_read
+from floor.kernel.web.gateway import ReadModelsBehind, ServiceUnavailable, actor_for, perform
+from floor.kernel.web.live import stamp
 from floor.messages import STATUS_BY_KIND, describe, message_for
 from floor.runtime import floor_app
 from floor.selectors import tables as floor_tables

@@ -4,7 +4,7 @@ the latest transactions with their receipts.
 
 The page is rendered once; its script then asks ``/cage/live/`` for the live
 part every ``FLOOR_CONSOLE_POLL_MS`` and swaps in the blocks that changed, as
-the jefe's console does (floor.console.sector): 204 while the read models
+the jefe's console does (floor.kernel.web.live): 204 while the read models
 stand where the page saw them. Every form posts to the consoles' one command
 door (floor.console.commands); the domain checks the roles, the page only hides
 the forms a role cannot use.
@@ -21,20 +21,19 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.utils.http import urlencode
 
-from floor.access import console_read
-from floor.console.sector import log_position, server_now, stamp
-from floor.gateway import actor_for
 from floor.kernel.registry import COMMANDS
-from floor.selectors import players
-from floor.selectors import tables as floor_tables
+from floor.kernel.web.access import console_read
+from floor.kernel.web.gateway import actor_for
+from floor.kernel.web.live import log_position, server_now, stamp
+from floor.ports import reads as floor_reads
 from ledger import selectors as books
 from ledger.api.views import cage_position
 from ledger.domain.accounts import player_chips
 from ledger.reasons import transaction_reason
 from ledger.views import KIND_LABELS
 
-if TYPE_CHECKING:  # the read models as types; the selectors read them
-    from floor.models import PlayerView, TableView
+if TYPE_CHECKING:  # the floor's read models as types; the floor's port reads them
+    from floor.ports.reads import PlayerView, TableView
 
 # The commands whose forms the page shows to whoever may run them.
 CAGE_COMMANDS = tuple(
@@ -54,7 +53,7 @@ def find_player(card: str) -> PlayerView | None:
     card = card.strip()
     if not card or len(card) > 40 or not card.isprintable():
         return None  # no card number is that long or holds a control character (a NUL: a 500)
-    return players.player_by_card(card)
+    return floor_reads.player_by_card(card)
 
 
 def player_facts(player: PlayerView) -> dict[str, Any]:
@@ -62,13 +61,13 @@ def player_facts(player: PlayerView) -> dict[str, Any]:
     account = books.account(player_chips(player.id).name)
     return {
         "view": player,
-        "seat": players.seat_of(player.id),
+        "seat": floor_reads.seat_of(player.id),
         "chips_cents": account.balance_cents if account else 0,
     }
 
 
 def table_labels(ids: set[UUID]) -> dict[UUID, TableView]:
-    return floor_tables.tables_by_id(ids)
+    return floor_reads.tables_by_id(ids)
 
 
 def pending_requests() -> list[dict[str, Any]]:
@@ -82,7 +81,7 @@ def latest_transactions() -> list[dict[str, Any]]:
     """The last transactions posted, newest first, each with its receipt."""
     latest = books.latest_transactions()
     labels = table_labels({t.table_id for t in latest if t.table_id})
-    names = players.players_by_id({t.player_id for t in latest})
+    names = floor_reads.players_by_id({t.player_id for t in latest})
     return [
         {
             "view": t,
@@ -113,7 +112,7 @@ def live_context(user: Any, card: str) -> dict[str, Any]:
         "requests": pending_requests(),
         "cage": cage_position(),
         "transactions": latest_transactions(),
-        "open_tables": floor_tables.open_tables(),
+        "open_tables": floor_reads.open_tables(),
         "may": {name: COMMANDS.may(actor, name) for name in CAGE_COMMANDS},
         "position": log_position(),
         "server_now": server_now(),

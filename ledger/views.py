@@ -9,9 +9,8 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.translation import gettext_lazy as _
 
-from floor.access import console_read
-from floor.selectors import players as floor_players
-from floor.selectors import tables as floor_tables
+from floor.kernel.web.access import console_read
+from floor.ports import reads as floor_reads
 from ledger import selectors as books
 from ledger.reasons import transaction_reason
 
@@ -68,10 +67,9 @@ def receipt(request: HttpRequest, transaction_id: UUID) -> HttpResponse:
     transaction = books.transaction(transaction_id)
     request.reader.check_transaction(transaction)
     ids = {UUID(p) for name in transaction.postings for p in name.split(":")[1:]}
-    tables = {i: t.label for i, t in floor_tables.tables_by_id(ids).items()}
+    tables = {i: t.label for i, t in floor_reads.tables_by_id(ids).items()}
     players = {
-        i: f"{p.display_name} ({p.card_number})"
-        for i, p in floor_players.players_by_id(ids).items()
+        i: f"{p.display_name} ({p.card_number})" for i, p in floor_reads.players_by_id(ids).items()
     }
     lines = [
         {
@@ -103,7 +101,7 @@ def close_report(request: HttpRequest, day: str) -> HttpResponse:
     gaming_day = books.closed_gaming_day(day)
     report = gaming_day.report or {}
     ids = {UUID(t) for t in report.get("tables", {})}
-    names = {i: str(t) for i, t in floor_tables.tables_by_id(ids).items()}
+    names = {i: str(t) for i, t in floor_reads.tables_by_id(ids).items()}
     tables = [
         {"name": names.get(UUID(t), t[:8]), **figures}
         for t, figures in sorted(report.get("tables", {}).items())

@@ -28,10 +28,10 @@ from rest_framework.views import APIView
 
 from floor import logins
 from floor.api.errors import error_body
-from floor.api.serializers import ErrorSerializer
-from floor.gateway import actor_for
 from floor.kernel.errors import forbidden
 from floor.kernel.roles import Role
+from floor.kernel.web.gateway import actor_for
+from floor.kernel.web.serializers import ErrorSerializer
 
 TOKEN_NOT_FOUND = _("That token does not exist, has expired, or is not yours.")
 NOTHING_TO_LIFT = _("No failed logins are recorded for that user name or address.")

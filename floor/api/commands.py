@@ -1,4 +1,4 @@
-"""The floor's commands over HTTP: one declaration each (floor.api.endpoints).
+"""The floor's commands over HTTP: one declaration each (floor.kernel.web.endpoints).
 
 Every command endpoint takes a JSON body with a ``command_id`` and answers 201
 with ``{"result": ..., <what it changed>: ...}`` (200 and the first outcome for
@@ -9,7 +9,7 @@ summary. Who may run it, and its name, are its handler's (the registry's).
 
 The file stays whole, over 400 lines, by design: it is one table of
 declarations, one entry per command, read down like the list of routes that
-floor.api.endpoints builds from it; splitting it would scatter that list.
+floor.kernel.web.endpoints builds from it; splitting it would scatter that list.
 """
 
 from __future__ import annotations
@@ -23,9 +23,10 @@ from rest_framework.response import Response
 from floor.api import floor_views as fv
 from floor.api import serializers as s
 from floor.api import views
-from floor.api.endpoints import CommandEndpoint, CommandView, result_answer
-from floor.api.views import command_response
 from floor.kernel.registry import COMMANDS
+from floor.kernel.web.endpoints import CommandEndpoint, CommandView, result_answer
+from floor.kernel.web.responses import command_response
+from floor.kernel.web.serializers import CommandSerializer, PlayerCommandSerializer
 from floor.selectors import balancing, players
 
 # The answer kinds have no docstrings: drf-spectacular would take one for the
@@ -146,7 +147,7 @@ FLOOR_ENDPOINTS: tuple[CommandEndpoint, ...] = (
         COMMANDS.start_absence,
         TABLE + "absence/",
         "start-absence",
-        s.PlayerCommandSerializer,
+        PlayerCommandSerializer,
         "A player steps away on the absence clock (CM-18)",
         OnTable,
     ),
@@ -154,7 +155,7 @@ FLOOR_ENDPOINTS: tuple[CommandEndpoint, ...] = (
         COMMANDS.end_absence,
         TABLE + "absence/end/",
         "end-absence",
-        s.PlayerCommandSerializer,
+        PlayerCommandSerializer,
         "A player away is back (CM-18)",
         OnTable,
     ),
@@ -179,7 +180,7 @@ FLOOR_ENDPOINTS: tuple[CommandEndpoint, ...] = (
         COMMANDS.request_table_change,
         TABLE + "table-change-request/",
         "request-table-change",
-        s.PlayerCommandSerializer,
+        PlayerCommandSerializer,
         "A seated player asks to change table",
         OnTable,
     ),
@@ -187,7 +188,7 @@ FLOOR_ENDPOINTS: tuple[CommandEndpoint, ...] = (
         COMMANDS.withdraw_table_change,
         TABLE + "table-change-request/withdraw/",
         "withdraw-table-change",
-        s.PlayerCommandSerializer,
+        PlayerCommandSerializer,
         "A player keeps their table after all",
         OnTable,
     ),
@@ -203,7 +204,7 @@ FLOOR_ENDPOINTS: tuple[CommandEndpoint, ...] = (
         COMMANDS.break_table,
         TABLE + "break/",
         "break-table",
-        s.CommandSerializer,
+        CommandSerializer,
         "Break a table: its players to the free seats of the game's other tables, the rest "
         "to the top of the list",
         OnTable,
@@ -229,7 +230,7 @@ FLOOR_ENDPOINTS: tuple[CommandEndpoint, ...] = (
         COMMANDS.enter_tournament,
         PLAYER + "tournament/",
         "enter-tournament",
-        s.CommandSerializer,
+        CommandSerializer,
         "The player plays the tournament (CM-23)",
         OnPlayer,
     ),
@@ -237,7 +238,7 @@ FLOOR_ENDPOINTS: tuple[CommandEndpoint, ...] = (
         COMMANDS.leave_tournament,
         PLAYER + "tournament/leave/",
         "leave-tournament",
-        s.CommandSerializer,
+        CommandSerializer,
         "The player is out of the tournament",
         OnPlayer,
     ),
@@ -263,7 +264,7 @@ FLOOR_ENDPOINTS: tuple[CommandEndpoint, ...] = (
         COMMANDS.request_seat_change,
         TABLE + "seat-change-request/",
         "request-seat-change",
-        s.PlayerCommandSerializer,
+        PlayerCommandSerializer,
         "A seated player asks for another seat",
         OnTable,
     ),
@@ -271,7 +272,7 @@ FLOOR_ENDPOINTS: tuple[CommandEndpoint, ...] = (
         COMMANDS.withdraw_seat_change,
         TABLE + "seat-change-request/withdraw/",
         "withdraw-seat-change",
-        s.PlayerCommandSerializer,
+        PlayerCommandSerializer,
         "A player keeps their seat after all",
         OnTable,
     ),
@@ -311,7 +312,7 @@ FLOOR_ENDPOINTS: tuple[CommandEndpoint, ...] = (
         COMMANDS.start_rest,
         TABLE + "rest/",
         "start-rest",
-        s.PlayerCommandSerializer,
+        PlayerCommandSerializer,
         "A player rests",
         OnTable,
     ),
@@ -319,7 +320,7 @@ FLOOR_ENDPOINTS: tuple[CommandEndpoint, ...] = (
         COMMANDS.end_rest,
         TABLE + "rest/end/",
         "end-rest",
-        s.PlayerCommandSerializer,
+        PlayerCommandSerializer,
         "A player is back",
         OnTable,
     ),
@@ -402,7 +403,7 @@ FLOOR_ENDPOINTS: tuple[CommandEndpoint, ...] = (
         COMMANDS.lift_bar,
         PLAYER + "lift-bar/",
         "lift-bar",
-        s.CommandSerializer,
+        CommandSerializer,
         "Lift a player's bar",
         OnPlayer,
     ),

@@ -8,7 +8,7 @@ from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
-from floor.gateway import ReadModelsBehind, ServiceUnavailable
+from floor.kernel.web.gateway import ReadModelsBehind, ServiceUnavailable
 from floor.messages import STATUS_BY_KIND, describe, message_for, said_params
 from games.errors import RuleViolation
 

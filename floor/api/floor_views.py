@@ -18,10 +18,11 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from floor.api import serializers as s
-from floor.api.endpoints import CommandView
-from floor.api.filters import FILTER_REFUSALS, Filters, parameter
-from floor.api.views import REFUSALS, command_response
-from floor.gateway import ask, perform
+from floor.kernel.web.endpoints import CommandView
+from floor.kernel.web.filters import FILTER_REFUSALS, Filters, parameter
+from floor.kernel.web.gateway import ask, perform
+from floor.kernel.web.responses import REFUSALS, command_response
+from floor.kernel.web.serializers import ErrorSerializer
 from floor.selectors import balancing, journal, players
 from floor.selectors.players import waiting_lists
 from floor.selectors.tables import sector_floor, table_floor, table_hands, table_with_sector
@@ -79,7 +80,7 @@ class DrawSeatsView(CommandView):
 class TableFloorView(APIView):
     reads = "table_floor"
 
-    @extend_schema(responses={200: s.TableFloorSerializer, 404: s.ErrorSerializer})
+    @extend_schema(responses={200: s.TableFloorSerializer, 404: ErrorSerializer})
     def get(self, request: Request, table_id: UUID) -> Response:
         """A table with its seats, who sits where, the button, the state."""
         table = table_floor(table_id)
@@ -90,7 +91,7 @@ class TableFloorView(APIView):
 class TableHandsView(APIView):
     reads = "table_floor"
 
-    @extend_schema(responses={200: s.HandSerializer(many=True), 404: s.ErrorSerializer})
+    @extend_schema(responses={200: s.HandSerializer(many=True), 404: ErrorSerializer})
     def get(self, request: Request, table_id: UUID) -> Response:
         """The hands reported at a table, latest first."""
         request.reader.check_table(table_with_sector(table_id))
@@ -121,7 +122,7 @@ class TableHistoryView(APIView):
 
     @extend_schema(
         parameters=HISTORY_PARAMETERS,
-        responses={200: s.JournalSerializer(many=True), 404: s.ErrorSerializer, **FILTER_REFUSALS},
+        responses={200: s.JournalSerializer(many=True), 404: ErrorSerializer, **FILTER_REFUSALS},
     )
     def get(self, request: Request, table_id: UUID) -> Response:
         """Every event of a table, oldest first: who did what, when, under which command."""
@@ -132,7 +133,7 @@ class TableHistoryView(APIView):
 class SectorFloorView(APIView):
     reads = "sectors"
 
-    @extend_schema(responses={200: s.SectorFloorSerializer, 404: s.ErrorSerializer})
+    @extend_schema(responses={200: s.SectorFloorSerializer, 404: ErrorSerializer})
     def get(self, request: Request, sector_id: UUID) -> Response:
         """The sector view: its tables, their seats and players, their state."""
         sector = sector_floor(sector_id)
@@ -173,7 +174,7 @@ class PlayerListView(CommandView):
 class PlayerDetailView(APIView):
     reads = "players"
 
-    @extend_schema(responses={200: s.PlayerSerializer, 404: s.ErrorSerializer})
+    @extend_schema(responses={200: s.PlayerSerializer, 404: ErrorSerializer})
     def get(self, request: Request, player_id: UUID) -> Response:
         return Response(s.PlayerSerializer(players.player(player_id)).data)
 
@@ -184,7 +185,7 @@ class PlayerHistoryView(APIView):
 
     @extend_schema(
         parameters=HISTORY_PARAMETERS,
-        responses={200: s.JournalSerializer(many=True), 404: s.ErrorSerializer, **FILTER_REFUSALS},
+        responses={200: s.JournalSerializer(many=True), 404: ErrorSerializer, **FILTER_REFUSALS},
     )
     def get(self, request: Request, player_id: UUID) -> Response:
         """The player's own events: registered, lists joined and left, seated,

@@ -21,8 +21,8 @@ from rest_framework.permissions import SAFE_METHODS, BasePermission
 
 from floor.access import reader
 from floor.application.catalogue import COMMANDS
-from floor.gateway import actor_for
 from floor.kernel.errors import forbidden
+from floor.kernel.web.gateway import actor_for
 
 
 class MayRunTheCommand(BasePermission):

@@ -7,7 +7,7 @@ from floor.api import auth_views as auth
 from floor.api import floor_views as fv
 from floor.api import views
 from floor.api.commands import FLOOR_ENDPOINTS
-from floor.api.endpoints import url_patterns
+from floor.kernel.web.endpoints import url_patterns
 
 app_name = "api"
 

@@ -4,46 +4,22 @@ from __future__ import annotations
 
 from uuid import UUID
 
-from drf_spectacular.utils import OpenApiResponse, extend_schema
-from rest_framework import status
+from drf_spectacular.utils import extend_schema
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from floor.api.serializers import (
-    ErrorSerializer,
     MeSerializer,
     OpenSectorSerializer,
     OpenTableSerializer,
     SectorSerializer,
     TableSerializer,
 )
-from floor.gateway import actor_for, perform
-from floor.kernel.service import Outcome
+from floor.kernel.web.gateway import actor_for, perform
+from floor.kernel.web.responses import REFUSALS, command_response
+from floor.kernel.web.serializers import ErrorSerializer
 from floor.selectors import tables as floor_tables
-
-REFUSALS = {
-    400: OpenApiResponse(ErrorSerializer, description="Bad input"),
-    403: OpenApiResponse(ErrorSerializer, description="Role not allowed"),
-    404: OpenApiResponse(ErrorSerializer, description="Not found"),
-    409: OpenApiResponse(ErrorSerializer, description="Refused by the floor's state"),
-    202: OpenApiResponse(
-        ErrorSerializer,
-        description="Recorded, but the read models lag (code read_models_lagging, "
-        "with the command's result)",
-    ),
-    503: OpenApiResponse(
-        ErrorSerializer,
-        description="The stores did not answer; retry with the same command_id",
-    ),
-}
-
-
-def command_response(outcome: Outcome, body: dict) -> Response:
-    """201 for a new command; 200 and a header for a repeat of one."""
-    if outcome.replayed:
-        return Response(body, status=status.HTTP_200_OK, headers={"Idempotent-Replayed": "true"})
-    return Response(body, status=status.HTTP_201_CREATED)
 
 
 class SectorListView(APIView):

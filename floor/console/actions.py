@@ -18,6 +18,7 @@ from floor.amounts import format_euros
 from floor.api import serializers as s
 from floor.application.catalogue import COMMANDS as REGISTRY
 from floor.kernel.registry import COMMANDS
+from floor.kernel.web.serializers import CommandSerializer, PlayerCommandSerializer
 from ledger.api import serializers as ls
 
 
@@ -146,7 +147,7 @@ COMMANDS: dict[str, ConsoleCommand] = by_name(
     ),
     ConsoleCommand(
         COMMANDS.lift_bar,
-        s.CommandSerializer,
+        CommandSerializer,
         gettext_lazy("The player may play again."),
         ("player",),
     ),
@@ -164,13 +165,13 @@ COMMANDS: dict[str, ConsoleCommand] = by_name(
     ),
     ConsoleCommand(
         COMMANDS.enter_tournament,
-        s.CommandSerializer,
+        CommandSerializer,
         gettext_lazy("The player is in the tournament."),
         ("player",),
     ),
     ConsoleCommand(
         COMMANDS.leave_tournament,
-        s.CommandSerializer,
+        CommandSerializer,
         gettext_lazy("The player left the tournament."),
         ("player",),
     ),
@@ -180,7 +181,7 @@ COMMANDS: dict[str, ConsoleCommand] = by_name(
     # the draw and the seats
     ConsoleCommand(
         COMMANDS.draw_seats,
-        s.CommandSerializer,
+        CommandSerializer,
         gettext_lazy("The seats are drawn."),
         ("table_id",),
         prepare=_draw_this_table,
@@ -199,25 +200,25 @@ COMMANDS: dict[str, ConsoleCommand] = by_name(
     ),
     ConsoleCommand(
         COMMANDS.request_seat_change,
-        s.PlayerCommandSerializer,
+        PlayerCommandSerializer,
         gettext_lazy("The request is noted."),
         ("table_id",),
     ),
     ConsoleCommand(
         COMMANDS.withdraw_seat_change,
-        s.PlayerCommandSerializer,
+        PlayerCommandSerializer,
         gettext_lazy("The request is withdrawn."),
         ("table_id",),
     ),
     ConsoleCommand(
         COMMANDS.request_table_change,
-        s.PlayerCommandSerializer,
+        PlayerCommandSerializer,
         gettext_lazy("The request is noted."),
         ("table_id",),
     ),
     ConsoleCommand(
         COMMANDS.withdraw_table_change,
-        s.PlayerCommandSerializer,
+        PlayerCommandSerializer,
         gettext_lazy("The request is withdrawn."),
         ("table_id",),
     ),
@@ -244,25 +245,25 @@ COMMANDS: dict[str, ConsoleCommand] = by_name(
     ),
     ConsoleCommand(
         COMMANDS.start_rest,
-        s.PlayerCommandSerializer,
+        PlayerCommandSerializer,
         gettext_lazy("The player rests."),
         ("table_id",),
     ),
     ConsoleCommand(
         COMMANDS.end_rest,
-        s.PlayerCommandSerializer,
+        PlayerCommandSerializer,
         gettext_lazy("The player is back."),
         ("table_id",),
     ),
     ConsoleCommand(
         COMMANDS.start_absence,
-        s.PlayerCommandSerializer,
+        PlayerCommandSerializer,
         gettext_lazy("The absence clock runs."),
         ("table_id",),
     ),
     ConsoleCommand(
         COMMANDS.end_absence,
-        s.PlayerCommandSerializer,
+        PlayerCommandSerializer,
         gettext_lazy("The player is back."),
         ("table_id",),
     ),
@@ -319,7 +320,7 @@ COMMANDS: dict[str, ConsoleCommand] = by_name(
     ),
     ConsoleCommand(
         COMMANDS.break_table,
-        s.CommandSerializer,
+        CommandSerializer,
         gettext_lazy("The table is broken."),
         ("table_id",),
     ),
@@ -351,7 +352,7 @@ COMMANDS: dict[str, ConsoleCommand] = by_name(
     ),
     ConsoleCommand(
         COMMANDS.confirm_tray_move,
-        s.CommandSerializer,
+        CommandSerializer,
         gettext_lazy("The tray move is confirmed."),
         ("request_id",),
     ),

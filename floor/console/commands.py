@@ -50,8 +50,8 @@ from floor.console.reading import (
     said_read,
     usual_most,
 )
-from floor.gateway import ReadModelsBehind, ServiceUnavailable, ask, perform
 from floor.kernel.errors import DomainError
+from floor.kernel.web.gateway import ReadModelsBehind, ServiceUnavailable, ask, perform
 from floor.messages import STATUS_BY_KIND, describe, message_for
 
 __all__ = ["COMMANDS", "amount_preview", "console_command", "run_console_command"]

@@ -8,7 +8,6 @@ floor costs one small query a second per open console.
 
 from __future__ import annotations
 
-from datetime import datetime
 from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
@@ -18,14 +17,14 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
-from floor.access import console_read, may_read
+from floor.access import may_read
 from floor.domain.draws import seat_to_take
 from floor.forms import LIMIT_LABELS, STATUS_LABELS, VARIANT_LABELS
-from floor.gateway import actor_for
 from floor.kernel.roles import Role, runs_sector
-from floor.liveness import timers_stopped
+from floor.kernel.web.access import console_read
+from floor.kernel.web.gateway import actor_for
+from floor.kernel.web.live import log_position, server_now, stamp
 from floor.messages import balance_reason
-from floor.runtime import floor_app
 from floor.selectors import balancing, console, players
 from floor.selectors import tables as floor_tables
 from games.variants import VARIANTS, Variant
@@ -33,18 +32,6 @@ from ledger import selectors as books
 
 if TYPE_CHECKING:  # the read models as types; the selectors read them
     from floor.models import SeatView, SectorView, TableView, WaitingEntryView
-
-
-def log_position() -> str:
-    """Where the read models stand: changes whenever any projection applies an
-    event, and when the timers stop or start again (the live part's banner,
-    floor.liveness), so an open console says so without a reload."""
-    return str(console.log_position()) + ("-timers-stopped" if timers_stopped() else "")
-
-
-def server_now() -> datetime:
-    """The floor's time (the application's clock, injected in tests)."""
-    return floor_app().clock.now()
 
 
 def table_label(table: TableView) -> dict[str, Any]:
@@ -244,14 +231,6 @@ def live_context(sector_id: UUID) -> dict[str, Any]:
         "server_now": server_now(),
         "back": reverse("floor:sector", args=[sector_id]),
     }
-
-
-def stamp(response: HttpResponse, position: str) -> HttpResponse:
-    """Tells the script where the read models stood and what time the floor has."""
-    response["X-Floor-Position"] = position
-    response["X-Server-Time"] = server_now().isoformat()
-    response["Cache-Control"] = "no-store"
-    return response
 
 
 @console_read("sectors")

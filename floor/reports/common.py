@@ -23,9 +23,9 @@ from drf_spectacular.utils import OpenApiResponse
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from floor.api.filters import Filters, parameter
-from floor.api.serializers import ErrorSerializer
 from floor.kernel.errors import invalid
+from floor.kernel.web.filters import Filters, parameter
+from floor.kernel.web.serializers import ErrorSerializer
 from floor.models import EventJournalEntry, TableView
 from floor.runtime import floor_app
 from floor.selectors import journal
@@ -100,7 +100,7 @@ def _moment(name: str, text: str, *, upper: bool) -> datetime:
 
 
 def filters(params) -> Filters:
-    """A report's filters, read as every list's are (floor.api.filters), under
+    """A report's filters, read as every list's are (floor.kernel.web.filters), under
     the reports' own code."""
     return Filters(params, REPORT_FILTER_INVALID)
 

@@ -17,10 +17,11 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from floor.api.filters import parameter
 from floor.api.permissions import MayRead
-from floor.api.serializers import ErrorSerializer, TableFloorSerializer
+from floor.api.serializers import TableFloorSerializer
 from floor.kernel.errors import invalid
+from floor.kernel.web.filters import parameter
+from floor.kernel.web.serializers import ErrorSerializer
 from floor.reports import (
     cage,
     cage_moves,

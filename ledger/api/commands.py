@@ -1,4 +1,4 @@
-"""The cage's commands over HTTP: one declaration each (floor.api.endpoints).
+"""The cage's commands over HTTP: one declaration each (floor.kernel.web.endpoints).
 
 Every money command carries an idempotent command id and answers 201
 ``{"result": ..., "transactions": [...]}`` (200 and the first outcome for a
@@ -17,10 +17,10 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from floor.api.endpoints import CommandEndpoint
-from floor.api.views import command_response
-from floor.gateway import perform
 from floor.kernel.registry import COMMANDS
+from floor.kernel.web.endpoints import CommandEndpoint
+from floor.kernel.web.gateway import perform
+from floor.kernel.web.responses import command_response
 from ledger import selectors as books
 from ledger.api import serializers as s
 

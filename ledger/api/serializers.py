@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
-from floor.api.serializers import (
+from floor.kernel.web.serializers import (
     CommandSerializer,
     ErrorSerializer,
     PlayerCommandSerializer,

@@ -3,7 +3,7 @@
 
 from django.urls import path
 
-from floor.api.endpoints import url_patterns
+from floor.kernel.web.endpoints import url_patterns
 from ledger.api import converters  # noqa: F401  (registers <gaming_day:...>)
 from ledger.api import views as v
 from ledger.api.commands import CAGE_ENDPOINTS

@@ -13,7 +13,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from floor.api.filters import FILTER_REFUSALS, Filters, parameter
+from floor.kernel.web.filters import FILTER_REFUSALS, Filters, parameter
 from ledger import selectors as books
 from ledger.api import serializers as s
 from ledger.domain.accounts import CHIP_KINDS, Kind

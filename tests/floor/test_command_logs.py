@@ -16,8 +16,8 @@ import sys
 import pytest
 from django.conf import settings
 
-from floor.gateway import perform
 from floor.kernel.errors import DomainError
+from floor.kernel.web.gateway import perform
 from floor.logs import CommandFilter, JsonLineFormatter, TextFormatter
 from tests.support.floor import new_id
 

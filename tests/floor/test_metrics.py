@@ -14,8 +14,8 @@ from django.utils import timezone
 from prometheus_client.parser import text_string_to_metric_families
 
 from floor import runtime
-from floor.gateway import perform
 from floor.kernel.errors import DomainError
+from floor.kernel.web.gateway import perform
 from floor.models import PendingTimer, ProcessRestart, SchedulerHeartbeat
 from floor.timers import sweep_timers
 from tests.support.floor import new_id

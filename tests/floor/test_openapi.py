@@ -155,7 +155,7 @@ def seeded_floor(floor_app) -> dict[str, str]:
     """The demo floor and a jackpot; one real id for each kind of path id."""
     from django.contrib.auth.models import User
 
-    from floor.gateway import perform
+    from floor.kernel.web.gateway import perform
     from floor.models import BalanceGroupView, PlayerView, SectorView, TableView
     from ledger.models import GamingDayView, JackpotView, TransactionView, TrayRequestView
 

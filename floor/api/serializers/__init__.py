@@ -7,7 +7,9 @@ the read models are named here only as the shapes of the ModelSerializers.
 
 One module per concern (common, tables, players, seating, hands, banked,
 balancing, journal); this package re-exports every public name, so
-``from floor.api import serializers as s; s.X`` reads as before.
+``from floor.api import serializers as s; s.X`` reads as before. The bases the
+bodies extend and the refusal's shape are the kernel's, shared with the cage
+(floor.kernel.web.serializers).
 """
 
 from floor.api.serializers.balancing import (
@@ -32,11 +34,7 @@ from floor.api.serializers.common import (
     SESSION_END_CHOICES,
     VARIANT_CHOICES,
     Cents,
-    CommandIdField,
-    CommandSerializer,
-    ErrorSerializer,
     MeSerializer,
-    PlayerCommandSerializer,
     RequiredBooleanField,
 )
 from floor.api.serializers.hands import (
@@ -109,12 +107,9 @@ __all__ = [
     "Cents",
     "ChangeSeatSerializer",
     "CloseTableSerializer",
-    "CommandIdField",
-    "CommandSerializer",
     "DinnerBreakSerializer",
     "DrawSerializer",
     "EndHandSerializer",
-    "ErrorSerializer",
     "GameSerializer",
     "GrantTableChangeSerializer",
     "GroupTableSerializer",
@@ -128,7 +123,6 @@ __all__ = [
     "OpenSectorSerializer",
     "OpenTableSerializer",
     "OverrideMoveSerializer",
-    "PlayerCommandSerializer",
     "PlayerSerializer",
     "RegisterPlayerSerializer",
     "RequiredBooleanField",

@@ -10,11 +10,10 @@ from django.conf import settings
 from rest_framework import serializers
 
 from floor.api.serializers.common import (
-    CommandSerializer,
-    PlayerCommandSerializer,
     RequiredBooleanField,
 )
 from floor.domain import balance
+from floor.kernel.web.serializers import CommandSerializer, PlayerCommandSerializer
 from floor.models import (
     BalanceGroupView,
     TableView,

@@ -9,8 +9,8 @@ from rest_framework import serializers
 
 from floor.api.serializers.common import (
     Cents,
-    CommandSerializer,
 )
+from floor.kernel.web.serializers import CommandSerializer
 from games.limits import MAX_AMOUNT_CENTS
 
 CARDS_HELP = "Cards as text, rank then suit: 'As Kd Th 9c 2s' (the joker 'Jk')."

@@ -8,8 +8,8 @@ from rest_framework import serializers
 
 from floor.api.serializers.common import (
     Cents,
-    CommandSerializer,
 )
+from floor.kernel.web.serializers import CommandSerializer
 from floor.models import (
     HandView,
 )

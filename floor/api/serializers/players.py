@@ -9,10 +9,9 @@ from rest_framework import serializers
 
 from floor.api.serializers.common import (
     Cents,
-    CommandSerializer,
-    PlayerCommandSerializer,
 )
 from floor.domain.waiting_list import LIST_LEAVING_REASONS
+from floor.kernel.web.serializers import CommandSerializer, PlayerCommandSerializer
 from floor.models import (
     PlayerView,
     WaitingEntryView,

@@ -8,11 +8,10 @@ from rest_framework import serializers
 
 from floor.api.serializers.common import (
     Cents,
-    CommandSerializer,
-    PlayerCommandSerializer,
 )
 from floor.application.joining import TABLE_PAYMENTS
 from floor.domain.table import LEAVING_REASONS
+from floor.kernel.web.serializers import CommandSerializer, PlayerCommandSerializer
 from games.limits import MAX_AMOUNT_CENTS
 
 

@@ -11,11 +11,11 @@ from rest_framework import serializers
 from floor.api.serializers.common import (
     SESSION_END_CHOICES,
     VARIANT_CHOICES,
-    CommandSerializer,
 )
 from floor.domain.seat import SEAT_FLAGS
 from floor.domain.sector import MAX_SECTOR_NAME_LENGTH
 from floor.domain.table import CLOSING_REASONS
+from floor.kernel.web.serializers import CommandSerializer
 from floor.models import (
     SeatView,
     SectorView,

@@ -10,10 +10,10 @@ from __future__ import annotations
 from django.contrib.auth.models import Group, User
 from django.core.management.base import BaseCommand
 
-from floor.gateway import perform
 from floor.kernel.errors import DomainError
 from floor.kernel.registry import COMMANDS
 from floor.kernel.roles import Role
+from floor.kernel.web.gateway import perform
 from floor.messages import describe
 from floor.runtime import floor_app
 

@@ -1,8 +1,11 @@
-"""Runs a floor command for a logged-in user and waits for its read models.
+"""Runs a command for a logged-in user and waits for its read models.
 
-The one door the console and the API share: it turns a Django user into an
-actor, runs the command, and catches the read models up to the command's last
-event, so the response shows the command's own effect (read-your-writes).
+The one door the consoles and the APIs of both contexts share: it turns a Django
+user into an actor, runs the command, and catches the read models up to the
+command's last event, so the response shows the command's own effect
+(read-your-writes). The application and its projector, the logs and the metrics
+are the running floor's, reached through the host it installed
+(floor.kernel.web.host).
 """
 
 from __future__ import annotations
@@ -15,15 +18,14 @@ from typing import Any
 from django.db import DatabaseError
 from eventsourcing.persistence import PersistenceError
 
-from floor import metrics
-from floor.application.catalogue import COMMANDS
+from floor.kernel.registry import COMMANDS
 from floor.kernel.roles import Actor, Role
 from floor.kernel.service import Outcome
-from floor.logs import command_logging
-from floor.runtime import floor_app, floor_projector
+from floor.kernel.web.host import host
 from games.errors import RuleViolation
 
-logger = logging.getLogger(__name__)
+# Named as it always was: operators filter the log by it (docs/operations.md).
+logger = logging.getLogger("floor.gateway")
 
 ROLE_NAMES = {role.value for role in Role}
 
@@ -69,11 +71,12 @@ def perform_as(actor: Actor, command: Command, command_id: str, **arguments: Any
     Every line logged meanwhile names the command, its id, actor, role and
     profile (floor.logs), and the command is counted by outcome and timed
     (floor.metrics): the one place every command passes (docs/operations.md)."""
+    running = host()
     command = COMMANDS.name_of(command)
     started = time.perf_counter()
     result = "error"
     fields = {"command": command, "command_id": command_id, "actor": actor.username or None}
-    with command_logging(**fields, role=role_of(actor, command)) as context:
+    with running.command_logging(**fields, role=role_of(actor, command)) as context:
         try:
             outcome = _perform_as(actor, command, command_id, context, **arguments)
         except RuleViolation as refused:
@@ -89,7 +92,7 @@ def perform_as(actor: Actor, command: Command, command_id: str, **arguments: Any
             result = "repeat" if outcome.replayed else "done"
             return outcome
         finally:
-            metrics.command_done(command, result, time.perf_counter() - started)
+            running.command_done(command, result, time.perf_counter() - started)
 
 
 def role_of(actor: Actor, command: str) -> str | None:
@@ -105,14 +108,14 @@ def _perform_as(
     actor: Actor, command: str, command_id: str, context: dict[str, str], **arguments: Any
 ) -> Outcome:
     try:
-        app = floor_app()
+        app = host().application()
         context["profile"] = app.profile.code
         outcome: Outcome = COMMANDS.bound(app, command)(actor, command_id, **arguments)
     except (DatabaseError, PersistenceError) as error:
         logger.exception("%s of %s: the event store did not answer", command, actor.username)
         raise ServiceUnavailable(str(error)) from error
     try:
-        floor_projector().catch_up(until=outcome.position, timeout=READ_YOUR_WRITES_SECONDS)
+        host().catch_up(until=outcome.position, timeout=READ_YOUR_WRITES_SECONDS)
     except Exception as error:
         # Recorded is recorded: report the lag, never a failure of the command.
         logger.exception("%s recorded, but the read models did not follow", command)
@@ -125,7 +128,7 @@ def ask(query: Command, user: Any, **arguments: Any) -> Any:
     records nothing (the settlement's preview), so no read model to wait for."""
     query = COMMANDS.name_of(query)
     try:
-        return COMMANDS.bound(floor_app(), query)(actor_for(user), **arguments)
+        return COMMANDS.bound(host().application(), query)(actor_for(user), **arguments)
     except (DatabaseError, PersistenceError) as error:
         logger.exception("%s of %s: the event store did not answer", query, user)
         raise ServiceUnavailable(str(error)) from error

@@ -22,9 +22,9 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from floor.api.views import REFUSALS
-from floor.application.catalogue import COMMANDS
-from floor.gateway import perform
+from floor.kernel.registry import COMMANDS
+from floor.kernel.web.gateway import perform
+from floor.kernel.web.responses import REFUSALS
 
 
 @dataclass(frozen=True)

@@ -19,8 +19,8 @@ from uuid import UUID
 
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse
 
-from floor.api.serializers import ErrorSerializer
 from floor.kernel.errors import invalid
+from floor.kernel.web.serializers import ErrorSerializer
 
 FILTER_INVALID = "filter_invalid"
 

@@ -1,0 +1,45 @@
+"""What the floor hands the kernel's web machinery when Django loads it.
+
+The gateway, the consoles' read check and their live parts live in the kernel
+(floor.kernel.web), which both contexts share and which imports nothing of the
+floor. What they need of the running floor, its application and projector, the
+read rule, the messages, the logs and the metrics, is installed here as their
+host (floor.kernel.web.host), from floor.apps at ready(). Each part is looked
+up when it is asked for, so a test's application or projector is the one used.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from floor import access, logs, messages, metrics, runtime
+from floor.kernel.web.host import Host, install
+from floor.liveness import timers_stopped
+from floor.selectors import console
+
+
+def log_position() -> str:
+    """Where the read models stand: changes whenever any projection applies an
+    event, and when the timers stop or start again (the live part's banner,
+    floor.liveness), so an open console says so without a reload."""
+    return str(console.log_position()) + ("-timers-stopped" if timers_stopped() else "")
+
+
+def catch_up(**until: Any) -> None:
+    """The read models caught up (``until``, ``timeout``: the projector's)."""
+    runtime.floor_projector().catch_up(**until)
+
+
+def install_host() -> None:
+    """Installs the running floor as the kernel's web machinery's host."""
+    install(
+        Host(
+            application=runtime.floor_app,
+            catch_up=catch_up,
+            reader=access.reader,
+            describe=messages.describe,
+            log_position=log_position,
+            command_logging=logs.command_logging,
+            command_done=metrics.command_done,
+        )
+    )
