@@ -8,6 +8,7 @@ class LedgerConfig(AppConfig):
 
     def ready(self) -> None:
         plug_in_the_books()
+        declare_read_side()
 
 
 def plug_in_the_books() -> None:
@@ -24,3 +25,28 @@ def plug_in_the_books() -> None:
     ROOM.add_policy("books", Books())
     ROOM.snapshot_every(Account, 100)
     ROOM.snapshot_every(Cage, 50)
+
+
+def declare_read_side() -> None:
+    """What the floor's projector and consoles show of the books, declared
+    where the floor looks (floor.kernel.composition), so the floor imports
+    nothing of the ledger: the books' read models, applied by the one
+    projector with the floor's; the close of a gaming day, where the audit
+    journal anchors its chain; the money on a table; the cage's console actions.
+    """
+    from floor.kernel.composition import ROOM, DayCloseAnchor
+    from floor.kernel.registry import COMMANDS
+    from ledger import projections, selectors
+    from ledger.console_actions import cage_actions
+
+    ROOM.add_read_models(projections.READ_MODEL_PART)
+    ROOM.anchor_day_close(
+        DayCloseAnchor(
+            # The handler's name is the command's (floor.kernel.registry).
+            command=COMMANDS.close_gaming_day.__name__,
+            gaming_day=projections.closed_day,
+            keep=projections.keep_close_anchor,
+        )
+    )
+    ROOM.show_table_money(selectors.BooksOnTheFloor())
+    ROOM.add_console_actions("cage", cage_actions)

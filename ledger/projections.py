@@ -4,16 +4,23 @@ Balances are summed incrementally from each transaction's postings (so every
 account, the world outside included, has one), and rebuilt from nothing by
 ``rebuild_projections`` to the same figures. The rest is rewritten from the
 aggregate's state at the event's version, like the floor's read models.
+
+The floor's one projector applies them with its own, in the same transaction
+and at the same position: the ledger declares them as a part of it
+(``READ_MODEL_PART``, floor.kernel.composition, declared by ledger.apps), and
+the floor imports nothing of the ledger.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 from uuid import UUID
 
 from django.db.models import F
 from eventsourcing.domain import DomainEventProtocol
 
+from floor.kernel.composition import ReadModelPart
 from ledger.domain.accounts import AccountRef
 from ledger.domain.gaming_day import GamingDay
 from ledger.domain.jackpot import Jackpot
@@ -28,6 +35,9 @@ from ledger.models import (
 )
 
 READ_MODELS = [AccountView, TransactionView, TrayRequestView, JackpotView, GamingDayView]
+
+# The events the ledger's read models are changed by (apply_ledger_event).
+EVENTS = (Transaction.Posted, TrayRequest.Event, Jackpot.Created, GamingDay.Event)
 
 
 def _uuid(value: str | None) -> UUID | None:
@@ -135,3 +145,19 @@ def _gaming_day(day: GamingDay, event: DomainEventProtocol, position: int) -> No
     if isinstance(event, GamingDay.Closed):
         fields |= {"closed_at": event.timestamp, "closed_by": event.actor}
     GamingDayView.objects.filter(day=day.day).update(**fields)
+
+
+def keep_close_anchor(day: str, anchor: dict[str, Any]) -> None:
+    """Keeps the audit chain's head, anchored at the close of ``day``
+    (floor.projections.journal), on the day's report."""
+    GamingDayView.objects.filter(day=day).update(anchor=anchor)
+
+
+def closed_day(result: dict[str, Any]) -> str | None:
+    """The gaming day a close_gaming_day command closed, from its answer."""
+    return result.get("gaming_day")
+
+
+READ_MODEL_PART = ReadModelPart(
+    name="ledger", events=EVENTS, apply=apply_ledger_event, read_models=tuple(READ_MODELS)
+)

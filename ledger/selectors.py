@@ -13,6 +13,8 @@ from typing import Any
 from django.db.models import Q, QuerySet, Sum
 from django.shortcuts import get_object_or_404
 
+from floor.kernel.composition import TableMoney
+from ledger.domain.accounts import rake_box
 from ledger.models import AccountView, GamingDayView, JackpotView, TransactionView, TrayRequestView
 
 # How many of the latest transactions the cage's console lists.
@@ -55,6 +57,13 @@ def totals_in(names: list[str]) -> dict[str, int]:
     """Everything ever paid into each account of ``names`` that exists: the
     console shows each table's rake box so."""
     return dict(AccountView.objects.filter(name__in=names).values_list("name", "total_in_cents"))
+
+
+def rake_by_table(table_ids: list[Any]) -> dict[Any, int]:
+    """Table id -> everything ever paid into its rake box, for the tables whose
+    box exists: the jefe's console shows it on each table."""
+    boxes = {rake_box(table_id).name: table_id for table_id in table_ids}
+    return {boxes[name]: cents for name, cents in totals_in(list(boxes)).items()}
 
 
 def balances() -> dict[str, int]:
@@ -197,3 +206,14 @@ def closed_gaming_day(day: str) -> GamingDayView:
 def current_gaming_day() -> GamingDayView | None:
     """The gaming day open or counted, or None (the cage's position)."""
     return GamingDayView.objects.filter(status__in=["open", "counted"]).first()
+
+
+class BooksOnTheFloor(TableMoney):
+    """The money the floor's consoles show on a table, read from the books
+    (declared by ledger.apps, floor.kernel.composition)."""
+
+    def rake_in(self, table_ids: list[Any]) -> dict[Any, int]:
+        return rake_by_table(table_ids)
+
+    def jackpots_fed(self) -> list[tuple[Any, list[str]]]:
+        return jackpot_tables()

@@ -2,14 +2,21 @@
 command and says who may run it, floor.kernel.registry), the serializer its form
 is checked by (the API's), what the person reads when it worked, and how the
 form becomes the API's body. The door that runs them is floor.console.commands.
+
+The floor's are listed here; another context adds its own (the cage's money
+commands, ledger.console_actions) by declaring a function that makes them with
+``ConsoleCommand`` (floor.kernel.composition, ``add_console_actions``), so the
+floor imports nothing of it. ``COMMANDS`` has them all.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
+from django.apps import apps
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from rest_framework import serializers
@@ -17,9 +24,9 @@ from rest_framework import serializers
 from floor.amounts import format_euros
 from floor.api import serializers as s
 from floor.application.catalogue import COMMANDS as REGISTRY
+from floor.kernel.composition import ROOM
 from floor.kernel.registry import COMMANDS
 from floor.kernel.web.serializers import CommandSerializer, PlayerCommandSerializer
-from ledger.api import serializers as ls
 
 
 @dataclass(frozen=True)
@@ -124,7 +131,7 @@ def banked_summary(result: dict) -> str:
     return "; ".join(parts) + "."
 
 
-COMMANDS: dict[str, ConsoleCommand] = by_name(
+FLOOR_COMMANDS: dict[str, ConsoleCommand] = by_name(
     # players and the waiting lists
     ConsoleCommand(
         COMMANDS.register_player,
@@ -343,32 +350,33 @@ COMMANDS: dict[str, ConsoleCommand] = by_name(
         gettext_lazy("The move is made."),
         ("group_id",),
     ),
-    # money at the table and at the cage
-    ConsoleCommand(
-        COMMANDS.request_tray_move,
-        ls.TrayMoveSerializer,
-        gettext_lazy("The cage is asked."),
-        ("table_id",),
-    ),
-    ConsoleCommand(
-        COMMANDS.confirm_tray_move,
-        CommandSerializer,
-        gettext_lazy("The tray move is confirmed."),
-        ("request_id",),
-    ),
-    ConsoleCommand(
-        COMMANDS.cancel_tray_move,
-        ls.CancelTrayMoveSerializer,
-        gettext_lazy("The request is cancelled."),
-        ("request_id",),
-    ),
-    ConsoleCommand(
-        COMMANDS.sell_chips, ls.ChipsForPlayerSerializer, gettext_lazy("The chips are sold.")
-    ),
-    ConsoleCommand(
-        COMMANDS.buy_in_at_cage, ls.CageBuyInSerializer, gettext_lazy("The buy-in is paid.")
-    ),
-    ConsoleCommand(
-        COMMANDS.cash_out, ls.CashOutSerializer, gettext_lazy("The chips are cashed out.")
-    ),
 )
+
+
+class ConsoleCommands(Mapping[str, ConsoleCommand]):
+    """The consoles' commands by name: the floor's, then those the other
+    contexts declared (floor.kernel.composition), gathered when first asked,
+    once every context has declared its own (Django's apps are ready)."""
+
+    @cached_property
+    def _all(self) -> dict[str, ConsoleCommand]:
+        apps.check_apps_ready()
+        declared = [made for make in ROOM.console_actions() for made in make(ConsoleCommand)]
+        found = {**FLOOR_COMMANDS}
+        for command in declared:
+            if command.name in found:
+                raise ValueError(f"console command {command.name!r} is declared twice")
+            found[command.name] = command
+        return found
+
+    def __getitem__(self, name: str) -> ConsoleCommand:
+        return self._all[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._all)
+
+    def __len__(self) -> int:
+        return len(self._all)
+
+
+COMMANDS: Mapping[str, ConsoleCommand] = ConsoleCommands()

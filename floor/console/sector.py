@@ -20,6 +20,7 @@ from django.utils.translation import gettext as _
 from floor.access import may_read
 from floor.domain.draws import seat_to_take
 from floor.forms import LIMIT_LABELS, STATUS_LABELS, VARIANT_LABELS
+from floor.kernel.composition import ROOM
 from floor.kernel.roles import Role, runs_sector
 from floor.kernel.web.access import console_read
 from floor.kernel.web.gateway import actor_for
@@ -28,7 +29,6 @@ from floor.messages import balance_reason
 from floor.selectors import balancing, console, players
 from floor.selectors import tables as floor_tables
 from games.variants import VARIANTS, Variant
-from ledger import selectors as books
 
 if TYPE_CHECKING:  # the read models as types; the selectors read them
     from floor.models import SeatView, SectorView, TableView, WaitingEntryView
@@ -61,13 +61,15 @@ def game_key(variant: str, limit: str, minimum: int, maximum: int) -> tuple:
 
 
 def table_cards(tables: list[TableView]) -> list[dict[str, Any]]:
-    rake_boxes = books.totals_in([f"rake:{t.id.hex}" for t in tables])
+    # The money on the tables, from the books (floor.kernel.composition, TableMoney).
+    money = ROOM.table_money()
+    rake_boxes = money.rake_in([t.id for t in tables])
     hands = console.hands_in_progress(tables)
     groups = balancing.all_balance_groups()
     banked = {t.id for t in tables if VARIANTS[Variant(t.variant)].banked}
     # The progressive a banked table feeds [GA art. 8b]: its stakes and prizes
     # go with the hand.
-    jackpots = books.jackpot_tables() if banked else []
+    jackpots = money.jackpots_fed() if banked else []
     labels = console.open_table_labels()
     cards = []
     for table in tables:
@@ -88,7 +90,7 @@ def table_cards(tables: list[TableView]) -> list[dict[str, Any]]:
                 "playing_seats": [
                     r["number"] for r in rows if r["seat"] is not None and not r["seat"].resting
                 ],
-                "rake_cents": rake_boxes.get(f"rake:{table.id.hex}", 0),
+                "rake_cents": rake_boxes.get(table.id, 0),
                 "hand": hand,
                 "banked": table.id in banked,
                 "jackpot_id": next((j for j, ids in jackpots if str(table.id) in ids), None),

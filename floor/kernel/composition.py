@@ -7,11 +7,19 @@ when Django loads it (its AppConfig.ready): its commands (by importing its
 handlers, floor.kernel.registry), the policies every command passes (the
 floor's staff scope, the ledger's books), and how often its aggregates are
 snapshotted. The command service reads what was declared when it is built.
+
+The read side has its hooks here too, so that the floor's projector and
+consoles show the ledger's part without importing the ledger: the read models
+a context keeps from the one log (applied by the one projector, in the same
+transaction and at the same position as the floor's), the command whose
+record closes a gaming day (the audit journal anchors its chain there), the
+money the consoles show on a table, and the consoles' actions a context adds.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from eventsourcing.domain import Aggregate
@@ -55,12 +63,62 @@ class CommandPolicy:
         return result
 
 
+@dataclass(frozen=True)
+class ReadModelPart:
+    """Read models a context keeps from the one log: the floor's projection
+    applies them with its own, in the same transaction, at the same position.
+
+    ``apply(event, position, state)`` changes them for one event of ``events``
+    (``state(event)`` is the aggregate as it stood right after it);
+    ``read_models`` are its models, children first: what a rebuild empties
+    (before the floor's own)."""
+
+    name: str
+    events: tuple[type, ...]
+    apply: Callable[[Any, int, Callable[[Any], Any]], None]
+    read_models: tuple[Any, ...]
+
+
+@dataclass(frozen=True)
+class DayCloseAnchor:
+    """The command whose record closes a gaming day: the audit journal
+    anchors its chain's head there (floor.projections.journal) and ``keep``s
+    the anchor on the day's read model; ``gaming_day`` reads the closed day
+    from the command's result (None: nothing to anchor)."""
+
+    command: str
+    gaming_day: Callable[[dict[str, Any]], str | None]
+    keep: Callable[[str, dict[str, Any]], None]
+
+
+class TableMoney:
+    """The money the consoles show on a table, read by the context that keeps
+    the books. The defaults: none (no books, nothing to show)."""
+
+    def rake_in(self, table_ids: Sequence[Any]) -> dict[Any, int]:
+        """Table id -> everything ever paid into its rake box, for those that have one."""
+        return {}
+
+    def jackpots_fed(self) -> list[tuple[Any, list[str]]]:
+        """(jackpot id, the ids of the tables that feed it) of every jackpot."""
+        return []
+
+
+# A context's console actions, made with the consoles' own declaration (the
+# class is given, floor.console.actions, so the context need not import it).
+ConsoleActions = Callable[[Callable[..., Any]], Iterable[Any]]
+
+
 class Composition:
-    """The policies and snapshot intervals the contexts declared."""
+    """The policies, snapshot intervals and read-side hooks the contexts declared."""
 
     def __init__(self) -> None:
         self._policies: dict[str, CommandPolicy] = {}
         self._snapshot_intervals: dict[type[Aggregate], int] = {}
+        self._read_model_parts: dict[str, ReadModelPart] = {}
+        self._day_close_anchor: DayCloseAnchor | None = None
+        self._table_money = TableMoney()
+        self._console_actions: dict[str, ConsoleActions] = {}
 
     def add_policy(self, name: str, policy: CommandPolicy) -> None:
         """Declares ``policy`` under ``name`` (declaring it again replaces it)."""
@@ -75,6 +133,36 @@ class Composition:
 
     def snapshot_intervals(self) -> dict[type[Aggregate], int]:
         return dict(self._snapshot_intervals)
+
+    # --- the read side's hooks ---------------------------------------------------------
+
+    def add_read_models(self, part: ReadModelPart) -> None:
+        """Declares ``part`` (declaring its name again replaces it)."""
+        self._read_model_parts[part.name] = part
+
+    def read_model_parts(self) -> tuple[ReadModelPart, ...]:
+        return tuple(self._read_model_parts.values())
+
+    def anchor_day_close(self, anchor: DayCloseAnchor) -> None:
+        """Declares the command whose record closes a gaming day."""
+        self._day_close_anchor = anchor
+
+    def day_close_anchor(self) -> DayCloseAnchor | None:
+        return self._day_close_anchor
+
+    def show_table_money(self, money: TableMoney) -> None:
+        """Declares who reads the money the consoles show on a table."""
+        self._table_money = money
+
+    def table_money(self) -> TableMoney:
+        return self._table_money
+
+    def add_console_actions(self, name: str, actions: ConsoleActions) -> None:
+        """Declares ``actions`` under ``name`` (declaring it again replaces them)."""
+        self._console_actions[name] = actions
+
+    def console_actions(self) -> tuple[ConsoleActions, ...]:
+        return tuple(self._console_actions.values())
 
 
 # The one application's composition.

@@ -5,6 +5,11 @@ Sectors and hands are built from their events. Tables, players and waiting
 lists are rewritten from the aggregate's state *at that event's version*, read
 back from the event store: the read model then shows exactly what the domain
 decided, with no second copy of the rules here to drift from it.
+
+Other contexts keep read models from the same log (the ledger's books): each
+declares its part (floor.kernel.composition, ReadModelPart), which this one
+projection applies with the floor's, in the same transaction and at the same
+position, and empties first on a rebuild.
 """
 
 from __future__ import annotations
@@ -25,6 +30,7 @@ from floor.domain.seat import SEAT_FLAGS
 from floor.domain.sector import Sector
 from floor.domain.table import Table
 from floor.domain.waiting_list import WaitingList
+from floor.kernel.composition import ROOM
 from floor.models import (
     BalanceGroupView,
     HandView,
@@ -38,8 +44,6 @@ from floor.models import (
 )
 from floor.projections.journal import anchor_close, journal
 from floor.projections.timers import apply_timer_event
-from ledger.projections import READ_MODELS as LEDGER_READ_MODELS
-from ledger.projections import apply_ledger_event
 
 
 def _when(text: str | None) -> datetime | None:
@@ -47,7 +51,8 @@ def _when(text: str | None) -> datetime | None:
 
 
 class FloorProjection:
-    """Every floor read model and the event journal, from the floor's log."""
+    """Every floor read model and the event journal, from the floor's log, and
+    the read models other contexts declared a part of it."""
 
     name = "floor"
 
@@ -55,9 +60,10 @@ class FloorProjection:
         self.application = application
 
     def read_models(self) -> Iterable[type[models.Model]]:
-        """Children first, so that emptying them respects foreign keys."""
+        """Children first, so that emptying them respects foreign keys: the
+        declared parts' first, then the floor's."""
         return [
-            *LEDGER_READ_MODELS,
+            *(model for part in ROOM.read_model_parts() for model in part.read_models),
             PendingTimer,
             BalanceGroupView,
             HandView,
@@ -110,7 +116,9 @@ class FloorProjection:
         elif isinstance(event, BalanceGroup.Event):
             self._balance_group(self._state(event), event)
         else:
-            apply_ledger_event(event, position, self._state)
+            for part in ROOM.read_model_parts():
+                if isinstance(event, part.events):
+                    part.apply(event, position, self._state)
 
     # --- tables ------------------------------------------------------------------------
 

@@ -4,7 +4,10 @@ Each row also carries a link of the journal's keyed hash chain (floor.audit):
 its digest is an HMAC, under the audit key kept outside the database
 (floor.audit_files), of its content and the previous row's digest, so
 ``manage.py verify_log`` can show that no row was edited, added or removed
-since. The close of a gaming day anchors the chain's head outside the database.
+since. The close of a gaming day anchors the chain's head outside the database:
+which command closes a day, and where its report keeps the anchor, the books
+declare (floor.kernel.composition, DayCloseAnchor), so the floor imports
+nothing of the ledger.
 """
 
 from __future__ import annotations
@@ -20,8 +23,8 @@ from eventsourcing.utils import get_topic
 from floor.audit import GENESIS
 from floor.audit_files import append_anchor, keyring, now_text
 from floor.kernel.command_record import CommandRecord
+from floor.kernel.composition import ROOM
 from floor.models import EventJournalEntry
-from ledger.models import GamingDayView
 
 logger = logging.getLogger("floor.audit")
 
@@ -88,9 +91,14 @@ def anchor_close(
     event): the chain's head is appended to the anchor file and kept on the
     day's report, which is printed for the inspector to keep. A replayed close
     (``written`` None: a rebuild) only puts the anchor back on the report."""
-    if not (isinstance(event, CommandRecord.Recorded) and event.command == "close_gaming_day"):
+    close = ROOM.day_close_anchor()
+    if not (
+        close is not None
+        and isinstance(event, CommandRecord.Recorded)
+        and event.command == close.command
+    ):
         return
-    day = (event.result or {}).get("gaming_day")
+    day = close.gaming_day(event.result or {})
     row = written or EventJournalEntry.objects.filter(position=position).first()
     if not day or row is None:
         return
@@ -102,7 +110,7 @@ def anchor_close(
         "key_id": row.key_id,
         "at": now_text(event.timestamp),
     }
-    GamingDayView.objects.filter(day=day).update(anchor=anchor)
+    close.keep(day, anchor)
     if written is None:
         return
 
