@@ -5,3 +5,9 @@ class LedgerConfig(AppConfig):
     name = "ledger"
     verbose_name = "Ledger"
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        # The books' parts of the floor's rake and history reports (floor.reports.parts).
+        from ledger import reports
+
+        reports.declare()
