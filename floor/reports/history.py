@@ -70,36 +70,43 @@ def _check_table(reader, subject: Subject) -> None:
     reader.check_table(None, subject.name)
 
 
-# The floor's subjects: its tables and players (the ledger adds its accounts).
-REPORT_PARTS.add_history_subject(
+# The floor's subjects: its tables and players; then those the contexts declare
+# (the ledger: its accounts).
+FLOOR_SUBJECTS = (
     HistorySubject(
         "table",
         lambda params: _table(parse_filter({"table": params["table"]}).table_id),
         _check_table,
-    )
+    ),
+    HistorySubject("player", lambda params: _player(filters(params).text("player"))),
 )
-REPORT_PARTS.add_history_subject(
-    HistorySubject("player", lambda params: _player(filters(params).text("player")))
-)
+
+
+def subjects() -> dict[str, HistorySubject]:
+    """Every kind of subject, the floor's first, by kind."""
+    return {
+        **{subject.kind: subject for subject in FLOOR_SUBJECTS},
+        **REPORT_PARTS.history_subjects(),
+    }
 
 
 def subject_of(params) -> Subject:
     """The one table, player or account (or other subject declared) the history is asked of."""
-    subjects = REPORT_PARTS.history_subjects()
-    given = [name for name in subjects if name in params]
+    kinds = subjects()
+    given = [name for name in kinds if name in params]
     if len(given) != 1:
         raise invalid("report_subject_invalid", given=given)
     extra = [name for name in ("sector", "game") if name in params]
     if extra:
         raise invalid("report_filter_invalid", field=extra[0])
-    return subjects[given[0]].find(params)
+    return kinds[given[0]].find(params)
 
 
 def for_reader(reader, subject: Subject, rows: JournalRows) -> None:
     """Refuses a reader outside the subject's scope (a jefe, another sector's
     table); from one who does not read everything, hides what the contexts
     declared he may not see (the ledger: the money of other tables)."""
-    REPORT_PARTS.history_subjects()[subject.kind].check(reader, subject)
+    subjects()[subject.kind].check(reader, subject)
     if not reader.everything:
         rows.entries = REPORT_PARTS.narrow_history(reader, rows.entries)
 

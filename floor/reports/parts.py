@@ -64,11 +64,12 @@ class ReportParts:
     # --- the history report --------------------------------------------------------------
 
     def add_history_subject(self, subject: HistorySubject) -> None:
-        """Declares a kind of history subject, after those declared before."""
+        """Declares a kind of history subject, after the floor's (tables,
+        players) and those declared before."""
         self._subjects[subject.kind] = subject
 
     def history_subjects(self) -> dict[str, HistorySubject]:
-        """The kinds of subject, in the order they were declared."""
+        """The kinds of subject declared, in the order they were declared."""
         return dict(self._subjects)
 
     def add_table_concerns(self, concerns: Callable[[UUID], Q]) -> None:
