@@ -18,6 +18,7 @@ urlpatterns = [
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("i18n/", include("django.conf.urls.i18n")),
     path("api/reports/", include("floor.reports.urls")),
+    path("api/reports/", include("ledger.reports.urls")),
     path("api/", include("floor.api.urls")),
     path("api/", include("ledger.api.urls")),
     path("cage/", cage.console, name="cage-console"),

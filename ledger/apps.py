@@ -9,6 +9,10 @@ class LedgerConfig(AppConfig):
     def ready(self) -> None:
         plug_in_the_books()
         declare_read_side()
+        # The books' parts of the floor's rake and history reports (floor.reports.parts).
+        from ledger import reports
+
+        reports.declare()
 
 
 def plug_in_the_books() -> None:

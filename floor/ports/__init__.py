@@ -12,4 +12,7 @@ read models declare themselves, floor.kernel.composition), never the reverse.
   card or id, whether a table lies in the actor's reach.
 - floor.ports.reads: for the ledger's consoles and reports: the floor's read
   models as the ledger shows them.
+- floor.ports.report_reads: for the ledger's reports: the floor's reports
+  machinery (readers, filters, pages, CSV), the event journal by declared event
+  types, and the parts of the floor's reports the ledger fills.
 """

@@ -6,20 +6,20 @@ profile. The audit trail an inspector reads, in the journal's own shape
 Events name a table or a player by its id, as hex or with dashes, in a field
 (``table_id``, ``player_id``), as a key (a draw's ``assignment``), as a value
 (a hand's ``players``) or inside an account's name (``stack:<table>:<player>``):
-a text match on the id finds them all, on SQLite and PostgreSQL alike. An
-account is named exactly: its own aggregate's events (each posting with the
-balance after it), the transactions that post to it, and the gaming days
-that opened, counted or explained it.
+a text match on the id finds them all, on SQLite and PostgreSQL alike.
+
+The floor answers of its tables and players; what the books add (an account's
+history, the fills and credits asked for a table, the money a jefe does not
+read) the ledger declares (floor.reports.parts, ledger.reports.history).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 from uuid import UUID
 
-from django.db.models import Q, QuerySet
+from django.db.models import QuerySet
 
 from floor.api.serializers import JournalSerializer
 from floor.domain.player import Player
@@ -27,49 +27,28 @@ from floor.kernel.command_record import CommandRecord
 from floor.kernel.errors import DomainError, invalid, not_found
 from floor.models import EventJournalEntry
 from floor.reports.common import filters, iso, parse_filter
+from floor.reports.parts import REPORT_PARTS, HistorySubject, Subject
 from floor.selectors import journal
 from floor.selectors import reports as selected
 from floor.selectors.journal import event_types_of
-from ledger import selectors as books
-from ledger.domain.account import Account
-from ledger.domain.accounts import AccountRef
-from ledger.domain.gaming_day import GamingDay
-from ledger.domain.transaction import Transaction
-from ledger.domain.tray_request import TrayRequest
 
 if TYPE_CHECKING:  # the read models as types; the selectors read them
     from floor.models import EventJournalEntry
 
 # The journal's columns, as its endpoint serializes a row.
 COLUMNS = tuple(JournalSerializer.Meta.fields)
-SUBJECTS = ("table", "player", "account")
 # A command's idempotency record repeats its events' command id and answer:
 # the history shows the events themselves.
 LEFT_OUT = tuple(event_types_of(CommandRecord))
-# A transaction posting to an account; the gaming days that opened, counted or
-# explained it (every event of a day).
-POSTED = (Transaction.Posted,)
-DAY_EVENTS = tuple(event_types_of(GamingDay))
-
-
-@dataclass(frozen=True)
-class Subject:
-    """What the history is of, and which journal rows concern it."""
-
-    kind: str
-    name: str
-    concerns: Q
 
 
 def _table(table_id: UUID) -> Subject:
     if not selected.table_exists(table_id):
         raise not_found("table_not_found")
-    # A fill or credit names its table when asked; its confirmation or
-    # cancellation, only the request.
-    requests = journal.originators_of(TrayRequest.Requested, table_id=table_id.hex)
-    return Subject(
-        "table", str(table_id), journal.mentioning(table_id) | Q(originator_id__in=requests)
-    )
+    concerns = journal.mentioning(table_id)
+    for more in REPORT_PARTS.table_concerns(table_id):
+        concerns |= more
+    return Subject("table", str(table_id), concerns)
 
 
 def _player(text: str) -> Subject:
@@ -87,52 +66,49 @@ def _player(text: str) -> Subject:
     return Subject("player", str(found.id), journal.mentioning(found.id))
 
 
-def _account_name(text: str) -> str:
-    """An account by its name (``tray:<table>``, ``cage_cash`` ...; ids with or
-    without dashes) or by the id of the aggregate that guards it."""
-    try:
-        some_id = UUID(text)
-    except ValueError:
-        pass
-    else:
-        opened = journal.first_event(Account.Opened, some_id)
-        if opened is None:
-            raise not_found("account_not_found")
-        return opened.data["name"]
-    kind, *parts = text.split(":")
-    try:
-        parts = [UUID(p).hex for p in parts]
-        return AccountRef.parse(":".join([kind, *parts])).name
-    except (ValueError, DomainError):
-        raise invalid("report_filter_invalid", field="account") from None
+def _check_table(reader, subject: Subject) -> None:
+    reader.check_table(None, subject.name)
 
 
-def _account(text: str) -> Subject:
-    name = _account_name(text)
-    if not books.account_exists(name):
-        raise not_found("account_not_found")
-    concerns = (
-        Q(originator_id=AccountRef(name).aggregate_id)
-        | journal.of_types_with_key(POSTED, name)
-        # The name as a whole JSON string: a key or a value, never part of one.
-        | journal.of_types_naming(DAY_EVENTS, f'"{name}"')
-    )
-    return Subject("account", name, concerns)
+# The floor's subjects: its tables and players; then those the contexts declare
+# (the ledger: its accounts).
+FLOOR_SUBJECTS = (
+    HistorySubject(
+        "table",
+        lambda params: _table(parse_filter({"table": params["table"]}).table_id),
+        _check_table,
+    ),
+    HistorySubject("player", lambda params: _player(filters(params).text("player"))),
+)
+
+
+def subjects() -> dict[str, HistorySubject]:
+    """Every kind of subject, the floor's first, by kind."""
+    return {
+        **{subject.kind: subject for subject in FLOOR_SUBJECTS},
+        **REPORT_PARTS.history_subjects(),
+    }
 
 
 def subject_of(params) -> Subject:
-    """The one table, player or account the history is asked of."""
-    given = [name for name in SUBJECTS if name in params]
+    """The one table, player or account (or other subject declared) the history is asked of."""
+    kinds = subjects()
+    given = [name for name in kinds if name in params]
     if len(given) != 1:
         raise invalid("report_subject_invalid", given=given)
     extra = [name for name in ("sector", "game") if name in params]
     if extra:
         raise invalid("report_filter_invalid", field=extra[0])
-    if given == ["table"]:
-        return _table(parse_filter({"table": params["table"]}).table_id)
-    if given == ["player"]:
-        return _player(filters(params).text("player"))
-    return _account(filters(params).text("account"))
+    return kinds[given[0]].find(params)
+
+
+def for_reader(reader, subject: Subject, rows: JournalRows) -> None:
+    """Refuses a reader outside the subject's scope (a jefe, another sector's
+    table); from one who does not read everything, hides what the contexts
+    declared he may not see (the ledger: the money of other tables)."""
+    subjects()[subject.kind].check(reader, subject)
+    if not reader.everything:
+        rows.entries = REPORT_PARTS.narrow_history(reader, rows.entries)
 
 
 def journal_row(entry: EventJournalEntry) -> dict:

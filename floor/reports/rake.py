@@ -1,5 +1,8 @@
 """The rake report: the house's benefit from hands (a share of the pot) and
-from time (a session charge) [GA art. 18.3; PT 7], grouped as asked."""
+from time (a session charge) [GA art. 18.3; PT 7], grouped as asked.
+
+By gaming day, a rake falls on the day the books booked its money in; the
+ledger declares where that is (floor.reports.parts, ledger.reports.rake)."""
 
 from __future__ import annotations
 
@@ -15,17 +18,13 @@ from floor.reports.common import (
     table_events,
     table_labels,
 )
+from floor.reports.parts import REPORT_PARTS
 from floor.runtime import floor_app
-from floor.selectors import journal
-from ledger.domain.transaction import Transaction
 
 TABLE = ("table_id", "sector", "table", "game")
 # A session's start dates its time charges; the rake is counted in the range only.
 SESSION_EVENTS = (Table.SessionStarted,)
 RAKE_EVENTS = (Table.HandEnded, Table.TimeCharged)
-# The ledger's transaction of a raking command books its gaming day.
-POSTED = Transaction.Posted
-IN_BATCH = 500  # ids a query's IN list holds (SQLite caps its variables)
 COLUMNS = {
     "hand": (*TABLE, "hand", "ended_at", "model", "pot_cents", "rake_cents"),
     "table_hour": (*TABLE, "hour", "hands", "rake_cents"),
@@ -68,14 +67,7 @@ def _items(report: ReportFilter) -> list[dict]:
 def _gaming_days(items: list[dict]) -> dict[str, str]:
     """The cage's gaming day of each raking command: the day its ledger
     transaction was booked in, so the report agrees with the cage's books."""
-    days = {}
-    command_ids = sorted({i["command_id"] for i in items})
-    for first in range(0, len(command_ids), IN_BATCH):
-        posted = journal.data_of_commands(POSTED, command_ids[first : first + IN_BATCH])
-        for command_id, data in posted:
-            if data.get("kind") in ("hand", "time_charge"):
-                days[command_id] = data.get("gaming_day")
-    return days
+    return REPORT_PARTS.booked_days(sorted({i["command_id"] for i in items}))
 
 
 def _model(table) -> str:

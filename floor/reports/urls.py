@@ -1,4 +1,4 @@
-"""The reports' URLs, under /api/reports/."""
+"""The floor's reports' URLs, under /api/reports/ (the cage's: ledger.reports.urls)."""
 
 from django.urls import path
 
@@ -10,7 +10,6 @@ urlpatterns = [
     path("waiting-lists/", views.WaitingListsReportView.as_view(), name="report-waiting-lists"),
     path("clocks/", views.ClocksReportView.as_view(), name="report-clocks"),
     path("occupancy/", views.OccupancyReportView.as_view(), name="report-occupancy"),
-    path("cage/", views.CageReportView.as_view(), name="report-cage"),
     path("history/", views.HistoryReportView.as_view(), name="report-history"),
     path("tables/<str:table_id>/at/", views.TableAtReportView.as_view(), name="report-table-at"),
 ]

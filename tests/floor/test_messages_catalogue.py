@@ -32,6 +32,7 @@ FLOOR_DIRS = (
     "floor/api",
     "ledger/domain",
     "ledger/application",
+    "ledger/reports",
 )
 REFUSALS = {"invalid", "conflict", "not_found", "forbidden", "DomainError"}
 # The games' checks whose refusals the floor passes on with the same code:

@@ -13,7 +13,12 @@ from eventsourcing.domain import CanMutateAggregate
 from eventsourcing.utils import get_topic, register_topic, resolve_topic
 
 import floor.reports
+import ledger.reports
 from floor.selectors.journal import event_types_of, topics_of
+
+# The reports: the floor's, and the books' (the cage's, their parts of the rake
+# and history reports).
+PACKAGES = (floor.reports, ledger.reports)
 
 
 def _event_types(value: object) -> set[type]:
@@ -28,17 +33,28 @@ def _event_types(value: object) -> set[type]:
     return set()
 
 
+def report_modules(name: str) -> list:
+    """The report modules called ``name`` (the floor's, the books' part or both)."""
+    return [
+        importlib.import_module(f"{package.__name__}.{name}")
+        for package in PACKAGES
+        if name in {info.name for info in pkgutil.iter_modules(package.__path__)}
+    ]
+
+
 def named_by_reports() -> dict[str, set[type]]:
-    """Report module -> the event classes its module-level names declare."""
-    named = {}
-    for info in pkgutil.iter_modules(floor.reports.__path__):
-        module = importlib.import_module(f"floor.reports.{info.name}")
-        found = set()
-        for name, value in vars(module).items():
-            if not name.startswith("_") and name.isupper():
-                found |= _event_types(value)
-        if found:
-            named[info.name] = found
+    """Report module -> the event classes its module-level names declare (a
+    report split between the floor and the books: both parts' together)."""
+    named: dict[str, set[type]] = {}
+    for package in PACKAGES:
+        for info in pkgutil.iter_modules(package.__path__):
+            module = importlib.import_module(f"{package.__name__}.{info.name}")
+            found = set()
+            for name, value in vars(module).items():
+                if not name.startswith("_") and name.isupper():
+                    found |= _event_types(value)
+            if found:
+                named.setdefault(info.name, set()).update(found)
     return named
 
 
@@ -48,10 +64,12 @@ def test_reports_name_event_classes_not_topic_strings():
     assert {"tables", "rake", "occupancy", "clocks", "waiting", "cage_moves", "history"} <= set(
         named
     )
-    for module in ("common", "history", "cage_moves", "rake", "table_at", "waiting"):
-        source = importlib.import_module(f"floor.reports.{module}").__file__
-        with open(source, encoding="utf-8") as text:
-            assert "_TOPIC" not in text.read(), f"floor.reports.{module} names a topic string"
+    for name in ("common", "history", "cage_moves", "rake", "table_at", "waiting"):
+        modules = report_modules(name)
+        assert modules, f"no report module {name}"
+        for module in modules:
+            with open(module.__file__, encoding="utf-8") as text:
+                assert "_TOPIC" not in text.read(), f"{module.__name__} names a topic string"
 
 
 @pytest.mark.parametrize(

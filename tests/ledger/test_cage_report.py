@@ -29,9 +29,9 @@ import pytest
 from rest_framework.test import APIClient
 
 from floor import runtime
-from floor.reports.cage import COLUMNS as DAY_COLUMNS
-from floor.reports.cage_moves import COLUMNS as MOVE_COLUMNS
 from ledger.models import AccountView, GamingDayView, TransactionView
+from ledger.reports.cage import COLUMNS as DAY_COLUMNS
+from ledger.reports.cage_moves import COLUMNS as MOVE_COLUMNS
 from tests.support.floor import CRUPIER, DIRECTOR, JEFE, new_id
 from tests.support.money import CAJERO
 from tests.support.room import Room

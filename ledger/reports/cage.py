@@ -11,7 +11,7 @@ from __future__ import annotations
 from datetime import UTC, date, datetime, time, timedelta
 from typing import TYPE_CHECKING
 
-from floor.reports.common import ReportFilter, iso
+from floor.ports.report_reads import ReportFilter, iso
 from ledger import selectors as books
 
 if TYPE_CHECKING:  # the read models as types; the selectors read them

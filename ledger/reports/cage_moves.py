@@ -3,8 +3,9 @@ to the cage's confirmation or its cancellation and reason [GA art. 19.1], and
 each count difference (an exception) from the count that found it to the
 reason code the cage gave it (docs/ledger.md, "The gaming day").
 
-Replayed from the event journal, which knows who asked, who decided and when;
-the ledger's read models add the gaming day and the transactions.
+Replayed from the event journal (the floor keeps it: floor.ports.report_reads),
+which knows who asked, who decided and when; the ledger's read models add the
+gaming day and the transactions.
 """
 
 from __future__ import annotations
@@ -14,17 +15,23 @@ from typing import TYPE_CHECKING
 from uuid import UUID
 
 from floor.kernel.errors import invalid
-from floor.models import EventJournalEntry
-from floor.reports.cage import filtered, table_of
-from floor.reports.common import ReportFilter, event_of, iso, table_columns, table_labels
-from floor.runtime import floor_app
-from floor.selectors import journal
+from floor.ports.report_reads import (
+    ReportFilter,
+    event_of,
+    events_of_types,
+    gaming_day_of,
+    iso,
+    replay_of_started,
+    table_columns,
+    table_labels,
+)
 from ledger import selectors as books
 from ledger.domain.gaming_day import GamingDay
 from ledger.domain.tray_request import TrayRequest
+from ledger.reports.cage import filtered, table_of
 
 if TYPE_CHECKING:  # the read models as types; the selectors read them
-    from floor.models import EventJournalEntry
+    from floor.ports.report_reads import EventJournalEntry
     from ledger.models import GamingDayView
 
 # A fill or credit: asked for, then confirmed or cancelled.
@@ -87,9 +94,7 @@ def _tray_moves(kinds: frozenset[str], report: ReportFilter) -> list[dict]:
     """Each fill and credit asked for in the range, with its confirmation or
     cancellation (whenever that came)."""
     moves: dict[UUID, dict] = {}
-    entries = journal.replay_of_started(
-        TrayRequest.Requested, TRAY_EVENTS, report.start, report.end
-    )
+    entries = replay_of_started(TrayRequest.Requested, TRAY_EVENTS, report.start, report.end)
     for entry in entries:
         kind, data = event_of(entry), entry.data
         if kind is TrayRequest.Requested:
@@ -132,7 +137,7 @@ def _day_at(moment: datetime, days: list[GamingDayView]) -> str:
         if day.closed_at is None or day.closed_at > moment:
             return day.day
         last_closed = day.day
-    of_moment = floor_app().profile.gaming_day.of(moment).isoformat()
+    of_moment = gaming_day_of(moment).isoformat()
     if last_closed is not None and of_moment <= last_closed:
         return (date.fromisoformat(last_closed) + timedelta(days=1)).isoformat()
     return of_moment
@@ -160,7 +165,7 @@ def _exceptions() -> list[dict]:
     kept: dict[UUID, list[dict]] = {}
     days: dict[UUID, str] = {}
     explained: dict[str, dict] = {}  # command id -> the difference it explained
-    for entry in journal.events_of_types(DAY_EVENTS):
+    for entry in events_of_types(DAY_EVENTS):
         kind, data, day = event_of(entry), entry.data, entry.originator_id
         if kind is GamingDay.Opened:
             days[day] = data["day"]

@@ -1,0 +1,10 @@
+"""The ledger's reports' URLs, under /api/reports/ beside the floor's
+(config.urls includes both; floor.reports.urls)."""
+
+from django.urls import path
+
+from ledger.reports import views
+
+urlpatterns = [
+    path("cage/", views.CageReportView.as_view(), name="report-cage"),
+]
