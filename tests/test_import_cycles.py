@@ -3,8 +3,10 @@
 Cycles are found by tests/support/import_cycles.py (grimp; imports inside
 functions and under TYPE_CHECKING count), between files, between subpackages
 and between top-level packages. None is allowed between files. The cycles
-below are the ones left after issue 21's kernel (floor/kernel) took what floor
-and ledger share; the test fails on any cycle that is not inside a known one.
+known below are none: since issue 21 the floor imports nothing of the ledger,
+and the ledger reaches the floor only through its kernel and its ports (the
+ledger plugs itself in, ledger.apps). The test fails on any cycle that is not
+inside a known one.
 
 Run the script to see them: ``.venv/bin/python -m tests.support.import_cycles``.
 """
@@ -13,17 +15,7 @@ from __future__ import annotations
 
 from tests.support.import_cycles import all_cycles, cycles
 
-KNOWN = {
-    "modules": [],
-    "subpackages": [],
-    "packages": [
-        # One application and one save for a hand and its money: floor_app mixes
-        # in the cage's handlers, and the ledger reads the Table's money events.
-        # Each import between them is listed in pyproject.toml's contracts as a
-        # debt (issue 21, item 2).
-        {"floor", "ledger"},
-    ],
-}
+KNOWN: dict[str, list[set[str]]] = {"modules": [], "subpackages": [], "packages": []}
 
 
 def test_no_import_cycle_but_the_known_ones():
