@@ -16,7 +16,6 @@ share it.
 from __future__ import annotations
 
 import functools
-import inspect
 from collections.abc import Callable, Iterator, Mapping
 from contextvars import ContextVar
 from dataclasses import dataclass
@@ -48,8 +47,7 @@ class CommandSpec:
 
     ``payload`` turns the arguments into what the command's fingerprint is
     taken of (a repeat is told from a reused command id by it); by default the
-    arguments themselves, ids as text. ``method`` marks a handler still
-    written as an application method (``self, actor, command_id``)."""
+    arguments themselves, ids as text."""
 
     name: str
     handler: Callable[..., Any]
@@ -57,7 +55,6 @@ class CommandSpec:
     scope: str | None = None
     query: bool = False
     payload: Callable[..., dict[str, Any]] | None = None
-    method: bool = False
     preview: bool = False
 
     def payload_of(self, arguments: dict[str, Any]) -> dict[str, Any]:
@@ -124,14 +121,12 @@ class CommandRegistry(Mapping[str, CommandSpec]):
                 finally:
                     _running.reset(token)
 
-            method = next(iter(inspect.signature(function).parameters), None) == "self"
             self.register(
                 handler,
                 roles=roles,
                 scope=scope,
                 query=query,
                 payload=payload,
-                method=method,
                 preview=preview,
             )
             return handler  # type: ignore[return-value]
@@ -146,7 +141,6 @@ class CommandRegistry(Mapping[str, CommandSpec]):
         scope: str | None = None,
         query: bool = False,
         payload: Callable[..., dict[str, Any]] | None = None,
-        method: bool = False,
         preview: bool = False,
     ) -> CommandSpec:
         """Declares ``handler`` the command of its name. A name is declared once."""
@@ -154,7 +148,7 @@ class CommandRegistry(Mapping[str, CommandSpec]):
         known = self._specs.get(name)
         if known is not None and known.handler is not handler:
             raise ValueError(f"command {name!r} is declared twice")
-        spec = CommandSpec(name, handler, tuple(roles), scope, query, payload, method, preview)
+        spec = CommandSpec(name, handler, tuple(roles), scope, query, payload, preview)
         return self._add(spec)
 
     def _add(self, spec: CommandSpec) -> CommandSpec:

@@ -16,7 +16,6 @@ import hashlib
 import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import datetime
 from typing import Any, TypeVar
 from uuid import UUID
 
@@ -27,7 +26,7 @@ from eventsourcing.persistence import IntegrityError
 from floor.kernel.clock import Clock, SystemClock
 from floor.kernel.command_record import MAX_COMMAND_ID_LENGTH, CommandRecord
 from floor.kernel.composition import ROOM, CommandPolicy
-from floor.kernel.context import CommandContext, command_context, current_context
+from floor.kernel.context import CommandContext, command_context
 from floor.kernel.errors import DomainError, ErrorKind, invalid
 from floor.kernel.registry import COMMANDS, CommandSpec
 from floor.kernel.roles import Actor, Role
@@ -100,8 +99,6 @@ class CommandService(Application):
         spec = COMMANDS[name]
         if spec.query and not spec.preview:
             raise LookupError(f"{name} is a question: ask it")
-        if spec.method:  # a handler still written as a method of the application
-            return getattr(self, name)(actor, command_id, **arguments)
         with working(UnitOfWork(self, self.profile)):  # a payload may read the profile
             payload = spec.payload_of(arguments)
 
@@ -117,8 +114,6 @@ class CommandService(Application):
         """Asks the declared question ``name`` as ``actor``: the same roles and
         scope as a command, and nothing recorded."""
         spec = COMMANDS[name]
-        if spec.method:
-            return getattr(self, name)(actor, **arguments)
         if not spec.query or spec.preview:
             raise LookupError(f"{name} is a command or its preview: run it")
         work = UnitOfWork(self, self.profile)
@@ -128,7 +123,7 @@ class CommandService(Application):
 
     def __getattr__(self, name: str) -> Any:
         spec = COMMANDS.get(name)
-        if spec is None or spec.method:
+        if spec is None:
             raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
         asked = spec.query and not spec.preview
         bound: Any = functools.partial(self.ask if asked else self.run, name)
@@ -256,23 +251,6 @@ class CommandService(Application):
         for policy in self.policies:
             result = policy.effects(self._work(), result, changed)
         return result
-
-    def touched(self, changed: Sequence[Aggregate]) -> list[Aggregate]:
-        """``changed`` and every other aggregate the command loaded or created
-        that has events to save, each once."""
-        return self._work().touched(changed)
-
-    def remember(self, aggregate: Aggregate) -> None:
-        """Makes an aggregate created within the command findable by it."""
-        work = current_work()
-        if work is not None:
-            work.add(aggregate)
-
-    add = remember
-
-    def now(self) -> datetime:
-        """The time of the command being decided: the time its events carry."""
-        return current_context().now
 
     def replay(self, record_id: UUID, command: str, digest: str) -> Outcome | None:
         """The first outcome of an already recorded command, or None."""

@@ -19,7 +19,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from datetime import datetime
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, TypeVar
 from uuid import UUID
 
 from eventsourcing.application import AggregateNotFoundError
@@ -83,19 +83,11 @@ class UnitOfWork:
         self._loaded[aggregate.id] = aggregate
         return aggregate
 
-    # The name the application's helpers used before handlers were functions.
-    remember = add
-
     def touched(self, changed: Sequence[Aggregate]) -> list[Aggregate]:
         """``changed`` and every other aggregate loaded or added here that has
         events to save, each once."""
         pending = [a for a in self._loaded.values() if a.pending_events]
         return list({id(a): a for a in [*changed, *pending]}.values())
-
-    def __getattr__(self, name: str) -> Any:
-        # The service's own helpers (its profile's settings, its last position)
-        # answer through the unit of work, so a helper written for either works.
-        return getattr(self.service, name)
 
 
 @contextmanager

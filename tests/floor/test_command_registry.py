@@ -11,7 +11,7 @@ import inspect
 
 import pytest
 
-from floor.application.catalogue import COMMAND_ROLES, COMMANDS, FloorApplication
+from floor.application.catalogue import COMMAND_ROLES, COMMANDS
 from floor.kernel.errors import DomainError
 from floor.kernel.registry import CommandRegistry, UnknownCommand, current_command
 from floor.kernel.roles import Actor, Role
@@ -114,11 +114,9 @@ def test_every_command_has_roles_and_a_handler_of_its_name():
         assert spec.name == name
         assert spec.roles and all(isinstance(r, Role) for r in spec.roles), name
         assert spec.handler is not None and spec.handler.__name__ == name
-        if spec.method:  # a handler still written as a method: the application's own
-            assert getattr(FloorApplication, name) is spec.handler, name
-        else:  # a plain function of the unit of work and the arguments
-            assert "." not in spec.handler.__qualname__, name
-            assert next(iter(inspect.signature(spec.handler).parameters)) == "work", name
+        # a plain function of the unit of work and the arguments
+        assert "." not in spec.handler.__qualname__, name
+        assert next(iter(inspect.signature(spec.handler).parameters)) == "work", name
         assert COMMANDS.spec_of(spec.handler) is spec
 
 
