@@ -379,4 +379,6 @@ class ConsoleCommands(Mapping[str, ConsoleCommand]):
         return len(self._all)
 
 
+# Every console command by name, the floor's and the declared ones (the name
+# stood for the registry above, which each ConsoleCommand names its handler by).
 COMMANDS: Mapping[str, ConsoleCommand] = ConsoleCommands()
