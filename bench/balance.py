@@ -39,11 +39,13 @@ sys.path.insert(0, str(ROOT))
 from bench import hands  # noqa: E402
 from bench.scratch_env import output_dir, shown  # noqa: E402
 from floor.application.floor_app import FloorApplication  # noqa: E402
+from floor.application.players import waiting_list  # noqa: E402
 from floor.domain import balance  # noqa: E402
 from floor.domain.balance_group import BalanceGroup  # noqa: E402
 from floor.kernel.clock import ManualClock  # noqa: E402
 from floor.kernel.errors import DomainError  # noqa: E402
 from floor.kernel.roles import Actor, Role  # noqa: E402
+from floor.kernel.unit_of_work import UnitOfWork  # noqa: E402
 from games.profiles import CM  # noqa: E402
 
 DIRECTOR = Actor("bench-director", frozenset({Role.DIRECTOR}))
@@ -170,7 +172,7 @@ class Day:
         """The first free player on the game's list sits where the service
         accepts them, emptiest table first."""
         tables = [self.table(t) for t in self.tables[game]]
-        waiting = self.app.waiting_list(tables[0].game)
+        waiting = waiting_list(UnitOfWork(self.app, self.app.profile), tables[0].game)
         for entry in waiting.entries if waiting else []:
             if entry["status"] == "called":  # the called player comes for the seat [CM-6]
                 call = entry["call"]

@@ -53,17 +53,17 @@ def checked_reason(reason: object) -> str:
 # --- moving one player -------------------------------------------------------------------
 
 
-def free_for_move(work: UnitOfWork, table: Table) -> list[int]:
+def _free_for_move(work: UnitOfWork, table: Table) -> list[int]:
     """Free seats not held for a called player [CM-6]."""
     waiting = waiting_list(work, table.game)
     held = waiting.seats_called(table.id) if waiting else {}
     return [s for s in table.free_seats() if s not in held]
 
 
-def seat_at(work: UnitOfWork, table: Table, seat: object | None) -> tuple[int, str]:
+def _seat_at(work: UnitOfWork, table: Table, seat: object | None) -> tuple[int, str]:
     """The seat asked for, or the policy's: nearest the big blind, never the
     small blind's (floor.domain.balance)."""
-    free = free_for_move(work, table)
+    free = _free_for_move(work, table)
     if seat is not None:
         chosen = table.check_seat_number(seat)
         table.check_seat_free(chosen)
@@ -78,7 +78,7 @@ def seat_at(work: UnitOfWork, table: Table, seat: object | None) -> tuple[int, s
     return picked or (free[0], "the only free seat")
 
 
-def move(
+def _move(
     work: UnitOfWork,
     group: BalanceGroup,
     source: Table,
@@ -129,7 +129,7 @@ def accept_move(work: UnitOfWork, *, group_id: str, proposal_id: int) -> Decisio
     player = work.find(Player, UUID(proposal["player_id"]))
     check_may_sit(work, player, target, moving_from=source)
     why = {**proposal["why"], "proposal": proposal["id"]}
-    return move(work, group, source, target, player, proposal["to_seat"], "balance", why)
+    return _move(work, group, source, target, player, proposal["to_seat"], "balance", why)
 
 
 def _override_payload(
@@ -169,9 +169,9 @@ def override_move(
     if source.id.hex not in group.tables or target.id.hex not in group.tables:
         raise conflict("move_not_same_game")
     found.check_apart([s["player_id"] for s in target.occupants.values()])
-    chosen, _ = seat_at(work, target, seat)
+    chosen, _ = _seat_at(work, target, seat)
     why = {"override": why_jefe, "proposal": (group.proposal or {}).get("id")}
-    return move(work, group, source, target, found, chosen, "override", why)
+    return _move(work, group, source, target, found, chosen, "override", why)
 
 
 # --- table changes [CM-11, CM-12; PT 26] -----------------------------------------------
@@ -237,13 +237,13 @@ def grant_table_change(
         raise conflict("table_would_fall_below_minimum")
     found = work.find(Player, UUID(winner))
     check_may_sit(work, found, target, moving_from=source)
-    chosen, why_seat = seat_at(work, target, seat)
+    chosen, why_seat = _seat_at(work, target, seat)
     why = {
         "player": "asked to change table" + (", and won the draw for it (CM-11)" if cards else ""),
         "seat": why_seat,
         "draw": {str(UUID(p)): c for p, c in cards.items()},
     }
-    return move(work, group, source, target, found, chosen, "table_change", why)
+    return _move(work, group, source, target, found, chosen, "table_change", why)
 
 
 # --- breaking a table ----------------------------------------------------------------------
@@ -265,15 +265,15 @@ def break_table(work: UnitOfWork, *, table_id: str) -> Decision:
     placed: dict[str, dict] = {}
     for position, player_hex in enumerate(order, start=1):
         player = work.find(Player, UUID(player_hex))
-        target = break_target(work, player, others)
+        target = _break_target(work, player, others)
         if target is None:
             continue
-        seat, why_seat = seat_at(work, target, None)
+        seat, why_seat = _seat_at(work, target, None)
         why = {
             "break": f"{table.label} was broken; drew place {position}.",
             "seat": why_seat,
         }
-        more, _ = move(work, group, table, target, player, seat, "break", why)
+        more, _ = _move(work, group, table, target, player, seat, "break", why)
         changed += more
         placed[str(player.id)] = {"table_id": str(target.id), "seat": seat}
     left = [UUID(p) for p in order if str(UUID(p)) not in placed]
@@ -294,12 +294,12 @@ def break_table(work: UnitOfWork, *, table_id: str) -> Decision:
     }
 
 
-def break_target(work: UnitOfWork, player: Player, others: list[Table]) -> Table | None:
+def _break_target(work: UnitOfWork, player: Player, others: list[Table]) -> Table | None:
     """The emptiest table with a free seat where the player may sit."""
     fitting = [
         t
         for t in others
-        if free_for_move(work, t)
+        if _free_for_move(work, t)
         and not any(s["player_id"] in player.kept_apart for s in t.occupants.values())
     ]
     return min(fitting, key=lambda t: t.player_count, default=None)

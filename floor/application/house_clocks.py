@@ -59,7 +59,7 @@ def end_absence(work: UnitOfWork, *, table_id: str, player: str) -> Decision:
         # of the deadline [CM-18].
         expires_at = datetime.fromisoformat(away["expires_at"])
         if work.now() >= expires_at:
-            changed, result = expire(work, table, found, expires_at)
+            changed, result = _expire(work, table, found, expires_at)
             if result.get("outcome") == str(AbsenceExpiry.REMOVE_CHIPS):
                 return changed, {**result, "player_id": str(found.id), "late": True}
     away = table.end_absence(found.id)
@@ -81,10 +81,10 @@ def expire_absence(work: UnitOfWork, *, table_id: str, player_id: str, expires_a
     with nobody, the player's blinds are posted from the next hand."""
     table = work.load(Table, table_id, "table")
     found = find_player(work, str(player_id))
-    return expire(work, table, found, moment(expires_at, "expires_at"))
+    return _expire(work, table, found, moment(expires_at, "expires_at"))
 
 
-def expire(work: UnitOfWork, table: Table, found: Player, expires_at: datetime) -> Decision:
+def _expire(work: UnitOfWork, table: Table, found: Player, expires_at: datetime) -> Decision:
     """The absence clock's expiry, whoever finds it due first [CM-18]."""
     rules = absence.check_in_profile(work.profile.absence)
     outcome = table.expire_absence(
@@ -92,7 +92,7 @@ def expire(work: UnitOfWork, table: Table, found: Player, expires_at: datetime) 
         expires_at,
         work.now(),
         rules,
-        someone_waits=someone_waits(work, table),
+        someone_waits=_someone_waits(work, table),
     )
     result = {"fired": outcome is not None, "table_id": str(table.id)}
     if outcome is None:
@@ -110,7 +110,7 @@ def expire(work: UnitOfWork, table: Table, found: Player, expires_at: datetime) 
     return [table, found, *closed, *changed], result
 
 
-def someone_waits(work: UnitOfWork, table: Table) -> bool:
+def _someone_waits(work: UnitOfWork, table: Table) -> bool:
     """Whether a player waits on the list of the table's game [CM-18]."""
     waiting = waiting_list(work, table.game)
     return waiting is not None and waiting.first_waiting() is not None

@@ -28,7 +28,7 @@ from floor.kernel.unit_of_work import UnitOfWork
 TABLE_PAYMENTS = ("cash", "chips")
 
 
-def check_reseat_cooldown(work: UnitOfWork, player: Player, table: Table) -> None:
+def _check_reseat_cooldown(work: UnitOfWork, player: Player, table: Table) -> None:
     """A player who left a table sits at another of the same game without
     the draw only once the cool-down has passed [CM-13]."""
     cooldown = work.profile.table_moves.reseat_cooldown
@@ -97,7 +97,7 @@ def seat_player(
     table.check_seat_free(chosen)
     table.check_seat_change_first(chosen)
     if drawn_from is None:
-        check_reseat_cooldown(work, found, table)
+        _check_reseat_cooldown(work, found, table)
     if waiting is not None:
         waiting.check_turn(found.id, table.id, chosen)
     check_may_sit(work, found, table)

@@ -24,7 +24,7 @@ from games.profile_rules import FirstButton
 MAX_TABLES_PER_DRAW = 4  # one suit per table [PT 25]
 
 
-def first_button(work: UnitOfWork, seats: list[int]) -> tuple[int | None, dict | None]:
+def _first_button(work: UnitOfWork, seats: list[int]) -> tuple[int | None, dict | None]:
     """The first hand's button among the drawn seats: by card draw [CM], the
     first seat at the dealer's left [PT 29], or marked by the dealer at the
     first hand [GA art. 23.1]."""
@@ -37,7 +37,7 @@ def first_button(work: UnitOfWork, seats: list[int]) -> tuple[int | None, dict |
     return None, None
 
 
-def complete_open_tables(
+def _complete_open_tables(
     work: UnitOfWork, drawing: list[Table], candidates: list[Player]
 ) -> tuple[list[Player], list[Table], list[Player]]:
     """Before a new table's seats are drawn, the open tables of the game are
@@ -119,7 +119,7 @@ def draw_seats(work: UnitOfWork, *, table_ids: list) -> Decision:
             continue
         candidates.append(player)
     changed: list = [*tables]
-    completed, touched, candidates = complete_open_tables(work, tables, candidates)
+    completed, touched, candidates = _complete_open_tables(work, tables, candidates)
     for table in touched:
         changed += [table, *suspend_or_resume(work, table)]
     for player in completed:
@@ -149,7 +149,7 @@ def draw_seats(work: UnitOfWork, *, table_ids: list) -> Decision:
             "suits": {pid: by_suit[pid]["card"] for pid in here if len(tables) > 1},
             "priority": [p.id.hex for p in priority if p.id.hex in here],
         }
-        button, button_draw = first_button(work, list(drawn.seats))
+        button, button_draw = _first_button(work, list(drawn.seats))
         table.record_draw(
             drawn.assignment(),
             record,

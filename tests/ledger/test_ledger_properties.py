@@ -15,6 +15,7 @@ records nothing; a repeated command id records nothing and answers as before.
 
 from __future__ import annotations
 
+import functools
 import random
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
@@ -151,7 +152,9 @@ class MoneyFloor:
     def attempt(self, command, actor, *, retry: bool = False, **kwargs):
         """Runs a command; a refusal must be expected and record nothing, and
         the same command id sent again must answer as before and record nothing."""
-        name = command.__name__
+        # A command written as a function is the service's ``run`` bound to its
+        # name (CommandService.__getattr__); one still a method has its own name.
+        name = command.args[0] if isinstance(command, functools.partial) else command.__name__
         before = self.app.last_position()
         command_id = new_id()
         try:
