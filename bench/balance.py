@@ -47,6 +47,11 @@ from floor.kernel.errors import DomainError  # noqa: E402
 from floor.kernel.roles import Actor, Role  # noqa: E402
 from floor.kernel.unit_of_work import UnitOfWork  # noqa: E402
 from games.profiles import CM  # noqa: E402
+from ledger.apps import plug_in_the_books  # noqa: E402
+
+# The ledger (the cage that funds the buy-ins) plugs into the floor as Django
+# loads it (ledger.apps); this bench runs without Django, so it plugs it in.
+plug_in_the_books()
 
 DIRECTOR = Actor("bench-director", frozenset({Role.DIRECTOR}))
 JEFE = Actor("bench-jefe", frozenset({Role.JEFE_SECTOR}))

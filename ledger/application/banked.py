@@ -21,7 +21,8 @@ from floor.kernel.registry import command
 from floor.kernel.roles import TABLE_REPORTERS
 from floor.kernel.service import Decision
 from floor.kernel.unit_of_work import UnitOfWork
-from floor.ports.tables import JackpotInPlay, Table, close_players_out, table
+from floor.ports import tables
+from floor.ports.tables import JackpotInPlay, Table
 from ledger.application.books import balance_of, book, open_day
 from ledger.domain import accounts
 from ledger.domain.jackpot import Jackpot
@@ -41,14 +42,14 @@ def _banked_payload(
 
 
 def jackpot_in_play(
-    work: UnitOfWork, found: Table, jackpot_id: object
+    work: UnitOfWork, table: Table, jackpot_id: object
 ) -> tuple[Jackpot | None, Any]:
     """The progressive the table feeds (one fund for all its tables [GA
     art. 8b]), its fund as the hand begins; None when none is named."""
     if not jackpot_id:
         return None, None
     jackpot = work.load(Jackpot, jackpot_id, "jackpot")
-    jackpot.check_table(found.id)
+    jackpot.check_table(table.id)
     fund = balance_of(work, accounts.jackpot_fund(jackpot.id))
     return jackpot, JackpotInPlay(jackpot.id.hex, jackpot.rules, fund)
 
@@ -57,15 +58,15 @@ def decide_banked(
     work: UnitOfWork, table_id: str, boxes: object, bank: object, jackpot_id: object
 ) -> Decision:
     """A banked hand settled on its table, its jackpot's fund brought back."""
-    found = table(work, table_id)
-    jackpot, in_play = jackpot_in_play(work, found, jackpot_id)
+    table = tables.table(work, table_id)
+    jackpot, in_play = jackpot_in_play(work, table, jackpot_id)
     if jackpot is not None and isinstance(boxes, dict):
         for box in boxes.values():  # a PT-SD stake is the fixed amount [PT-SD 8]
             stake = box.get("jackpot_cents") if isinstance(box, dict) else None
             if stake:
-                jackpot.check_stake(stake, found.minimum_cents)
-    decided = found.settle_banked_hand(work.profile, boxes=boxes, bank=bank, jackpot=in_play)
-    changed: list = [found]
+                jackpot.check_stake(stake, table.minimum_cents)
+    decided = table.settle_banked_hand(work.profile, boxes=boxes, bank=bank, jackpot=in_play)
+    changed: list = [table]
     played = decided["jackpot"]
     if jackpot is not None and played is not None:
         played = {**played, "jackpot_id": str(jackpot.id)}
@@ -81,20 +82,20 @@ def decide_banked(
                 reference=jackpot.id.hex,
             )
             played = {**played, "fund_after_cents": jackpot.seed_cents}
-    closing = found.last_hands_done  # the last hand of the night [GA art. 7, 15.3]
+    closing = table.last_hands_done  # the last hand of the night [GA art. 7, 15.3]
     if closing:
-        changed = [*close_players_out(work, found, "closing_time"), *changed[1:]]
+        changed = [*tables.close_players_out(work, table, "closing_time"), *changed[1:]]
     boxes_out = {
         seat: {k: v for k, v in box.items() if k != "player_id"}
         for seat, box in decided["boxes"].items()
     }
     return changed, {
-        "table_id": str(found.id),
+        "table_id": str(table.id),
         **{k: v for k, v in decided.items() if k not in ("boxes", "jackpot")},
         "boxes": boxes_out,
         "jackpot": played,
-        "last_hands_left": found.last_hands["left"] if found.last_hands else None,
-        "status": found.status,
+        "last_hands_left": table.last_hands["left"] if table.last_hands else None,
+        "status": table.status,
     }
 
 

@@ -16,7 +16,7 @@ from floor.kernel.registry import command
 from floor.kernel.roles import CAGE, JEFE, TABLE_REPORTERS, Role
 from floor.kernel.service import Decision
 from floor.kernel.unit_of_work import UnitOfWork
-from floor.ports.tables import player, table
+from floor.ports import tables
 from ledger.application.books import balance_of, book, open_day
 from ledger.application.common import cents, fingerprinted, result_of
 from ledger.domain import accounts
@@ -32,7 +32,7 @@ def sell_chips(work: UnitOfWork, *, player: str, amount_cents: int) -> Decision:
     player takes them to a table or buys in there with them."""
     open_day(work)
     amount = cents(amount_cents)
-    found = _player(work, player)
+    found = tables.player(work, player)
     changed = book(
         work,
         TransactionKind.CHIPS_SOLD,
@@ -55,16 +55,16 @@ def buy_in_at_cage(work: UnitOfWork, *, table_id: str, player: str, amount_cents
     the cage takes the cash and gives the chips, within the table's
     limits and between hands like any buy-in [CM-2; GA art. 21; PT 14]."""
     open_day(work)
-    found_table = table(work, table_id)
-    found = _player(work, player)
-    stack = found_table.buy_in(
+    table = tables.table(work, table_id)
+    found = tables.player(work, player)
+    stack = table.buy_in(
         found.id,
         amount_cents,
         table_average=work.profile.seating.newcomer_stack_is_table_average,
         rules=work.profile.buy_in,
         paid_with="cage",
     )
-    return [found_table], {"table_id": str(found_table.id), "stack_cents": stack}
+    return [table], {"table_id": str(table.id), "stack_cents": stack}
 
 
 @command(roles=CAGE, payload=fingerprinted(amount_cents=None))
@@ -73,7 +73,7 @@ def cash_out(work: UnitOfWork, *, player: str, amount_cents: int | None = None) 
     amount is given). Only chips off the tables: a stack is cashed once its
     player leaves the table."""
     open_day(work)
-    found = _player(work, player)
+    found = tables.player(work, player)
     held = accounts.player_chips(found.id)
     amount = balance_of(work, held) if amount_cents is None else cents(amount_cents)
     if amount == 0:
@@ -100,12 +100,10 @@ def take_chips_off(
 ) -> Decision:
     """Chips off a stack for a tip (to the tip box) or hospitality, at most
     15 EUR at a time [CM-15]; any other chips stay on the table."""
-    found_table = table(work, table_id)
-    found = _player(work, player)
-    stack = found_table.take_off(
-        found.id, amount_cents, purpose, work.profile.chips_off_table_most_cents
-    )
-    return [found_table], {"table_id": str(found_table.id), "stack_cents": stack}
+    table = tables.table(work, table_id)
+    found = tables.player(work, player)
+    stack = table.take_off(found.id, amount_cents, purpose, work.profile.chips_off_table_most_cents)
+    return [table], {"table_id": str(table.id), "stack_cents": stack}
 
 
 # --- fills and credits ---------------------------------------------------------------
@@ -115,14 +113,14 @@ def take_chips_off(
 @command(roles=JEFE, scope="table", payload=fingerprinted("table_id"))
 def request_tray_move(work: UnitOfWork, *, table_id: str, move: str, amount_cents: int) -> Decision:
     """The jefe asks the cage for a fill or a credit of a table's tray."""
-    found_table = table(work, table_id)
-    found_table.check_not_closed()
+    table = tables.table(work, table_id)
+    table.check_not_closed()
     asked_by = current_context().actor
-    request = TrayRequest.ask(move, found_table.id.hex, amount_cents, asked_by)
+    request = TrayRequest.ask(move, table.id.hex, amount_cents, asked_by)
     return [request], {
         "request_id": str(request.id),
         "move": request.move,
-        "table_id": str(found_table.id),
+        "table_id": str(table.id),
         "amount_cents": request.amount,
     }
 
@@ -166,9 +164,3 @@ def cancel_tray_move(work: UnitOfWork, *, request_id: str, reason: str = "") -> 
     request = work.load(TrayRequest, request_id, "tray_request")
     request.cancel(str(reason)[:200])
     return [request], {"request_id": str(request.id), "status": str(request.status)}
-
-
-def _player(work: UnitOfWork, ref: str):
-    """The player a cage command names (a parameter of the same name hides
-    the port's function inside the handlers)."""
-    return player(work, ref)

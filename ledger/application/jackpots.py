@@ -11,7 +11,7 @@ from floor.kernel.registry import command
 from floor.kernel.roles import TABLE_REPORTERS, Role
 from floor.kernel.service import Decision
 from floor.kernel.unit_of_work import UnitOfWork, current_work
-from floor.ports.tables import table
+from floor.ports import tables
 from games.banked import settle_jackpot
 from games.hands import Category
 from ledger.application.books import balance_of, book, open_day
@@ -62,8 +62,8 @@ def create_jackpot(
     open_day(work)
     if not isinstance(table_ids, list):
         raise invalid("jackpot_tables_required")
-    tables = [table(work, t).id.hex for t in table_ids]
-    jackpot = Jackpot.create(name, scheme, stake_cents, seed_cents, tables)
+    linked = [tables.table(work, t).id.hex for t in table_ids]
+    jackpot = Jackpot.create(name, scheme, stake_cents, seed_cents, linked)
     changed = book(
         work,
         TransactionKind.JACKPOT_SEED,
@@ -82,13 +82,13 @@ def create_jackpot(
 def stake_jackpot(work: UnitOfWork, *, jackpot_id: str, table_id: str, stakes: dict) -> Decision:
     """The jackpot stakes of one hand, seat by seat, into the fund."""
     jackpot = work.load(Jackpot, jackpot_id, "jackpot")
-    found = table(work, table_id)
-    jackpot.check_table(found.id)
+    table = tables.table(work, table_id)
+    jackpot.check_table(table.id)
     by_seat = _by_seat(stakes)
     for cents in by_seat.values():
-        jackpot.check_stake(cents, found.minimum_cents)
-    staked = found.stake_jackpot(jackpot.id, by_seat)
-    return [found], {"table_id": str(found.id), "stakes": staked}
+        jackpot.check_stake(cents, table.minimum_cents)
+    staked = table.stake_jackpot(jackpot.id, by_seat)
+    return [table], {"table_id": str(table.id), "stakes": staked}
 
 
 @command(roles=TABLE_REPORTERS, scope="table", payload=fingerprinted("jackpot_id", "table_id"))
@@ -99,10 +99,10 @@ def pay_jackpot(work: UnitOfWork, *, jackpot_id: str, table_id: str, winners: di
     8b]); the fund is brought back to its starting amount."""
     open_day(work)
     jackpot = work.load(Jackpot, jackpot_id, "jackpot")
-    found = table(work, table_id)
-    jackpot.check_table(found.id)
+    table = tables.table(work, table_id)
+    jackpot.check_table(table.id)
     categories = _by_seat(winners, Category)
-    staked = found.check_jackpot_winners(jackpot.id, list(categories))
+    staked = table.check_jackpot_winners(jackpot.id, list(categories))
     fund = accounts.jackpot_fund(jackpot.id)
     settled = settle_jackpot(
         jackpot.rules,
@@ -112,8 +112,8 @@ def pay_jackpot(work: UnitOfWork, *, jackpot_id: str, table_id: str, winners: di
     prizes = {seat: cents for seat, cents in settled.won_cents.items() if cents}
     if not prizes:
         raise conflict("no_jackpot_prize")
-    found.pay_jackpot(jackpot.id, prizes)
-    changed: list = [found]
+    table.pay_jackpot(jackpot.id, prizes)
+    changed: list = [table]
     short = jackpot.seed_cents - settled.fund_after_cents
     if short > 0:
         changed += book(
@@ -125,7 +125,7 @@ def pay_jackpot(work: UnitOfWork, *, jackpot_id: str, table_id: str, winners: di
             reference=jackpot.id.hex,
         )
     return changed, {
-        "table_id": str(found.id),
+        "table_id": str(table.id),
         "prizes": {str(s): c for s, c in prizes.items()},
         "fund_after_cents": max(settled.fund_after_cents, jackpot.seed_cents),
     }
