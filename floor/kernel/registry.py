@@ -16,6 +16,7 @@ share it.
 from __future__ import annotations
 
 import functools
+import inspect
 from collections.abc import Callable, Iterator, Mapping
 from contextvars import ContextVar
 from dataclasses import dataclass
@@ -58,10 +59,12 @@ class CommandSpec:
     preview: bool = False
 
     def payload_of(self, arguments: dict[str, Any]) -> dict[str, Any]:
-        """What the command was asked, as its fingerprint and scope see it."""
+        """What the command was asked, as its fingerprint and scope see it:
+        an argument left out counts as its default, so the same request has
+        one fingerprint whether or not the client spelled the default out."""
         if self.payload is not None:
             return self.payload(**arguments)
-        return {k: _plain(v) for k, v in arguments.items()}
+        return {k: _plain(v) for k, v in _with_defaults(self.handler, arguments).items()}
 
     def may(self, actor: Any) -> bool:
         """Whether ``actor`` holds a role that may issue this command."""
@@ -158,7 +161,7 @@ class CommandRegistry(Mapping[str, CommandSpec]):
         return spec
 
     def spec_of(self, handler: Callable[..., Any]) -> CommandSpec:
-        """The declaration of ``handler`` (the function a class holds)."""
+        """The declaration of ``handler``, refused if it is not the declared one."""
         spec = self[getattr(handler, "__name__", "")]
         if spec.handler is not handler:
             raise UnknownCommand(getattr(handler, "__qualname__", repr(handler)))
@@ -188,6 +191,31 @@ class CommandRegistry(Mapping[str, CommandSpec]):
         """The role ``actor`` issues ``command`` under, or the refusal; an
         unknown command is a LookupError (a programming error, not a refusal)."""
         return self[self.name_of(command)].role_for(actor)
+
+
+# A handler's signature, read once.
+_signature = functools.cache(inspect.signature)
+
+
+def _with_defaults(handler: Callable[..., Any], arguments: dict[str, Any]) -> dict[str, Any]:
+    """``arguments`` with the handler's defaults for those left out (its
+    ``**`` arguments spread out as given). Arguments the handler does not take
+    are left as they are: calling it refuses them."""
+    signature = _signature(handler)
+    try:
+        bound = signature.bind_partial(None, **arguments)  # None: the unit of work
+    except TypeError:
+        return dict(arguments)
+    bound.apply_defaults()
+    found: dict[str, Any] = {}
+    for position, (name, value) in enumerate(bound.arguments.items()):
+        if position == 0 and name not in arguments:
+            continue  # the unit of work
+        if signature.parameters[name].kind is inspect.Parameter.VAR_KEYWORD:
+            found.update(value)
+        else:
+            found[name] = value
+    return found
 
 
 def _plain(value: Any) -> Any:

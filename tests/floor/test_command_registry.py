@@ -8,6 +8,7 @@ the registry, so a change of who may do what shows in a diff of this file.
 from __future__ import annotations
 
 import inspect
+from uuid import uuid4
 
 import pytest
 
@@ -165,6 +166,29 @@ def test_a_handler_names_its_command_while_it_runs():
         current_command()
     with pytest.raises(ValueError):
         registry.register(App.do_it.__wrapped__, roles=("someone",))  # a second declaration
+
+
+def test_a_default_left_out_is_fingerprinted_as_if_spelled_out():
+    registry = CommandRegistry()
+
+    @registry.command(roles=("someone",))
+    def hold(work, *, table_id, seat, minutes=10, **more):
+        return [], {}
+
+    spec = registry["hold"]
+    table = uuid4()
+    spelled = spec.payload_of({"table_id": table, "seat": 2, "minutes": 10, "note": "x"})
+    assert spelled == {"table_id": str(table), "seat": 2, "minutes": 10, "note": "x"}
+    assert spec.payload_of({"table_id": table, "seat": 2, "note": "x"}) == spelled
+    assert spec.payload_of({"table_id": table, "seat": 2, "minutes": 20})["minutes"] == 20
+
+    # An argument a handler does not take is kept as given: calling it refuses it.
+    @registry.command(roles=("someone",))
+    def fold(work, *, seat, early=False):
+        return [], {}
+
+    assert registry["fold"].payload_of({"seat": 1}) == {"seat": 1, "early": False}
+    assert registry["fold"].payload_of({"seat": 1, "nope": 1}) == {"seat": 1, "nope": 1}
 
 
 def api_endpoints():
