@@ -8,8 +8,10 @@ sits on the floor's tables and belongs to its players, so the dependency points
 that way: the ledger plugs into the floor (its commands, its policies and its
 read models declare themselves, floor.kernel.composition), never the reverse.
 
-- floor.ports.tables: for the ledger's commands: a table's chips, a player by
-  card or id, whether a table lies in the actor's reach.
+- floor.ports.aggregates: for the ledger's domain: the floor's aggregates
+  whose events the books read (a Table, a banked hand's jackpot in play).
+- floor.ports.tables: for the ledger's commands: a table by id, a player by
+  card or id, a table closed as the floor closes one.
 - floor.ports.reads: for the ledger's consoles and reports: the floor's read
   models as the ledger shows them.
 - floor.ports.report_reads: for the ledger's reports: the floor's reports

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from uuid import UUID
 
-from floor.ports.tables import Table
+from floor.ports.aggregates import Table
 from ledger.domain import accounts
 from ledger.domain.accounts import AccountRef
 from ledger.domain.transaction import TransactionKind

@@ -7,12 +7,11 @@ from types import SimpleNamespace
 
 import pytest
 
-from floor.application.staffing import StaffScope
+from floor.application.staffing import SCOPED_ROLES, StaffScope, check_table_in_reach
 from floor.kernel.composition import ROOM
 from floor.kernel.errors import DomainError
 from floor.kernel.registry import COMMANDS
 from floor.kernel.roles import Actor, Role
-from floor.ports.tables import SCOPED_ROLES, check_table_in_reach
 from tests.support.floor import DIRECTOR, new_id
 from tests.support.room import Room
 
