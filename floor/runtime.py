@@ -17,8 +17,9 @@ from psycopg.conninfo import make_conninfo
 
 from floor.application.floor_app import FloorApplication
 from floor.kernel.clock import Clock
+from floor.kernel.web.projector import CatchUpProjector
+from floor.models import ProjectionPosition
 from floor.projections.floor_views import FloorProjection
-from floor.projections.runner import CatchUpProjector
 from games.profiles import get_profile
 
 _lock = threading.Lock()
@@ -106,7 +107,7 @@ def floor_app() -> FloorApplication:
 
 def floor_projector() -> CatchUpProjector:
     """The projector of the floor's read models (cheap: no connection of its own)."""
-    return CatchUpProjector(FloorProjection(floor_app), floor_app)
+    return CatchUpProjector(FloorProjection(floor_app), floor_app, ProjectionPosition)
 
 
 def install(app: FloorApplication | None) -> None:

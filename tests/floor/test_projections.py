@@ -6,9 +6,9 @@ import pytest
 from django.core.management import call_command
 
 from floor import runtime
-from floor.models import EventJournalEntry, SectorView, TableView
+from floor.kernel.web.projector import CatchUpProjector
+from floor.models import EventJournalEntry, ProjectionPosition, SectorView, TableView
 from floor.projections.floor_views import FloorProjection
-from floor.projections.runner import CatchUpProjector
 from tests.support.floor import open_sector, open_tables
 
 pytestmark = pytest.mark.django_db
@@ -61,7 +61,9 @@ def test_catch_up_applies_every_event_once(floor_app):
 
 def test_a_projector_killed_mid_batch_applies_nothing_of_it_and_resumes_exactly_once(floor_app):
     build_floor(floor_app)
-    crashing = CatchUpProjector(CrashingProjection(crash_at=7), runtime.floor_app, batch_size=10)
+    crashing = CatchUpProjector(
+        CrashingProjection(crash_at=7), runtime.floor_app, ProjectionPosition, batch_size=10
+    )
     with pytest.raises(KeyboardInterrupt):
         crashing.catch_up()
     assert crashing.position() == 0
@@ -69,7 +71,9 @@ def test_a_projector_killed_mid_batch_applies_nothing_of_it_and_resumes_exactly_
     assert SectorView.objects.count() == 0
 
     # A second crash later in the log: the first batch stays, the second is undone.
-    crashing = CatchUpProjector(CrashingProjection(crash_at=15), runtime.floor_app, batch_size=10)
+    crashing = CatchUpProjector(
+        CrashingProjection(crash_at=15), runtime.floor_app, ProjectionPosition, batch_size=10
+    )
     with pytest.raises(KeyboardInterrupt):
         crashing.catch_up()
     assert crashing.position() == 10
@@ -93,9 +97,13 @@ class StaleProjector(CatchUpProjector):
 
 def test_a_projector_that_lost_the_race_applies_nothing(floor_app):
     build_floor(floor_app, sectors=1)
-    winner = CatchUpProjector(FloorProjection(runtime.floor_app), runtime.floor_app, batch_size=4)
+    winner = CatchUpProjector(
+        FloorProjection(runtime.floor_app), runtime.floor_app, ProjectionPosition, batch_size=4
+    )
     assert winner.run_once() == 4
-    loser = StaleProjector(FloorProjection(runtime.floor_app), runtime.floor_app, batch_size=4)
+    loser = StaleProjector(
+        FloorProjection(runtime.floor_app), runtime.floor_app, ProjectionPosition, batch_size=4
+    )
     assert loser.run_once() == 0  # its compare-and-set from 0 found 4
     assert EventJournalEntry.objects.count() == 4
     winner.catch_up()

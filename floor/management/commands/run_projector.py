@@ -3,7 +3,7 @@
 In production it runs as its own service (deploy/floor-projector.service), so the
 read models follow the log within a fraction of a second rather than at the next
 sweep; several may run, since each batch moves the projector's position with a
-compare-and-set (floor.projections.runner). SIGTERM (systemd's stop) ends it
+compare-and-set (floor.kernel.web.projector). SIGTERM (systemd's stop) ends it
 between batches, with exit status 0.
 """
 

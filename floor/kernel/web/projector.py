@@ -1,6 +1,11 @@
 """The catch-up projector: reads the log past its position and applies it.
 
-Each batch moves the projector's ``ProjectionPosition`` row with a
+It is the kernel's (issue 21): a projection of either context runs on it, and
+it knows nothing of them but the ``Projection`` protocol and the model its
+positions are kept in (the floor's ``ProjectionPosition``, given by
+floor.runtime), so it imports nothing of the floor.
+
+Each batch moves the projector's position row with a
 compare-and-set update *first*, then applies the batch's events to the read
 models, all in one database transaction. The update takes the row's lock, so a
 second projector (another process, the request that needs its own write, the
@@ -27,8 +32,6 @@ from django.utils import timezone
 from eventsourcing.application import Application
 from eventsourcing.domain import DomainEventProtocol
 
-from floor.models import ProjectionPosition
-
 logger = logging.getLogger(__name__)
 
 
@@ -52,8 +55,13 @@ class ProjectionLagging(RuntimeError):
 
 @dataclass
 class CatchUpProjector:
+    """Applies ``projection`` to the log of ``application``; ``positions`` is
+    the model its position is kept in, a row per projection (``name``, unique;
+    ``position``; ``updated_at``)."""
+
     projection: Projection
     application: Callable[[], Application]
+    positions: type[models.Model]
     batch_size: int = 100
 
     @property
@@ -62,7 +70,7 @@ class CatchUpProjector:
 
     def position(self) -> int:
         """The last event the read models show (0: none)."""
-        row = ProjectionPosition.objects.filter(name=self.name).first()
+        row = self.positions.objects.filter(name=self.name).first()
         return row.position if row else 0
 
     def lag(self) -> int:
@@ -77,7 +85,7 @@ class CatchUpProjector:
         position first (the caller reads the position again).
         """
         app = self.application()
-        ProjectionPosition.objects.get_or_create(name=self.name)
+        self.positions.objects.get_or_create(name=self.name)
         start = self.position()
         notifications = app.recorder.select_notifications(
             start=start, limit=self.batch_size, inclusive_of_start=False
@@ -86,7 +94,7 @@ class CatchUpProjector:
             return 0
         end = notifications[-1].id
         with transaction.atomic():
-            moved = ProjectionPosition.objects.filter(name=self.name, position=start).update(
+            moved = self.positions.objects.filter(name=self.name, position=start).update(
                 position=end, updated_at=timezone.now()
             )
             if not moved:
@@ -116,7 +124,7 @@ class CatchUpProjector:
     def reset(self) -> None:
         """Empties the read models and rewinds the position, in one transaction."""
         with transaction.atomic():
-            ProjectionPosition.objects.update_or_create(
+            self.positions.objects.update_or_create(
                 name=self.name, defaults={"position": 0, "updated_at": timezone.now()}
             )
             for model in self.projection.read_models():
