@@ -48,6 +48,11 @@ class ConsoleCommand:
     # A question that records nothing (the settlement's preview): answered with
     # what it computed, said in words; no command id, nothing to wait for.
     asks: bool = False
+    # A command that moves money with no amount typed to confirm (the gaming
+    # day's close, a count difference booked): what the person confirms, in
+    # words, from the command's arguments; None when there is nothing to
+    # confirm (the command then answers for itself, a refusal most likely).
+    confirm: Callable[[dict], str | None] | None = None
 
     @property
     def name(self) -> str:
