@@ -342,6 +342,21 @@ FLOOR_COMMANDS: dict[str, ConsoleCommand] = by_name(
         gettext_lazy("The closing time is announced."),
         ("sector_id",),
     ),
+    # who runs what [GA art. 19.1]: the director names a sector's jefes, the
+    # jefe (or the director) a table's dealer
+    ConsoleCommand(
+        COMMANDS.assign_jefes,
+        s.AssignJefesSerializer,
+        gettext_lazy("The sector's jefes are named."),
+        ("sector_id",),
+        lists=("jefes",),
+    ),
+    ConsoleCommand(
+        COMMANDS.assign_dealer,
+        s.AssignDealerSerializer,
+        gettext_lazy("The table's dealer is named."),
+        ("table_id",),
+    ),
     # balancing
     ConsoleCommand(
         COMMANDS.accept_move,
