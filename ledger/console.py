@@ -104,21 +104,18 @@ def latest_transactions() -> list[dict[str, Any]]:
 
 
 def count_sheet() -> dict[str, Any]:
-    """The close's count sheet: a row per table with its tray, drop, rake and
-    tip boxes, and the cage's own cash and chips (docs/ledger.md, "The gaming
+    """The close's count sheet: a row per table the books know with its tray,
+    drop, rake and tip boxes, and the cage's own cash and chips (docs/ledger.md, "The gaming
     day"). The books' figures are not shown: the cage counts blind."""
     found = books.counted_accounts([k.value for k in COUNTED_KINDS])
-    by_table: dict[UUID, dict[str, str]] = {}
-    for account in found:
-        if account.table_id is not None:
-            by_table.setdefault(account.table_id, {})[account.kind] = account.name
-    labels = table_labels(set(by_table))
+    tables = {account.table_id for account in found if account.table_id is not None}
+    labels = table_labels(tables)
     rows = [
         {
             "label": labels[t].label if t in labels else str(t)[:8],
-            "accounts": [(ACCOUNT_LABELS[kind], by_table[t].get(kind)) for kind in TABLE_KINDS],
+            "accounts": [(ACCOUNT_LABELS[kind], f"{kind}:{t.hex}") for kind in TABLE_KINDS],
         }
-        for t in sorted(by_table, key=lambda t: labels[t].label if t in labels else str(t))
+        for t in sorted(tables, key=lambda t: labels[t].label if t in labels else str(t))
     ]
     return {"tables": rows}
 

@@ -150,7 +150,7 @@ def test_the_cashier_counts_explains_and_closes_the_day_from_the_console(room, c
     assert status == 201, done
     closed = day()
     assert closed.status == "closed"
-    assert "El día de juego está cerrado." in done["message"]
+    assert "La jornada de juego está cerrada." in done["message"]
 
     # The page links the report and offers the next day.
     content = page(cajero)
