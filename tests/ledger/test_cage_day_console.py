@@ -207,3 +207,19 @@ def test_only_the_cashier_gets_the_day_s_forms(room, cajero, inspector, jefe):
     status, answer = command(jefe, "close_gaming_day")
     assert status == 403
     assert day().status == "open"
+
+
+def test_the_close_asks_with_what_it_moves_to_the_cage(room, cajero):
+    table_id, _cards = room.drawn_table(4, buy_in=1_000)  # paid in cash: the drop box
+    first, second, *_others = sorted(room.seats(table_id))
+    room.start(table_id, [first, second])
+    room.end(table_id, {str(first): 1_000, str(second): 1_000}, {str(first): 1_950}, rake_cents=50)
+    status, _ = command(cajero, "count_gaming_day", **count_form(books()))
+    assert status == 201
+
+    status, asked = command(cajero, "close_gaming_day")
+
+    assert status == 428
+    assert "(40,00 €)" in asked["message"]  # four 10 EUR buy-ins in cash, from the drop box
+    assert "(0,50 €)" in asked["message"]  # the rake box's chips
+    assert "2026-11-22" in asked["message"] and day().status == "counted"
