@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 
 from floor.access import may_read, reader
 from floor.admin import manages_staff
-from floor.console.sector import acts_on_sector, live_context
+from floor.console.sector import acts_on_sector, live_context, staff_forms
 from floor.forms import (
     OpenSectorForm,
     OpenTableForm,
@@ -117,6 +117,7 @@ def sector(request: HttpRequest, sector_id: UUID) -> HttpResponse:
         return redirect("floor:sector", sector_id=sector_id)
     context = live_context(sector_id)
     acts = acts_on_sector(request.user, context["sector"])
+    context.update(staff_forms(request.user, context["sector"]))
     context.update(
         {
             "form": form,

@@ -28,7 +28,9 @@ from floor.kernel.web.live import log_position, server_now, stamp
 from floor.ports import reads as floor_reads
 from ledger import selectors as books
 from ledger.api.views import cage_position
-from ledger.domain.accounts import player_chips
+from ledger.console_actions import ACCOUNT_LABELS, account_label, reason_label
+from ledger.domain.accounts import Kind, player_chips
+from ledger.domain.gaming_day import COUNTED_KINDS, REASON_CODES
 from ledger.reasons import transaction_reason
 from ledger.views import KIND_LABELS
 
@@ -44,8 +46,14 @@ CAGE_COMMANDS = tuple(
         COMMANDS.cash_out,
         COMMANDS.confirm_tray_move,
         COMMANDS.cancel_tray_move,
+        COMMANDS.open_gaming_day,
+        COMMANDS.count_gaming_day,
+        COMMANDS.explain_difference,
+        COMMANDS.close_gaming_day,
     )
 )
+# What the cage counts at the close, by table, in the order the sheet has them.
+TABLE_KINDS = (Kind.TRAY, Kind.DROP, Kind.RAKE, Kind.TIPS)
 
 
 def find_player(card: str) -> PlayerView | None:
@@ -95,6 +103,48 @@ def latest_transactions() -> list[dict[str, Any]]:
     ]
 
 
+def count_sheet() -> dict[str, Any]:
+    """The close's count sheet: a row per table the books know with its tray,
+    drop, rake and tip boxes, and the cage's own cash and chips (docs/ledger.md, "The gaming
+    day"). The books' figures are not shown: the cage counts blind."""
+    found = books.counted_accounts([k.value for k in COUNTED_KINDS])
+    tables = {account.table_id for account in found if account.table_id is not None}
+    labels = table_labels(tables)
+    rows = [
+        {
+            "label": labels[t].label if t in labels else str(t)[:8],
+            "accounts": [(ACCOUNT_LABELS[kind], f"{kind}:{t.hex}") for kind in TABLE_KINDS],
+        }
+        for t in sorted(tables, key=lambda t: labels[t].label if t in labels else str(t))
+    ]
+    return {"tables": rows}
+
+
+def gaming_day_context() -> dict[str, Any]:
+    """The gaming day as the cage works it [GA art. 19.1]: open it; count it;
+    explain each difference with its reason code; close it; then its report."""
+    day = books.current_gaming_day()
+    exceptions = [
+        {
+            **e,
+            "label": account_label(e["account"]),
+            "reason": reason_label(e["reason_code"]) if e["reason_code"] else "",
+        }
+        for e in (day.exceptions if day else [])
+    ]
+    waiting = [e for e in exceptions if not e["reason_code"]]
+    return {
+        "day": day,
+        "counted": day is not None and day.status == "counted",
+        "exceptions": exceptions,
+        "waiting": waiting,
+        "may_close": day is not None and day.status == "counted" and not waiting,
+        "sheet": count_sheet() if day is not None else None,
+        "reasons": [(code, reason_label(code)) for code in REASON_CODES],
+        "last_closed": books.last_closed_gaming_day(),
+    }
+
+
 def with_card(url_name: str, card: str) -> str:
     """The console's own address (or its live part's) for the player of ``card``."""
     url = reverse(url_name)
@@ -113,6 +163,7 @@ def live_context(user: Any, card: str) -> dict[str, Any]:
         "cage": cage_position(),
         "transactions": latest_transactions(),
         "open_tables": floor_reads.open_tables(),
+        "gaming_day": gaming_day_context(),
         "may": {name: COMMANDS.may(actor, name) for name in CAGE_COMMANDS},
         "position": log_position(),
         "server_now": server_now(),

@@ -12,18 +12,135 @@ names each command by its handler (floor.kernel.registry).
 from __future__ import annotations
 
 from collections.abc import Callable
+from decimal import Decimal
 from typing import Any
+from uuid import UUID
 
+from django.utils.formats import number_format
+from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from floor.kernel.registry import COMMANDS
+from floor.ports import reads as floor_reads
+from ledger import selectors as books
 from ledger.api import serializers as ls
+from ledger.domain.accounts import AccountRef, Kind
+from ledger.reasons import PARAM_LABELS
+
+
+def euros(cents: int) -> str:
+    """1250 -> "12,50 €", grouped, in the active language (as the pages write it)."""
+    return f"{number_format(Decimal(cents) / 100, decimal_pos=2, force_grouping=True)} €"
+
+
+ACCOUNT_LABELS = {
+    Kind.CAGE_CASH: gettext_lazy("Cage cash"),
+    Kind.CAGE_CHIPS: gettext_lazy("Cage chips"),
+    Kind.TRAY: gettext_lazy("Tray"),
+    Kind.DROP: gettext_lazy("Drop box"),
+    Kind.RAKE: gettext_lazy("Rake box"),
+    Kind.TIPS: gettext_lazy("Tip box"),
+}
+
+
+def account_label(name: str) -> str:
+    """A counted account in words: "Tray · Table 2 · Sector A", "Cage cash"."""
+    ref = AccountRef.parse(name)
+    words = [str(ACCOUNT_LABELS.get(ref.kind, ref.kind))]
+    if ref.table_id:
+        table = floor_reads.tables_by_id([UUID(str(ref.table_id))]).get(UUID(str(ref.table_id)))
+        words.append(table.label if table is not None else str(ref.table_id)[:8])
+    return " · ".join(words)
+
+
+def reason_label(code: str) -> str:
+    """A count difference's reason code in words (ledger.reasons)."""
+    return str(PARAM_LABELS["code"].get(code, code))
+
+
+# --- what the cage confirms before the day's money moves ------------------------------
+
+
+def confirm_explained(arguments: dict) -> str | None:
+    """A count difference booked [GA art. 19.1]: the account, the count, the
+    books and the difference the books take, with its reason; None when the
+    day has no such difference waiting (the command says so)."""
+    day = books.current_gaming_day()
+    waiting = next(
+        (
+            e
+            for e in (day.exceptions if day is not None else [])
+            if e["account"] == arguments.get("account") and not e["reason_code"]
+        ),
+        None,
+    )
+    if waiting is None:
+        return None
+    return _(
+        "Book the difference on %(account)s: counted %(counted)s, the books %(expected)s; "
+        "the books take %(difference)s, as %(reason)s."
+    ) % {
+        "account": account_label(waiting["account"]),
+        "counted": euros(waiting["counted_cents"]),
+        "expected": euros(waiting["expected_cents"]),
+        "difference": euros(waiting["difference_cents"]),
+        "reason": reason_label(arguments.get("reason_code", "")),
+    }
+
+
+def confirm_close(arguments: dict) -> str | None:
+    """The gaming day's close: the boxes' cash and chips into the cage, the
+    tips paid out to the staff; None when no day is counted (the command says
+    what is missing)."""
+    day = books.current_gaming_day()
+    if day is None or day.status != "counted":
+        return None
+    balances = books.balances()
+
+    def total(*kinds: Kind) -> int:
+        return sum(cents for name, cents in balances.items() if AccountRef(name).kind in kinds)
+
+    return _(
+        "Close the gaming day %(day)s: the drop boxes' cash (%(cash)s) and the rake, tip "
+        "and hospitality chips (%(chips)s) go to the cage, and %(tips)s of tips are paid "
+        "out to the staff. A closed day is never opened again."
+    ) % {
+        "day": day.day,
+        "cash": euros(total(Kind.DROP)),
+        "chips": euros(total(Kind.RAKE, Kind.TIPS, Kind.HOSPITALITY)),
+        "tips": euros(total(Kind.TIPS)),
+    }
+
+
+def said_count(result: dict) -> str:
+    """The count's differences, or none."""
+    waiting = [e for e in result.get("exceptions", []) if not e["reason_code"]]
+    if not waiting:
+        return _("No difference: the gaming day may close.")
+    return _("Differences to explain: %(accounts)s.") % {
+        "accounts": "; ".join(
+            f"{account_label(e['account'])} {euros(e['difference_cents'])}" for e in waiting
+        )
+    }
+
+
+def said_explained(result: dict) -> str:
+    return _("Booked: %(amount)s.") % {"amount": euros(result.get("difference_cents", 0))}
+
+
+def said_closed(result: dict) -> str:
+    report = result.get("report") or {}
+    return _("The day's result: %(amount)s. Its report is ready to print.") % {
+        "amount": euros(report.get("total_result_cents", 0))
+    }
 
 
 def cage_actions(action: Callable[..., Any]) -> list[Any]:
     """The cage's console actions, each made by ``action`` (the consoles'
     ConsoleCommand): a tray move asked and answered at the table, chips sold,
-    bought in and cashed out at the cage."""
+    bought in and cashed out at the cage; the gaming day opened, counted,
+    its differences explained and closed [GA art. 19.1] (what books money
+    without an amount typed is confirmed first)."""
     return [
         action(
             COMMANDS.request_tray_move,
@@ -50,4 +167,30 @@ def cage_actions(action: Callable[..., Any]) -> list[Any]:
             COMMANDS.buy_in_at_cage, ls.CageBuyInSerializer, gettext_lazy("The buy-in is paid.")
         ),
         action(COMMANDS.cash_out, ls.CashOutSerializer, gettext_lazy("The chips are cashed out.")),
+        # the gaming day
+        action(
+            COMMANDS.open_gaming_day,
+            ls.OpenGamingDaySerializer,
+            gettext_lazy("The gaming day is open."),
+        ),
+        action(
+            COMMANDS.count_gaming_day,
+            ls.CountSerializer,
+            gettext_lazy("The count is recorded."),
+            summary=said_count,
+        ),
+        action(
+            COMMANDS.explain_difference,
+            ls.ExplainSerializer,
+            gettext_lazy("The difference is explained."),
+            summary=said_explained,
+            confirm=confirm_explained,
+        ),
+        action(
+            COMMANDS.close_gaming_day,
+            ls.CommandSerializer,
+            gettext_lazy("The gaming day is closed."),
+            summary=said_closed,
+            confirm=confirm_close,
+        ),
     ]

@@ -208,6 +208,16 @@ def current_gaming_day() -> GamingDayView | None:
     return GamingDayView.objects.filter(status__in=["open", "counted"]).first()
 
 
+def last_closed_gaming_day() -> GamingDayView | None:
+    """The latest gaming day closed, or None (the cage's console links its report)."""
+    return GamingDayView.objects.filter(status="closed").order_by("-day").first()
+
+
+def counted_accounts(kinds: list[str]) -> list[AccountView]:
+    """The accounts of ``kinds`` the books know: what the cage counts at the close."""
+    return list(AccountView.objects.filter(kind__in=kinds).order_by("name"))
+
+
 class BooksOnTheFloor(TableMoney):
     """The money the floor's consoles show on a table, read from the books
     (declared by ledger.apps, floor.kernel.composition)."""

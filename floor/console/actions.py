@@ -48,6 +48,11 @@ class ConsoleCommand:
     # A question that records nothing (the settlement's preview): answered with
     # what it computed, said in words; no command id, nothing to wait for.
     asks: bool = False
+    # A command that moves money with no amount typed to confirm (the gaming
+    # day's close, a count difference booked): what the person confirms, in
+    # words, from the command's arguments; None when there is nothing to
+    # confirm (the command then answers for itself, a refusal most likely).
+    confirm: Callable[[dict], str | None] | None = None
 
     @property
     def name(self) -> str:
@@ -336,6 +341,21 @@ FLOOR_COMMANDS: dict[str, ConsoleCommand] = by_name(
         s.AnnounceClosingSerializer,
         gettext_lazy("The closing time is announced."),
         ("sector_id",),
+    ),
+    # who runs what [GA art. 19.1]: the director names a sector's jefes, the
+    # jefe (or the director) a table's dealer
+    ConsoleCommand(
+        COMMANDS.assign_jefes,
+        s.AssignJefesSerializer,
+        gettext_lazy("The sector's jefes are named."),
+        ("sector_id",),
+        lists=("jefes",),
+    ),
+    ConsoleCommand(
+        COMMANDS.assign_dealer,
+        s.AssignDealerSerializer,
+        gettext_lazy("The table's dealer is named."),
+        ("table_id",),
     ),
     # balancing
     ConsoleCommand(

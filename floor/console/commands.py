@@ -65,6 +65,24 @@ def settlement_digest(result: dict) -> str:
     return str(int(hashlib.sha256(body.encode()).hexdigest()[:12], 16))
 
 
+def confirmation(said: str | None, posted: Any) -> dict | None:
+    """The confirmation a command that moves money asks for (``ConsoleCommand.
+    confirm``), or None: it runs only when the re-post confirms what the
+    person was shown, the same words (the figures changed since: asked again)."""
+    if not said:
+        return None
+    digest = str(int(hashlib.sha256(said.encode()).hexdigest()[:12], 16))
+    if posted.get(CONFIRM_FIELD, "").strip() == digest:
+        return None
+    return {
+        "ok": False,
+        "code": "needs_confirmation",
+        "message": said,
+        "confirm": {"field": "", "cents": digest, "text": said},
+        "button": _("Confirm"),
+    }
+
+
 def run_console_command(user: Any, name: str, posted: Any) -> tuple[int, dict]:
     """Runs the command ``name`` with the form ``posted``: the status and answer."""
     command = COMMANDS.get(name)
@@ -98,6 +116,9 @@ def run_console_command(user: Any, name: str, posted: Any) -> tuple[int, dict]:
         return _ask(user, name, arguments)
     command_id = arguments.pop("command_id")
     prepared = command.prepare(arguments)
+    asked = confirmation(command.confirm(prepared) if command.confirm else None, posted)
+    if asked is not None:
+        return 428, asked
     if command.preview is not None:
         previewed, outcome_or_answer = _run(command.preview_name, user, command_id, prepared, read)
         if not previewed:

@@ -21,6 +21,7 @@ from floor.access import may_read
 from floor.domain.draws import seat_to_take
 from floor.forms import LIMIT_LABELS, STATUS_LABELS, VARIANT_LABELS
 from floor.kernel.composition import ROOM
+from floor.kernel.registry import COMMANDS
 from floor.kernel.roles import Role, runs_sector
 from floor.kernel.web.access import console_read
 from floor.kernel.web.gateway import actor_for
@@ -219,6 +220,21 @@ def acts_on_table(user: Any, table: TableView) -> bool:
     return acts_on_sector(user, table.sector)
 
 
+def staff_forms(user: Any, sector: SectorView) -> dict[str, Any]:
+    """What the console's staff forms need [GA art. 19.1]: whether this user
+    names the sector's jefes (the director) or its tables' dealers (the jefe
+    who runs it, the director), and whom they may name."""
+    actor = actor_for(user)
+    names_jefes = COMMANDS.may(actor, COMMANDS.assign_jefes)
+    names_dealers = COMMANDS.may(actor, COMMANDS.assign_dealer) and acts_on_sector(user, sector)
+    return {
+        "names_jefes": names_jefes,
+        "names_dealers": names_dealers,
+        "jefes_to_name": players.staff_members(Role.JEFE_SECTOR.value) if names_jefes else [],
+        "dealers_to_name": players.staff_members(Role.CRUPIER.value) if names_dealers else [],
+    }
+
+
 def live_context(sector_id: UUID) -> dict[str, Any]:
     """Everything the live part of the console shows."""
     sector = floor_tables.sector(sector_id)
@@ -243,6 +259,7 @@ def live(request: HttpRequest, sector_id: UUID) -> HttpResponse:
     if request.GET.get("since") == position:
         return stamp(HttpResponse(status=204), position)
     context = live_context(sector_id)
+    context.update(staff_forms(request.user, context["sector"]))
     return stamp(render(request, "floor/console/_live.html", context), context["position"])
 
 

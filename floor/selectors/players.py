@@ -75,6 +75,13 @@ def is_staff_member(username: str, role: str) -> bool:
     return users.filter(username=username).exists()
 
 
+def staff_members(role: str) -> list[str]:
+    """The usernames of the active users holding ``role`` (a floor group),
+    sorted: whom the director may name a sector's jefe, the jefe a dealer."""
+    users = get_user_model().objects.filter(is_active=True, groups__name=role)
+    return sorted(users.values_list("username", flat=True).distinct())
+
+
 def find_player(player_id: Any) -> PlayerView | None:
     """One player, or None when there is none (a balancing proposal names one)."""
     return PlayerView.objects.filter(id=player_id).first()
