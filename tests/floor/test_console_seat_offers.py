@@ -201,3 +201,30 @@ def test_a_seat_offered_to_a_reservation_says_so_and_is_not_called_again(room, c
     rows = assert_card_matches_commands(room, clock, jefe, table_id)
     assert "call_next" not in rows[freed]["commands"]
     assert all("call_next" in rows[s]["commands"] for s in free if s != freed)
+
+
+def test_away_pressed_in_a_hand_says_plainly_that_it_is_recorded_for_its_end(room, jefe):
+    table_id, cards = room.drawn_table(5)
+    room.played(table_id)
+    started = room.start(table_id)
+
+    def press(name: str) -> tuple[int, dict]:
+        response = jefe.post(
+            f"/console/commands/{name}/",
+            {"command_id": new_id(), "table_id": table_id, "player": cards[0]},
+            HTTP_ACCEPT="application/json",
+        )
+        return response.status_code, response.json()
+
+    status, answer = press("start_absence")
+    assert status == 201
+    assert answer["message"] == (
+        f"Ausencia anotada. El jugador está en la mano {started['number']}: el reloj de "
+        "ausencia empieza cuando acabe, no hay que hacer nada más."
+    )
+    status, answer = press("end_absence")
+    assert status == 201
+    assert "Se retira la ausencia pedida para el final de la mano" in answer["message"]
+    status, answer = press("start_absence")
+    room.end(table_id)
+    assert room.state(table_id, cards[0])["away"] is not None
