@@ -492,6 +492,10 @@ MESSAGES = {
         "Name the progressive jackpot this table feeds to stake on it (GA art. 8b)."
     ),
     "took_back_invalid": _("Only bets 1 and 2 may be taken back (GA art. 15.2)."),
+    # --- issue 22: the seat's absence asked for during a hand ---------------------
+    "absence_already_asked": _(
+        "The player in seat %(seat)s already steps away when this hand ends (CM-18)."
+    ),
 }
 
 

@@ -109,6 +109,8 @@ class PlayerView(models.Model):
     registered_at = models.DateTimeField()
     in_tournament = models.BooleanField(default=False)  # CM-23
     kept_apart = models.JSONField(default=list)  # player ids kept from their table [CM-14]
+    # The gaming days (ISO) of the player's last uses of the absence clock [CM-18].
+    absence_days = models.JSONField(default=list)
 
     class Meta:
         ordering = ["card_number"]
@@ -152,9 +154,13 @@ class SeatView(models.Model):
     must_leave = models.CharField(max_length=30, blank=True, default="")
     must_post_big_blind = models.BooleanField(default=False)
     rest_exceeded = models.BooleanField(default=False)
+    # Dealt a hand here: may ask for the absence clock [CM-19].
+    played_hand = models.BooleanField(default=False)
     # On the absence clock [CM-18]: its deadlines, warned, posting blinds.
     away = models.JSONField(null=True)
     time_due = models.BooleanField(default=False)  # owes the session's time charge
+    # Asked for the absence clock during the hand: it starts when the hand ends.
+    away_after_hand = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["table", "seat"]

@@ -42,9 +42,32 @@ def start_absence(work: UnitOfWork, *, table_id: str, player: str) -> Decision:
     table = work.load(Table, table_id, "table")
     found = find_player(work, player)
     now = work.now()
+    day = work.profile.gaming_day.of(now)
     away = table.start_absence(found.id, now, rules)
-    found.use_absence_clock(work.profile.gaming_day.of(now), table.id, rules.uses_per_day)
-    return [table, found], {"table_id": str(table.id), "player_id": str(found.id), **away}
+    answer = {"table_id": str(table.id), "player_id": str(found.id), **away}
+    if away["after_hand"]:
+        # In the hand: the request is recorded, the clock (and the day's use)
+        # starts when the hand ends (start_asked_absences).
+        found.check_absence_left(day, rules.uses_per_day)
+        return [table], answer
+    found.use_absence_clock(day, table.id, rules.uses_per_day)
+    return [table, found], answer
+
+
+def start_asked_absences(work: UnitOfWork, table: Table) -> list:
+    """The hand has ended: the players who asked for the absence clock
+    during it step away now, the clock starting at the hand's end [CM-18,
+    CM-19]; a request the rules no longer allow lapses (recorded, with its
+    reason). Returns the players whose day's use was counted."""
+    rules = work.profile.absence
+    started = table.start_absences_asked(work.now(), rules)
+    day = work.profile.gaming_day.of(work.now())
+    changed = []
+    for player_hex in started:
+        found = work.find(Player, UUID(player_hex))
+        found.use_absence_clock(day, table.id, rules.uses_per_day)
+        changed.append(found)
+    return changed
 
 
 @command(roles=TABLE_REPORTERS, scope="table")

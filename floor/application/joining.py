@@ -18,6 +18,7 @@ from floor.application.seat_support import (
 )
 from floor.domain.player import Player
 from floor.domain.table import Table
+from floor.domain.waiting_list import call_refusal
 from floor.kernel.errors import conflict, invalid
 from floor.kernel.registry import command
 from floor.kernel.roles import JEFE, TABLE_REPORTERS
@@ -149,11 +150,14 @@ def call_next(work: UnitOfWork, *, table_id: str, seat: int) -> Decision:
     free = table.check_seat_number(seat)
     table.check_seat_free(free)
     waiting = waiting_list(work, table.game)
-    if waiting is not None and free in waiting.seats_called(table.id):
-        raise conflict("seat_already_offered")
+    offered = waiting.seats_called(table.id) if waiting is not None else {}
+    refusal = call_refusal(free, offered)
+    if refusal is not None:
+        raise refusal
     changed, offer = offer_seat(work, table, free)
-    if offer is None:
-        raise conflict("nobody_to_call")
+    refusal = call_refusal(free, offered, someone_to_call=offer is not None)
+    if refusal is not None:
+        raise refusal
     return changed, {"table_id": str(table.id), "seat": free, "offered": offer}
 
 

@@ -6,6 +6,7 @@ confirmed (floor.domain.settlement).
 from __future__ import annotations
 
 from floor.application.groups import rebalance
+from floor.application.house_clocks import start_asked_absences
 from floor.application.players import player as find_player
 from floor.application.seat_support import close_players_out, suspend_or_resume
 from floor.domain.table import Table, TableStatus
@@ -120,8 +121,10 @@ def end_hand(
     if table.last_hands_done:  # the last hand of the night [CM-24]
         changed = close_players_out(work, table, "closing_time")
     else:
-        # Players gone during the hand (the absence clock) count now;
+        # Those who asked to step away during the hand go now [CM-18];
+        # players gone during the hand (the absence clock) count now;
         # and the blinds moved, so does the seat a move should take.
+        changed += start_asked_absences(work, table)
         changed += suspend_or_resume(work, table)
         if table.status != TableStatus.CLOSED:
             changed += rebalance(work, table.game)

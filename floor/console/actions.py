@@ -64,6 +64,22 @@ class ConsoleCommand:
         return None if self.preview is None else REGISTRY.spec_of(self.preview).name
 
 
+def absence_said(result: dict) -> str:
+    """When the absence clock starts, said plainly (issue 22): now, or when
+    the hand the player is in ends, recorded so nobody presses again [CM-18];
+    or that an absence asked for after the hand is withdrawn."""
+    if result.get("withdrawn"):
+        return _("The absence asked for after the hand is withdrawn: the player stays.")
+    if result.get("after_hand"):
+        return _(
+            "The player is in hand %(hand)s: the absence clock starts when it ends, "
+            "nothing else to do."
+        ) % {"hand": result["hand"]}
+    if "after_hand" in result:  # started now
+        return _("The absence clock runs.")
+    return ""
+
+
 def by_name(*commands: ConsoleCommand) -> dict[str, ConsoleCommand]:
     """The console's commands by the names their handlers declare."""
     return {command.name: command for command in commands}
@@ -270,14 +286,16 @@ FLOOR_COMMANDS: dict[str, ConsoleCommand] = by_name(
     ConsoleCommand(
         COMMANDS.start_absence,
         PlayerCommandSerializer,
-        gettext_lazy("The absence clock runs."),
+        gettext_lazy("The absence is recorded."),
         ("table_id",),
+        summary=absence_said,
     ),
     ConsoleCommand(
         COMMANDS.end_absence,
         PlayerCommandSerializer,
         gettext_lazy("The player is back."),
         ("table_id",),
+        summary=absence_said,
     ),
     # hands and clocks
     ConsoleCommand(

@@ -8,6 +8,7 @@ floor costs one small query a second per open console.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
@@ -18,13 +19,18 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from floor.access import may_read
+from floor.domain.absence import absence_refusal
+from floor.domain.action_clock import action_clock_refusal
 from floor.domain.draws import seat_to_take
+from floor.domain.player import absence_left_today
+from floor.domain.waiting_list import call_refusal
 from floor.forms import LIMIT_LABELS, STATUS_LABELS, VARIANT_LABELS
 from floor.kernel.composition import ROOM
 from floor.kernel.registry import COMMANDS
 from floor.kernel.roles import Role, runs_sector
 from floor.kernel.web.access import console_read
 from floor.kernel.web.gateway import actor_for
+from floor.kernel.web.host import host
 from floor.kernel.web.live import log_position, server_now, stamp
 from floor.messages import balance_reason
 from floor.selectors import balancing, console, players
@@ -32,7 +38,14 @@ from floor.selectors import tables as floor_tables
 from games.variants import VARIANTS, Variant
 
 if TYPE_CHECKING:  # the read models as types; the selectors read them
-    from floor.models import SeatView, SectorView, TableView, WaitingEntryView
+    from floor.models import (
+        BalanceGroupView,
+        HandView,
+        SeatView,
+        SectorView,
+        TableView,
+        WaitingEntryView,
+    )
 
 
 def table_label(table: TableView) -> dict[str, Any]:
@@ -43,18 +56,103 @@ def table_label(table: TableView) -> dict[str, Any]:
     }
 
 
-def seat_rows(table: TableView) -> list[dict[str, Any]]:
-    """Every seat of the table, free ones included, with what the floor watches."""
+def seat_rows(
+    table: TableView,
+    hand: HandView | None = None,
+    room: SeatRules | None = None,
+    group: BalanceGroupView | None = None,
+) -> list[dict[str, Any]]:
+    """Every seat of the table, free ones included, with what the floor watches
+    and the actions the commands would take now (``offers``): each is asked of
+    the command's own check in the domain, so the card offers no button the
+    server would refuse (issue 22)."""
     occupied: dict[int, SeatView] = {s.seat: s for s in table.occupied_seats.all()}
     clock = table.action_clock or {}
-    return [
-        {
-            "number": number,
-            "seat": occupied.get(number),
-            "on_the_clock": clock if clock.get("seat") == number else None,
-        }
-        for number in range(1, table.seats + 1)
-    ]
+    room = room or SeatRules.now()
+    in_play = {"dealt_in": hand.dealt_in, "dead": hand.dead} if hand is not None else None
+    held = room.offered.get(table.id, {})
+    asked = [s for s, v in occupied.items() if v.away_after_hand]
+    away = [s for s, v in occupied.items() if v.away and not v.away["posting_blinds"]]
+    rows = []
+    for number in range(1, table.seats + 1):
+        seat = occupied.get(number)
+        offers: dict[str, bool] = {}
+        if seat is not None:
+            offers["start_action_clock"] = (
+                action_clock_refusal(
+                    number,
+                    enforced=room.profile.action_clock.enforced,
+                    hand=in_play,
+                    running=table.action_clock,
+                )
+                is None
+            )
+            rules = room.profile.absence
+            offers["start_absence"] = (
+                rules is not None
+                and absence_refusal(
+                    number,
+                    seat,
+                    stack=seat.stack_cents,
+                    table_minimum=table.minimum_cents,
+                    away_count=len([s for s in away + asked if s != number]),
+                    rules=rules,
+                )
+                is None
+                and absence_left_today(seat.player.absence_days, room.day, rules.uses_per_day)
+            )
+        else:
+            offers["call_next"] = table.status != "closed" and (
+                call_refusal(number, held, someone_to_call=room.someone_to_call(table, group))
+                is None
+            )
+        rows.append(
+            {
+                "number": number,
+                "seat": seat,
+                "on_the_clock": clock if clock.get("seat") == number else None,
+                "offered_to": held.get(number),
+                "offers": offers,
+            }
+        )
+    return rows
+
+
+@dataclass(frozen=True)
+class SeatRules:
+    """What the table cards ask the domain's checks with: the rule profile,
+    today's gaming day, the seats offered to called players (table id ->
+    seat -> the call: its reservation and end) and who waits free to sit."""
+
+    profile: Any
+    day: Any
+    offered: dict[UUID, dict[int, dict[str, Any]]]
+    waiting_games: frozenset[tuple]
+
+    @classmethod
+    def now(cls) -> SeatRules:
+        profile = host().application().profile
+        calls = console.seat_calls()
+        return cls(
+            profile=profile,
+            day=profile.gaming_day.of(server_now()),
+            offered=calls,
+            waiting_games=frozenset(console.games_with_free_waiting()),
+        )
+
+    def someone_to_call(self, table: TableView, group: BalanceGroupView | None) -> bool:
+        """Whether ``call_next`` would find someone for a free seat here: a
+        player of the table who asked to change seat, one of another table of
+        the game who asked to change table, or one waiting on the game's list
+        and free to sit [PT 12; CM-5, CM-11]. (A table change the balance
+        would refuse still counts: the list may then be empty.)"""
+        if table.seat_change_requests:
+            return True
+        requests = group.change_requests if group is not None else []
+        if any(r["table_id"] != str(table.id) for r in requests):
+            return True
+        key = game_key(table.variant, table.limit, table.minimum_cents, table.maximum_cents)
+        return key in self.waiting_games
 
 
 def game_key(variant: str, limit: str, minimum: int, maximum: int) -> tuple:
@@ -72,11 +170,12 @@ def table_cards(tables: list[TableView]) -> list[dict[str, Any]]:
     # go with the hand.
     jackpots = money.jackpots_fed() if banked else []
     labels = console.open_table_labels()
+    room = SeatRules.now()
     cards = []
     for table in tables:
         hand = hands.get((table.id, table.hand_in_progress))
-        rows = seat_rows(table)
         group = next((g for g in groups if str(table.id) in g.table_ids), None)
+        rows = seat_rows(table, hand, room, group)
         asking = [
             r["player_id"]
             for r in (group.change_requests if group else [])

@@ -15,13 +15,15 @@ is the table's. A seat's ``away`` is None, or
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import datetime
+from typing import Any, Protocol
 from uuid import UUID
 
 from eventsourcing.domain import event
 
 from floor.domain.concern import TableConcern
-from floor.kernel.errors import conflict
+from floor.kernel.errors import DomainError, conflict
 from games.profile_rules import AbsenceExpiry, AbsenceRules
 
 
@@ -29,6 +31,52 @@ def check_in_profile(rules: AbsenceRules | None) -> AbsenceRules:
     if rules is None:
         raise conflict("absence_clock_not_in_profile")
     return rules
+
+
+class SeatFlags(Protocol):
+    """What ``absence_refusal`` reads of a seat: a ``Seat`` or a ``SeatView``."""
+
+    away: Mapping[str, Any] | None
+    away_after_hand: bool
+    resting: bool
+    played_hand: bool
+    must_rebuy: bool
+
+
+def absence_refusal(
+    seat: int,
+    state: SeatFlags,
+    *,
+    stack: int,
+    table_minimum: int,
+    away_count: int,
+    rules: AbsenceRules,
+) -> DomainError | None:
+    """Why the player in ``seat`` may not ask for the absence clock now, or
+    None [CM-18, CM-19]: the one check the command (``start_absence``) and the
+    console's table card (floor.console.sector) both ask, so the card offers
+    "Away" exactly when the command would take it. ``state`` is the seat's
+    (the domain's ``Seat`` or the read model's row), ``away_count`` how many
+    others of the table count toward the two. The player's once a gaming day
+    is the Player's (floor.domain.player.absence_left_today).
+
+    A player dealt into the hand in play may ask: the clock starts when the
+    hand ends (the rules give twenty minutes without posting blinds, and a
+    hand in play owes none), so the hand is no refusal here."""
+    if state.away:
+        return conflict("player_already_away")
+    if state.away_after_hand:
+        return conflict("absence_already_asked", seat=seat)
+    if state.resting:
+        return conflict("player_resting", seat=seat)
+    if rules.requires_hand_played and not state.played_hand:
+        return conflict("absence_needs_hand_played")
+    # A stack below the big blind is no stack [CM-16].
+    if rules.requires_chips_at_table and (stack < table_minimum or state.must_rebuy):
+        return conflict("absence_needs_chips")
+    if away_count >= rules.max_players_per_table:
+        return conflict("absence_table_full", away=away_count, maximum=rules.max_players_per_table)
+    return None
 
 
 class AbsenceMixin(TableConcern):
@@ -45,41 +93,89 @@ class AbsenceMixin(TableConcern):
             if self.seat_at(s).away and not self.seat_at(s).away["posting_blinds"]
         ]
 
+    def absence_count(self, *, but: int | None = None) -> int:
+        """How many of the table's players count toward its two [CM-18]: those
+        on the clock and those who asked for it when the hand ends (``but``
+        one seat, the one asking)."""
+        asked = [s for s in self.occupied() if s != but and self.seat_at(s).away_after_hand]
+        return len([s for s in self.away_seats() if s != but]) + len(asked)
+
     def start_absence(self, player_id: UUID, now: datetime, rules: AbsenceRules) -> dict:
-        """The player steps away on the clock [CM-18, CM-19]."""
+        """The player steps away on the clock [CM-18, CM-19]. A player dealt
+        into the hand in play asks for it now and steps away when the hand
+        ends (``after_hand``): the request is recorded, the clock starts then."""
         self.check_not_closed()
         seat, state = self.seated(player_id)
-        if state.away:
-            raise conflict("player_already_away")
-        if state.resting:
-            raise conflict("player_resting", seat=seat)
-        if self.hand is not None and (
+        refusal = absence_refusal(
+            seat,
+            state,
+            stack=state.stack,
+            table_minimum=self.minimum_cents,
+            away_count=self.absence_count(but=seat),
+            rules=rules,
+        )
+        if refusal is not None:
+            raise refusal
+        if self.in_hand(seat):
+            self._absence_asked(seat=seat, player_id=player_id.hex, hand=self.hand["number"])
+            return {"seat": seat, "after_hand": True, "hand": self.hand["number"]}
+        return self._step_away(seat, player_id.hex, now, rules)
+
+    def in_hand(self, seat: int) -> bool:
+        """Dealt into the hand in play, or their blind posted in it [CM-18]."""
+        return self.hand is not None and (
             seat in self.hand["dealt_in"] or str(seat) in self.hand.get("away_blinds", {})
-        ):
-            raise conflict("player_in_hand", seat=seat)
-        if rules.requires_hand_played and not state.played_hand:
-            raise conflict("absence_needs_hand_played")
-        # A stack below the big blind is no stack [CM-16].
-        if rules.requires_chips_at_table and (state.stack < self.minimum_cents or state.must_rebuy):
-            raise conflict("absence_needs_chips")
-        away = self.away_seats()
-        if len(away) >= rules.max_players_per_table:
-            raise conflict(
-                "absence_table_full", away=len(away), maximum=rules.max_players_per_table
-            )
+        )
+
+    def _step_away(self, seat: int, player_hex: str, now: datetime, rules: AbsenceRules) -> dict:
         warn_at = now + rules.allowance
         self._absence_started(
             seat=seat,
-            player_id=player_id.hex,
+            player_id=player_hex,
             started_at=now,
             warn_at=warn_at,
             expires_at=warn_at + rules.courtesy,
         )
-        return {"seat": seat, **self.seat_at(seat).away}
+        return {"seat": seat, "after_hand": False, **self.seat_at(seat).away}
+
+    def start_absences_asked(self, now: datetime, rules: AbsenceRules | None) -> dict[str, dict]:
+        """The hand has ended: each player who asked for the absence clock
+        during it steps away now, the clock starting at the hand's end, when
+        the rules still allow it (chips left, at most two away) [CM-18, CM-19];
+        otherwise the request lapses with its reason and nothing else is
+        recorded. Returns player id (hex) -> the clock started."""
+        started = {}
+        for seat in self.occupied():
+            state = self.seat_at(seat)
+            if not state.away_after_hand:
+                continue
+            refusal = (
+                conflict("absence_clock_not_in_profile")
+                if rules is None
+                else absence_refusal(
+                    seat,
+                    state.but(away_after_hand=False),
+                    stack=state.stack,
+                    table_minimum=self.minimum_cents,
+                    away_count=self.absence_count(but=seat),
+                    rules=rules,
+                )
+            )
+            if refusal is not None:
+                self._absence_request_lapsed(
+                    seat=seat, player_id=state.player_id, reason=refusal.code
+                )
+                continue
+            started[state.player_id] = self._step_away(seat, state.player_id, now, rules)
+        return started
 
     def end_absence(self, player_id: UUID) -> dict:
-        """The player is back: the clock stops, or the blinds stop being posted."""
+        """The player is back: the clock stops, or the blinds stop being
+        posted; a player who asked to step away after the hand stays."""
         seat, state = self.seated(player_id)
+        if state.away_after_hand:
+            self._absence_request_withdrawn(seat=seat, player_id=player_id.hex)
+            return {"seat": seat, "withdrawn": True}
         if not state.away:
             raise conflict("player_not_away")
         away = dict(state.away)
@@ -146,7 +242,19 @@ class AbsenceMixin(TableConcern):
             "warned": False,
             "posting_blinds": False,
         }
-        self._update_seat(seat, away=away)
+        self._update_seat(seat, away=away, away_after_hand=False)
+
+    @event("AbsenceAsked")
+    def _absence_asked(self, seat: int, player_id: str, hand: int) -> None:
+        self._update_seat(seat, away_after_hand=True)
+
+    @event("AbsenceRequestWithdrawn")
+    def _absence_request_withdrawn(self, seat: int, player_id: str) -> None:
+        self._update_seat(seat, away_after_hand=False)
+
+    @event("AbsenceRequestLapsed")
+    def _absence_request_lapsed(self, seat: int, player_id: str, reason: str) -> None:
+        self._update_seat(seat, away_after_hand=False)
 
     @event("AbsenceWarned")
     def _absence_warned(self, seat: int, player_id: str) -> None:

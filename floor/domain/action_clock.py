@@ -10,13 +10,42 @@ are each an event.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import datetime
+from typing import Any
 
 from eventsourcing.domain import event
 
 from floor.domain.concern import TableConcern
-from floor.kernel.errors import conflict, invalid
+from floor.kernel.errors import DomainError, conflict, invalid
 from games.profile_rules import ActionClock
+
+
+def action_clock_refusal(
+    seat: int,
+    *,
+    enforced: bool,
+    hand: Mapping[str, Any] | None,
+    running: Mapping[str, Any] | None,
+) -> DomainError | None:
+    """Why the player in ``seat`` may not be put on the clock now, or None
+    [CM-20 to CM-22]: the one check the command (``start_action_clock``) and
+    the console's table card (floor.console.sector) both ask, so the card
+    offers "Clock" exactly when the command would start it. ``hand`` is the
+    hand in play (its ``dealt_in`` and ``dead`` seats; None when no hand is in
+    play), ``running`` the clock already running (its ``seat``) or None.
+
+    Only a player dealt into the hand in play and still in it acts: a resting
+    player, one not dealt in or whose hand is dead is never on the clock."""
+    if not enforced:
+        return conflict("action_clock_not_in_profile")
+    if hand is None:
+        return conflict("no_hand_in_progress")
+    if seat not in hand["dealt_in"] or seat in (hand.get("dead") or []):
+        return conflict("seat_not_in_hand", seat=seat)
+    if running is not None:
+        return conflict("action_clock_running", seat=running["seat"])
+    return None
 
 
 class ActionClockMixin(TableConcern):
@@ -29,17 +58,19 @@ class ActionClockMixin(TableConcern):
     def start_action_clock(
         self, seat: int, pot_cents: int, now: datetime, rules: ActionClock
     ) -> dict:
-        if not rules.enforced:
-            raise conflict("action_clock_not_in_profile")
-        if self.hand is None:
-            raise conflict("no_hand_in_progress")
+        def refusal() -> DomainError | None:
+            return action_clock_refusal(
+                seat, enforced=rules.enforced, hand=self.hand, running=self.action_clock
+            )
+
+        if not rules.enforced or self.hand is None:
+            raise refusal()
         if isinstance(pot_cents, bool) or not isinstance(pot_cents, int) or pot_cents < 0:
             raise invalid("amount_invalid")
         seat = self.check_seat_number(seat)
-        if seat not in self.hand["dealt_in"] or seat in self.hand.get("dead", []):
-            raise conflict("seat_not_in_hand", seat=seat)
-        if self.action_clock is not None:
-            raise conflict("action_clock_running", seat=self.action_clock["seat"])
+        refused = refusal()
+        if refused is not None:
+            raise refused
         extra_at = now + rules.first_period(pot_cents)
         dead_at = extra_at + rules.extra
         self._action_clock_started(

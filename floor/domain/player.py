@@ -9,6 +9,7 @@ same player at two tables conflict on the player's version.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from datetime import date, datetime
 from uuid import UUID
 
@@ -172,10 +173,15 @@ class Player(AuditedAggregate):
     def _left_list(self, game_key: str) -> None:
         self.waiting_lists = [k for k in self.waiting_lists if k != game_key]
 
+    def check_absence_left(self, day: date, uses_per_day: int) -> None:
+        """Refused when the player has used the absence clock ``uses_per_day``
+        times on this gaming day [CM-18]."""
+        if not absence_left_today(self.absence_days, day, uses_per_day):
+            raise conflict("absence_used_today")
+
     def use_absence_clock(self, day: date, table_id: UUID, uses_per_day: int) -> None:
         """The absence clock is once a gaming day [CM-18]."""
-        if self.absence_days.count(day.isoformat()) >= uses_per_day:
-            raise conflict("absence_used_today")
+        self.check_absence_left(day, uses_per_day)
         self._absence_clock_used(gaming_day=day.isoformat(), table_id=table_id)
 
     @event("AbsenceClockUsed")
@@ -244,3 +250,10 @@ class Player(AuditedAggregate):
 
     def played_previous_session(self, game_key: str) -> bool:
         return game_key in self.previous_sessions
+
+
+def absence_left_today(days: Sequence[str], day: date, uses_per_day: int) -> bool:
+    """Whether a player whose uses of the absence clock fell on ``days`` (ISO
+    gaming days) may use it again on ``day`` [CM-18]: the Player's check, and
+    the console's (floor.console.sector) before it offers "Away"."""
+    return list(days).count(day.isoformat()) < uses_per_day

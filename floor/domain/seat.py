@@ -43,11 +43,16 @@ class Seat:
     must_leave: str = _shown("")  # why, under PT 13
     must_post_big_blind: bool = _shown(False)  # [PT 89]
     rest_exceeded: bool = _shown(False)  # rested past the allowance [GA art. 20; PT 13]
-    played_hand: bool = False  # dealt a hand here: may ask for the absence clock [CM-19]
+    # Dealt a hand here: may ask for the absence clock [CM-19]; shown, so the
+    # console offers "Away" only when the command would take it.
+    played_hand: bool = _shown(False)
     # On the absence clock [CM-18] (floor.domain.absence): its times (ISO text),
     # ``warned`` and ``posting_blinds``; None when present.
     away: Mapping[str, Any] | None = _shown(None)
     time_due: bool = _shown(False)  # owes the session's time charge [GA art. 18.3b; PT 7b]
+    # Asked for the absence clock while dealt in: it starts when the hand ends
+    # [CM-18] (floor.domain.absence). Added last, so older seats load with False.
+    away_after_hand: bool = _shown(False)
 
     @classmethod
     def sit(cls, player_id: str, *, newcomer: bool, posts_big_blind: bool) -> Seat:

@@ -68,9 +68,10 @@ class Table(
     (floor.domain.concern makes them the Table's own)."""
 
     # Version 2 added the absence clock, the session clock and the last hands;
-    # version 3 the jackpot stakes, version 4 the dealer: a snapshot taken
-    # before them is brought up to date when loaded.
-    class_version = 4
+    # version 3 the jackpot stakes, version 4 the dealer, version 5 a seat's
+    # absence asked for after the hand: a snapshot taken before them is
+    # brought up to date when loaded.
+    class_version = 5
 
     @staticmethod
     def upcast_v1_v2(state: dict) -> None:
@@ -89,6 +90,11 @@ class Table(
     @staticmethod
     def upcast_v3_v4(state: dict) -> None:
         state.setdefault("dealer", None)
+
+    @staticmethod
+    def upcast_v4_v5(state: dict) -> None:
+        for seat in state.get("occupants", {}).values():
+            seat.setdefault("away_after_hand", False)
 
     @classmethod
     def open(cls, *, table_id: UUID, sector_id: UUID, number: int, spec: TableSpec) -> Table:

@@ -9,6 +9,7 @@ records its deadline.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import datetime
 from uuid import UUID
 
@@ -16,10 +17,26 @@ from eventsourcing.domain import event
 
 from floor.domain.game import Game
 from floor.kernel.aggregate import AuditedAggregate
-from floor.kernel.errors import conflict
+from floor.kernel.errors import DomainError, conflict
 
 # Why the jefe takes a player off a list [CM-6].
 LIST_LEAVING_REASONS = ("withdrew", "absent_when_called")
+
+
+def call_refusal(
+    seat: int, offered: Mapping[int, int], *, someone_to_call: bool = True
+) -> DomainError | None:
+    """Why the free ``seat`` may not be offered to the list now, or None [PT 12;
+    CM-5, CM-6]: a seat offered to a called player is theirs while the call
+    lasts (``offered``: seat -> reservation, ``WaitingList.seats_called``), and
+    a seat is offered only to someone (a player who asked to change seat or
+    table, or one waiting and free to sit). The one check the command
+    (``call_next``) and the console's table card (floor.console.sector) ask."""
+    if seat in offered:
+        return conflict("seat_already_offered")
+    if not someone_to_call:
+        return conflict("nobody_to_call")
+    return None
 
 
 class EntryStatus:

@@ -222,6 +222,7 @@ class FloorProjection:
             "seat": seated.get("seat"),
             "in_tournament": player.in_tournament,
             "kept_apart": [str(UUID(p)) for p in player.kept_apart],
+            "absence_days": list(player.absence_days),
         }
         if isinstance(event, Player.Registered):
             PlayerView.objects.create(id=player.id, registered_at=event.timestamp, **fields)

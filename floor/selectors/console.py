@@ -9,7 +9,14 @@ from uuid import UUID
 
 from django.db.models import Max, Prefetch
 
-from floor.models import HandView, ProjectionPosition, SeatView, SectorView, TableView
+from floor.models import (
+    HandView,
+    ProjectionPosition,
+    SeatView,
+    SectorView,
+    TableView,
+    WaitingEntryView,
+)
 from floor.selectors.tables import OPEN
 
 
@@ -21,7 +28,7 @@ def log_position() -> int:
 
 def open_tables_of(sector: SectorView) -> list[TableView]:
     """A sector's tables still on the floor, with their seats and players (the console)."""
-    seats = SeatView.objects.select_related("player")
+    seats = SeatView.objects.select_related("player")  # the player's absence days too
     found = TableView.objects.prefetch_related(Prefetch("occupied_seats", queryset=seats))
     return list(found.filter(sector=sector, status__in=OPEN))
 
@@ -64,3 +71,30 @@ def table_numbers(table_ids: list[Any]) -> dict[UUID, int]:
 def tables_in(table_ids: list[Any]) -> list[TableView]:
     """The tables of ``table_ids`` that exist (a balance group's targets)."""
     return list(TableView.objects.filter(id__in=table_ids))
+
+
+def seat_calls() -> dict[UUID, dict[int, dict[str, Any]]]:
+    """The seats offered to called players [CM-6]: table id -> seat -> the
+    call's reservation and the end of its window (None: no window). The
+    table card names whom a seat is offered to, and until when."""
+    calls: dict[UUID, dict[int, dict[str, Any]]] = {}
+    found = WaitingEntryView.objects.filter(status="called", call_table__isnull=False)
+    for table_id, seat, reservation, ends_at in found.values_list(
+        "call_table", "call_seat", "reservation", "call_ends_at"
+    ):
+        calls.setdefault(table_id, {})[seat] = {"reservation": reservation, "ends_at": ends_at}
+    return calls
+
+
+def games_with_free_waiting() -> set[tuple]:
+    """The games (variant, limit, minimum, maximum) whose list has a player
+    waiting who sits at no table: the one ``call_next`` would call [CM-5, CM-7]."""
+    waiting = WaitingEntryView.objects.filter(status="waiting", player__table__isnull=True)
+    return set(
+        waiting.values_list(
+            "waiting_list__variant",
+            "waiting_list__limit",
+            "waiting_list__minimum_cents",
+            "waiting_list__maximum_cents",
+        ).distinct()
+    )

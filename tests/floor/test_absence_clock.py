@@ -193,15 +193,68 @@ def test_once_a_gaming_day(room, clock):
     assert len({e.gaming_day for e in used}) == 2
 
 
-def test_a_player_in_the_hand_steps_away_once_it_ends(room):
+def test_a_player_in_the_hand_steps_away_once_it_ends(room, clock):
+    """Asked during the hand, the absence is recorded and its clock starts
+    when the hand ends [CM-18]: nobody has to remember to press again."""
     table_id, cards = played_table(room)
+    seat = room.seat_of(table_id, cards[0])
     room.start(table_id)
-    refused(
-        room.app, "player_in_hand", room.app.start_absence, CRUPIER, new_id(),
+    asked = step_away(room, table_id, cards[0])
+    assert asked["after_hand"] is True and asked["seat"] == seat
+    state = room.state(table_id, cards[0])
+    assert state["away"] is None and state["away_after_hand"] is True
+    assert not events_of(room.app, pid(cards[0]), "AbsenceClockUsed")
+    error = refused(
+        room.app, "absence_already_asked", room.app.start_absence, CRUPIER, new_id(),
         table_id=table_id, player=cards[0],
     )  # fmt: skip
+    assert error.params == {"seat": seat}
+    clock.advance(timedelta(minutes=3))
     room.end(table_id)
+    runtime.floor_projector().catch_up()
+    state = room.state(table_id, cards[0])
+    assert state["away_after_hand"] is False
+    assert state["away"]["started_at"] == clock.now().isoformat()
+    assert state["away"]["warn_at"] == (clock.now() + timedelta(minutes=20)).isoformat()
+    assert len(events_of(room.app, pid(cards[0]), "AbsenceClockUsed")) == 1
+    names = [type(e).__name__ for e in events_of(room.app, table_id)]
+    assert names[-2:] == ["HandEnded", "AbsenceStarted"]
+    assert {t.kind for t in PendingTimer.objects.filter(state=PendingTimer.PENDING)} == {
+        "absence_warning",
+        "absence_expiry",
+    }
+
+
+def test_an_absence_asked_in_the_hand_may_be_withdrawn_or_lapse(room):
+    table_id, cards = played_table(room)
+    started = room.start(table_id)
     step_away(room, table_id, cards[0])
+    withdrawn = come_back(room, table_id, cards[0])
+    assert withdrawn["withdrawn"] is True
+    assert room.state(table_id, cards[0])["away_after_hand"] is False
+    # Asked again, then the player loses their stack in the hand: no chips, no
+    # clock [CM-19]; the request lapses, recorded with its reason.
+    step_away(room, table_id, cards[0])
+    loser = str(room.seat_of(table_id, cards[0]))
+    winner = next(str(s) for s in started["dealt_in"] if str(s) != loser)
+    room.end(table_id, {loser: 1000, winner: 1000}, {winner: 2000})
+    state = room.state(table_id, cards[0])
+    assert state["away"] is None and state["away_after_hand"] is False
+    lapsed = events_of(room.app, table_id, "AbsenceRequestLapsed")[-1]
+    assert lapsed.reason == "absence_needs_chips"
+    assert not events_of(room.app, pid(cards[0]), "AbsenceClockUsed")
+
+
+def test_asked_absences_count_toward_the_two(room):
+    table_id, cards = played_table(room, 6)
+    step_away(room, table_id, cards[0])
+    room.start(table_id, present(room, table_id))
+    step_away(room, table_id, cards[1])
+    error = refused(
+        room.app, "absence_table_full", room.app.start_absence, CRUPIER, new_id(),
+        table_id=table_id, player=cards[2],
+    )  # fmt: skip
+    assert error.params == {"away": 2, "maximum": 2}
 
 
 def test_rules_without_the_clock_refuse_it(make_app):

@@ -53,6 +53,7 @@ def test_the_console_s_commands_answer_in_the_language_picked(floor_app, make_us
 
     room = Room(floor_app, tag="LG")
     table_id, cards = room.drawn_table(4, buy_in=None)
+    room.join(room.new_player(), table_id)  # someone to call: the console offers the call
     runtime.floor_projector().catch_up()
     make_user("xan", "jefe_sector", password="pa55-word-ok")
     client = Client()

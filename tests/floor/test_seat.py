@@ -6,16 +6,19 @@ from __future__ import annotations
 
 from floor.domain.seat import SEAT_FLAGS, Seat
 
-# A seat's stored keys, in order, as the snapshots before issue 21 hold them.
+# A seat's stored keys, in order: those the snapshots before issue 21 hold,
+# then the absence asked for after the hand (issue 22, Table version 5).
 STORED_KEYS = (
     "player_id", "stack", "newcomer", "posts_big_blind", "resting", "rested_hands", "rests",
     "idle_hands", "owes_cents", "must_rebuy", "must_leave", "must_post_big_blind",
-    "rest_exceeded", "played_hand", "away", "time_due",
+    "rest_exceeded", "played_hand", "away", "time_due", "away_after_hand",
 )  # fmt: skip
-# The flags the floor's views showed (docs/openapi.yaml's Seat), in order.
+# The flags the floor's views show (docs/openapi.yaml's Seat), in order; issue
+# 22 added played_hand and away_after_hand.
 SHOWN = (
     "newcomer", "posts_big_blind", "resting", "rested_hands", "idle_hands", "owes_cents",
-    "must_rebuy", "must_leave", "must_post_big_blind", "rest_exceeded", "away", "time_due",
+    "must_rebuy", "must_leave", "must_post_big_blind", "rest_exceeded", "played_hand", "away",
+    "time_due", "away_after_hand",
 )  # fmt: skip
 
 
@@ -40,6 +43,7 @@ def test_a_seat_is_stored_as_the_same_dict_as_before():
         "played_hand": False,
         "away": None,
         "time_due": False,
+        "away_after_hand": False,
     }
     away = {"warned": False, "posting_blinds": True}
     changed = Seat.from_state(stored).but(stack=500, away=away)

@@ -15,8 +15,10 @@ from eventsourcing.utils import get_topic, resolve_topic
 from floor.domain.concern import TableConcern
 from floor.domain.table import Table
 
-# Every event a Table has recorded, as of issue 21.
+# Every event a Table has recorded, as of issue 21; then issue 22's absence
+# asked for during a hand (asked, withdrawn, lapsed).
 TABLE_EVENTS = {
+    "AbsenceAsked", "AbsenceRequestLapsed", "AbsenceRequestWithdrawn",
     "AbsenceEnded", "AbsenceExpired", "AbsenceStarted", "AbsenceWarned",
     "ActionClockStarted", "ActionClockStopped", "ActionClockWarned", "BankedHandSettled",
     "ChipsBought", "ChipsTakenOff", "Closed", "DealerAssigned", "HandDeclaredDead",

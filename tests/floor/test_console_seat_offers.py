@@ -1,0 +1,230 @@
+"""The table card offers a seat's action only when its command would take it
+now (issue 22, item 1): "Clock" only on a player dealt into the hand in play,
+"Away" only after a hand played [CM-19] and once a gaming day [CM-18], "Call
+the list" never on a seat already offered to a reservation, nor when nobody
+is there to call. The card asks the command's own check in the domain
+(floor.domain.absence, action_clock, waiting_list); these tests hold the
+rendered card against the command itself, run (nothing saved) in each state.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.test import Client
+
+from floor import runtime
+from floor.kernel.context import CommandContext, command_context
+from floor.kernel.errors import DomainError
+from floor.kernel.registry import COMMANDS
+from floor.kernel.unit_of_work import UnitOfWork
+from tests.support.floor import CRUPIER, new_id
+from tests.support.room import Room
+
+pytestmark = pytest.mark.django_db
+
+# The seat's actions the card decides by the domain's checks.
+CHECKED = ("start_action_clock", "start_absence", "call_next")
+
+
+@pytest.fixture
+def room(floor_app) -> Room:
+    return Room(floor_app, tag="SO")
+
+
+@pytest.fixture
+def jefe(make_user) -> Client:
+    make_user("jaime", "jefe_sector", password="pa55-word-ok")
+    client = Client()
+    assert client.login(username="jaime", password="pa55-word-ok")
+    return client
+
+
+def card_rows(client: Client, room: Room, table_id: str) -> dict[int, dict]:
+    """Each seat row of the table's card: its player's card and the commands offered."""
+    runtime.floor_projector().catch_up()
+    html = client.get(f"/sectors/{room.sector_id}/live/").content.decode()
+    start = html.index(f'data-live-key="table-{table_id}"')
+    section = html[start : html.index("</section>", start)]
+    rows = {}
+    for match in re.finditer(r'<tr data-testid="seat" data-seat="(\d+)"(.*?)</tr>', section, re.S):
+        card = re.match(r' data-card="([^"]+)"', match.group(2))
+        rows[int(match.group(1))] = {
+            "card": card.group(1) if card else None,
+            "commands": set(re.findall(r'data-command="(\w+)"', match.group(2))),
+            "html": match.group(2),
+        }
+    return rows
+
+
+def would_run(room: Room, clock, name: str, **arguments) -> DomainError | None:
+    """The command's own answer in the present state, nothing saved: its
+    refusal, or None when it would be recorded."""
+    context = CommandContext("jaime", "jefe_sector", new_id(), room.app.profile, clock.now())
+    with command_context(context):
+        try:
+            getattr(COMMANDS, name)(UnitOfWork(room.app, room.app.profile), **arguments)
+        except DomainError as error:
+            return error
+    return None
+
+
+def assert_card_matches_commands(room: Room, clock, jefe: Client, table_id: str) -> dict:
+    """For every seat and every checked action: offered iff the command takes it."""
+    rows = card_rows(jefe, room, table_id)
+    for seat, row in rows.items():
+        if row["card"] is not None:
+            asked = {
+                "start_action_clock": {"seat": seat, "pot_cents": 0},
+                "start_absence": {"player": row["card"]},
+            }
+        else:
+            asked = {"call_next": {"seat": seat}}
+        for name, arguments in asked.items():
+            refusal = would_run(room, clock, name, table_id=table_id, **arguments)
+            offered = name in row["commands"]
+            assert offered == (refusal is None), (seat, name, refusal)
+    return rows
+
+
+def test_before_the_first_hand_neither_clock_is_offered(room, clock, jefe):
+    table_id, _cards = room.drawn_table(5)
+    rows = assert_card_matches_commands(room, clock, jefe, table_id)
+    seated = [r for r in rows.values() if r["card"]]
+    assert seated and all(
+        not {"start_absence", "start_action_clock"} & r["commands"] for r in seated
+    )
+    error = would_run(room, clock, "start_absence", table_id=table_id, player=seated[0]["card"])
+    assert error.code == "absence_needs_hand_played"  # CM-19
+
+
+def test_in_a_hand_the_clock_is_offered_only_to_those_dealt_in(room, clock, jefe):
+    table_id, cards = room.drawn_table(5)
+    room.played(table_id)
+    resting = room.seat_of(table_id, cards[0])
+    room.app.start_rest(CRUPIER, new_id(), table_id=table_id, player=cards[0])
+    started = room.start(table_id)
+    assert resting not in started["dealt_in"]
+
+    rows = assert_card_matches_commands(room, clock, jefe, table_id)
+
+    assert "start_action_clock" not in rows[resting]["commands"]
+    error = would_run(
+        room, clock, "start_action_clock", table_id=table_id, seat=resting, pot_cents=0
+    )
+    assert error.code == "seat_not_in_hand"
+    dealt = started["dealt_in"]
+    assert all("start_action_clock" in rows[s]["commands"] for s in dealt)
+    # A player in the hand may ask to step away: the button says when.
+    assert all("start_absence" in rows[s]["commands"] for s in dealt)
+    assert "Ausente al acabar la mano" in rows[dealt[0]]["html"]
+
+
+def test_a_clock_running_offers_acted_on_its_seat_and_no_other_clock(room, clock, jefe):
+    table_id, _cards = room.drawn_table(4)
+    room.played(table_id)
+    started = room.start(table_id)
+    seat = started["dealt_in"][0]
+    room.app.start_action_clock(CRUPIER, new_id(), table_id=table_id, seat=seat, pot_cents=400)
+
+    rows = assert_card_matches_commands(room, clock, jefe, table_id)
+
+    assert "stop_action_clock" in rows[seat]["commands"]
+    assert not any("start_action_clock" in r["commands"] for r in rows.values())
+
+
+def test_away_is_offered_after_a_hand_and_once_a_gaming_day(room, clock, jefe):
+    table_id, cards = room.drawn_table(5)
+    room.played(table_id)
+    rows = assert_card_matches_commands(room, clock, jefe, table_id)
+    assert all("start_absence" in r["commands"] for r in rows.values() if r["card"])
+
+    room.app.start_absence(CRUPIER, new_id(), table_id=table_id, player=cards[0])
+    room.app.end_absence(CRUPIER, new_id(), table_id=table_id, player=cards[0])
+    rows = assert_card_matches_commands(room, clock, jefe, table_id)
+    seat = room.seat_of(table_id, cards[0])
+    assert "start_absence" not in rows[seat]["commands"]  # used today [CM-18]
+
+    # Two away: nobody else is offered it [CM-18].
+    room.app.start_absence(CRUPIER, new_id(), table_id=table_id, player=cards[1])
+    room.app.start_absence(CRUPIER, new_id(), table_id=table_id, player=cards[2])
+    rows = assert_card_matches_commands(room, clock, jefe, table_id)
+    assert not any("start_absence" in r["commands"] for r in rows.values())
+
+
+def test_an_absence_asked_in_the_hand_shows_on_the_seat_until_it_starts(room, clock, jefe):
+    table_id, cards = room.drawn_table(5)
+    room.played(table_id)
+    room.start(table_id)
+    room.app.start_absence(CRUPIER, new_id(), table_id=table_id, player=cards[0])
+    seat = room.seat_of(table_id, cards[0])
+
+    rows = assert_card_matches_commands(room, clock, jefe, table_id)
+
+    assert 'data-testid="away-after-hand"' in rows[seat]["html"]
+    assert "se ausenta al acabar esta mano" in rows[seat]["html"]
+    assert 'data-testid="stays"' in rows[seat]["html"]
+    room.end(table_id)
+    rows = card_rows(jefe, room, table_id)
+    assert 'data-testid="away"' in rows[seat]["html"]
+    assert 'data-testid="away-after-hand"' not in rows[seat]["html"]
+
+
+def test_a_seat_offered_to_a_reservation_says_so_and_is_not_called_again(room, clock, jefe):
+    table_id, cards = room.drawn_table(5)
+    waiting = room.new_player()
+    reservation = room.join(waiting, table_id)["reservation"]
+    freed = room.seat_of(table_id, cards[0])
+    left = room.leave(table_id, cards[0])
+    assert left["offered"]["reservation"] == reservation  # the freed seat is called
+
+    rows = assert_card_matches_commands(room, clock, jefe, table_id)
+
+    assert "call_next" not in rows[freed]["commands"]
+    assert f'data-reservation="{reservation}"' in rows[freed]["html"]
+    assert f"ofrecido a la reserva {reservation}" in rows[freed]["html"]
+    # The call's five minutes [CM-6], in the room's time (20:00 UTC is 21:00 in Madrid).
+    assert "hasta las 21:05" in rows[freed]["html"]
+    # Nobody else waits: no other free seat is offered the call either.
+    free = [s for s, r in rows.items() if r["card"] is None]
+    assert not any("call_next" in rows[s]["commands"] for s in free)
+    other = next(s for s in free if s != freed)
+    assert would_run(room, clock, "call_next", table_id=table_id, seat=other).code == (
+        "nobody_to_call"
+    )
+    assert would_run(room, clock, "call_next", table_id=table_id, seat=freed).code == (
+        "seat_already_offered"
+    )
+
+    room.join(room.new_player(), table_id)
+    rows = assert_card_matches_commands(room, clock, jefe, table_id)
+    assert "call_next" not in rows[freed]["commands"]
+    assert all("call_next" in rows[s]["commands"] for s in free if s != freed)
+
+
+def test_away_pressed_in_a_hand_says_plainly_that_it_is_recorded_for_its_end(room, jefe):
+    table_id, cards = room.drawn_table(5)
+    room.played(table_id)
+    started = room.start(table_id)
+
+    def press(name: str) -> tuple[int, dict]:
+        response = jefe.post(
+            f"/console/commands/{name}/",
+            {"command_id": new_id(), "table_id": table_id, "player": cards[0]},
+            HTTP_ACCEPT="application/json",
+        )
+        return response.status_code, response.json()
+
+    status, answer = press("start_absence")
+    assert status == 201
+    assert answer["message"] == (
+        f"Ausencia anotada. El jugador está en la mano {started['number']}: el reloj de "
+        "ausencia empieza cuando acabe, no hay que hacer nada más."
+    )
+    status, answer = press("end_absence")
+    assert status == 201
+    assert "Se retira la ausencia pedida para el final de la mano" in answer["message"]
+    status, answer = press("start_absence")
+    room.end(table_id)
+    assert room.state(table_id, cards[0])["away"] is not None
