@@ -184,6 +184,35 @@ def test_a_wrong_field_is_named_and_nothing_is_recorded(room, jefe, fields, fiel
     assert len(all_events(room.app)) == before
 
 
+def test_every_amount_typed_wrong_is_named_and_each_reason_said_once(room, jefe):
+    """Two seats' amounts typed the same wrong way are both named (each field
+    marked) and the reason is said once; a third, wrong another way, adds its own."""
+    table_id, _cards = room.drawn_table(4, buy_in=1000)
+    a, b, c = sorted(room.seats(table_id))[:3]
+    status, _ = command(jefe, "start_hand", table_id=table_id, dealt_in=[str(a), str(b), str(c)])
+    assert status == 201
+    before = len(all_events(room.app))
+
+    status, answer = command(
+        jefe,
+        "end_hand",
+        table_id=table_id,
+        **{f"contributions_eur.{a}": "dos", f"contributions_eur.{b}": "tres"},
+        **{f"contributions_eur.{c}": "-2", f"winnings_eur.{a}": "6"},
+    )
+
+    assert status == 400 and answer["code"] == "amount_not_a_number"
+    typed_wrong = "Escriba un importe en euros, por ejemplo 1.250,50."
+    negative = "Un importe no puede ser negativo."
+    assert answer["fields"] == {
+        f"contributions_eur.{a}": typed_wrong,
+        f"contributions_eur.{b}": typed_wrong,
+        f"contributions_eur.{c}": negative,
+    }
+    assert answer["message"] == f"{typed_wrong} {negative}"
+    assert len(all_events(room.app)) == before
+
+
 def test_an_unknown_command_and_a_get_are_refused(room, jefe):
     assert command(jefe, "drop_database")[0] == 404
     assert jefe.get("/console/commands/start_rest/").status_code == 405
