@@ -181,7 +181,8 @@ MESSAGES = {
         "in the pot (%(pot_euros)s)."
     ),
     "rake_above_maximum": _(
-        "The rake exceeds what the rules allow on the called pots: at most %(maximum_euros)s."
+        "A rake of %(rake_euros)s is more than the rules allow on these called pots "
+        "(%(pot_euros)s): type at most %(maximum_euros)s."
     ),
     # --- the pots at a hand's end (issue 19) ------------------------------------------
     "blind_not_in_contributions": _(

@@ -60,8 +60,14 @@ def open_table(
     mixed table names a second variant where the profile allows it [PT 23];
     ``rake`` takes the announced house benefit (rake_model, rake_percent,
     rake_cap_cents, rake_step_cents, session_percent, session_base), within
-    the profile [GA art. 18.3; PT 7; CM "Beneficio"]."""
+    the profile [GA art. 18.3; PT 7; CM "Beneficio"].
+
+    The blocking reason comes first: a sector with no room for another table
+    (full [GA art. 19], or its last hands begun [CM-24]) is said before the
+    stakes are checked, so a jefe does not fix stakes for a table that cannot
+    open."""
     sector = work.load(Sector, sector_id, "sector")
+    sector.check_room(work.profile.max_tables_per_sector, work.now())
     spec = TableSpec.check(
         variant=variant,
         limit=limit,

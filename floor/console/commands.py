@@ -95,8 +95,8 @@ def run_console_command(user: Any, name: str, posted: Any) -> tuple[int, dict]:
         return 400, {
             "ok": False,
             "code": wrong.code,
-            "message": str(wrong),
-            "fields": {wrong.name: str(wrong)},
+            "message": said_once(wrong.fields.values()),
+            "fields": wrong.fields,
         }
     scope = ScopeSerializer(data={k: data.pop(k) for k in command.scope if k in data})
     body = command.body(data=data)
@@ -142,6 +142,12 @@ def run_console_command(user: Any, name: str, posted: Any) -> tuple[int, dict]:
     if command.summary is not None:
         done += " " + command.summary(outcome.result)
     return (200 if outcome.replayed else 201), {"ok": True, "message": done}
+
+
+def said_once(reasons: Any) -> str:
+    """Fields' reasons as one answer, each reason once: two amounts typed wrong
+    the same way are one "Type an amount ...", not the same sentence twice."""
+    return " ".join(dict.fromkeys(str(reason) for reason in reasons))
 
 
 def _run(name: str, user: Any, command_id: str, arguments: dict, read: dict) -> tuple[bool, Any]:

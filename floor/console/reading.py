@@ -31,12 +31,21 @@ class ScopeSerializer(serializers.Serializer):
 
 
 class FormError(ValueError):
-    """A field the person typed that is not a number of euros."""
+    """A field the person typed that is not a number of euros; ``fields``
+    names every such field of the form with its own reason (the first one's
+    is the error's message)."""
 
-    def __init__(self, name: str, message: str, code: str = "invalid_input") -> None:
+    def __init__(
+        self,
+        name: str,
+        message: str,
+        code: str = "invalid_input",
+        fields: dict[str, str] | None = None,
+    ) -> None:
         super().__init__(message)
         self.name = name
         self.code = code
+        self.fields = fields or {name: message}
 
 
 def read_euros(name: str, typed: str) -> Amount:
@@ -52,6 +61,7 @@ def form_data(posted: Any, lists: tuple[str, ...], read: dict[str, Amount] | Non
     """The API's body from a console form (see the module's docstring); what
     each euro field was read as goes into ``read``, by the field's name."""
     data: dict[str, Any] = {}
+    wrong: list[FormError] = []
     for key in posted:
         if key in {"csrfmiddlewaretoken", CONFIRM_FIELD}:
             continue
@@ -63,7 +73,11 @@ def form_data(posted: Any, lists: tuple[str, ...], read: dict[str, Amount] | Non
             continue
         name, _dot, inner = key.partition(".")
         if name.endswith("_eur"):
-            amount = read_euros(key, value)
+            try:
+                amount = read_euros(key, value)
+            except FormError as error:
+                wrong.append(error)  # every wrong field is named, not only the first
+                continue
             if read is not None:
                 read[key] = amount
             name, value = name[: -len("_eur")], amount.cents
@@ -72,6 +86,9 @@ def form_data(posted: Any, lists: tuple[str, ...], read: dict[str, Amount] | Non
             data.setdefault(name, {})[inner] = value
         else:
             data[name] = value
+    if wrong:
+        first = wrong[0]
+        raise FormError(first.name, str(first), first.code, {e.name: str(e) for e in wrong})
     return data
 
 

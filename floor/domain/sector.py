@@ -88,12 +88,17 @@ class Sector(AuditedAggregate):
             closing and closing["begun"] and now < datetime.fromisoformat(closing["closes_at"])
         )
 
-    def add_table(self, table_id: UUID, max_tables: int, now: datetime) -> int:
-        """Gives the table the lowest free number, or refuses a fifth table."""
+    def check_room(self, max_tables: int, now: datetime) -> None:
+        """Refuses another table: the last hands of the night have begun
+        [CM-24], or the sector holds ``max_tables`` already [GA art. 19]."""
         if self.closing_tonight(now):
             raise conflict("sector_closing", sector=self.name)
         if len(self.tables) >= max_tables:
             raise conflict("sector_full", sector=self.name, max_tables=max_tables)
+
+    def add_table(self, table_id: UUID, max_tables: int, now: datetime) -> int:
+        """Gives the table the lowest free number, or refuses a fifth table."""
+        self.check_room(max_tables, now)
         taken = set(self.tables.values())
         number = next(n for n in range(1, max_tables + 1) if n not in taken)
         self._table_added(table_id=table_id, number=number)

@@ -234,7 +234,15 @@ def check_typed(facts: HandFacts, build: PotBuild, won: Mapping[int, int], rake:
             )
     _left, takes = rake_limit(facts, build)
     if rake > sum(takes):
-        raise invalid("rake_above_maximum", maximum_cents=sum(takes))
+        # The figure allowed, with the rake asked and the called pots it is
+        # taken from, so the refusal says what to type [GA art. 18.3a; PT 65;
+        # CM "Beneficio": 0 below the first step].
+        raise invalid(
+            "rake_above_maximum",
+            maximum_cents=sum(takes),
+            rake_cents=rake,
+            pot_cents=sum(p.amount for p in build.pots),
+        )
     return takes
 
 

@@ -388,6 +388,31 @@ def test_a_spanish_thousand_reads_as_a_thousand_and_a_large_fill_is_confirmed(
     context.close()
 
 
+def test_an_amount_sent_before_its_preview_is_refused_once(
+    live_server, browser, floor_app, make_user
+):
+    """Typed and sent at once (Enter before the field's preview came back):
+    the refusal is said once, beside the form; the late preview says nothing
+    more, and a corrected amount is read again as it is typed (issue 22)."""
+    room = Room(floor_app, tag="RO")
+    open_cage(floor_app)
+    room.table()
+    context, jefe, fill = fill_form_of_table_1(live_server.url, browser, make_user, room)
+    said = "Escriba un importe en euros, por ejemplo 1.250,50."
+    amount = fill.locator("[name=amount_eur]")
+
+    amount.fill("doce")
+    amount.press("Enter")
+    fill.locator("[data-testid=answer]", has_text=said).wait_for()
+    jefe.wait_for_timeout(600)  # past the preview's 200 ms pause and its answer
+
+    assert fill.inner_text().count(said) == 1
+    assert amount.get_attribute("aria-invalid") == "true"
+    amount.fill("12,50")
+    fill.locator("[data-testid=amount-read]", has_text="Leído: 12,50 EUR.").wait_for()
+    context.close()
+
+
 def test_a_failed_attempt_is_not_resent_under_its_command_id(
     live_server, browser, floor_app, make_user
 ):

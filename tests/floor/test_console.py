@@ -68,6 +68,12 @@ def test_the_jefe_opens_tables_and_sees_sector_full_inline(jefe_at_sector):
     assert refused.status_code == 409
     error = re.search(rb'data-testid="form-error">(.*?)</div>', refused.content, re.S).group(1)
     assert b"GA art. 19" in error and b"Sector A" in error
+    # A fifth table with stakes out of the band: the full sector is said first.
+    bad_stakes = {**TABLE_FORM, "minimum_cents": "1", "maximum_cents": "100"}
+    refused = jefe.post(url, {"command_id": new_id(), **bad_stakes})
+    assert refused.status_code == 409
+    error = re.search(rb'data-testid="form-error">(.*?)</div>', refused.content, re.S).group(1)
+    assert b"GA art. 19" in error and b"22.3a" not in error
     assert TableView.objects.count() == 4
 
 

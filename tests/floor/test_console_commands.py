@@ -124,6 +124,45 @@ def test_a_hand_is_reported_seat_by_seat(room, jefe):
 
 
 @pytest.mark.parametrize(
+    ("language", "said"),
+    [
+        ("es", "Una comisión de 0,20 € es más de lo que permiten las normas sobre estos "
+         "botes igualados (4,00 €): escriba como máximo 0,00 €."),
+        ("gl", "Unha comisión de 0,20 € é máis do que permiten as normas sobre estes "
+         "botes igualados (4,00 €): escriba como máximo 0,00 €."),
+        ("pt", "Uma comissão de 0,20 € é mais do que as regras permitem sobre estes "
+         "potes igualados (4,00 €): escreva no máximo 0,00 €."),
+        ("en", "A rake of 0.20 € is more than the rules allow on these called pots "
+         "(4.00 €): type at most 0.00 €."),
+    ],
+)  # fmt: skip
+def test_a_rake_too_high_is_told_the_figure_allowed(room, jefe, language, said):
+    """A 0,20 EUR rake on a 4 EUR pot: CM takes nothing below its first step
+    (CM "Beneficio"), and the refusal says so as a figure, with the pot."""
+    table_id, _cards = room.drawn_table(4, buy_in=1000)
+    a, b = sorted(room.seats(table_id))[:2]
+    status, _ = command(jefe, "start_hand", table_id=table_id, dealt_in=[str(a), str(b)])
+    assert status == 201
+    jefe.cookies["django_language"] = language
+    before = len(all_events(room.app))
+    rake = "0.20" if language == "en" else "0,20"
+    won = "3.80" if language == "en" else "3,80"
+
+    status, answer = command(
+        jefe,
+        "end_hand",
+        table_id=table_id,
+        **{f"contributions_eur.{a}": "2", f"contributions_eur.{b}": "2"},
+        **{f"winnings_eur.{a}": won},
+        rake_eur=rake,
+    )
+
+    assert (status, answer["code"]) == (400, "rake_above_maximum")
+    assert answer["message"] == said
+    assert len(all_events(room.app)) == before
+
+
+@pytest.mark.parametrize(
     ("fields", "field"),
     [
         ({"amount_eur": "doce"}, "amount_eur"),
@@ -142,6 +181,35 @@ def test_a_wrong_field_is_named_and_nothing_is_recorded(room, jefe, fields, fiel
 
     assert status == 400 and answer["ok"] is False
     assert field in answer["fields"]
+    assert len(all_events(room.app)) == before
+
+
+def test_every_amount_typed_wrong_is_named_and_each_reason_said_once(room, jefe):
+    """Two seats' amounts typed the same wrong way are both named (each field
+    marked) and the reason is said once; a third, wrong another way, adds its own."""
+    table_id, _cards = room.drawn_table(4, buy_in=1000)
+    a, b, c = sorted(room.seats(table_id))[:3]
+    status, _ = command(jefe, "start_hand", table_id=table_id, dealt_in=[str(a), str(b), str(c)])
+    assert status == 201
+    before = len(all_events(room.app))
+
+    status, answer = command(
+        jefe,
+        "end_hand",
+        table_id=table_id,
+        **{f"contributions_eur.{a}": "dos", f"contributions_eur.{b}": "tres"},
+        **{f"contributions_eur.{c}": "-2", f"winnings_eur.{a}": "6"},
+    )
+
+    assert status == 400 and answer["code"] == "amount_not_a_number"
+    typed_wrong = "Escriba un importe en euros, por ejemplo 1.250,50."
+    negative = "Un importe no puede ser negativo."
+    assert answer["fields"] == {
+        f"contributions_eur.{a}": typed_wrong,
+        f"contributions_eur.{b}": typed_wrong,
+        f"contributions_eur.{c}": negative,
+    }
+    assert answer["message"] == f"{typed_wrong} {negative}"
     assert len(all_events(room.app)) == before
 
 

@@ -121,7 +121,8 @@ def test_the_rake_limit_is_on_the_called_pots(hand):
         winnings={str(a): 7 * M - too_much, str(b): 3 * M},
         rake_cents=too_much,
     )
-    assert error.params == {"maximum_cents": most}
+    # The called pots: 9 M of the 10 M put in (1 M was nobody's call, returned).
+    assert error.params == {"maximum_cents": most, "rake_cents": too_much, "pot_cents": 9 * M}
     ended = end(
         room,
         table_id,

@@ -121,7 +121,7 @@ def test_cm_counts_the_rake_in_whole_steps_of_the_table(make_app):
         winnings={str(seats[0]): 3999},
         rake_cents=1,
     )
-    assert error.params == {"maximum_cents": 0}
+    assert error.params == {"maximum_cents": 0, "rake_cents": 1, "pot_cents": 4000}
     room.end(table_id, put_in, {str(seats[0]): 4000}, rake_cents=0)
 
 
@@ -139,7 +139,7 @@ def test_a_per_session_table_takes_no_rake_per_hand(make_app):
         winnings={str(a): 990},
         rake_cents=10,
     )
-    assert error.params == {"maximum_cents": 0}
+    assert error.params == {"maximum_cents": 0, "rake_cents": 10, "pot_cents": 1000}
 
 
 @pytest.mark.parametrize("profile", ["GA", "PT"])
@@ -158,7 +158,7 @@ def test_the_rake_is_at_most_five_percent_of_the_pot(make_app, profile):
         winnings={str(a): 949},
         rake_cents=51,
     )
-    assert error.params == {"maximum_cents": 50}
+    assert error.params == {"maximum_cents": 50, "rake_cents": 51, "pot_cents": 1000}
     room.end(table_id, put_in, {str(a): 950}, rake_cents=50)
 
 
@@ -181,7 +181,11 @@ def test_cm_the_rake_is_at_most_ten_euros_a_hand(make_app):
                 winnings={str(a): 48_999},
                 rake_cents=1_001,
             )
-            assert error.params == {"maximum_cents": 1_000}
+            assert error.params == {
+                "maximum_cents": 1_000,
+                "rake_cents": 1_001,
+                "pot_cents": 50_000,
+            }
             room.end(table_id, put_in, {str(a): 49_000}, rake_cents=1_000)
         else:
             room.end(table_id, put_in, {str(a): 47_500}, rake_cents=2_500)

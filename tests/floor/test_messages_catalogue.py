@@ -170,6 +170,24 @@ def test_a_taken_seat_is_refused_in_spanish(make_app):
         assert describe(error) == f"Seat {busy} is taken."
 
 
+@pytest.mark.parametrize(
+    ("language", "seat", "not_seat"),
+    [("es", "asiento", "puesto"), ("gl", "asento", "posto"), ("pt", "lugar", "posto")],
+)
+def test_a_seat_is_called_by_one_word(language, seat, not_seat):
+    """A seat is "asiento" in every Spanish message ("asento", "lugar"), never
+    "puesto" in one and "asiento" in the next (issue 22)."""
+    with override("en"):
+        english = {code: str(template) for code, template in MESSAGES.items()}
+    with override(language):
+        said = {code: str(template) for code, template in MESSAGES.items()}
+    about_seats = [code for code, text in english.items() if re.search(r"\bseats?\b", text)]
+    assert "player_away" in about_seats
+    wrong = re.compile(rf"\b{not_seat}s?\b", re.IGNORECASE)
+    assert [code for code in about_seats if wrong.search(said[code])] == []
+    assert sum(seat in said[code].lower() for code in about_seats) > len(about_seats) // 2
+
+
 def test_no_refusal_in_the_floor_or_the_ledger_passes_prose():
     """The helpers take the code alone as a positional argument: a second one
     would be prose the catalogue already says (floor.kernel.errors)."""

@@ -86,6 +86,24 @@ def test_only_the_jefe_opens_tables_and_only_the_director_opens_sectors(floor_ap
     assert refused.value.code == "role_not_allowed"
 
 
+def test_a_full_sector_is_said_before_the_stakes_are_checked(floor_app):
+    """The blocking reason first: fixing the stakes of a fifth table would not
+    open it (GA art. 19)."""
+    sector_id = open_sector(floor_app)
+    open_tables(floor_app, sector_id, 4)
+    bad_stakes = {**HOLDEM, "minimum_cents": 100, "maximum_cents": 10_000}  # out of the band
+    before = log_length(floor_app)
+    with pytest.raises(DomainError) as refused:
+        floor_app.open_table(JEFE, new_id(), sector_id=sector_id, **bad_stakes)
+    assert (refused.value.code, refused.value.kind) == ("sector_full", ErrorKind.CONFLICT)
+    assert log_length(floor_app) == before
+    # With room in the sector, the same stakes are refused as stakes.
+    other = open_sector(floor_app, "Sector B")
+    with pytest.raises(DomainError) as refused:
+        floor_app.open_table(JEFE, new_id(), sector_id=other, **bad_stakes)
+    assert refused.value.code == "stakes_out_of_band"
+
+
 @pytest.mark.parametrize("sector_id", [str(uuid.uuid4()), "not-a-uuid"])
 def test_a_table_in_an_unknown_sector_is_not_found(floor_app, sector_id):
     with pytest.raises(DomainError) as refused:

@@ -9,11 +9,7 @@ import pytest
 from django.core.management import call_command
 
 from floor import runtime
-from floor.management.commands.load_demo_floor import (
-    DEMO_BUY_IN_CENTS,
-    DEMO_CAGE_CHIPS_CENTS,
-    DEMO_TRAY_CENTS,
-)
+from floor.management.commands.load_demo_floor import DEMO_CAGE_CHIPS_CENTS, DEMO_TRAY_CENTS
 from ledger.domain import accounts
 from ledger.models import AccountView, GamingDayView, TransactionView, TrayRequestView
 from tests.support.money import live_balance
@@ -35,9 +31,10 @@ def test_the_demo_floor_fills_its_trays_and_buys_its_players_in(floor_app):
     runtime.floor_projector().catch_up()
     trays = AccountView.objects.filter(kind="tray")
     stacks = AccountView.objects.filter(kind="stack")
-    assert stacks.count() == 10 and {s.balance_cents for s in stacks} == {DEMO_BUY_IN_CENTS}
+    # Without house amounts, the table's maximum (10 EUR) each (tests/floor/test_demo_floor.py).
+    assert stacks.count() == 10 and {s.balance_cents for s in stacks} == {1000}
     tray_total = sum(t.balance_cents for t in trays)
-    assert tray_total == trays.count() * DEMO_TRAY_CENTS - 10 * DEMO_BUY_IN_CENTS
+    assert tray_total == trays.count() * DEMO_TRAY_CENTS - 10 * 1000
     cage_chips = live_balance(floor_app, accounts.CAGE_CHIPS)
     assert cage_chips == DEMO_CAGE_CHIPS_CENTS - trays.count() * DEMO_TRAY_CENTS
     assert sum(AccountView.objects.values_list("balance_cents", flat=True)) == 0

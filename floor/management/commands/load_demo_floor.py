@@ -3,9 +3,20 @@
 Safe to run again: the floor commands carry fixed command ids, so a second run
 replays them and records nothing new; the demo users are created once, and one
 whose password or roles were changed keeps them.
+
+Realistic (issue 22): each drawn player buys in within what the table takes
+(the profile's amounts for its game, 100 to 1,000 EUR at CM's Hold'em tables
+[CM-2], else the table's minimum and maximum), for a stack of tens of big
+blinds where the range allows it, and not all alike, so a hand can be played
+at the table's blinds and an all-in makes a side pot. A player already bought
+in, or a table that has dealt a hand, is the floor's own: a second run buys
+nobody in again, whatever the amounts were when it was loaded.
 """
 
 from __future__ import annotations
+
+from typing import Any
+from uuid import UUID
 
 from django.contrib.auth.models import Group, User
 from django.core.management.base import BaseCommand
@@ -16,6 +27,7 @@ from floor.kernel.roles import Role
 from floor.kernel.web.gateway import perform
 from floor.messages import describe
 from floor.runtime import floor_app
+from games.profile_rules import BuyInRules
 
 # (username, password, role): the README lists these.
 DEMO_USERS = [
@@ -51,9 +63,11 @@ DEMO_PLAYERS = [
     ("DEMO-010", "João"), ("DEMO-011", "Lucía"), ("DEMO-012", "Manuel"),
     ("DEMO-013", "Nuria"), ("DEMO-014", "Óscar"),
 ]  # fmt: skip
-# What each drawn player buys in for: 5 EUR, or the least the house takes at
-# that table's game (CM's Hold'em tables: 100 EUR [CM-2]).
-DEMO_BUY_IN_CENTS = 500
+# What each drawn player asks to buy in for, in big blinds (the big blind is
+# the table minimum [CM; PT 81-83]), seat by seat in the draw's order: mixed
+# stacks, as a real table has. ``demo_buy_in`` keeps each within what the
+# table takes [CM-2].
+DEMO_BUY_IN_BIG_BLINDS = (50, 75, 60, 100, 50, 80, 50, 60, 75, 50)
 # The cage's float and each table's tray (EUR cents).
 DEMO_CAGE_CASH_CENTS = 2_000_000
 DEMO_CAGE_CHIPS_CENTS = 5_000_000
@@ -178,17 +192,39 @@ class Command(BaseCommand):
                 table_id=table_id,
             )
         drawn = perform(COMMANDS.draw_seats, jefe, "demo:draw:1", table_ids=[table_id])
-        house = floor_app().profile.buy_in.bounds_for(DEMO_SECTORS["Sector A"][0][0])
-        amount = max(DEMO_BUY_IN_CENTS, house.minimum_cents) if house else DEMO_BUY_IN_CENTS
-        # The amount is in the command id: a floor loaded when the demo bought in
-        # 5 EUR gets the rest as a rebuy, and a second run still records nothing.
-        suffix = "" if amount == DEMO_BUY_IN_CENTS else f":{amount}"
-        for player_id in drawn.result["tables"][table_id]["seats"].values():
-            perform(
+        app = floor_app()
+        table = app.repository.get(UUID(table_id))
+        if table.hands_played or table.hand is not None:
+            return  # the table has dealt: its stacks are the floor's, not the demo's
+        seats = drawn.result["tables"][table_id]["seats"]
+        for index, seat in enumerate(sorted(seats, key=int)):
+            player_id = seats[seat]
+            sitting = table.seat_at(seat)
+            if sitting is None or sitting.player_id != UUID(player_id).hex or sitting.stack:
+                continue  # moved, gone, or bought in already (by an earlier load too)
+            amount = demo_buy_in(app.profile.buy_in, table, index)
+            perform(  # the amount is in the id: one id, one payload
                 COMMANDS.buy_in,
                 dealer,
-                f"demo:buy-in:{player_id}{suffix}",
+                f"demo:buy-in:{player_id}:{amount}",
                 table_id=table_id,
                 player=player_id,
                 amount_cents=amount,
             )
+
+
+def demo_buy_in(rules: BuyInRules, table: Any, index: int) -> int:
+    """What the ``index``-th drawn player of ``table`` buys in for: their share
+    of ``DEMO_BUY_IN_BIG_BLINDS`` of the table's big blind, within what a first
+    buy-in at the table may be: the profile's amounts for its game (100 to
+    1,000 EUR at CM's Hold'em tables [CM-2]), else the table's minimum and
+    maximum (floor.domain.chips). Where the range is narrow (a 2/10 EUR table
+    without house amounts: at most 10 EUR), the most it takes."""
+    house = rules.bounds_for(table.variant)
+    low, high = (
+        (house.minimum_cents, house.maximum_cents)
+        if house is not None
+        else (table.minimum_cents, table.maximum_cents)
+    )
+    wanted = DEMO_BUY_IN_BIG_BLINDS[index % len(DEMO_BUY_IN_BIG_BLINDS)] * table.minimum_cents
+    return min(max(wanted, low), high)
