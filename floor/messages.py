@@ -412,6 +412,10 @@ MESSAGES = {
     "transaction_empty": _("A transaction must move some money."),
     "transaction_not_found": _("That transaction does not exist."),
     "no_chips_to_cash": _("That player has no chips at the cage to cash."),
+    "cash_out_above_chips": _(
+        "The player has %(held_euros)s in chips off the tables: %(amount_euros)s cannot be "
+        "cashed. Chips still on a table are cashed once the player leaves it."
+    ),
     "paid_with_invalid": _(
         "At the table a buy-in is paid in cash or with the player's own chips; one paid "
         "at the cage is entered by the cage."

@@ -7,6 +7,7 @@ app_name = "floor"
 
 urlpatterns = [
     path("", views.home, name="home"),
+    path("favicon.ico", views.no_icon, name="favicon"),
     path("sectors/<uuid:sector_id>/", views.sector, name="sector"),
     path("sectors/<uuid:sector_id>/live/", sector.live, name="sector-live"),
     path("tables/<uuid:table_id>/", sector.table_view, name="table"),

@@ -75,9 +75,12 @@ def cash_out(work: UnitOfWork, *, player: str, amount_cents: int | None = None) 
     open_day(work)
     found = tables.player(work, player)
     held = accounts.player_chips(found.id)
-    amount = balance_of(work, held) if amount_cents is None else cents(amount_cents)
+    balance = balance_of(work, held)
+    amount = balance if amount_cents is None else cents(amount_cents)
     if amount == 0:
         raise conflict("no_chips_to_cash")
+    if amount > balance:  # said with what he has, not as the books' general rule
+        raise conflict("cash_out_above_chips", held_cents=balance, amount_cents=amount)
     changed = book(
         work,
         TransactionKind.CASH_OUT,

@@ -6,6 +6,8 @@ API's shapes, a refusal is answered in Spanish and records nothing, and the
 live part answers 204 until the floor changes.
 """
 
+import re
+
 import pytest
 from django.test import Client
 
@@ -270,6 +272,24 @@ def test_the_dealer_s_tablet_shows_the_table_and_runs_its_hands(room, make_user)
     assert status == 201
     changed = dealer.get(f"/tables/{table_id}/live/", {"since": "0"}).content.decode()
     assert 'data-testid="end-hand"' in changed and 'data-command="start_action_clock"' in changed
+
+
+def test_the_table_page_links_back_to_a_page_its_reader_may_read(room, jefe, make_user):
+    # A new user took the dealer's "<- Sector A" for the sector's page, which is
+    # not his: his link back says where it goes, his tables.
+    table_id, _cards = room.drawn_table(4)
+    runtime.floor_projector().catch_up()
+    make_user("cris", "crupier", password="pa55-word-ok")
+    dealer = Client()
+    dealer.login(username="cris", password="pa55-word-ok")
+    assert dealer.get(f"/sectors/{room.sector_id}/").status_code == 403
+
+    for reader, lands_on, says in ((jefe, "/sectors/", "Sector"), (dealer, "/", "Mis mesas")):
+        page = reader.get(f"/tables/{table_id}/").content.decode()
+        back, label = re.search(r'<a href="([^"]+)">\u2190 ([^<]+)</a>', page).groups()
+        assert back.startswith(lands_on) and (lands_on != "/" or back == "/")
+        assert label.startswith(says)
+        assert reader.get(back).status_code == 200
 
 
 def test_an_unknown_table_view_is_a_404(room, jefe):

@@ -86,3 +86,6 @@ def test_pages_name_no_icon_so_the_browser_asks_for_none(floor_app):
     a WARNING in the log each time (a new user's report)."""
     page = Client().get("/accounts/login/")
     assert '<link rel="icon" href="data:,">' in page.text
+    # Pages that are not ours (the admin, a JSON answer) still make it ask.
+    icon = Client().get("/favicon.ico")
+    assert icon.status_code == 204 and "max-age" in icon["Cache-Control"]

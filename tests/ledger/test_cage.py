@@ -12,6 +12,7 @@ import pytest
 
 from floor.domain.player import Player
 from floor.kernel.roles import Actor, Role
+from floor.messages import message_for
 from ledger.domain import accounts
 from ledger.domain.accounts import Kind
 from ledger.domain.cage import Cage
@@ -242,10 +243,13 @@ def test_a_cash_out_pays_what_the_player_holds_and_no_more(room, books):
     open_cage(room.app)
     card = room.new_player()
     sell(room, card, 1_000)
-    refused(
-        room.app, "insufficient_funds", room.app.cash_out, CAJERO, new_id(), player=card,
+    error = refused(
+        room.app, "cash_out_above_chips", room.app.cash_out, CAJERO, new_id(), player=card,
         amount_cents=1_001,
     )  # fmt: skip
+    # Said with what the player holds (a new user read only the books' general rule).
+    assert error.params == {"held_cents": 1_000, "amount_cents": 1_001}
+    assert "10,00" in message_for(error.code, **error.params)
     cash = books.balance(accounts.CAGE_CASH)
     paid = room.app.cash_out(CAJERO, new_id(), player=card, amount_cents=300)
     assert paid.result["amount_cents"] == 300
