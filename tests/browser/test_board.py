@@ -93,3 +93,39 @@ def test_the_board_says_when_it_lost_the_server(live_server, browser, floor_app,
     tv.unroute("**/board/?live=1")  # and comes back
     tv.locator("[data-testid=board-stale]").wait_for(state="hidden", timeout=5_000)
     context.close()
+
+
+def test_a_busy_room_still_fits_the_tv(live_server, browser, floor_app):
+    """Six games, two numbers called, a long list: nobody scrolls a TV, so the
+    type shrinks until the board fits, and stays readable."""
+    room = Room(floor_app, tag="TVZ")
+    first, _cards = room.drawn_table(4, buy_in=None)
+    room.drawn_table(4, buy_in=None, minimum_cents=200, maximum_cents=800)
+    for card in room.new_players(9):
+        room.join(card, first)
+    free = [s for s in range(1, 11) if s not in room.seats(first)]
+    for seat in free[:2]:
+        floor_app.call_next(JEFE, new_id(), table_id=first, seat=seat)
+    room.drawn_table(
+        2, buy_in=None, variant="sen_descarte", seats=7, minimum_cents=500, maximum_cents=10_000
+    )
+    room.drawn_table(6, buy_in=None, seats=6, minimum_cents=400, maximum_cents=2_000)
+    other = Room(floor_app, tag="TVY")  # a sector runs four tables at most
+    other.drawn_table(
+        4, buy_in=None, variant="omaha", limit="pot_limit", minimum_cents=1000, maximum_cents=5_000
+    )
+    other.drawn_table(
+        2, buy_in=None, variant="pai_gow", seats=6, minimum_cents=1000, maximum_cents=20_000
+    )
+    runtime.floor_projector().catch_up()
+
+    context = browser.new_context(locale="es-ES", viewport={"width": 1920, "height": 1080})
+    tv = context.new_page()
+    tv.goto(f"{live_server.url}/board/")
+    assert tv.locator("[data-testid=board-game]").count() == 6
+    assert tv.locator("[data-testid=called] li").count() == 2
+    assert tv.evaluate("document.documentElement.scrollHeight") <= 1080
+    type_px = tv.evaluate("parseFloat(getComputedStyle(document.documentElement).fontSize)")
+    assert type_px >= 14  # the waiting numbers are twice that
+    tv.screenshot(path="/tmp/board22-tv-busy-1920x1080.png")
+    context.close()
