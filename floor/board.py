@@ -1,58 +1,92 @@
-"""The public board, for a TV in the room: the games running, their free
-seats, and each game's waiting list by reservation number (no names).
+"""The public board, for the TV in the room: the games running with their
+stakes (blinds, or a banked table's limits) and free seats, the reservation
+numbers called to a seat, and each game's waiting list by reservation number.
 
-Nobody logs in to a TV, and the board shows nothing personal: it is public.
-It reloads itself every few seconds.
+Nobody logs in to a TV, and the board shows nothing personal: it is public,
+so it names no player and shows no card, only reservation numbers [CM-6].
+The page fetches its own live part every few seconds (``?live=1``) and swaps
+it in when it changed: no reload, no global poller.
 """
 
 from __future__ import annotations
 
+from decimal import Decimal
+
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils.formats import number_format
 
 from floor.forms import LIMIT_LABELS, VARIANT_LABELS
 from floor.selectors import players
 from floor.selectors import tables as floor_tables
 from games.limits import small_blind_for
+from games.variants import VARIANTS, Variant
 
-# How often the TV reloads the board, in seconds (settings can shorten it).
+# How often the TV asks for the board's live part, in seconds (settings can shorten it).
 REFRESH_SECONDS = 10
 
 
+def tv_euros(cents: int) -> str:
+    """An amount as the room reads it from afar: 200 -> "2 €", 50 -> "0,50 €",
+    100000 -> "1.000 €" (cents only when there are some)."""
+    places = 0 if cents % 100 == 0 else 2
+    return f"{number_format(Decimal(cents) / 100, decimal_pos=places, force_grouping=True)} €"
+
+
+def _banked(variant: str) -> bool:
+    """Whether the house banks this game [GA art. 2-16; PG]: its table has a
+    minimum and a maximum bet, no blinds."""
+    try:
+        return VARIANTS[Variant(variant)].banked
+    except ValueError:
+        return False
+
+
 def board_games() -> list[dict]:
-    """Each game with a table open or a list: its tables, seats free, and
-    the reservation numbers waiting, in list order."""
+    """Each game with a table open or a list: its stakes, its tables, the
+    seats free, the reservation numbers called and those waiting, in list
+    order. Nothing here names a player."""
     games: dict[tuple, dict] = {}
 
     def game(variant: str, limit: str, minimum: int, maximum: int) -> dict:
         key = (variant, limit, minimum, maximum)
         if key not in games:
+            banked = _banked(variant)
             games[key] = {
                 "variant": VARIANT_LABELS.get(variant, variant),
-                "limit": LIMIT_LABELS.get(limit, limit),
-                "small_blind_cents": small_blind_for(minimum),
+                "banked": banked,
+                # A banked game bets against the bank: no betting limit to name.
+                "limit": None if banked else LIMIT_LABELS.get(limit, limit),
+                "small_blind": tv_euros(small_blind_for(minimum)),
+                "big_blind": tv_euros(minimum),
+                "minimum": tv_euros(minimum),
+                "maximum": tv_euros(maximum),
                 "big_blind_cents": minimum,
                 "maximum_cents": maximum,
                 "tables": [],
                 "seats_free": 0,
                 "waiting": [],
                 "called": [],
+                # The estimated wait per game is the players' issue's to fill:
+                # until then the board shows none rather than a made-up figure.
+                "wait": None,
             }
         return games[key]
 
-    on_the_floor = floor_tables.tables_not_closed()
+    on_the_floor = sorted(floor_tables.tables_not_closed(), key=lambda t: t.number)
     for table in on_the_floor:
         shown = game(table.variant, table.limit, table.minimum_cents, table.maximum_cents)
+        free = max(table.seats - table.players, 0)
         shown["tables"].append(
             {
-                "label": str(table),
-                "players": table.players,
+                "number": table.number,
+                "seats_free": free,
                 # The last hands announced at closing [CM-24; GA art. 7, 15.3].
                 "last_hands_left": table.last_hands_left,
             }
         )
-        shown["seats_free"] += max(table.seats - table.players, 0)
+        shown["seats_free"] += free
     numbers_of_tables = {t.id: t.number for t in on_the_floor}
     for waiting in players.board_lists():
         entries = sorted(waiting.entries.all(), key=lambda e: e.position)
@@ -63,7 +97,13 @@ def board_games() -> list[dict]:
             if entry.call_table is not None:
                 number = numbers_of_tables.get(entry.call_table)
                 shown["called"].append(
-                    {"reservation": entry.reservation, "table": number, "seat": entry.call_seat}
+                    {
+                        "reservation": entry.reservation,
+                        "table": number,
+                        "seat": entry.call_seat,
+                        # The called player has until then to appear [CM-6].
+                        "until": entry.call_ends_at,
+                    }
                 )
             else:
                 shown["waiting"].append(entry.reservation)
@@ -73,15 +113,15 @@ def board_games() -> list[dict]:
 
 
 def board(request: HttpRequest) -> HttpResponse:
-    """The room's board (public, reloads itself): it names no one."""
-    return render(
-        request,
-        "floor/board.html",
-        {
-            "games": board_games(),
-            "refresh_seconds": getattr(settings, "FLOOR_BOARD_REFRESH_SECONDS", REFRESH_SECONDS),
-        },
-    )
+    """The room's board (public, updates itself): it names no one. With
+    ``?live=1`` only its live part, which the page swaps in."""
+    context = {
+        "games": board_games(),
+        "refresh_seconds": getattr(settings, "FLOOR_BOARD_REFRESH_SECONDS", REFRESH_SECONDS),
+    }
+    if request.GET.get("live"):
+        return render(request, "floor/_board_live.html", context)
+    return render(request, "floor/board.html", context)
 
 
 board.reads = "public"  # floor.domain.reads: anyone, logged in or not
