@@ -69,6 +69,7 @@ def test_the_form_asks_how_each_seat_ended_and_who_won(room, jefe):
         assert f'name="ended.{seat}"' in page and f'name="place.{seat}"' in page
     assert 'name="called_eur"' in page and 'data-testid="rake-limit"' in page
     assert 'data-testid="blinds-posted"' in page
+    assert "Apuesta igualada, EUR" in page and "hasta el final" in page  # Spanish by default
 
 
 def test_a_hand_ended_by_naming_the_winner_with_the_rake_computed(room, jefe):
