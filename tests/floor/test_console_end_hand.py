@@ -120,6 +120,7 @@ def test_the_dealer_may_take_less_rake_never_more(room, jefe):
 
     assert status == 201, answer
     assert "; rake 1.00 EUR; paid" in answer["message"]
+    assert "bet called 40.00 EUR" in answer["message"]
     assert stack(room, table_id, b) == 10000 + 4000 - 100
 
 
