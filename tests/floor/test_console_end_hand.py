@@ -191,3 +191,26 @@ def test_a_hand_everyone_folded_to_needs_no_winner_named(room, jefe):
     assert stack(room, table_id, big) == 4000 + 1000 - rake
     assert stack(room, table_id, small) == 4000 - 1000
     assert stack(room, table_id, other) == 4000
+
+
+def test_a_table_charging_for_time_offers_no_rake_per_hand(make_app, jefe):
+    """At a table raking per session [GA art. 18.3b] the form has no rake field
+    and says why."""
+    app = make_app("GA")
+    runtime.install(app)
+    try:
+        room = Room(app, tag="ET")
+        table_id, _cards = room.drawn_table(
+            4, buy_in=1000, rake_model="per_session", session_percent="10"
+        )
+        seats = sorted(room.seats(table_id))[:2]
+        room.start(table_id, seats, button=seats[0])
+        runtime.floor_projector().catch_up()
+
+        page = jefe.get(f"/sectors/{room.sector_id}/").content.decode()
+    finally:
+        runtime.install(None)
+
+    assert 'data-testid="end-hand"' in page
+    assert "Sin comisión por mano: esta mesa cobra por tiempo." in page
+    assert 'name="rake_eur"' not in page
