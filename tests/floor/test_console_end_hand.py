@@ -214,3 +214,42 @@ def test_a_table_charging_for_time_offers_no_rake_per_hand(make_app, jefe):
     assert 'data-testid="end-hand"' in page
     assert "Sin comisión por mano: esta mesa cobra por tiempo." in page
     assert 'name="rake_eur"' not in page
+
+
+@pytest.mark.parametrize(
+    ("put_in", "live", "pots"),
+    [
+        ({1: 500, 2: 500}, {1, 2}, [[1, 2]]),
+        ({1: 200, 2: 600, 3: 600}, {1, 2, 3}, [[1, 2, 3], [2, 3]]),
+        # the top bet nobody called goes back: no pot of its own
+        ({1: 200, 2: 600}, {1, 2}, [[1, 2]]),
+        # everyone else folded: nothing contested
+        ({1: 100, 2: 200}, {2}, []),
+        ({1: 100, 2: 300, 3: 600, 4: 600}, {1, 2, 3, 4}, [[1, 2, 3, 4], [2, 3, 4], [3, 4]]),
+    ],
+)
+def test_the_pots_follow_the_all_in_levels(put_in, live, pots):
+    from floor.console.actions import dealer_pots
+
+    assert dealer_pots(put_in, live) == pots
+
+
+def test_each_pot_goes_to_its_best_placed_seats():
+    from floor.console.actions import winners_by_place
+
+    pots = [[1, 2, 3], [2, 3]]
+    assert winners_by_place(pots, {1: 1, 2: 2, 3: 3}) == [[1], [2]]
+    assert winners_by_place(pots, {1: 2, 2: 1, 3: 1}) == [[2, 3], [2, 3]]  # a split
+    assert winners_by_place(pots, {1: 1}) == [[1], []]  # the side pot left unnamed
+
+
+def test_hands_placed_equal_split_the_pot(room, jefe):
+    """Two hands placed 1 share the pot [PT 66-67; GA art. 23.3; CM]."""
+    table_id, (a, b) = dealt(room, jefe, [10000, 10000])
+    form = {f"ended.{a}": "called", f"ended.{b}": "called", "called_eur": "40"}
+    form.update({f"place.{a}": "1", f"place.{b}": "1", "rake_eur": "0"})
+
+    status, answer = command(jefe, "end_hand", table_id=table_id, **form)
+
+    assert status == 201, answer
+    assert stack(room, table_id, a) == stack(room, table_id, b) == 10000
