@@ -27,6 +27,7 @@ from floor.application.catalogue import COMMANDS as REGISTRY
 from floor.kernel.composition import ROOM
 from floor.kernel.registry import COMMANDS
 from floor.kernel.web.serializers import CommandSerializer, PlayerCommandSerializer
+from floor.selectors import console as console_reads
 
 
 @dataclass(frozen=True)
@@ -123,6 +124,108 @@ def _banked_form(data: dict) -> dict:
     if data.get("jackpot_id"):
         prepared["jackpot_id"] = str(data["jackpot_id"])
     return prepared
+
+
+# The API's own result, typed: the form passes it on as the API takes it.
+_TYPED_RESULT = ("winnings", "pot_winners", "shown")
+
+
+def dealer_pots(put_in: Mapping[int, int], live: set[int]) -> list[list[int]]:
+    """The seats that may win each pot, main pot first, from what each live
+    seat put in: each all-in level below the top closes a pot [PT 38, 49-50;
+    CM "restados"; GA art. 23.2]. A last pot only one seat reached is its
+    uncalled chips, handed back (or a pot nobody else may win): left out, the
+    service gives it to that seat."""
+    levels = sorted({put_in.get(s, 0) for s in live} - {0})
+    pots = [sorted(s for s in live if put_in.get(s, 0) >= level) for level in levels]
+    while pots and len(pots[-1]) <= 1:
+        pots.pop()
+    return pots
+
+
+def winners_by_place(pots: list[list[int]], place: Mapping[int, int]) -> list[list[int]]:
+    """Each pot's winners: of the seats that may win it, those with the best
+    hand (place 1 is the best; equal places split the pot [PT 66-67; GA art.
+    23.3]). A pot with no placed seat stays unnamed: the service asks for it."""
+    winners = []
+    for eligible in pots:
+        best = min((place[s] for s in eligible if s in place), default=None)
+        winners.append([s for s in eligible if place.get(s) == best] if best else [])
+    return winners
+
+
+def _hand_end_form(data: dict) -> dict:
+    """The console's end-hand form (``ended.3``, ``called_eur``, ``place.3``,
+    ``rake_eur`` ...) as the API's hand result (issue 22): the service works
+    out what each seat put in from what the hand recorded, where the dealer
+    typed nothing for it (``contributions_eur.3``): a fold, the blind it
+    posted; all in, its stack as the hand began; to the end, the bet called
+    (the big blind when none is typed), or its stack if that is less. A seat
+    given a place at the showdown played to the end. The pots' winners come
+    from the places; the rake, when typed, is checked by the service against
+    the most allowed [GA art. 18.3a; PT 7a; CM "Beneficio"]."""
+    ended = {int(k): v for k, v in data.pop("ended", {}).items()}
+    place = {int(k): v for k, v in data.pop("place", {}).items()}
+    called = data.pop("called_cents", None)
+    if any(data.get(name) is not None for name in _TYPED_RESULT):
+        data.setdefault("contributions", {})
+        return data
+    typed = {int(k): v for k, v in data.pop("contributions", {}).items()}
+    hand = console_reads.hand_to_end(data["table_id"])
+    dealt = hand["dealt_in"] if hand else sorted(typed)
+    blinds = hand["blinds"] if hand else {}
+    stacks = hand["stacks"] if hand else {}
+    if called is None:
+        called = max(blinds.values(), default=0)
+    put_in: dict[str, int] = {}
+    folded = set(data.pop("folded", []))
+    for seat in dealt:
+        how = ended.get(seat, "folded")
+        if how == "folded" and seat in place:
+            how = "called"  # a hand placed at the showdown was not folded
+        stack = stacks.get(seat, 0)
+        if seat in typed:
+            amount = typed[seat]
+        elif how == "all_in":
+            amount = stack
+        elif how == "called":
+            amount = min(max(called, blinds.get(seat, 0)), stack)
+        else:
+            amount = blinds.get(seat, 0)
+        if how == "folded":
+            folded.add(seat)
+        if amount:
+            put_in[str(seat)] = amount
+    live = {s for s in dealt if s not in folded}
+    pots = dealer_pots({int(s): a for s, a in put_in.items()}, live)
+    prepared = {**data, "contributions": put_in, "folded": sorted(folded)}
+    if place or not pots:
+        # No pot contested (everyone else folded): its seat takes it, named or not.
+        prepared["pot_winners"] = winners_by_place(pots, place)
+    return prepared
+
+
+def hand_end_said(result: dict) -> str:
+    """A hand's end in words: each pot, its winners and rake; what each seat
+    takes back."""
+    parts = []
+    for number, pot in enumerate(result.get("pots", []), start=1):
+        text = _("Pot %(number)s: %(amount)s") % {
+            "number": number,
+            "amount": format_euros(pot["amount_cents"]),
+        }
+        if pot.get("winners"):
+            text += ", " + _("won by %(seats)s") % {"seats": ", ".join(map(str, pot["winners"]))}
+        parts.append(text)
+    parts.append(_("rake %(amount)s") % {"amount": format_euros(result.get("rake_cents") or 0)})
+    paid = ", ".join(
+        _("seat %(seat)s %(amount)s") % {"seat": seat, "amount": format_euros(cents)}
+        for seat, cents in result.get("winnings", {}).items()
+        if cents
+    )
+    if paid:
+        parts.append(_("paid: %(payments)s") % {"payments": paid})
+    return "; ".join(parts) + "."
 
 
 def _signed(cents: int) -> str:
@@ -305,20 +408,24 @@ FLOOR_COMMANDS: dict[str, ConsoleCommand] = by_name(
         ("table_id",),
         lists=("dealt_in",),
     ),
+    # The end of a hand the way a dealer thinks (templates/floor/console/_end_hand.html).
     ConsoleCommand(
         COMMANDS.end_hand,
-        s.EndHandSerializer,
+        s.EndHandFormSerializer,
         gettext_lazy("The hand is reported."),
         ("table_id",),
         ("folded",),
+        prepare=_hand_end_form,
+        summary=hand_end_said,
     ),
     # "Calculate": what the hand end typed so far would pay, before confirming it.
     ConsoleCommand(
         COMMANDS.preview_settlement,
-        s.HandResultSerializer,
+        s.HandEndFormSerializer,
         "",
         ("table_id",),
         ("folded",),
+        prepare=_hand_end_form,
         asks=True,
     ),
     ConsoleCommand(

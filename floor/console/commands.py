@@ -113,7 +113,7 @@ def run_console_command(user: Any, name: str, posted: Any) -> tuple[int, dict]:
     arguments = {k: str(v) for k, v in scope.validated_data.items()}
     arguments.update(body.validated_data)
     if command.asks:
-        return _ask(user, name, arguments)
+        return _ask(user, name, command.prepare(arguments))
     command_id = arguments.pop("command_id")
     prepared = command.prepare(arguments)
     asked = confirmation(command.confirm(prepared) if command.confirm else None, posted)

@@ -159,10 +159,18 @@ def decide_end(
         else:
             winners = settlement.winners_from_shown(facts, built, shown, board)
         settled = settlement.settle(facts, built, winners)
-        if rake_cents is not None and rake_cents != settled.rake:
+        if rake_cents is not None and rake_cents > settled.rake:
+            # The most the rules allow on the called pots, said so the dealer
+            # knows what to type [GA art. 18.3a; PT 7a; CM "Beneficio"].
             raise invalid(
-                "rake_not_as_announced", rake_cents=rake_cents, expected_cents=settled.rake
+                "rake_above_maximum",
+                maximum_cents=settled.rake,
+                rake_cents=rake_cents,
+                pot_cents=built.called,
             )
+        if rake_cents is not None and rake_cents < settled.rake:
+            # The rake is a maximum: the dealer may take less (issue 22).
+            settled = settlement.settle(facts, built, winners, rake=rake_cents)
         rake, won, pots = settled.rake, settled.winnings, settled.pots
     stacks, idle, must_rebuy, post_big, must_leave = {}, {}, [], [], {}
     blinds = table.hand["blinds"]

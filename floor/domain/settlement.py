@@ -328,10 +328,26 @@ class Settlement:
     winnings: dict[int, int]
 
 
-def settle(facts: HandFacts, build: PotBuild, winners: list[list[int]]) -> Settlement:
+def settle(
+    facts: HandFacts, build: PotBuild, winners: list[list[int]], rake: int | None = None
+) -> Settlement:
     """Pays each pot, net of its rake, to its winners: shared by the profile's
-    rule, odd chips from the hand's seat onwards [PT 66-67; GA art. 23.3; CM]."""
+    rule, odd chips from the hand's seat onwards [PT 66-67; GA art. 23.3; CM].
+
+    ``rake``: a rake below the most allowed, the dealer's choice (the rake is a
+    maximum [GA art. 18.3a; PT 7a; CM "Beneficio"]): it is taken from the main
+    pot first, the side pots' rake forgiven first."""
     left, takes = rake_limit(facts, build)
+    if rake is not None and rake < sum(takes):
+        lowered, still = [], rake
+        for take in takes:
+            lowered.append(min(take, still))
+            still -= lowered[-1]
+        left = tuple(
+            Pot(q.amount + t - lo, q.eligible)
+            for q, t, lo in zip(left, takes, lowered, strict=True)
+        )
+        takes = lowered
     unit = facts.table_minimum if facts.split.share_in_table_minimums else 1
     weights = dict(facts.stacks) if facts.split.basis is SplitBasis.STACKS else None
     winnings = dict(build.returned)

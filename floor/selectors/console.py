@@ -98,3 +98,28 @@ def games_with_free_waiting() -> set[tuple]:
             "waiting_list__maximum_cents",
         ).distinct()
     )
+
+
+def hand_to_end(table_id: Any) -> dict[str, Any] | None:
+    """What the console's end-hand form works the contributions out from
+    (issue 22): the hand in play at the table, its dealt-in seats, the blinds
+    they posted and their stacks as the hand began (a stack moves only when
+    the hand ends); None when no hand is in play (or not read yet)."""
+    table = TableView.objects.filter(id=table_id).first()
+    if table is None or not table.hand_in_progress:
+        return None
+    hand = HandView.objects.filter(
+        table=table, number=table.hand_in_progress, ended_at__isnull=True
+    ).first()
+    if hand is None:
+        return None
+    stacks = dict(
+        SeatView.objects.filter(table=table, seat__in=hand.dealt_in).values_list(
+            "seat", "stack_cents"
+        )
+    )
+    return {
+        "dealt_in": list(hand.dealt_in),
+        "blinds": {int(s): a for s, a in (hand.blinds or {}).items() if a},
+        "stacks": stacks,
+    }

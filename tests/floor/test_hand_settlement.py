@@ -195,7 +195,7 @@ def test_the_hands_shown_are_ranked(hand):
 
 
 def test_exactly_one_result_form(hand):
-    room, table_id, (a, b, c, d), _profile = hand
+    room, table_id, (a, b, c, d), profile = hand
     put_in = by((a, b, c, d), PUT_IN)
     end_refused(room, "hand_result_required", table_id, contributions=put_in)
     end_refused(
@@ -208,12 +208,24 @@ def test_exactly_one_result_form(hand):
     )
     end_refused(
         room,
-        "rake_not_as_announced",
+        "rake_above_maximum",
         table_id,
         contributions=put_in,
         pot_winners=[[a], [b]],
-        rake_cents=1,
+        rake_cents=RAKE_ON_CALLED[profile] + 1,
     )
+
+
+def test_the_dealer_may_take_less_rake_than_the_most(hand):
+    """The rake is a maximum [GA art. 18.3a; PT 7a; CM "Beneficio"]: a lower
+    one is taken from the main pot first, the rest paid to the winners."""
+    room, table_id, (a, b, c, d), profile = hand
+    put_in = by((a, b, c, d), PUT_IN)
+    ended = end(room, table_id, contributions=put_in, pot_winners=[[a], [c]], rake_cents=100)
+    assert ended["rake_cents"] == 100
+    assert sum(ended["winnings"].values()) + 100 == sum(PUT_IN)
+    assert ended["pots"][0]["rake_cents"] == 100 and ended["pots"][1]["rake_cents"] == 0
+    assert RAKE_ON_CALLED[profile] > 100
 
 
 # --- blinds owed [PT 89, 90; CM-17] ---------------------------------------------------

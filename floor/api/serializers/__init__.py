@@ -38,7 +38,9 @@ from floor.api.serializers.common import (
     RequiredBooleanField,
 )
 from floor.api.serializers.hands import (
+    EndHandFormSerializer,
     EndHandSerializer,
+    HandEndFormSerializer,
     HandResultSerializer,
     HandSerializer,
     SettlementPotSerializer,
@@ -109,10 +111,12 @@ __all__ = [
     "CloseTableSerializer",
     "DinnerBreakSerializer",
     "DrawSerializer",
+    "EndHandFormSerializer",
     "EndHandSerializer",
     "GameSerializer",
     "GrantTableChangeSerializer",
     "GroupTableSerializer",
+    "HandEndFormSerializer",
     "HandResultSerializer",
     "HandSerializer",
     "JournalSerializer",

@@ -72,7 +72,7 @@ class HandResultSerializer(serializers.Serializer):
         allow_null=True,
         help_text="With winnings: the rake taken (0 if left out), at most the limit on the "
         "called pots. Otherwise the service computes the table's announced rake; if given, "
-        "it must be that.",
+        "at most that, and a lower one is taken from the main pot first.",
     )
     pot_winners = serializers.ListField(
         child=serializers.ListField(
@@ -104,6 +104,31 @@ class HandResultSerializer(serializers.Serializer):
 
 class EndHandSerializer(CommandSerializer, HandResultSerializer):
     pass
+
+
+class HandEndFormSerializer(HandResultSerializer):
+    """The console's end-hand form, the way a dealer thinks (issue 22): how
+    each seat ended (``ended.3``: to the end, all in or folded), the bet those
+    who stayed to the end put in (``called_eur``), each hand's place at the
+    showdown (``place.3``: 1 won) and the rake (empty: the most allowed). What
+    a seat put in may still be typed (``contributions_eur.3``), and so may the
+    API's own result (winnings, pot winners, the hands shown).
+    floor.console.actions makes it the API's ``HandResultSerializer`` shape."""
+
+    contributions = serializers.DictField(
+        child=Cents(min_value=0, max_value=MAX_AMOUNT_CENTS), required=False
+    )
+    ended = serializers.DictField(
+        child=serializers.ChoiceField(["called", "all_in", "folded"]), required=False
+    )
+    called_cents = Cents(min_value=0, max_value=MAX_AMOUNT_CENTS, required=False)
+    place = serializers.DictField(
+        child=serializers.IntegerField(min_value=1, max_value=9), required=False
+    )
+
+
+class EndHandFormSerializer(CommandSerializer, HandEndFormSerializer):
+    """The console's end-hand form, as a command (it carries its id)."""
 
 
 class SettlementPotSerializer(serializers.Serializer):
