@@ -1,0 +1,117 @@
+"""A sector's four tables on one screen (issue 22, item 1): the demo floor's
+Sector A, as the jefe opens it, fits a 1920x1080 screen without scrolling the
+page, each table card within its grid cell, one line per seat; a tablet's
+1024x768 shows two columns. Screenshots go to FLOOR_SCREENSHOTS (or the test's
+tmp directory) to be looked at.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+from pathlib import Path
+
+import pytest
+from django.core.management import call_command
+
+from floor import runtime
+from floor.models import SectorView
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+# The geometry of the page: its height, and each card against its grid cell.
+MEASURE = """() => {
+  const grid = document.querySelector('.tables-grid');
+  const cards = Array.from(grid.querySelectorAll('[data-testid=table-card]'));
+  const columns = getComputedStyle(grid).gridTemplateColumns.split(' ').length;
+  return {
+    height: document.scrollingElement.scrollHeight,
+    width: document.scrollingElement.scrollWidth,
+    columns: columns,
+    cards: cards.map((card) => {
+      const r = card.getBoundingClientRect();
+      return {
+        number: card.dataset.tableNumber,
+        top: r.top, left: r.left, right: r.right, bottom: r.bottom,
+        overflowX: card.scrollWidth - card.clientWidth,
+        overflowY: card.scrollHeight - card.clientHeight,
+        rows: Array.from(card.querySelectorAll('[data-testid=seat]')).map(
+          (row) => Math.round(row.getBoundingClientRect().height)),
+      };
+    }),
+  };
+}"""
+
+
+def shots_folder(tmp_path: Path) -> Path:
+    folder = Path(os.environ.get("FLOOR_SCREENSHOTS") or tmp_path)
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+def open_sector_a(browser, base: str, width: int, height: int):
+    context = browser.new_context(locale="es-ES", viewport={"width": width, "height": height})
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    sector = SectorView.objects.get(name="Sector A")
+    to = f"/sectors/{sector.id}/"
+    page.goto(f"{base}/accounts/login/?next={to}")
+    page.fill("#id_username", "jefe")
+    page.fill("#id_password", "jefe-demo")  # the demo's jefe (README)
+    page.click("button[type=submit] >> nth=-1")
+    page.wait_for_url(f"{base}{to}")
+    page.locator("[data-testid=table-card]").nth(3).wait_for()
+    return context, page
+
+
+@pytest.fixture
+def demo_floor(floor_app):
+    call_command("load_demo_floor", stdout=io.StringIO())
+    runtime.floor_projector().catch_up()
+
+
+def test_sector_a_fits_a_1080p_screen_four_tables_side_by_side_and_a_tablet_in_two(
+    live_server, browser, demo_floor, tmp_path
+):
+    # One demo floor for both screens: a transactional test's flush takes the roles' groups.
+    context, page = open_sector_a(browser, live_server.url, 1920, 1080)
+    geometry = page.evaluate(MEASURE)
+    page.screenshot(path=str(shots_folder(tmp_path) / "sector-1920x1080.png"))
+    context.close()
+
+    assert geometry["height"] <= 1080, geometry["height"]
+    assert geometry["width"] <= 1920, geometry["width"]
+    assert geometry["columns"] == 4
+    cards = geometry["cards"]
+    assert len(cards) == 4
+    # Side by side: one row, left to right, every card wholly on the screen.
+    assert len({round(card["top"]) for card in cards}) == 1
+    assert [card["left"] for card in cards] == sorted(card["left"] for card in cards)
+    for card in cards:
+        assert card["overflowX"] <= 0 and card["overflowY"] <= 0, card
+        assert card["right"] <= 1920 and card["bottom"] <= 1080, card
+    # One line per seat: every seat's row is as tall as the shortest.
+    for card in cards:
+        assert card["rows"] and max(card["rows"]) <= min(card["rows"]) + 2, card
+        assert max(card["rows"]) <= 30, card
+
+    context, page = open_sector_a(browser, live_server.url, 1024, 768)
+    geometry = page.evaluate(MEASURE)
+    page.screenshot(path=str(shots_folder(tmp_path) / "sector-1024x768.png"), full_page=True)
+    # A seat's rarer commands fold under its "More"; opened, they stay within the screen.
+    first = page.locator("[data-testid=table-card][data-table-number='1']")
+    row = first.locator("[data-testid=seat][data-card]").first
+    row.locator("summary").click()
+    leave = row.locator("form[data-command=leave_table] button")
+    leave.wait_for()
+    box = leave.bounding_box()
+    page.screenshot(path=str(shots_folder(tmp_path) / "sector-1024x768-more.png"))
+    context.close()
+
+    assert geometry["columns"] == 2
+    assert geometry["width"] <= 1024, geometry["width"]
+    for card in geometry["cards"]:
+        assert card["overflowX"] <= 0, card
+        assert card["right"] <= 1024, card
+        assert max(card["rows"]) <= min(card["rows"]) + 2, card
+    assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 1024
