@@ -12,10 +12,14 @@ import os
 from pathlib import Path
 
 import pytest
+from django.contrib.auth.models import Group
 from django.core.management import call_command
 
 from floor import runtime
-from floor.models import SectorView
+from floor.kernel.roles import Actor, Role
+from floor.models import SectorView, TableView
+from tests.support.floor import new_id
+from tests.support.room import Room
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -66,6 +70,9 @@ def open_sector_a(browser, base: str, width: int, height: int):
 
 @pytest.fixture
 def demo_floor(floor_app):
+    # A transactional test's flush takes the roles' groups the migration made.
+    for role in Role:
+        Group.objects.get_or_create(name=role.value)
     call_command("load_demo_floor", stdout=io.StringIO())
     runtime.floor_projector().catch_up()
 
@@ -73,7 +80,6 @@ def demo_floor(floor_app):
 def test_sector_a_fits_a_1080p_screen_four_tables_side_by_side_and_a_tablet_in_two(
     live_server, browser, demo_floor, tmp_path
 ):
-    # One demo floor for both screens: a transactional test's flush takes the roles' groups.
     context, page = open_sector_a(browser, live_server.url, 1920, 1080)
     geometry = page.evaluate(MEASURE)
     page.screenshot(path=str(shots_folder(tmp_path) / "sector-1920x1080.png"))
@@ -115,3 +121,40 @@ def test_sector_a_fits_a_1080p_screen_four_tables_side_by_side_and_a_tablet_in_t
         assert card["right"] <= 1024, card
         assert max(card["rows"]) <= min(card["rows"]) + 2, card
     assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 1024
+
+
+def test_a_table_in_play_keeps_one_line_a_seat_with_its_badges(
+    live_server, browser, demo_floor, floor_app, tmp_path
+):
+    """Table 1 with a hand in play: a seat offered to the list's first reservation,
+    a player resting, one on the clock, one stepping away when the hand ends."""
+    jefe = Actor("jefe", frozenset({Role.JEFE_SECTOR}))  # the demo's jefe runs Sector A
+    table = str(TableView.objects.get(sector__name="Sector A", number=1).id)
+    room = Room(floor_app, tag="LY")
+    seats = room.seats(table)
+    first, resting, clocked, away = list(seats)[:4]
+    # Leaving offers the seat to the list [PT 12; CM-5].
+    floor_app.leave_table(jefe, new_id(), table_id=table, player=seats[first], reason="left")
+    floor_app.start_rest(jefe, new_id(), table_id=table, player=seats[resting])
+    dealt_in = [seat for seat in seats if seat not in (first, resting)]
+    floor_app.start_hand(jefe, new_id(), table_id=table, dealt_in=dealt_in)
+    floor_app.start_action_clock(jefe, new_id(), table_id=table, seat=clocked, pot_cents=600)
+    floor_app.start_absence(jefe, new_id(), table_id=table, player=seats[away])
+    runtime.floor_projector().catch_up()
+
+    context, page = open_sector_a(browser, live_server.url, 1920, 1080)
+    card = page.locator("[data-testid=table-card][data-table-number='1']")
+    for badge in ("offered-to", "resting", "action-clock", "away-after-hand"):
+        card.locator(f"[data-testid={badge}]").wait_for()
+    # The hand dealt is the first of her two [GA art. 20; PT 13].
+    assert card.locator("[data-testid=resting]").inner_text() == "descansa 1/2"
+    assert card.locator("[data-testid=offered-to]").get_attribute("data-reservation") == "11"
+    geometry = page.evaluate(MEASURE)
+    page.screenshot(path=str(shots_folder(tmp_path) / "sector-1920x1080-in-play.png"))
+    card.screenshot(path=str(shots_folder(tmp_path) / "table-1-in-play.png"))
+    context.close()
+
+    table_1 = next(card for card in geometry["cards"] if card["number"] == "1")
+    assert table_1["overflowX"] <= 0, table_1
+    assert max(table_1["rows"]) <= min(table_1["rows"]) + 2, table_1
+    assert geometry["width"] <= 1920
