@@ -23,6 +23,9 @@ from tests.support.room import Room
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
+JEFE = Actor("jefe", frozenset({Role.JEFE_SECTOR}))  # the demo's jefe runs Sector A
+LIVE_MS = 2_000  # a change shows in an open console within two seconds
+
 # The geometry of the page: its height, and each card against its grid cell.
 MEASURE = """() => {
   const grid = document.querySelector('.tables-grid');
@@ -68,6 +71,10 @@ def open_sector_a(browser, base: str, width: int, height: int):
     return context, page
 
 
+def first_table_id() -> str:
+    return str(TableView.objects.get(sector__name="Sector A", number=1).id)
+
+
 @pytest.fixture
 def demo_floor(floor_app):
     # A transactional test's flush takes the roles' groups the migration made.
@@ -78,7 +85,7 @@ def demo_floor(floor_app):
 
 
 def test_sector_a_fits_a_1080p_screen_four_tables_side_by_side_and_a_tablet_in_two(
-    live_server, browser, demo_floor, tmp_path
+    live_server, browser, demo_floor, floor_app, tmp_path
 ):
     context, page = open_sector_a(browser, live_server.url, 1920, 1080)
     geometry = page.evaluate(MEASURE)
@@ -112,6 +119,15 @@ def test_sector_a_fits_a_1080p_screen_four_tables_side_by_side_and_a_tablet_in_t
     leave.wait_for()
     box = leave.bounding_box()
     page.screenshot(path=str(shots_folder(tmp_path) / "sector-1024x768-more.png"))
+    # The floor moves on (another seat of the table rests): the card is swapped
+    # live, and the panel the jefe opened stays open.
+    other = first.locator("[data-testid=seat][data-card]").nth(1)
+    floor_app.start_rest(
+        JEFE, new_id(), table_id=first_table_id(), player=other.get_attribute("data-card")
+    )
+    runtime.floor_projector().catch_up()
+    other.locator("[data-testid=resting]").wait_for(timeout=LIVE_MS)
+    still_open = row.locator("details.more").evaluate("d => d.open")
     context.close()
 
     assert geometry["columns"] == 2
@@ -121,6 +137,7 @@ def test_sector_a_fits_a_1080p_screen_four_tables_side_by_side_and_a_tablet_in_t
         assert card["right"] <= 1024, card
         assert max(card["rows"]) <= min(card["rows"]) + 2, card
     assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 1024
+    assert still_open
 
 
 def test_a_table_in_play_keeps_one_line_a_seat_with_its_badges(
@@ -128,18 +145,17 @@ def test_a_table_in_play_keeps_one_line_a_seat_with_its_badges(
 ):
     """Table 1 with a hand in play: a seat offered to the list's first reservation,
     a player resting, one on the clock, one stepping away when the hand ends."""
-    jefe = Actor("jefe", frozenset({Role.JEFE_SECTOR}))  # the demo's jefe runs Sector A
-    table = str(TableView.objects.get(sector__name="Sector A", number=1).id)
+    table = first_table_id()
     room = Room(floor_app, tag="LY")
     seats = room.seats(table)
     first, resting, clocked, away = list(seats)[:4]
     # Leaving offers the seat to the list [PT 12; CM-5].
-    floor_app.leave_table(jefe, new_id(), table_id=table, player=seats[first], reason="left")
-    floor_app.start_rest(jefe, new_id(), table_id=table, player=seats[resting])
+    floor_app.leave_table(JEFE, new_id(), table_id=table, player=seats[first], reason="left")
+    floor_app.start_rest(JEFE, new_id(), table_id=table, player=seats[resting])
     dealt_in = [seat for seat in seats if seat not in (first, resting)]
-    floor_app.start_hand(jefe, new_id(), table_id=table, dealt_in=dealt_in)
-    floor_app.start_action_clock(jefe, new_id(), table_id=table, seat=clocked, pot_cents=600)
-    floor_app.start_absence(jefe, new_id(), table_id=table, player=seats[away])
+    floor_app.start_hand(JEFE, new_id(), table_id=table, dealt_in=dealt_in)
+    floor_app.start_action_clock(JEFE, new_id(), table_id=table, seat=clocked, pot_cents=600)
+    floor_app.start_absence(JEFE, new_id(), table_id=table, player=seats[away])
     runtime.floor_projector().catch_up()
 
     context, page = open_sector_a(browser, live_server.url, 1920, 1080)
@@ -158,3 +174,7 @@ def test_a_table_in_play_keeps_one_line_a_seat_with_its_badges(
     assert table_1["overflowX"] <= 0, table_1
     assert max(table_1["rows"]) <= min(table_1["rows"]) + 2, table_1
     assert geometry["width"] <= 1920
+    # The four tables stay on the screen, the hand's form open on table 1; the
+    # sector's lists and forms below them may scroll.
+    for card in geometry["cards"]:
+        assert card["bottom"] <= 1080, card
