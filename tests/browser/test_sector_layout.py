@@ -56,8 +56,10 @@ def shots_folder(tmp_path: Path) -> Path:
     return folder
 
 
-def open_sector_a(browser, base: str, width: int, height: int):
-    context = browser.new_context(locale="es-ES", viewport={"width": width, "height": height})
+def open_sector_a(browser, base: str, width: int, height: int, touch: bool = False):
+    context = browser.new_context(
+        locale="es-ES", viewport={"width": width, "height": height}, has_touch=touch
+    )
     page = context.new_page()
     page.set_default_timeout(15_000)
     sector = SectorView.objects.get(name="Sector A")
@@ -108,7 +110,8 @@ def test_sector_a_fits_a_1080p_screen_four_tables_side_by_side_and_a_tablet_in_t
         assert card["rows"] and max(card["rows"]) <= min(card["rows"]) + 2, card
         assert max(card["rows"]) <= 30, card
 
-    context, page = open_sector_a(browser, live_server.url, 1024, 768)
+    context, page = open_sector_a(browser, live_server.url, 1024, 768, touch=True)
+    coarse = page.evaluate("matchMedia('(pointer: coarse)').matches")
     geometry = page.evaluate(MEASURE)
     page.screenshot(path=str(shots_folder(tmp_path) / "sector-1024x768.png"), full_page=True)
     # A seat's rarer commands fold under its "More"; opened, they stay within the screen.
@@ -131,6 +134,8 @@ def test_sector_a_fits_a_1080p_screen_four_tables_side_by_side_and_a_tablet_in_t
     context.close()
 
     assert geometry["columns"] == 2
+    if coarse:  # a finger's lines: taller, still one a seat
+        assert all(min(card["rows"]) >= 36 for card in geometry["cards"]), geometry["cards"]
     assert geometry["width"] <= 1024, geometry["width"]
     for card in geometry["cards"]:
         assert card["overflowX"] <= 0, card
