@@ -191,6 +191,8 @@ def table_cards(tables: list[TableView]) -> list[dict[str, Any]]:
                     r["number"] for r in rows if r["seat"] is not None and not r["seat"].resting
                 ],
                 "rake_cents": rake_boxes.get(table.id, 0),
+                # A rest is two hands [GA art. 20; PT 13]: the badge says "resting 1/2".
+                "rest_hands": getattr(room.profile.rest, "rest_hands", None),
                 "hand": hand,
                 "banked": table.id in banked,
                 "jackpot_id": next((j for j, ids in jackpots if str(table.id) in ids), None),
