@@ -125,3 +125,62 @@ def test_the_jefes_keys_rest_away_clock_help_and_esc(live_server, browser, floor
         assert page.evaluate(FOCUSED)["command"] == "register_player"
     finally:
         context.close()
+
+
+@pytest.mark.usefixtures("demo_floor")
+def test_a_live_update_keeps_the_focus_and_the_open_panel(live_server, browser, floor_app):
+    table_1 = table_id(1)
+    context, page = open_sector_a(browser, live_server.url, 1920, 1080)
+    try:
+        _, rows = seated(page, 1)
+        first, second, third = rows.nth(0), rows.nth(1), rows.nth(2)
+        # The jefe opens a seat's "More" and its summary keeps the focus while
+        # another seat of the same table rests: the card is swapped live.
+        more = first.locator("details.more")
+        more.locator("summary").focus()
+        page.keyboard.press("Enter")
+        assert more.evaluate("d => d.open")
+        floor_app.start_rest(
+            JEFE, new_id(), table_id=table_1, player=second.get_attribute("data-card")
+        )
+        runtime.floor_projector().catch_up()
+        second.locator("[data-testid=resting]").wait_for(timeout=LIVE_MS)
+        assert more.evaluate("d => d.open")
+        focused = page.evaluate(FOCUSED)
+        assert focused["tag"] == "SUMMARY" and focused["seat"] == first.get_attribute("data-seat")
+
+        # A half-typed buy-in in that panel: the floor moves on (the waiting
+        # list shrinks, a third seat rests) and the field keeps the focus and
+        # what was typed; keys typed there are text, not shortcuts.
+        field = first.locator("form[data-command=buy_in] input[name=amount_eur]")
+        field.focus()
+        page.keyboard.type("1.0r")
+        waiting = page.locator("[data-testid=waiting-entry]")
+        before = waiting.count()
+        leaving = waiting.first.get_attribute("data-card")
+        floor_app.leave_waiting_list(
+            JEFE, new_id(), player=leaving, table_id=table_1, reason="withdrew"
+        )
+        floor_app.start_rest(
+            JEFE, new_id(), table_id=table_1, player=third.get_attribute("data-card")
+        )
+        runtime.floor_projector().catch_up()
+        page.wait_for_function(
+            "n => document.querySelectorAll('[data-testid=waiting-entry]').length === n",
+            arg=before - 1,
+            timeout=LIVE_MS,
+        )
+        focused = page.evaluate(FOCUSED)
+        assert focused["name"] == "amount_eur" and focused["value"] == "1.0r", focused
+        assert focused["seat"] == first.get_attribute("data-seat")
+        assert more.evaluate("d => d.open")
+        assert first.locator("[data-testid=resting]").count() == 0  # "r" was typed, not pressed
+
+        # Esc leaves the field alone; once the jefe leaves the field and folds
+        # the panel (abandoning it), the table catches up.
+        first.locator("summary").focus()
+        page.keyboard.press("Escape")
+        assert not more.evaluate("d => d.open")
+        third.locator("[data-testid=resting]").wait_for(timeout=LIVE_MS)
+    finally:
+        context.close()
