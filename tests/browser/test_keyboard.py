@@ -16,6 +16,7 @@ from tests.browser.test_sector_layout import (  # noqa: F401 (demo_floor: a fixt
     LIVE_MS,
     demo_floor,
     open_sector_a,
+    shots_folder,
 )
 from tests.support.floor import new_id
 from tests.support.room import Room
@@ -45,7 +46,7 @@ def seated(page, number: int):
 
 
 @pytest.mark.usefixtures("demo_floor")
-def test_the_jefes_keys_rest_away_clock_help_and_esc(live_server, browser, floor_app):
+def test_the_jefes_keys_rest_away_clock_help_and_esc(live_server, browser, floor_app, tmp_path):
     context, page = open_sector_a(browser, live_server.url, 1920, 1080)
     try:
         # "?" shows the help, in the console's language; Esc folds it away.
@@ -54,6 +55,12 @@ def test_the_jefes_keys_rest_away_clock_help_and_esc(live_server, browser, floor
         page.keyboard.press("?")
         assert help_box.is_visible()
         assert "Teclado" in help_box.inner_text()
+        page.screenshot(path=str(shots_folder(tmp_path) / "keys-help.png"))
+        page.keyboard.press("Escape")
+        assert not help_box.is_visible()
+        # The corner's "?" says there are keys, and opens the same help.
+        page.locator("[data-testid=keys-hint]").click()
+        assert help_box.is_visible()
         page.keyboard.press("Escape")
         assert not help_box.is_visible()
 
