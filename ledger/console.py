@@ -28,7 +28,7 @@ from floor.kernel.web.live import log_position, server_now, stamp
 from floor.ports import reads as floor_reads
 from ledger import selectors as books
 from ledger.api.views import cage_position
-from ledger.console_actions import ACCOUNT_LABELS, account_label, reason_label
+from ledger.console_actions import ACCOUNT_LABELS, HAND_LABELS, account_label, reason_label
 from ledger.domain.accounts import Kind, player_chips
 from ledger.domain.gaming_day import COUNTED_KINDS, REASON_CODES
 from ledger.reasons import transaction_reason
@@ -50,6 +50,8 @@ CAGE_COMMANDS = tuple(
         COMMANDS.count_gaming_day,
         COMMANDS.explain_difference,
         COMMANDS.close_gaming_day,
+        COMMANDS.create_jackpot,
+        COMMANDS.pay_jackpot,
     )
 )
 # What the cage counts at the close, by table, in the order the sheet has them.
@@ -100,6 +102,25 @@ def latest_transactions() -> list[dict[str, Any]]:
             "receipt": reverse("receipt", args=[t.id]),
         }
         for t in latest
+    ]
+
+
+def jackpots() -> list[dict[str, Any]]:
+    """Every progressive jackpot with its fund, its starting amount, its stake
+    and the tables that feed it [GA art. 8b; PT-SD 10]."""
+    found = books.jackpots()
+    ids = {UUID(str(t)) for j in found for t in j.table_ids}
+    labels = table_labels(ids)
+    return [
+        {
+            "view": j,
+            "ids": {UUID(str(t)) for t in j.table_ids},
+            "table_labels": [
+                labels[UUID(str(t))].label if UUID(str(t)) in labels else str(t)[:8]
+                for t in j.table_ids
+            ],
+        }
+        for j in found
     ]
 
 
@@ -163,6 +184,9 @@ def live_context(user: Any, card: str) -> dict[str, Any]:
         "cage": cage_position(),
         "transactions": latest_transactions(),
         "open_tables": floor_reads.open_tables(),
+        "jackpots": jackpots(),
+        "hands": list(HAND_LABELS.items()),
+        "seats": range(1, 11),
         "gaming_day": gaming_day_context(),
         "may": {name: COMMANDS.may(actor, name) for name in CAGE_COMMANDS},
         "position": log_position(),
