@@ -28,7 +28,7 @@ from floor.kernel.web.live import log_position, server_now, stamp
 from floor.ports import reads as floor_reads
 from ledger import selectors as books
 from ledger.api.views import cage_position
-from ledger.console_actions import ACCOUNT_LABELS, HAND_LABELS, account_label, reason_label
+from ledger.console_actions import ACCOUNT_LABELS, account_label, reason_label
 from ledger.domain.accounts import Kind, player_chips
 from ledger.domain.gaming_day import COUNTED_KINDS, REASON_CODES
 from ledger.reasons import transaction_reason
@@ -51,7 +51,6 @@ CAGE_COMMANDS = tuple(
         COMMANDS.explain_difference,
         COMMANDS.close_gaming_day,
         COMMANDS.create_jackpot,
-        COMMANDS.pay_jackpot,
     )
 )
 # What the cage counts at the close, by table, in the order the sheet has them.
@@ -185,8 +184,6 @@ def live_context(user: Any, card: str) -> dict[str, Any]:
         "transactions": latest_transactions(),
         "open_tables": floor_reads.open_tables(),
         "jackpots": jackpots(),
-        "hands": list(HAND_LABELS.items()),
-        "seats": range(1, 11),
         "gaming_day": gaming_day_context(),
         "may": {name: COMMANDS.may(actor, name) for name in CAGE_COMMANDS},
         "position": log_position(),

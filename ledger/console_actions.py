@@ -130,6 +130,28 @@ def confirm_create_jackpot(arguments: dict) -> str | None:
     }
 
 
+def confirm_stake_jackpot(arguments: dict) -> str | None:
+    """A hand's jackpot stakes go from the seats' stacks into the fund [GA art.
+    8b; PT-SD 8]: each seat's stake and their total asked first."""
+    stakes = arguments.get("stakes") or {}
+    return _("Stake %(total)s on the jackpot: %(stakes)s.") % {
+        "total": euros(sum(stakes.values())),
+        "stakes": said_by_seat(stakes),
+    }
+
+
+def said_by_seat(cents_by_seat: dict) -> str:
+    """``{"3": 100}`` in words: "seat 3 1,00 €", seat by seat."""
+    return ", ".join(
+        _("seat %(seat)s %(amount)s") % {"seat": seat, "amount": euros(cents)}
+        for seat, cents in sorted(cents_by_seat.items(), key=lambda s: (len(str(s[0])), str(s[0])))
+    )
+
+
+def said_staked(result: dict) -> str:
+    return _("Staked: %(stakes)s.") % {"stakes": said_by_seat(result.get("stakes") or {})}
+
+
 def confirm_pay_jackpot(arguments: dict) -> str | None:
     """A jackpot paid to the seats named, by the settlement rules [PT-SD 12;
     GA art. 8b]: the winners, and the fund as the books have it, asked first
@@ -137,7 +159,9 @@ def confirm_pay_jackpot(arguments: dict) -> str | None:
     without its fund, and the command then says whether it exists)."""
     winners = ", ".join(
         _("seat %(seat)s, %(hand)s") % {"seat": seat, "hand": hand_label(hand)}
-        for seat, hand in sorted((arguments.get("winners") or {}).items(), key=lambda w: str(w[0]))
+        for seat, hand in sorted(
+            (arguments.get("winners") or {}).items(), key=lambda w: (len(str(w[0])), str(w[0]))
+        )
     )
     jackpot = jackpot_named(arguments.get("jackpot_id"))
     if jackpot is None:
@@ -155,10 +179,7 @@ def confirm_pay_jackpot(arguments: dict) -> str | None:
 
 def said_jackpot_paid(result: dict) -> str:
     return _("Prizes: %(prizes)s; the fund now %(fund)s.") % {
-        "prizes": ", ".join(
-            _("seat %(seat)s %(amount)s") % {"seat": seat, "amount": euros(cents)}
-            for seat, cents in (result.get("prizes") or {}).items()
-        ),
+        "prizes": said_by_seat(result.get("prizes") or {}),
         "fund": euros(result.get("fund_after_cents", 0)),
     }
 
@@ -204,8 +225,10 @@ def cage_actions(action: Callable[..., Any]) -> list[Any]:
     """The cage's console actions, each made by ``action`` (the consoles'
     ConsoleCommand): a tray move asked and answered at the table, chips sold,
     bought in and cashed out at the cage; the gaming day opened, counted,
-    its differences explained and closed [GA art. 19.1] (what books money
-    without an amount typed is confirmed first)."""
+    its differences explained and closed [GA art. 19.1]; a progressive
+    jackpot created and seeded by the director, staked and paid at its table
+    [GA art. 8b; PT-SD 10, 12] (what books money without an amount typed is
+    confirmed first)."""
     return [
         action(
             COMMANDS.request_tray_move,
@@ -265,6 +288,14 @@ def cage_actions(action: Callable[..., Any]) -> list[Any]:
             gettext_lazy("The jackpot is created and its fund seeded."),
             lists=("table_ids",),
             confirm=confirm_create_jackpot,
+        ),
+        action(
+            COMMANDS.stake_jackpot,
+            ls.JackpotStakesSerializer,
+            gettext_lazy("The jackpot stakes are in."),
+            ("jackpot_id",),
+            summary=said_staked,
+            confirm=confirm_stake_jackpot,
         ),
         action(
             COMMANDS.pay_jackpot,

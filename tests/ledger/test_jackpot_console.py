@@ -68,14 +68,20 @@ def seeds() -> int:
     return TransactionView.objects.filter(kind="jackpot_seed").count()
 
 
+@pytest.fixture
+def inspector(make_user) -> Client:
+    return client_as(make_user, "ines", "inspector")
+
+
 def test_the_director_creates_a_jackpot_from_the_cage_console_confirmed_first(
-    room, director, cajero
+    room, director, cajero, inspector
 ):
     table_id = room.table()
     content = page(director)
     assert 'data-command="create_jackpot"' in content
     assert 'data-testid="no-jackpot"' in content
-    assert 'data-command="create_jackpot"' not in page(cajero)  # the cage may not create one
+    for other in (cajero, inspector):  # the cage may not create one, nor the inspector
+        assert 'data-command="create_jackpot"' not in page(other)
 
     form = {"name": "Progresivo", "stake_eur": "1,00", "seed_eur": "500,00", "table_ids": table_id}
     status, asked = command(director, "create_jackpot", **form)
@@ -93,7 +99,7 @@ def test_the_director_creates_a_jackpot_from_the_cage_console_confirmed_first(
     assert seeds() == 1
 
     # Every console reading the cage shows it with its fund.
-    for client in (director, cajero):
+    for client in (director, cajero, inspector):
         content = page(client)
         assert f'data-jackpot="{jackpot.id}"' in content
         assert "Progresivo" in content and "500,00" in content
@@ -120,12 +126,13 @@ def test_a_jackpot_typed_wrong_is_said_inline_and_records_nothing(room, director
 def test_the_cashier_may_not_create_a_jackpot(room, cajero):
     table_id = room.table()
     form = {"name": "P", "stake_eur": "1,00", "seed_eur": "500,00", "table_ids": table_id}
-    status, answer = command(cajero, "create_jackpot", **form, confirm_cents="1")
-    assert status in (428, 403), answer
-    if status == 428:  # the confirmation asked first; confirming it is refused
-        status, answer = command(
-            cajero, "create_jackpot", **form, confirm_cents=answer["confirm"]["cents"]
-        )
+    # The door asks the confirmation first (it reads the form, not the role) ...
+    status, asked = command(cajero, "create_jackpot", **form)
+    assert status == 428, asked
+    # ... and the confirmed command is refused: nothing moves.
+    status, answer = command(
+        cajero, "create_jackpot", **form, confirm_cents=asked["confirm"]["cents"]
+    )
     assert status == 403 and answer["code"] == "role_not_allowed"
     assert not JackpotView.objects.exists() and seeds() == 0
 
@@ -163,6 +170,44 @@ def test_the_dealer_pays_a_jackpot_through_the_console_door_confirmed_first(room
     assert status == 201, done
     assert "50,40" in done["message"]  # 10 % of 504,00 [PT-SD 12]
     assert room.state(table_id, seat=winner)["stack"] == 2_000 - 100 + 5_040
+
+
+def test_the_dealer_stakes_a_hand_through_the_console_door_confirmed_first(room, crupier):
+    table_id, _cards = room.drawn_table(4, buy_in=2_000, **JACKPOT_TABLE)
+    jackpot_id = room.app.create_jackpot(
+        DIRECTOR,
+        new_id(),
+        name="Progresivo",
+        stake_cents=100,
+        seed_cents=50_000,
+        table_ids=[table_id],
+    ).result["jackpot_id"]
+    runtime.floor_projector().catch_up()
+    seats = room.get(table_id).occupied()
+    form = {"jackpot_id": jackpot_id, "table_id": table_id}
+    form.update({f"stakes_eur.{s}": "1,00" for s in seats[:2]})
+
+    status, asked = command(crupier, "stake_jackpot", **form)
+    assert status == 428 and asked["code"] == "needs_confirmation", asked
+    assert "2,00" in asked["message"] and f"asiento {seats[0]}" in asked["message"]
+    assert room.state(table_id, seat=seats[0])["stack"] == 2_000
+
+    status, done = command(
+        crupier, "stake_jackpot", **form, confirm_cents=asked["confirm"]["cents"]
+    )
+    assert status == 201, done
+    assert room.state(table_id, seat=seats[0])["stack"] == 1_900
+    assert room.state(table_id, seat=seats[2])["stack"] == 2_000
+
+    # A stake above half the minimum is refused inline and records nothing [GA art. 8b].
+    before = room.app.recorder.max_notification_id()
+    wrong = {"jackpot_id": jackpot_id, "table_id": table_id, f"stakes_eur.{seats[2]}": "3,00"}
+    status, asked = command(crupier, "stake_jackpot", **wrong)
+    status, answer = command(
+        crupier, "stake_jackpot", **wrong, confirm_cents=asked["confirm"]["cents"]
+    )
+    assert 400 <= status < 500 and answer["code"] == "jackpot_stake_over_half_minimum", answer
+    assert room.app.recorder.max_notification_id() == before
 
 
 def test_a_jackpot_winner_typed_wrong_is_refused_inline_and_records_nothing(room, crupier):
