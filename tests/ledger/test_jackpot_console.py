@@ -88,6 +88,15 @@ def test_the_director_creates_a_jackpot_from_the_cage_console_confirmed_first(
     assert status == 428 and asked["code"] == "needs_confirmation", asked
     assert "Progresivo" in asked["message"] and "500,00" in asked["message"]
     assert not JackpotView.objects.exists() and seeds() == 0
+    # The form changed since it was confirmed (another seed): asked again, nothing moves.
+    status, again = command(
+        director,
+        "create_jackpot",
+        **{**form, "seed_eur": "5.000,00"},
+        confirm_cents=asked["confirm"]["cents"],
+    )
+    assert status == 428 and again["confirm"]["cents"] != asked["confirm"]["cents"]
+    assert not JackpotView.objects.exists() and seeds() == 0
 
     status, done = command(
         director, "create_jackpot", **form, confirm_cents=asked["confirm"]["cents"]
@@ -103,6 +112,8 @@ def test_the_director_creates_a_jackpot_from_the_cage_console_confirmed_first(
         content = page(client)
         assert f'data-jackpot="{jackpot.id}"' in content
         assert "Progresivo" in content and "500,00" in content
+    live = cajero.get("/cage/live/").content.decode()  # the live part shows it too
+    assert f'data-jackpot="{jackpot.id}"' in live
 
 
 def test_a_jackpot_typed_wrong_is_said_inline_and_records_nothing(room, director):
