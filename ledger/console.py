@@ -50,6 +50,7 @@ CAGE_COMMANDS = tuple(
         COMMANDS.count_gaming_day,
         COMMANDS.explain_difference,
         COMMANDS.close_gaming_day,
+        COMMANDS.create_jackpot,
     )
 )
 # What the cage counts at the close, by table, in the order the sheet has them.
@@ -100,6 +101,25 @@ def latest_transactions() -> list[dict[str, Any]]:
             "receipt": reverse("receipt", args=[t.id]),
         }
         for t in latest
+    ]
+
+
+def jackpots() -> list[dict[str, Any]]:
+    """Every progressive jackpot with its fund, its starting amount, its stake
+    and the tables that feed it [GA art. 8b; PT-SD 10]."""
+    found = books.jackpots()
+    ids = {UUID(str(t)) for j in found for t in j.table_ids}
+    labels = table_labels(ids)
+    return [
+        {
+            "view": j,
+            "ids": {UUID(str(t)) for t in j.table_ids},
+            "table_labels": [
+                labels[UUID(str(t))].label if UUID(str(t)) in labels else str(t)[:8]
+                for t in j.table_ids
+            ],
+        }
+        for j in found
     ]
 
 
@@ -163,6 +183,7 @@ def live_context(user: Any, card: str) -> dict[str, Any]:
         "cage": cage_position(),
         "transactions": latest_transactions(),
         "open_tables": floor_reads.open_tables(),
+        "jackpots": jackpots(),
         "gaming_day": gaming_day_context(),
         "may": {name: COMMANDS.may(actor, name) for name in CAGE_COMMANDS},
         "position": log_position(),

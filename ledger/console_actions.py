@@ -112,6 +112,92 @@ def confirm_close(arguments: dict) -> str | None:
     }
 
 
+def jackpot_named(jackpot_id: object) -> Any:
+    """The jackpot of ``jackpot_id`` with its fund, or None (the command says so)."""
+    return next((j for j in books.jackpots() if str(j.id) == str(jackpot_id)), None)
+
+
+def confirm_create_jackpot(arguments: dict) -> str | None:
+    """A jackpot's fund is brought to its starting amount from the cage's
+    chips [GA art. 8b; PT-SD 10]: the name, the seed and the stake asked first."""
+    return _(
+        "Create the jackpot %(name)s: %(seed)s of the cage's chips go to its fund; "
+        "each hand stakes %(stake)s."
+    ) % {
+        "name": arguments.get("name", ""),
+        "seed": euros(arguments.get("seed_cents", 0)),
+        "stake": euros(arguments.get("stake_cents", 0)),
+    }
+
+
+def confirm_stake_jackpot(arguments: dict) -> str | None:
+    """A hand's jackpot stakes go from the seats' stacks into the fund [GA art.
+    8b; PT-SD 8]: each seat's stake and their total asked first."""
+    stakes = arguments.get("stakes") or {}
+    return _("Stake %(total)s on the jackpot: %(stakes)s.") % {
+        "total": euros(sum(stakes.values())),
+        "stakes": said_by_seat(stakes),
+    }
+
+
+def said_by_seat(cents_by_seat: dict) -> str:
+    """``{"3": 100}`` in words: "seat 3 1,00 €", seat by seat."""
+    return ", ".join(
+        _("seat %(seat)s %(amount)s") % {"seat": seat, "amount": euros(cents)}
+        for seat, cents in sorted(cents_by_seat.items(), key=lambda s: (len(str(s[0])), str(s[0])))
+    )
+
+
+def said_staked(result: dict) -> str:
+    return _("Staked: %(stakes)s.") % {"stakes": said_by_seat(result.get("stakes") or {})}
+
+
+def confirm_pay_jackpot(arguments: dict) -> str | None:
+    """A jackpot paid to the seats named, by the settlement rules [PT-SD 12;
+    GA art. 8b]: the winners, and the fund as the books have it, asked first
+    (always: it moves money; a jackpot the books do not know yet is asked
+    without its fund, and the command then says whether it exists)."""
+    winners = ", ".join(
+        _("seat %(seat)s, %(hand)s") % {"seat": seat, "hand": hand_label(hand)}
+        for seat, hand in sorted(
+            (arguments.get("winners") or {}).items(), key=lambda w: (len(str(w[0])), str(w[0]))
+        )
+    )
+    jackpot = jackpot_named(arguments.get("jackpot_id"))
+    if jackpot is None:
+        return _("Pay the jackpot to %(winners)s.") % {"winners": winners}
+    return _(
+        "Pay the jackpot %(name)s (its fund: %(fund)s) to %(winners)s; the fund is "
+        "brought back to %(seed)s from the cage's chips if it falls below."
+    ) % {
+        "name": jackpot.name,
+        "fund": euros(jackpot.fund_cents),
+        "winners": winners,
+        "seed": euros(jackpot.seed_cents),
+    }
+
+
+def said_jackpot_paid(result: dict) -> str:
+    return _("Prizes: %(prizes)s; the fund now %(fund)s.") % {
+        "prizes": said_by_seat(result.get("prizes") or {}),
+        "fund": euros(result.get("fund_after_cents", 0)),
+    }
+
+
+# The hands a jackpot pays, in words (games.hands.Category).
+HAND_LABELS = {
+    "royal_flush": gettext_lazy("royal flush"),
+    "straight_flush": gettext_lazy("straight flush"),
+    "four_of_a_kind": gettext_lazy("four of a kind"),
+    "full_house": gettext_lazy("full house"),
+    "flush": gettext_lazy("flush"),
+}
+
+
+def hand_label(code: object) -> str:
+    return str(HAND_LABELS.get(str(code), code))
+
+
 def said_count(result: dict) -> str:
     """The count's differences, or none."""
     waiting = [e for e in result.get("exceptions", []) if not e["reason_code"]]
@@ -139,8 +225,10 @@ def cage_actions(action: Callable[..., Any]) -> list[Any]:
     """The cage's console actions, each made by ``action`` (the consoles'
     ConsoleCommand): a tray move asked and answered at the table, chips sold,
     bought in and cashed out at the cage; the gaming day opened, counted,
-    its differences explained and closed [GA art. 19.1] (what books money
-    without an amount typed is confirmed first)."""
+    its differences explained and closed [GA art. 19.1]; a progressive
+    jackpot created and seeded by the director, staked and paid at its table
+    [GA art. 8b; PT-SD 10, 12] (what books money without an amount typed is
+    confirmed first)."""
     return [
         action(
             COMMANDS.request_tray_move,
@@ -192,5 +280,29 @@ def cage_actions(action: Callable[..., Any]) -> list[Any]:
             gettext_lazy("The gaming day is closed."),
             summary=said_closed,
             confirm=confirm_close,
+        ),
+        # progressive jackpots [GA art. 8b; PT-SD 10, 12]
+        action(
+            COMMANDS.create_jackpot,
+            ls.CreateJackpotSerializer,
+            gettext_lazy("The jackpot is created and its fund seeded."),
+            lists=("table_ids",),
+            confirm=confirm_create_jackpot,
+        ),
+        action(
+            COMMANDS.stake_jackpot,
+            ls.JackpotStakesSerializer,
+            gettext_lazy("The jackpot stakes are in."),
+            ("jackpot_id",),
+            summary=said_staked,
+            confirm=confirm_stake_jackpot,
+        ),
+        action(
+            COMMANDS.pay_jackpot,
+            ls.JackpotWinnersSerializer,
+            gettext_lazy("The jackpot is paid."),
+            ("jackpot_id",),
+            summary=said_jackpot_paid,
+            confirm=confirm_pay_jackpot,
         ),
     ]
