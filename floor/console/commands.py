@@ -51,7 +51,14 @@ from floor.console.reading import (
     usual_most,
 )
 from floor.kernel.errors import DomainError
-from floor.kernel.web.gateway import ReadModelsBehind, ServiceUnavailable, ask, perform
+from floor.kernel.registry import COMMANDS as REGISTRY
+from floor.kernel.web.gateway import (
+    ReadModelsBehind,
+    ServiceUnavailable,
+    actor_for,
+    ask,
+    perform,
+)
 from floor.messages import STATUS_BY_KIND, describe, message_for
 
 __all__ = ["COMMANDS", "amount_preview", "console_command", "run_console_command"]
@@ -88,6 +95,14 @@ def run_console_command(user: Any, name: str, posted: Any) -> tuple[int, dict]:
     command = COMMANDS.get(name)
     if command is None:
         return 404, {"ok": False, "message": _("No such command.")}
+    try:  # a role that may never run it is told so before any confirmation
+        REGISTRY[name].role_for(actor_for(user))
+    except DomainError as refused:
+        return STATUS_BY_KIND[refused.kind], {
+            "ok": False,
+            "code": refused.code,
+            "message": describe(refused),
+        }
     read: dict[str, Amount] = {}
     try:
         data = form_data(posted, command.lists, read)
