@@ -78,6 +78,9 @@ def test_the_consoles_run_the_cages_commands_the_ledger_declared():
         "count_gaming_day",
         "explain_difference",
         "close_gaming_day",
+        "create_jackpot",
+        "stake_jackpot",
+        "pay_jackpot",
     }
 
 

@@ -229,13 +229,13 @@ def test_a_table_charging_for_time_offers_no_rake_per_hand(make_app, jefe):
     ],
 )
 def test_the_pots_follow_the_all_in_levels(put_in, live, pots):
-    from floor.console.actions import dealer_pots
+    from floor.console.hand_forms import dealer_pots
 
     assert dealer_pots(put_in, live) == pots
 
 
 def test_each_pot_goes_to_its_best_placed_seats():
-    from floor.console.actions import winners_by_place
+    from floor.console.hand_forms import winners_by_place
 
     pots = [[1, 2, 3], [2, 3]]
     assert winners_by_place(pots, {1: 1, 2: 2, 3: 3}) == [[1], [2]]
