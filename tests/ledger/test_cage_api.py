@@ -145,7 +145,7 @@ def test_bad_money_input_is_a_clear_refusal_that_records_nothing(people, table, 
     refused(
         post(cajero, "/api/cage/cash-outs/", player=CARDS[0], amount_cents=1),
         409,
-        "insufficient_funds",
+        "cash_out_above_chips",
     )
     refused(
         post(cajero, "/api/cage/chips-sold/", player=CARDS[0], amount_cents=-5),
