@@ -70,6 +70,7 @@ PAID_WITH = ("cash", "cage", "chips")
 EXPECTED_REFUSALS = {
     "insufficient_funds",  # an empty tray, a credit past the tray, more than a player holds
     "no_chips_to_cash",
+    "cash_out_above_chips",  # a cash-out of more than the player holds off the tables
     "hand_in_progress",  # rebuys, tips, leaving and closing wait for the hand's end
     "rebuy_out_of_limits",
     "buy_in_out_of_limits",
