@@ -127,6 +127,8 @@ INSTALLED_APPS = [
     "axes",
     "drf_spectacular",
     "drf_spectacular_sidecar",
+    # htmx for the consoles' live parts ({% htmx_script %}, its static files).
+    "django_htmx",
     "floor",
     "ledger",
 ]
@@ -244,6 +246,10 @@ STATIC_ROOT = VAR_DIR / "static"
 STATIC_ROOT.mkdir(exist_ok=True)
 # Served by WhiteNoise from the app directories too, so `collectstatic` is optional.
 WHITENOISE_USE_FINDERS = True
+# The browser libraries npm installs from package-lock.json (`make` runs
+# `npm ci`), served as static files: idiomorph, the morphing swap of the
+# consoles' live parts (docs/console.md). Nothing third-party is committed.
+STATICFILES_DIRS = [("idiomorph", BASE_DIR / "node_modules" / "idiomorph" / "dist")]
 
 # --- REST API.
 REST_FRAMEWORK = {
