@@ -46,6 +46,7 @@ bench: $(VENV)/.dev-installed node_modules/.installed
 	$(PY) bench/balance.py
 	$(PY) bench/ledger.py
 	$(PY) bench/console.py
+	$(PY) bench/live.py
 	$(PY) bench/broker.py
 	$(PY) bench/soak.py --backend embedded --minutes 10
 

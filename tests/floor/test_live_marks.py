@@ -10,6 +10,8 @@ their own: a list of A's game is not B's.
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.db import connection
 from django.test import Client
@@ -164,3 +166,15 @@ def test_the_timers_banner_shows_on_every_console(rooms, director):
     heartbeat("sweep")  # the timers run again: every console drops its banner
 
     assert consoles.changed() == set(consoles.urls)
+
+
+def test_each_console_page_loads_htmx_and_idiomorph_from_its_static_files(rooms, director):
+    a, table_a, _ = rooms["a"]
+    for url in (f"/sectors/{a.sector_id}/", f"/tables/{table_a}/", "/cage/"):
+        page = director.get(url).content.decode()
+        scripts = re.findall(r'<script src="([^"]+)"', page)
+        assert [s.rsplit("/", 1)[-1] for s in scripts] == ["htmx-2.min.js", "idiomorph-ext.min.js"]
+        for script in scripts:
+            served = director.get(script)
+            assert served.status_code == 200, script
+            assert b"".join(served.streaming_content if served.streaming else [served.content])
