@@ -11,6 +11,7 @@ their own: a list of A's game is not B's.
 from __future__ import annotations
 
 import re
+from datetime import timedelta
 
 import pytest
 from django.db import connection
@@ -157,6 +158,16 @@ def test_a_buy_in_at_this_sectors_table_changes_it(rooms, director):
     a.app.buy_in(CRUPIER, new_id(), table_id=table_a, player=cards_a[2], amount_cents=500)
 
     assert consoles.changed() == {"sector a", "table a", "cage"}
+
+
+def test_the_closing_time_changes_this_sector_and_its_tables(rooms, director, clock):
+    consoles = Consoles(director, rooms)
+    a, _, _ = rooms["a"]
+
+    closes_at = clock.now() + timedelta(hours=1)
+    a.app.announce_closing(JEFE, new_id(), sector_id=a.sector_id, closes_at=closes_at.isoformat())
+
+    assert consoles.changed() == {"sector a", "table a"}  # [CM-24]
 
 
 def test_the_timers_banner_shows_on_every_console(rooms, director):
