@@ -1,5 +1,6 @@
 # The two commands of the README: `make run` and `make test` (plus `make bench`).
-# Each installs what it needs into .venv first; nothing else is assumed.
+# Each installs what it needs into .venv (and node_modules, with npm) first;
+# nothing else is assumed.
 
 PYTHON ?= python3
 VENV := .venv
