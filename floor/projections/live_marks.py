@@ -42,6 +42,8 @@ from collections.abc import Callable, Iterable
 from typing import Any
 from uuid import UUID
 
+from django.db import models
+from django.db.models import Exists, OuterRef
 from eventsourcing.domain import DomainEventProtocol
 
 from floor.domain.balance_group import BalanceGroup
@@ -71,44 +73,50 @@ def _uuid(value: Any) -> UUID | None:
         return None
 
 
+def _scopes(pairs: Iterable[tuple[UUID, UUID | None]]) -> set[str]:
+    """The scopes of (table, sector) pairs: each table's and its sector's (a
+    table not in the read models has no sector to tell)."""
+    scopes = set()
+    for table, sector in pairs:
+        scopes.add(table_scope(table))
+        if sector is not None:
+            scopes.add(sector_scope(sector))
+    return scopes
+
+
 def _tables_and_sectors(table_ids: Iterable[UUID | None]) -> set[str]:
     """The tables' scopes and their sectors' (a table not in the read models
     yet has no sector to tell)."""
     ids = {t for t in table_ids if t is not None}
     if not ids:
         return set()
-    scopes = {table_scope(t) for t in ids}
-    sectors = TableView.objects.filter(id__in=ids).values_list("sector_id", flat=True)
-    return scopes | {sector_scope(s) for s in set(sectors)}
+    found = TableView.objects.filter(id__in=ids).order_by().values_list("id", "sector_id")
+    return {table_scope(t) for t in ids} | _scopes(found)
 
 
-def _open_tables_of_games(list_ids: Iterable[UUID]) -> set[UUID]:
-    """The open tables that play the game of any of these waiting lists."""
-    found: set[UUID] = set()
-    for variant, limit, minimum, maximum in WaitingListView.objects.filter(
-        id__in=list(list_ids)
-    ).values_list("variant", "limit", "minimum_cents", "maximum_cents"):
-        found.update(
-            TableView.objects.filter(
-                status__in=OPEN,
-                variant=variant,
-                limit=limit,
-                minimum_cents=minimum,
-                maximum_cents=maximum,
-            ).values_list("id", flat=True)
-        )
-    return found
-
-
-def _player_tables(player_id: UUID) -> set[UUID | None]:
-    """Where a player sits and the open tables of the lists they are on."""
-    seated = set(PlayerView.objects.filter(id=player_id).values_list("table_id", flat=True))
-    lists = set(
-        WaitingEntryView.objects.filter(player_id=player_id).values_list(
-            "waiting_list_id", flat=True
-        )
+def _open_tables_of_lists(lists: models.QuerySet) -> models.QuerySet:
+    """(table, sector) of the open tables that play the game of any of ``lists``
+    (a subquery: one statement)."""
+    same_game = lists.filter(
+        variant=OuterRef("variant"),
+        limit=OuterRef("limit"),
+        minimum_cents=OuterRef("minimum_cents"),
+        maximum_cents=OuterRef("maximum_cents"),
     )
-    return seated | _open_tables_of_games(lists)
+    open_tables = TableView.objects.filter(status__in=OPEN).filter(Exists(same_game))
+    return open_tables.order_by().values_list("id", "sector_id")
+
+
+def _player_scopes(player_id: UUID) -> set[str]:
+    """Where a player sits and the open tables of the lists they are on, with
+    their sectors: two statements."""
+    seated = PlayerView.objects.filter(id=player_id, table__isnull=False)
+    lists = WaitingListView.objects.filter(
+        id__in=WaitingEntryView.objects.filter(player_id=player_id).values("waiting_list_id")
+    )
+    return _scopes(seated.order_by().values_list("table_id", "table__sector_id")) | _scopes(
+        _open_tables_of_lists(lists)
+    )
 
 
 def _group_tables(group_id: UUID) -> set[UUID | None]:
@@ -130,7 +138,7 @@ def before(event: DomainEventProtocol) -> set[str]:
     """What the event touches as the read models stood before it: where a
     player sat, the tables a group held."""
     if isinstance(event, Player.Event):
-        return _tables_and_sectors(_player_tables(event.originator_id))
+        return _player_scopes(event.originator_id)
     if isinstance(event, BalanceGroup.Event):
         return _tables_and_sectors(_group_tables(event.originator_id))
     return set()
@@ -140,15 +148,15 @@ def after(event: DomainEventProtocol, state: Callable[[Any], Any]) -> set[str]:
     """What the event touches as the read models stand after it."""
     origin = event.originator_id
     if isinstance(event, Sector.Event):
-        tables = TableView.objects.filter(sector_id=origin, status__in=OPEN)
+        tables = TableView.objects.filter(sector_id=origin, status__in=OPEN).order_by()
         ids = tables.values_list("id", flat=True)
         return {sector_scope(origin), *(table_scope(t) for t in ids)}
     if isinstance(event, Table.Event):
         return _tables_and_sectors([origin]) | {CAGE}
     if isinstance(event, Player.Event):
-        return _tables_and_sectors(_player_tables(origin)) | {CAGE}
+        return _player_scopes(origin) | {CAGE}
     if isinstance(event, WaitingList.Event):
-        return _tables_and_sectors(_open_tables_of_games([origin]))
+        return _scopes(_open_tables_of_lists(WaitingListView.objects.filter(id=origin)))
     if isinstance(event, BalanceGroup.Event):
         return _tables_and_sectors(_group_tables(origin))
     if any(isinstance(event, part.events) for part in ROOM.read_model_parts()):
