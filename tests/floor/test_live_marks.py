@@ -160,6 +160,19 @@ def test_a_buy_in_at_this_sectors_table_changes_it(rooms, director):
     assert consoles.changed() == {"sector a", "table a", "cage"}
 
 
+def test_a_table_change_asked_changes_the_tables_of_its_balancing_group(rooms, director):
+    a, table_a, cards_a = rooms["a"]
+    other = a.table()  # the same game: the two tables balance together [CM-10]
+    runtime.floor_projector().catch_up()
+    consoles = Consoles(director, rooms)
+    consoles.urls["other table a"] = f"/tables/{other}/live/"
+    consoles.seen["other table a"] = consoles.ask("other table a").headers["X-Floor-Position"]
+
+    a.app.request_table_change(JEFE, new_id(), table_id=table_a, player=cards_a[0])
+
+    assert consoles.changed() == {"sector a", "table a", "other table a"}
+
+
 def test_the_closing_time_changes_this_sector_and_its_tables(rooms, director, clock):
     consoles = Consoles(director, rooms)
     a, _, _ = rooms["a"]
