@@ -26,11 +26,13 @@ another; a balancing group may lose a table):
   it names (``table_id``, ``table_ids``, on the event or on its aggregate),
   their sectors, and the cage; one that names no table at all may show
   anywhere (a gaming day opened or closed): ``all``;
-- an event no read model takes (a command's record, the ledger's accounts
-  and cage, whose balances the books keep from the transactions): nothing,
-  since the consoles read only the read models. A new read model must say
-  here which consoles its events touch; when in doubt, ``all`` costs a
-  re-render, never a console that misses a change.
+- an event no read model takes (a command's record; another context's event
+  none of its parts declared, such as the ledger's accounts and cage, whose
+  balances the books keep from the transactions): nothing, since the consoles
+  read only the read models;
+- any other floor event (a tournament's): ``all``. Being unknown costs a
+  re-render, never a console that misses a change; a new read model says
+  here which consoles its events touch.
 
 The timers' liveness banner is not an event: the live part adds it to the
 position (floor.hosting.log_position), so it shows on every console.
@@ -51,6 +53,7 @@ from floor.domain.player import Player
 from floor.domain.sector import Sector
 from floor.domain.table import Table
 from floor.domain.waiting_list import WaitingList
+from floor.kernel.command_record import CommandRecord
 from floor.kernel.composition import ROOM
 from floor.kernel.web.live import ALL, CAGE, sector_scope, table_scope
 from floor.models import (
@@ -166,9 +169,13 @@ def after(event: DomainEventProtocol, state: Callable[[Any], Any]) -> set[str]:
         if named is None:
             return {ALL}
         return _tables_and_sectors(named) | {CAGE}
-    # No read model takes it (a command's record, the ledger's accounts, whose
-    # balances the consoles read from the transactions): no console shows it.
-    return set()
+    if isinstance(event, CommandRecord.Event) or not type(event).__module__.startswith("floor."):
+        # No read model takes it (a command's record; another context's event
+        # none of its parts declared, such as the ledger's accounts, whose
+        # balances the books keep from the transactions): no console shows it.
+        return set()
+    # A floor event this module does not know (a tournament's): it may show anywhere.
+    return {ALL}
 
 
 def stamp(scopes: set[str], position: int) -> None:
