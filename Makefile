@@ -1,5 +1,6 @@
 # The two commands of the README: `make run` and `make test` (plus `make bench`).
-# Each installs what it needs into .venv first; nothing else is assumed.
+# Each installs what it needs into .venv (and node_modules, with npm) first;
+# nothing else is assumed.
 
 PYTHON ?= python3
 VENV := .venv
@@ -17,21 +18,28 @@ $(VENV)/.dev-installed: $(VENV)/.runtime-installed requirements-dev.txt
 	$(PY) -m pip install -q --disable-pip-version-check -r requirements-dev.txt
 	@touch $@
 
-## make install: only the runtime virtualenv (for a deployment that runs its own steps)
-install: $(VENV)/.runtime-installed
+# The consoles' browser libraries (idiomorph), exactly as package-lock.json pins
+# them, into node_modules/, which Django serves as static files (config/settings.py).
+node_modules/.installed: package.json package-lock.json
+	@command -v npm >/dev/null || { echo "npm is needed for the consoles' browser libraries: install Node.js"; exit 1; }
+	npm ci --no-audit --no-fund --loglevel=error
+	@touch $@
+
+## make install: the runtime virtualenv and the consoles' browser libraries
+install: $(VENV)/.runtime-installed node_modules/.installed
 
 ## make run: migrate, load the demo floor, start web + worker + beat (Ctrl-C stops them)
-run: $(VENV)/.runtime-installed
+run: $(VENV)/.runtime-installed node_modules/.installed
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py load_demo_floor
 	$(PY) manage.py runfloor
 
 ## make test: lint, layer contracts, then the suite on the embedded default and on PostgreSQL + Redis
-test: $(VENV)/.dev-installed
+test: $(VENV)/.dev-installed node_modules/.installed
 	bash .ci/test
 
 ## make bench: benchmarks in bench/ (ratios against a baseline run side by side)
-bench: $(VENV)/.dev-installed
+bench: $(VENV)/.dev-installed node_modules/.installed
 	bash .ci/services postgres redis
 	$(PY) bench/commands.py
 	$(PY) bench/hand_eval.py
@@ -39,6 +47,7 @@ bench: $(VENV)/.dev-installed
 	$(PY) bench/balance.py
 	$(PY) bench/ledger.py
 	$(PY) bench/console.py
+	$(PY) bench/live.py
 	$(PY) bench/broker.py
 	$(PY) bench/soak.py --backend embedded --minutes 10
 
@@ -55,4 +64,4 @@ services:
 	bash .ci/services all
 
 clean:
-	rm -rf var .pytest_cache
+	rm -rf var .pytest_cache node_modules

@@ -127,6 +127,8 @@ INSTALLED_APPS = [
     "axes",
     "drf_spectacular",
     "drf_spectacular_sidecar",
+    # htmx for the consoles' live parts ({% htmx_script %}, its static files).
+    "django_htmx",
     "floor",
     "ledger",
 ]
@@ -244,6 +246,10 @@ STATIC_ROOT = VAR_DIR / "static"
 STATIC_ROOT.mkdir(exist_ok=True)
 # Served by WhiteNoise from the app directories too, so `collectstatic` is optional.
 WHITENOISE_USE_FINDERS = True
+# The browser libraries npm installs from package-lock.json (`make` runs
+# `npm ci`), served as static files: idiomorph, the morphing swap of the
+# consoles' live parts (docs/console.md). Nothing third-party is committed.
+STATICFILES_DIRS = [("idiomorph", BASE_DIR / "node_modules" / "idiomorph" / "dist")]
 
 # --- REST API.
 REST_FRAMEWORK = {
@@ -358,9 +364,10 @@ FLOOR_HEALTH_MAX_LAG = int(os.environ.get("FLOOR_HEALTH_MAX_LAG", "500"))
 # Restarts of one background process within the last hour from which /healthz
 # says it keeps crashing.
 FLOOR_HEALTH_MAX_RESTARTS = int(os.environ.get("FLOOR_HEALTH_MAX_RESTARTS", "3"))
-# The consoles ask for their live part this often (a change shows within two
-# seconds); an unchanged floor answers 204.
-FLOOR_CONSOLE_POLL_MS = int(os.environ.get("FLOOR_CONSOLE_POLL_MS", "1000"))
+# The consoles ask for their live part this often: a change shows within one
+# second at worst (the poll's period plus one render; bench/live.py measures
+# it); a console whose scopes did not change answers 204 (one small query).
+FLOOR_CONSOLE_POLL_MS = int(os.environ.get("FLOOR_CONSOLE_POLL_MS", "750"))
 # An amount typed into a console above the usual for its form is asked to be
 # confirmed before it is sent (floor.console.commands; docs/console.md). These
 # are the house's figures for "far above the usual", in whole euros, one

@@ -18,11 +18,13 @@ from floor.liveness import timers_stopped
 from floor.selectors import console
 
 
-def log_position() -> str:
-    """Where the read models stand: changes whenever any projection applies an
-    event, and when the timers stop or start again (the live part's banner,
-    floor.liveness), so an open console says so without a reload."""
-    return str(console.log_position()) + ("-timers-stopped" if timers_stopped() else "")
+def log_position(*scopes: str) -> str:
+    """Where what a console shows stands: the last event marked on one of its
+    ``scopes`` (floor.projections.live_marks; with none, the last event any
+    projection applied), and whether the timers stop or start again (the live
+    part's banner, floor.liveness), so an open console says so without a reload."""
+    top = console.live_position(scopes) if scopes else console.log_position()
+    return str(top) + ("-timers-stopped" if timers_stopped() else "")
 
 
 def catch_up(**until: Any) -> None:

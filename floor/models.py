@@ -21,6 +21,21 @@ class ProjectionPosition(models.Model):
         return f"{self.name} at {self.position}"
 
 
+class LiveMark(models.Model):
+    """The last position at which an event changed what one console shows
+    (``scope``: ``sector:<id>``, ``table:<id>``, ``cage``, or ``all`` for an
+    event that may show anywhere). Stamped by the floor's projection in the
+    same transaction as the read models it changed (floor.projections.live_marks),
+    so a console's live part answers 204 while its own scopes stand still,
+    however busy the rest of the room is."""
+
+    scope = models.CharField(primary_key=True, max_length=60)
+    position = models.BigIntegerField(default=0)
+
+    def __str__(self) -> str:
+        return f"{self.scope} at {self.position}"
+
+
 class SectorView(models.Model):
     id = models.UUIDField(primary_key=True)
     name = models.CharField(max_length=60, unique=True)

@@ -2,10 +2,10 @@
 commands, the fills and credits waiting for it, the gaming day's position and
 the latest transactions with their receipts.
 
-The page is rendered once; its script then asks ``/cage/live/`` for the live
-part every ``FLOOR_CONSOLE_POLL_MS`` and swaps in the blocks that changed, as
-the jefe's console does (floor.kernel.web.live): 204 while the read models
-stand where the page saw them. Every form posts to the consoles' one command
+The page is rendered once; htmx then asks ``/cage/live/`` for the live part
+every ``FLOOR_CONSOLE_POLL_MS`` and morphs it in, as the jefe's console does
+(floor.kernel.web.live): 204 while nothing the cage shows has changed (the
+``cage`` marks: the books, the players, the tables). Every form posts to the consoles' one command
 door (floor.console.commands); the domain checks the roles, the page only hides
 the forms a role cannot use.
 """
@@ -24,7 +24,7 @@ from django.utils.http import urlencode
 from floor.kernel.registry import COMMANDS
 from floor.kernel.web.access import console_read
 from floor.kernel.web.gateway import actor_for
-from floor.kernel.web.live import log_position, server_now, stamp
+from floor.kernel.web.live import CAGE, log_position, server_now, stamp
 from floor.ports import reads as floor_reads
 from ledger import selectors as books
 from ledger.api.views import cage_position
@@ -186,7 +186,7 @@ def live_context(user: Any, card: str) -> dict[str, Any]:
         "jackpots": jackpots(),
         "gaming_day": gaming_day_context(),
         "may": {name: COMMANDS.may(actor, name) for name in CAGE_COMMANDS},
-        "position": log_position(),
+        "position": log_position(CAGE),
         "server_now": server_now(),
         "back": with_card("cage-console", player.card_number if player else ""),
     }
@@ -211,7 +211,7 @@ def console(request: HttpRequest) -> HttpResponse:
 @console_read("cage")
 def live(request: HttpRequest) -> HttpResponse:
     """GET /cage/live/ (?card=&since=): the live part, or 204 when nothing changed."""
-    position = log_position()
+    position = log_position(CAGE)
     if request.GET.get("since") == position:
         return stamp(HttpResponse(status=204), position)
     context = live_context(request.user, request.GET.get("card", "").strip())

@@ -1,9 +1,10 @@
 """The jefe de sector's console: a sector's tables, seats, lists and proposals.
 
-The page is rendered once; its script then asks ``live/`` for the live part
-every second and swaps in the blocks that changed (see console.js). ``live/``
-answers 204 while the read models stand where the page saw them, so an idle
-floor costs one small query a second per open console.
+The page is rendered once; htmx then asks ``live/`` for the live part every
+second and morphs it in (templates/floor/console/_script.html). ``live/``
+answers 204 while nothing the console shows has changed (its sector's marks,
+floor.kernel.web.live), so an idle console costs one small query a second,
+however busy the other sectors are.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ from floor.kernel.roles import Role, runs_sector
 from floor.kernel.web.access import console_read
 from floor.kernel.web.gateway import actor_for
 from floor.kernel.web.host import host
-from floor.kernel.web.live import log_position, server_now, stamp
+from floor.kernel.web.live import log_position, sector_scope, server_now, stamp, table_scope
 from floor.messages import balance_reason
 from floor.selectors import balancing, console, players
 from floor.selectors import tables as floor_tables
@@ -346,7 +347,7 @@ def live_context(sector_id: UUID) -> dict[str, Any]:
         "closed_tables": console.closed_tables_count(sector),
         "lists": sector_lists(open_tables),
         "proposals": sector_proposals(open_tables),
-        "position": log_position(),
+        "position": log_position(sector_scope(sector_id)),
         "server_now": server_now(),
         "back": reverse("floor:sector", args=[sector_id]),
     }
@@ -356,7 +357,7 @@ def live_context(sector_id: UUID) -> dict[str, Any]:
 def live(request: HttpRequest, sector_id: UUID) -> HttpResponse:
     """The console's live part, or 204 when nothing changed since ``since``."""
     request.reader.check_sector_id(sector_id)
-    position = log_position()
+    position = log_position(sector_scope(sector_id))
     if request.GET.get("since") == position:
         return stamp(HttpResponse(status=204), position)
     context = live_context(sector_id)
@@ -371,7 +372,7 @@ def table_live_context(table_id: UUID) -> dict[str, Any]:
         "table": table,
         "tables": table_cards([table]),
         "dealer": True,
-        "position": log_position(),
+        "position": log_position(table_scope(table_id)),
         "server_now": server_now(),
         "back": reverse("floor:table", args=[table_id]),
     }
@@ -398,7 +399,7 @@ def table_view(request: HttpRequest, table_id: UUID) -> HttpResponse:
 def table_live(request: HttpRequest, table_id: UUID) -> HttpResponse:
     """The table view's live part, or 204 when nothing changed since ``since``."""
     request.reader.check_table(None, table_id)
-    position = log_position()
+    position = log_position(table_scope(table_id))
     if request.GET.get("since") == position:
         return stamp(HttpResponse(status=204), position)
     context = table_live_context(table_id)

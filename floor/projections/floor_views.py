@@ -34,6 +34,7 @@ from floor.kernel.composition import ROOM
 from floor.models import (
     BalanceGroupView,
     HandView,
+    LiveMark,
     PendingTimer,
     PlayerView,
     SeatView,
@@ -42,6 +43,7 @@ from floor.models import (
     WaitingEntryView,
     WaitingListView,
 )
+from floor.projections import live_marks
 from floor.projections.journal import anchor_close, journal
 from floor.projections.timers import apply_timer_event
 
@@ -64,6 +66,7 @@ class FloorProjection:
         declared parts' first, then the floor's."""
         return [
             *(model for part in ROOM.read_model_parts() for model in part.read_models),
+            LiveMark,
             PendingTimer,
             BalanceGroupView,
             HandView,
@@ -83,7 +86,13 @@ class FloorProjection:
         return app.repository.get(event.originator_id, version=event.originator_version)
 
     def apply(self, event: DomainEventProtocol, position: int) -> None:
-        """Journals every event; updates the rows it touches."""
+        """Journals every event; updates the rows it touches, and marks the
+        consoles that show them (floor.projections.live_marks)."""
+        touched = live_marks.before(event)
+        self._apply(event, position)
+        live_marks.stamp(touched | live_marks.after(event, self._state), position)
+
+    def _apply(self, event: DomainEventProtocol, position: int) -> None:
         written = journal(event, position)
         anchor_close(event, position, written)
         apply_timer_event(event)

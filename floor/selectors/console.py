@@ -4,13 +4,16 @@ labels and numbers, and where the read models stand."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 from uuid import UUID
 
 from django.db.models import Max, Prefetch
 
+from floor.kernel.web.live import ALL
 from floor.models import (
     HandView,
+    LiveMark,
     ProjectionPosition,
     SeatView,
     SectorView,
@@ -24,6 +27,14 @@ def log_position() -> int:
     """The furthest position any projection has applied (0 before any): the
     consoles' live parts answer 204 while it stands still."""
     return ProjectionPosition.objects.aggregate(top=Max("position"))["top"] or 0
+
+
+def live_position(scopes: Iterable[str]) -> int:
+    """The last event that touched any of ``scopes`` or may show anywhere
+    (floor.projections.live_marks; 0 before any): one small query, what a
+    console's live part compares to answer 204."""
+    marks = LiveMark.objects.filter(scope__in=[ALL, *scopes])
+    return marks.aggregate(top=Max("position"))["top"] or 0
 
 
 def open_tables_of(sector: SectorView) -> list[TableView]:

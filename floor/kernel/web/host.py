@@ -29,8 +29,9 @@ class Host:
     reader: Callable[[Any, str], Any]
     # A refusal said in the reader's language.
     describe: Callable[[Exception], str]
-    # Where the read models stand, as the consoles' live parts compare it.
-    log_position: Callable[[], str]
+    # Where the read models stand for the scopes given (all of them with none),
+    # as the consoles' live parts compare it (floor.kernel.web.live).
+    log_position: Callable[..., str]
     # Names the command on every line logged meanwhile (fields) -> the dict in force.
     command_logging: Callable[..., AbstractContextManager[dict[str, str]]]
     # Counts a command by its outcome and times it (command, outcome, seconds).

@@ -1,28 +1,48 @@
-"""What a console's live part compares and shows: where the read models stand
+"""What a console's live part compares and shows: where what it shows stands,
 and the floor's time.
 
-A console page is rendered once; its script then asks the live part every
-second or so and swaps in the blocks that changed. The live part answers 204
-while the read models stand where the page saw them (``log_position``), so an
-idle floor costs one small query a second per open console; every answer
-carries the position and the floor's time in its headers (``stamp``). The
-jefe's, the dealer's and the cage's consoles all answer so.
+A console page is rendered once; htmx then asks its live part every second and
+morphs the answer in (templates/floor/console/_script.html). The live part
+answers 204 while what the console shows stands where the page saw it: each
+console names its scopes (``sector_scope``, ``table_scope``, ``CAGE``), the
+floor's projection marks every scope an event touches in the same transaction
+(floor.projections.live_marks), and the position is the highest mark among the
+console's scopes and ``ALL``: one small query, so an idle console costs next
+to nothing however busy the rest of the room is. Every answer carries the
+position and the floor's time in its headers (``stamp``).
 """
 
 from __future__ import annotations
 
 from datetime import datetime
+from uuid import UUID
 
 from django.http import HttpResponse
 
 from floor.kernel.web.host import host
 
+# The scope every console reads: an event that may show anywhere.
+ALL = "all"
+# The cage's console.
+CAGE = "cage"
 
-def log_position() -> str:
-    """Where the read models stand: changes whenever any projection applies an
-    event, and when the timers stop or start again (the live part's banner,
-    floor.liveness), so an open console says so without a reload."""
-    return host().log_position()
+
+def sector_scope(sector_id: UUID | str) -> str:
+    """The jefe's console of one sector."""
+    return f"sector:{UUID(str(sector_id))}"
+
+
+def table_scope(table_id: UUID | str) -> str:
+    """The dealer's table view of one table."""
+    return f"table:{UUID(str(table_id))}"
+
+
+def log_position(*scopes: str) -> str:
+    """Where what a console shows stands: the last event that touched one of
+    ``scopes`` (or, with none, any event), and whether the timers stopped or
+    started again (the live part's banner, floor.liveness), so an open console
+    says so without a reload."""
+    return host().log_position(*scopes)
 
 
 def server_now() -> datetime:

@@ -1,0 +1,192 @@
+"""Which consoles an event changes: the live marks (issue 22, item 4).
+
+A console's live part answers 204 while nothing it shows has changed. "What
+it shows" is a set of scopes: the jefe's console reads ``sector:<id>``, the
+dealer's table view ``table:<id>``, the cage ``cage``; every console also
+reads ``all``. The floor's projection stamps, for each event it applies and in
+the same transaction, the position of that event on every scope the event
+touches (``LiveMark``); a console's position is then one small query, the
+highest mark among its scopes (floor.selectors.console.live_position).
+
+What an event touches is decided from the event and the read models around
+it, before and after it is applied (a player who moves leaves one table for
+another; a balancing group may lose a table):
+
+- a sector's event: the sector and its open tables (the closing time and the
+  last hands show on each table) [CM-24];
+- a table's event: the table, its sector, and the cage (which shows the open
+  tables, the seated player's stack, the trays);
+- a player's event: the tables they sit at before and after, their sectors,
+  the sectors and tables whose game lists the player is on, and the cage;
+- a waiting list's event: the open tables of its game and their sectors (the
+  list, and the seats' "call the list" button) [CM-3, CM-6];
+- a balancing group's event: its tables, before and after, and their sectors
+  (the proposals, the change requests on the cards) [CM-10];
+- an event of another context's read models (the ledger's books): the tables
+  it names (``table_id``, ``table_ids``, on the event or on its aggregate),
+  their sectors, and the cage; one that names no table at all may show
+  anywhere (a gaming day opened or closed): ``all``;
+- an event no read model takes (a command's record; another context's event
+  none of its parts declared, such as the ledger's accounts and cage, whose
+  balances the books keep from the transactions): nothing, since the consoles
+  read only the read models;
+- any other floor event (a tournament's): ``all``. Being unknown costs a
+  re-render, never a console that misses a change; a new read model says
+  here which consoles its events touch.
+
+The timers' liveness banner is not an event: the live part adds it to the
+position (floor.hosting.log_position), so it shows on every console.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any
+from uuid import UUID
+
+from django.db import models
+from django.db.models import Exists, OuterRef
+from eventsourcing.domain import DomainEventProtocol
+
+from floor.domain.balance_group import BalanceGroup
+from floor.domain.player import Player
+from floor.domain.sector import Sector
+from floor.domain.table import Table
+from floor.domain.waiting_list import WaitingList
+from floor.kernel.command_record import CommandRecord
+from floor.kernel.composition import ROOM
+from floor.kernel.web.live import ALL, CAGE, sector_scope, table_scope
+from floor.models import (
+    BalanceGroupView,
+    LiveMark,
+    PlayerView,
+    TableView,
+    WaitingEntryView,
+    WaitingListView,
+)
+
+# The statuses of a table on the floor (as floor.selectors.tables.OPEN, a layer above).
+OPEN = ("registering", "running", "suspended")
+
+
+def _uuid(value: Any) -> UUID | None:
+    try:
+        return UUID(str(value)) if value else None
+    except ValueError:
+        return None
+
+
+def _scopes(pairs: Iterable[tuple[UUID, UUID | None]]) -> set[str]:
+    """The scopes of (table, sector) pairs: each table's and its sector's (a
+    table not in the read models has no sector to tell)."""
+    scopes = set()
+    for table, sector in pairs:
+        scopes.add(table_scope(table))
+        if sector is not None:
+            scopes.add(sector_scope(sector))
+    return scopes
+
+
+def _tables_and_sectors(table_ids: Iterable[UUID | None]) -> set[str]:
+    """The tables' scopes and their sectors' (a table not in the read models
+    yet has no sector to tell)."""
+    ids = {t for t in table_ids if t is not None}
+    if not ids:
+        return set()
+    found = TableView.objects.filter(id__in=ids).order_by().values_list("id", "sector_id")
+    return {table_scope(t) for t in ids} | _scopes(found)
+
+
+def _open_tables_of_lists(lists: models.QuerySet) -> models.QuerySet:
+    """(table, sector) of the open tables that play the game of any of ``lists``
+    (a subquery: one statement)."""
+    same_game = lists.filter(
+        variant=OuterRef("variant"),
+        limit=OuterRef("limit"),
+        minimum_cents=OuterRef("minimum_cents"),
+        maximum_cents=OuterRef("maximum_cents"),
+    )
+    open_tables = TableView.objects.filter(status__in=OPEN).filter(Exists(same_game))
+    return open_tables.order_by().values_list("id", "sector_id")
+
+
+def _player_scopes(player_id: UUID) -> set[str]:
+    """Where a player sits and the open tables of the lists they are on, with
+    their sectors: two statements."""
+    seated = PlayerView.objects.filter(id=player_id, table__isnull=False)
+    lists = WaitingListView.objects.filter(
+        id__in=WaitingEntryView.objects.filter(player_id=player_id).values("waiting_list_id")
+    )
+    return _scopes(seated.order_by().values_list("table_id", "table__sector_id")) | _scopes(
+        _open_tables_of_lists(lists)
+    )
+
+
+def _group_tables(group_id: UUID) -> set[UUID | None]:
+    found = BalanceGroupView.objects.filter(id=group_id).values_list("table_ids", flat=True)
+    return {_uuid(t) for table_ids in found for t in table_ids}
+
+
+def _named_tables(source: Any) -> set[UUID | None] | None:
+    """The tables an event (or its aggregate) names, or None if it names none."""
+    named = None
+    if hasattr(source, "table_id"):
+        named = {_uuid(source.table_id)}
+    if hasattr(source, "table_ids"):
+        named = (named or set()) | {_uuid(t) for t in source.table_ids or ()}
+    return named
+
+
+def before(event: DomainEventProtocol) -> set[str]:
+    """What the event touches as the read models stood before it: where a
+    player sat, the tables a group held."""
+    if isinstance(event, Player.Event):
+        return _player_scopes(event.originator_id)
+    if isinstance(event, BalanceGroup.Event):
+        return _tables_and_sectors(_group_tables(event.originator_id))
+    return set()
+
+
+def after(event: DomainEventProtocol, state: Callable[[Any], Any]) -> set[str]:
+    """What the event touches as the read models stand after it."""
+    origin = event.originator_id
+    if isinstance(event, Sector.Event):
+        tables = TableView.objects.filter(sector_id=origin, status__in=OPEN).order_by()
+        ids = tables.values_list("id", flat=True)
+        return {sector_scope(origin), *(table_scope(t) for t in ids)}
+    if isinstance(event, Table.Event):
+        return _tables_and_sectors([origin]) | {CAGE}
+    if isinstance(event, Player.Event):
+        return _player_scopes(origin) | {CAGE}
+    if isinstance(event, WaitingList.Event):
+        return _scopes(_open_tables_of_lists(WaitingListView.objects.filter(id=origin)))
+    if isinstance(event, BalanceGroup.Event):
+        return _tables_and_sectors(_group_tables(origin))
+    if any(isinstance(event, part.events) for part in ROOM.read_model_parts()):
+        named = _named_tables(event)
+        if named is None:
+            named = _named_tables(state(event))
+        if named is None:
+            return {ALL}
+        return _tables_and_sectors(named) | {CAGE}
+    if isinstance(event, CommandRecord.Event) or not type(event).__module__.startswith("floor."):
+        # No read model takes it (a command's record; another context's event
+        # none of its parts declared, such as the ledger's accounts, whose
+        # balances the books keep from the transactions): no console shows it.
+        return set()
+    # A floor event this module does not know (a tournament's): it may show anywhere.
+    return {ALL}
+
+
+def stamp(scopes: set[str], position: int) -> None:
+    """Moves each scope's mark to ``position``: one statement, in the
+    projection's transaction (events are applied in order, so a mark only
+    moves forward)."""
+    if not scopes:
+        return
+    LiveMark.objects.bulk_create(
+        [LiveMark(scope=scope, position=position) for scope in sorted(scopes)],
+        update_conflicts=True,
+        unique_fields=["scope"],
+        update_fields=["position"],
+    )
