@@ -21,7 +21,9 @@ $(VENV)/.dev-installed: $(VENV)/.runtime-installed requirements-dev.txt
 # The consoles' browser libraries (idiomorph), exactly as package-lock.json pins
 # them, into node_modules/, which Django serves as static files (config/settings.py).
 node_modules/.installed: package.json package-lock.json
-	@command -v npm >/dev/null || { echo "npm is needed for the consoles' browser libraries: install Node.js"; exit 1; }
+	@command -v npm >/dev/null || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null && \
+	  (apt-get update -qq && apt-get install -y -qq npm >/dev/null); } || \
+	  { echo "npm is needed for the consoles' browser libraries: install Node.js and npm"; exit 1; }
 	npm ci --no-audit --no-fund --loglevel=error
 	@touch $@
 
