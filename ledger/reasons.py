@@ -58,6 +58,8 @@ PARAM_LABELS = {
         "override": _("moved by the jefe"),
         "table_change": _("change of table"),
         "break": _("table broken"),
+        # A move made by mistake undone (floor.application.corrections).
+        "undo": _("a move undone"),
     },
     "purpose": {"tip": _("a tip"), "hospitality": _("hospitality")},
     "move": {"fill": _("Fill"), "credit": _("Credit")},

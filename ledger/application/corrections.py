@@ -37,9 +37,7 @@ def void_entry(
     code, text = check_reason(reason_code, note)
     original = work.load(Transaction, transaction_id, "transaction")
     found = cage(work)
-    gaming_day = (
-        work.find(GamingDay, GamingDay.id_for(found.open_day)) if found.open_day else None
-    )
+    gaming_day = work.find(GamingDay, GamingDay.id_for(found.open_day)) if found.open_day else None
     balances = {
         name: balance_of(work, AccountRef(name))
         for name in original.postings

@@ -76,8 +76,9 @@ def void_refusal(
     postings: Mapping[str, int],
     balances: Mapping[str, int],
 ) -> DomainError | None:
-    """Why the entry cannot be voided now (the refusal to raise), or None. ``balances`` are the guarded accounts' balances now: a reversal
-    that would leave a tray, a stack, a box or the cage below nothing (the
+    """Why the entry cannot be voided now (the refusal to raise), or None.
+    ``balances`` are the guarded accounts' balances now: a reversal that
+    would leave a tray, a stack, a box or the cage below nothing (the
     chips sold already played, a fill already paid out) is refused, as every
     posting is (ledger.domain.account)."""
     if voided:
