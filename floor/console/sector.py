@@ -8,7 +8,7 @@ floor costs one small query a second per open console.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
@@ -19,6 +19,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from floor.access import may_read
+from floor.console.corrections import former_tables, reasons, seat_corrections
 from floor.domain.absence import absence_refusal
 from floor.domain.action_clock import action_clock_refusal
 from floor.domain.draws import seat_to_take
@@ -77,6 +78,7 @@ def seat_rows(
     for number in range(1, table.seats + 1):
         seat = occupied.get(number)
         offers: dict[str, bool] = {}
+        undo_to = None
         if seat is not None:
             offers["start_action_clock"] = (
                 action_clock_refusal(
@@ -101,6 +103,16 @@ def seat_rows(
                 is None
                 and absence_left_today(seat.player.absence_days, room.day, rules.uses_per_day)
             )
+            # The corrections (issue 22): each only when its command takes it now.
+            more, undo_to = seat_corrections(
+                table,
+                number,
+                seat,
+                taken_here=set(occupied),
+                offered=room.offered,
+                former=room.former,
+            )
+            offers.update(more)
         else:
             offers["call_next"] = table.status != "closed" and (
                 call_refusal(number, held, someone_to_call=room.someone_to_call(table, group))
@@ -113,6 +125,7 @@ def seat_rows(
                 "on_the_clock": clock if clock.get("seat") == number else None,
                 "offered_to": held.get(number),
                 "offers": offers,
+                "undo_to": undo_to,
             }
         )
     return rows
@@ -128,6 +141,8 @@ class SeatRules:
     day: Any
     offered: dict[UUID, dict[int, dict[str, Any]]]
     waiting_games: frozenset[tuple]
+    # The tables seated players' undoable moves came from (floor.console.corrections).
+    former: dict[UUID, Any] = field(default_factory=dict)
 
     @classmethod
     def now(cls) -> SeatRules:
@@ -138,6 +153,7 @@ class SeatRules:
             day=profile.gaming_day.of(server_now()),
             offered=calls,
             waiting_games=frozenset(console.games_with_free_waiting()),
+            former=former_tables(),
         )
 
     def someone_to_call(self, table: TableView, group: BalanceGroupView | None) -> bool:
@@ -186,6 +202,7 @@ def table_cards(tables: list[TableView]) -> list[dict[str, Any]]:
                 "view": table,
                 "labels": table_label(table),
                 "rows": rows,
+                "correction_reasons": reasons(),
                 "free_seats": [r["number"] for r in rows if r["seat"] is None],
                 "playing_seats": [
                     r["number"] for r in rows if r["seat"] is not None and not r["seat"].resting
