@@ -127,9 +127,8 @@ def confirm_fix_stack(arguments: dict) -> str | None:
         "name": seat.player.display_name,
         "before": format_euros(seat.stack_cents),
         "after": format_euros(stack),
-        "difference": ("+" if stack > seat.stack_cents else "") + format_euros(
-            stack - seat.stack_cents
-        ),
+        "difference": ("+" if stack > seat.stack_cents else "")
+        + format_euros(stack - seat.stack_cents),
         "reason": STACK_FIX_LABELS.get(arguments.get("reason_code"), ""),
     }
 

@@ -93,9 +93,12 @@ def test_undo_is_offered_only_on_the_player_moved_and_only_until_he_plays(room, 
     room.end(b)
     rows = assert_corrections_match_commands(room, clock, jefe, b)
     assert "undo_move" not in rows[seat]["commands"]  # dealt a hand at the new seat
-    assert would_run(
-        room, clock, "undo_move", table_id=b, player=card, reason_code="wrong_player"
-    ).code == "move_played_since"
+    assert (
+        would_run(
+            room, clock, "undo_move", table_id=b, player=card, reason_code="wrong_player"
+        ).code
+        == "move_played_since"
+    )
 
 
 def test_undo_is_not_offered_once_the_former_seat_is_taken(room, clock, jefe):
@@ -115,7 +118,7 @@ def test_undo_is_not_offered_once_the_former_seat_is_taken(room, clock, jefe):
 def test_a_stack_fix_through_the_door_is_confirmed_first_then_booked(room, jefe):
     a, _b = two_tables(room)
     books = Books(room.app)
-    card, seat = next((c, s) for s, c in room.seats(a).items())
+    card = next(iter(room.seats(a).values()))
     form = {
         "command_id": new_id(), "table_id": a, "player": card, "stack_eur": "12,50",
         "reason_code": "buy_in_miscounted", "note": "",
@@ -161,7 +164,12 @@ def test_an_undo_through_the_door_is_confirmed_with_where_the_player_goes(room, 
         ("undo-move", {"reason_code": "nonsense"}, 400, None),
         ("fix-stack", {"stack_cents": 1000, "reason_code": "miscount"}, 409, "stack_unchanged"),
         ("fix-stack", {"stack_cents": -5, "reason_code": "miscount"}, 400, None),
-        ("fix-stack", {"stack_cents": 900, "reason_code": "other"}, 400, "correction_note_required"),
+        (
+            "fix-stack",
+            {"stack_cents": 900, "reason_code": "other"},
+            400,
+            "correction_note_required",
+        ),  # noqa: E501
     ],
 )
 def test_the_api_refuses_a_correction_with_a_4xx_and_its_code(room, jefe, path, body, status, code):
