@@ -169,7 +169,7 @@ def test_an_undo_through_the_door_is_confirmed_with_where_the_player_goes(room, 
             {"stack_cents": 900, "reason_code": "other"},
             400,
             "correction_note_required",
-        ),  # noqa: E501
+        ),
     ],
 )
 def test_the_api_refuses_a_correction_with_a_4xx_and_its_code(room, jefe, path, body, status, code):
