@@ -83,7 +83,7 @@ def assert_void_offered_iff_taken(room: Room, clock, client: Client) -> dict:
 def test_void_is_offered_only_where_the_command_takes_it(room, clock, make_user):
     cajero = client_as(make_user, "carla", "cajero")
     open_cage(room.app)
-    table_id, cards = room.drawn_table(4, buy_in=1_000)  # the floor's buy-ins
+    _table_id, cards = room.drawn_table(4, buy_in=1_000)  # the floor's buy-ins
     card = room.new_player()
     sale = room.app.sell_chips(CAJERO, new_id(), player=card, amount_cents=3_000)
     used = room.app.sell_chips(CAJERO, new_id(), player=cards[0], amount_cents=2_000)
