@@ -55,7 +55,7 @@ def test_the_jefe_undoes_a_move_and_fixes_a_stack(live_server, browser, floor_ap
 
     # The move undone: the seat line's panel, its reason, the server's confirmation.
     line = seat_line(table_card(jefe, second), moved)
-    line.locator("[data-testid=correct] summary").click()
+    line.locator("details.more summary").click()
     undo = command(line, "undo_move")
     assert f"mesa {first}" in undo.locator("[data-testid=undo-to]").inner_text()
     undo.locator("select[name=reason_code]").select_option("wrong_player")
@@ -71,7 +71,7 @@ def test_the_jefe_undoes_a_move_and_fixes_a_stack(live_server, browser, floor_ap
     # A stack fixed: 12,50 EUR really there, confirmed with the difference.
     player = next(iter(room.seats(tables[1]).values()))
     line = seat_line(table_card(jefe, second), player)
-    line.locator("[data-testid=correct] summary").click()
+    line.locator("details.more summary").click()
     fix = command(line, "fix_stack")
     fix.locator("input[name=stack_eur]").fill("12,50")
     fix.locator("select[name=reason_code]").select_option("buy_in_miscounted")
