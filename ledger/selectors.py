@@ -136,9 +136,10 @@ def adjustments_of(command_ids: list[str]) -> list[tuple[str, Any]]:
 def booked_between(
     first_day: str | None, last_day: str | None, table_ids: Any = None
 ) -> list[tuple]:
-    """(gaming day, kind, postings, amount, position) of every transaction booked
-    from ``first_day`` to ``last_day`` (either open), of ``table_ids`` when
-    given, in log order: the cage report adds up its days."""
+    """(gaming day, kind, postings, amount, position, reason params) of every
+    transaction booked from ``first_day`` to ``last_day`` (either open), of
+    ``table_ids`` when given, in log order: the cage report adds up its days
+    (a void's params name the kind of the entry it reversed)."""
     booked = TransactionView.objects.order_by("position")
     if first_day is not None:
         booked = booked.filter(gaming_day__gte=first_day)
@@ -146,7 +147,11 @@ def booked_between(
         booked = booked.filter(gaming_day__lte=last_day)
     if table_ids is not None:
         booked = booked.filter(table_id__in=table_ids)
-    return list(booked.values_list("gaming_day", "kind", "postings", "amount_cents", "position"))
+    return list(
+        booked.values_list(
+            "gaming_day", "kind", "postings", "amount_cents", "position", "reason_params"
+        )
+    )
 
 
 # --- fills and credits, jackpots, gaming days ---------------------------------------

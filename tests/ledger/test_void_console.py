@@ -134,6 +134,9 @@ def test_a_void_through_the_door_is_confirmed_then_listed_for_who_reads_the_cage
         (entry, "chips_sold", "wrong_amount", "carla")
     ]
     assert report[0]["amount_cents"] == 4_500
+    # The cage report counts the sale no more: the void took it back out.
+    day = inspector.get("/api/reports/cage/").json()["results"][-1]
+    assert day["chips_sold_cents"] == 0
     csv = inspector.get("/api/reports/voids/", {"format": "csv"}).content.decode()
     assert csv.splitlines()[0].startswith("gaming_day,voided_at,voided_by")
 
