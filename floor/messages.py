@@ -511,7 +511,8 @@ MESSAGES = {
         "left): it is corrected on the floor, by fixing the seat's stack."
     ),
     "entry_not_voidable": _(
-        "Only a chip sale, a cash-out, a fill or a credit may be voided at the cage."
+        "Only a chip sale, a cash-out, a fill, a credit or a buy-in paid at the cage may be "
+        "voided at the cage."
     ),
     "entry_day_not_open": _(
         "That entry belongs to the gaming day %(gaming_day)s, which is not open: a "
@@ -539,6 +540,14 @@ MESSAGES = {
     ),
     "former_table_closed": _("Table %(table)s, the player's former table, is closed."),
     "stack_invalid": _("A stack is a whole number of cents, zero or more."),
+    "buy_in_player_gone": _(
+        "The player no longer sits at table %(table)s: the chips of that buy-in left with "
+        "him. Correct it there, or at the cage from his chips."
+    ),
+    "buy_in_chips_played": _(
+        "The seat holds %(stack_euros)s, less than the %(amount_euros)s of that buy-in: "
+        "its chips were played. Fix the seat's stack on the floor instead."
+    ),
     "stack_unchanged": _("The seat's stack is already %(stack_euros)s: nothing to fix."),
 }
 

@@ -26,12 +26,13 @@ from floor.kernel.web.access import console_read
 from floor.kernel.web.gateway import actor_for
 from floor.kernel.web.live import log_position, server_now, stamp
 from floor.ports import reads as floor_reads
+from floor.ports.tables import buy_in_void_refusal
 from ledger import selectors as books
 from ledger.api.views import cage_position
 from ledger.console_actions import ACCOUNT_LABELS, account_label, reason_label
 from ledger.domain.accounts import Kind, player_chips
 from ledger.domain.gaming_day import COUNTED_KINDS, REASON_CODES
-from ledger.domain.voids import VOID_REASONS, void_refusal
+from ledger.domain.voids import VOID_REASONS, at_the_cage, void_refusal
 from ledger.reasons import transaction_reason
 from ledger.views import KIND_LABELS
 
@@ -131,9 +132,27 @@ def voidable(found: list[Any]) -> set[UUID]:
             day_counted=day is not None and day.status != "open",
             postings=t.postings,
             balances=balances,
+            reason_params=t.reason_params,
+            at_table=seat_refusal(t) if at_the_cage(t.kind, t.reason_params) else None,
         )
         is None
     }
+
+
+def seat_refusal(buy_in: Any) -> Any:
+    """Why a buy-in paid at the cage cannot come off its seat now, from the
+    floor's read models (the floor's own check, floor.ports.tables)."""
+    seat = floor_reads.seat_of(buy_in.player_id)
+    here = seat is not None and seat.table_id == buy_in.table_id
+    table = seat.table if here else floor_reads.tables_by_id([buy_in.table_id]).get(buy_in.table_id)
+    return buy_in_void_refusal(
+        seated_here=here,
+        stack=seat.stack_cents if here else 0,
+        amount=buy_in.amount_cents,
+        hand_in_play=table is not None and table.hand_in_progress is not None,
+        table_number=table.number if table is not None else 0,
+        closed=table is None or table.status == "closed",
+    )
 
 
 def voided_entries() -> list[dict[str, Any]]:

@@ -69,6 +69,7 @@ PARAM_LABELS = {
         "cash_out": _("cash-out"),
         "fill": _("fill"),
         "credit": _("credit"),
+        "buy_in": _("buy-in paid at the cage"),
     },
     # Why a stack was fixed (floor.domain.corrections, STACK_FIX_REASONS).
     "fix": {

@@ -12,6 +12,10 @@ which "other" needs), as the cage's count differences are explained.
   table played on with them there), or when the former seat is taken or the
   former table closed. ``undo_refusal`` is the one check, asked by the command
   and by the jefe's console, which offers "Undo" only when it is None.
+- **A buy-in paid at the cage, voided.** The cage voids it (ledger
+  ``void_entry``): its chips come back off the seat (``BuyInVoided``, which
+  the ledger does not book: the void reverses the money leg by leg), between
+  hands, while the player still sits there with those chips.
 - **Fixing a stack.** A seat's recorded stack set to what is really there
   (chips miscounted, a buy-in counted wrong, a pot pushed to the wrong
   stack), only between hands [GA art. 21; PT 14: chips change only between
@@ -107,6 +111,30 @@ def fix_stack_refusal(*, hand_in_play: bool, table_number: int, closed: bool) ->
     return None
 
 
+def buy_in_void_refusal(
+    *,
+    seated_here: bool,
+    stack: int,
+    amount: int,
+    hand_in_play: bool,
+    table_number: int,
+    closed: bool,
+) -> DomainError | None:
+    """Why a buy-in paid at the cage cannot be taken back off its seat now
+    (the cage voids it, ledger.domain.voids), or None: the chips come off the
+    seat they went to, between hands [GA art. 21; PT 14], while the player
+    still sits there with at least those chips."""
+    if closed:
+        return conflict("table_closed", table=table_number)
+    if not seated_here:
+        return conflict("buy_in_player_gone", table=table_number)
+    if hand_in_play:
+        return conflict("hand_in_progress", table=table_number)
+    if stack < amount:
+        return conflict("buy_in_chips_played", stack_cents=stack, amount_cents=amount)
+    return None
+
+
 class CorrectionsMixin(TableConcern):
     """The Table's corrections: a seat change undone, a stack fixed."""
 
@@ -179,5 +207,38 @@ class CorrectionsMixin(TableConcern):
         stack: int,
         reason_code: str,
         note: str,
+    ) -> None:
+        self._update_seat(seat, stack=stack, must_rebuy=stack < self.minimum_cents)
+
+    # --- a buy-in paid at the cage, voided by the cage (ledger.application.corrections) ---
+
+    def void_buy_in_refusal(self, player_id: UUID, amount: int) -> DomainError | None:
+        seat = self.seat_of(player_id)
+        return buy_in_void_refusal(
+            seated_here=seat is not None,
+            stack=self.seat_at(seat).stack if seat is not None else 0,
+            amount=amount,
+            hand_in_play=self.hand is not None,
+            table_number=self.number,
+            closed=self.status == TableStatus.CLOSED,
+        )
+
+    def void_buy_in(self, player_id: UUID, amount: int, transaction: str) -> int:
+        """Takes a buy-in paid at the cage back off the seat (the cage voided
+        it: its books reverse the money themselves, so this event books
+        nothing); returns the stack left."""
+        refusal = self.void_buy_in_refusal(player_id, amount)
+        if refusal is not None:
+            raise refusal
+        seat = self.seat_of(player_id)
+        stack = self.seat_at(seat).stack - amount
+        self._buy_in_voided(
+            seat=seat, player_id=player_id.hex, amount=amount, stack=stack, transaction=transaction
+        )
+        return stack
+
+    @event("BuyInVoided")
+    def _buy_in_voided(
+        self, seat: int, player_id: str, amount: int, stack: int, transaction: str
     ) -> None:
         self._update_seat(seat, stack=stack, must_rebuy=stack < self.minimum_cents)

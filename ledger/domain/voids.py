@@ -4,7 +4,8 @@ why (ANCHORS.md item 8; issue 22).
 Nothing booked is ever edited (DESIGN.md): a void is a new transaction that
 reverses the original leg by leg and names it, and the original records that
 it was voided (``Transaction.void``), once. The cage voids only what the cage
-booked: money the floor booked from a table's events (a hand, a buy-in at a
+booked (a buy-in paid at the cage too: its chips come back off the seat):
+money the floor booked from a table's events (a hand, a buy-in at a
 seat, a stack leaving) is corrected on the floor, where the table's stacks
 are (floor ``fix_stack``), or the stacks and the books would drift apart.
 Only while the entry's gaming day is open and not yet counted: a count is
@@ -66,6 +67,11 @@ def reversal(postings: Mapping[str, int]) -> list[tuple[AccountRef, int]]:
     return [(AccountRef(name), -amount) for name, amount in postings.items()]
 
 
+def at_the_cage(kind: str, reason_params: Mapping | None) -> bool:
+    """A buy-in paid at the cage: the cage booked it, the cage voids it."""
+    return kind == TransactionKind.BUY_IN and (reason_params or {}).get("paid_with") == "cage"
+
+
 def void_refusal(
     *,
     kind: str,
@@ -75,22 +81,27 @@ def void_refusal(
     day_counted: bool,
     postings: Mapping[str, int],
     balances: Mapping[str, int],
+    reason_params: Mapping | None = None,
+    at_table: DomainError | None = None,
 ) -> DomainError | None:
     """Why the entry cannot be voided now (the refusal to raise), or None.
     ``balances`` are the guarded accounts' balances now: a reversal that
     would leave a tray, a stack, a box or the cage below nothing (the
     chips sold already played, a fill already paid out) is refused, as every
     posting is (ledger.domain.account)."""
+    cage_buy_in = at_the_cage(kind, reason_params)
     if voided:
         return conflict("entry_already_voided")
-    if kind in FLOOR_KINDS:
+    if kind in FLOOR_KINDS and not cage_buy_in:
         return conflict("entry_booked_by_the_floor")
-    if kind not in VOIDABLE_KINDS:
+    if kind not in VOIDABLE_KINDS and not cage_buy_in:
         return conflict("entry_not_voidable")
     if open_day is None or gaming_day != open_day:
         return conflict("entry_day_not_open", gaming_day=gaming_day)
     if day_counted:
         return conflict("entry_day_counted", gaming_day=gaming_day)
+    if cage_buy_in and at_table is not None:  # the seat it went to (floor buy_in_void_refusal)
+        return at_table
     for ref, amount in reversal(postings):
         if ref.may_go_negative:
             continue

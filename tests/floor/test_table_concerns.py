@@ -22,6 +22,7 @@ TABLE_EVENTS = {
     "AbsenceAsked", "AbsenceRequestLapsed", "AbsenceRequestWithdrawn",
     "AbsenceEnded", "AbsenceExpired", "AbsenceStarted", "AbsenceWarned",
     "ActionClockStarted", "ActionClockStopped", "ActionClockWarned", "BankedHandSettled",
+    "BuyInVoided",
     "ChipsBought", "ChipsTakenOff", "Closed", "DealerAssigned", "HandDeclaredDead",
     "HandEnded", "HandStarted", "JackpotPaid", "JackpotStaked", "LastHandsStarted",
     "Opened", "PlayerLeft", "PlayerMovedIn", "PlayerMovedOut", "PlayerSeated",

@@ -83,22 +83,30 @@ def assert_void_offered_iff_taken(room: Room, clock, client: Client) -> dict:
 def test_void_is_offered_only_where_the_command_takes_it(room, clock, make_user):
     cajero = client_as(make_user, "carla", "cajero")
     open_cage(room.app)
-    _table_id, cards = room.drawn_table(4, buy_in=1_000)  # the floor's buy-ins
+    table_id, cards = room.drawn_table(4, buy_in=500)  # the floor's buy-ins
     card = room.new_player()
     sale = room.app.sell_chips(CAJERO, new_id(), player=card, amount_cents=3_000)
     used = room.app.sell_chips(CAJERO, new_id(), player=cards[0], amount_cents=2_000)
     room.app.cash_out(CAJERO, new_id(), player=cards[0], amount_cents=500)
+    at_cage = room.app.buy_in_at_cage(
+        CAJERO, new_id(), table_id=table_id, player=cards[1], amount_cents=500
+    ).result["transaction_ids"][0]
 
     rows = assert_void_offered_iff_taken(room, clock, cajero)
+    assert rows[at_cage]["offered"]  # the cage's own buy-in, its chips still on the seat
 
     assert rows[sale.result["transaction_ids"][0]]["offered"]
     assert not rows[used.result["transaction_ids"][0]]["offered"]  # chips already cashed
-    assert not any(r["offered"] for r in rows.values() if r["kind"] == "buy_in")
+    floors = [r for i, r in rows.items() if r["kind"] == "buy_in" and i != at_cage]
+    assert floors and not any(r["offered"] for r in floors)  # the floor's buy-ins
     room.app.void_entry(
         CAJERO, new_id(), transaction_id=sale.result["transaction_ids"][0], reason_code="not_paid"
     )
     rows = assert_void_offered_iff_taken(room, clock, cajero)
     assert rows[sale.result["transaction_ids"][0]]["voided"]
+    room.start(table_id)  # a hand in play: the buy-in's chips may not come off now
+    rows = assert_void_offered_iff_taken(room, clock, cajero)
+    assert not rows[at_cage]["offered"]
 
 
 def test_a_void_through_the_door_is_confirmed_then_listed_for_who_reads_the_cage(room, make_user):

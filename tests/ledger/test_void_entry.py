@@ -156,3 +156,40 @@ def test_only_the_cage_and_the_director_void(room, books, actor):
     refused(room.app, "role_not_allowed", void, room, sale, actor=actor)
     void(room, sale, actor=DIRECTOR)
     books.check()
+
+
+# --- a buy-in paid at the cage: its chips come back off the seat -----------------------------
+
+
+def cage_buy_in(room: Room, table_id: str, card: str, amount: int) -> str:
+    done = room.app.buy_in_at_cage(
+        CAJERO, new_id(), table_id=table_id, player=card, amount_cents=amount
+    )
+    return done.result["transaction_ids"][0]
+
+
+def test_a_buy_in_paid_at_the_cage_voided_takes_its_chips_back_off_the_seat(room, books):
+    table_id, cards = room.drawn_table(4, buy_in=None)
+    cash = books.balance(accounts.CAGE_CASH)
+    entry = cage_buy_in(room, table_id, cards[0], 1_000)
+    assert room.state(table_id, cards[0])["stack"] == 1_000
+    void(room, entry, "wrong_player")
+    assert room.state(table_id, cards[0])["stack"] == 0
+    assert books.balance(accounts.CAGE_CASH) == cash
+    assert events_of(room.app, table_id, "BuyInVoided")[-1].amount == 1_000
+    books.check()  # the floor's stacks are still the ledger's
+
+
+def test_a_cage_buy_in_is_not_voided_once_its_chips_are_played_or_gone(room, books):
+    table_id, cards = room.drawn_table(4, buy_in=None)
+    entries = [cage_buy_in(room, table_id, card, 1_000) for card in cards]
+    room.start(table_id)
+    refused(room.app, "hand_in_progress", void, room, entries[0])
+    room.end(table_id, {"1": 200, "2": 200}, {"1": 400})  # seat 2 lost 200
+    lost = entries[cards.index(room.seats(table_id)[2])]
+    error = refused(room.app, "buy_in_chips_played", void, room, lost)
+    assert error.params == {"stack_cents": 800, "amount_cents": 1_000}
+    gone = room.seats(table_id)[3]
+    room.leave(table_id, gone)
+    refused(room.app, "buy_in_player_gone", void, room, entries[cards.index(gone)])
+    books.check()
