@@ -18,6 +18,7 @@ from floor.kernel.context import CommandContext, command_context
 from floor.kernel.errors import DomainError
 from floor.kernel.registry import COMMANDS
 from floor.kernel.unit_of_work import UnitOfWork
+from ledger.models import TransactionView
 from tests.support.floor import new_id
 from tests.support.money import CAJERO, open_cage
 from tests.support.room import Room, all_events
@@ -135,6 +136,10 @@ def test_a_void_through_the_door_is_confirmed_then_listed_for_who_reads_the_cage
         content = reader.get("/cage/live/").content.decode()
         assert content.count('data-testid="void-row"') == 1
         assert "importe equivocado" in content
+    # The void's receipt says what it voids and why, in the reader's language.
+    void_id = TransactionView.objects.get(kind="void").id
+    receipt = cajero.get(f"/cage/receipts/{void_id}/").content.decode()
+    assert "Anula un apunte de venta de fichas hecho por error: importe equivocado" in receipt
     # The inspector reads; he is offered no void.
     assert 'name="transaction_id"' not in inspector.get("/cage/live/").content.decode()
     report = inspector.get("/api/reports/voids/").json()["results"]
