@@ -348,6 +348,8 @@ def staff_forms(user: Any, sector: SectorView) -> dict[str, Any]:
     return {
         "names_jefes": names_jefes,
         "names_dealers": names_dealers,
+        # The seat lines' corrections are the jefe's who runs the sector (issue 22).
+        "corrects": COMMANDS.may(actor, COMMANDS.fix_stack) and acts_on_sector(user, sector),
         "jefes_to_name": players.staff_members(Role.JEFE_SECTOR.value) if names_jefes else [],
         "dealers_to_name": players.staff_members(Role.CRUPIER.value) if names_dealers else [],
     }

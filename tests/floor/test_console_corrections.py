@@ -185,3 +185,13 @@ def test_the_api_refuses_a_correction_with_a_4xx_and_its_code(room, jefe, path, 
     if code:
         assert response.json()["code"] == code
     assert len(all_events(room.app)) == before
+
+
+def test_the_director_who_may_not_correct_is_offered_no_correction(room, make_user):
+    make_user("dora", "director", password="pa55-word-ok")
+    director = Client()
+    assert director.login(username="dora", password="pa55-word-ok")
+    a, b = two_tables(room)
+    move_one(room, a, b)
+    rows = card_rows(director, room, b)
+    assert not any({"undo_move", "fix_stack"} & r["commands"] for r in rows.values())
