@@ -501,6 +501,54 @@ MESSAGES = {
     "absence_already_asked": _(
         "The player in seat %(seat)s already steps away when this hand ends (CM-18)."
     ),
+    # --- issue 22: corrections, each with its reason ------------------------------
+    "correction_reason_invalid": _("Choose the reason for the correction from the list."),
+    "correction_note_required": _('A correction whose reason is "other" needs a note.'),
+    "note_invalid": _("The note must be one line of at most 300 characters."),
+    "entry_already_voided": _("That entry is already voided: an entry is voided once."),
+    "entry_booked_by_the_floor": _(
+        "That money was booked at a table (a hand, a buy-in at the seat, a stack that "
+        "left): it is corrected on the floor, by fixing the seat's stack."
+    ),
+    "entry_not_voidable": _(
+        "Only a chip sale, a cash-out, a fill, a credit or a buy-in paid at the cage may be "
+        "voided at the cage."
+    ),
+    "entry_day_not_open": _(
+        "That entry belongs to the gaming day %(gaming_day)s, which is not open: a "
+        "closed day is never changed (GA art. 19.1)."
+    ),
+    "entry_day_counted": _(
+        "The gaming day %(gaming_day)s is counted: entries are voided before the count, "
+        "never after it (GA art. 19.1)."
+    ),
+    "void_leaves_account_negative": _(
+        "Voiding it would take %(amount_euros)s from an account that holds %(balance_euros)s "
+        "(the chips were already used): a tray, a stack, a box or the cage never goes "
+        "below zero."
+    ),
+    "no_move_to_undo": _(
+        "That player has no move or seat change to undo: it was undone already, or "
+        "something happened since."
+    ),
+    "move_played_since": _(
+        "The player was dealt a hand in seat %(seat)s since the move: undoing it now "
+        "would not be fair to the table."
+    ),
+    "former_seat_taken": _(
+        "Seat %(seat)s at table %(table)s, the player's former seat, is taken now."
+    ),
+    "former_table_closed": _("Table %(table)s, the player's former table, is closed."),
+    "stack_invalid": _("A stack is a whole number of cents, zero or more."),
+    "buy_in_player_gone": _(
+        "The player no longer sits at table %(table)s: the chips of that buy-in left with "
+        "him. Correct it there, or at the cage from his chips."
+    ),
+    "buy_in_chips_played": _(
+        "The seat holds %(stack_euros)s, less than the %(amount_euros)s of that buy-in: "
+        "its chips were played. Fix the seat's stack on the floor instead."
+    ),
+    "stack_unchanged": _("The seat's stack is already %(stack_euros)s: nothing to fix."),
 }
 
 

@@ -176,6 +176,9 @@ class SeatView(models.Model):
     time_due = models.BooleanField(default=False)  # owes the session's time charge
     # Asked for the absence clock during the hand: it starts when the hand ends.
     away_after_hand = models.BooleanField(default=False)
+    # Where a move or seat change brought the player from, while it may be
+    # undone (floor.domain.corrections); None otherwise.
+    moved_from = models.JSONField(null=True)
 
     class Meta:
         ordering = ["table", "seat"]

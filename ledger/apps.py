@@ -21,7 +21,7 @@ def plug_in_the_books() -> None:
     every command, and its long-lived aggregates are snapshotted. The floor
     imports nothing of this: the ledger plugs in."""
     from floor.kernel.composition import ROOM
-    from ledger.application import banked, cage, gaming_days, jackpots  # noqa: F401
+    from ledger.application import banked, cage, corrections, gaming_days, jackpots  # noqa: F401
     from ledger.application.books import Books
     from ledger.domain.account import Account
     from ledger.domain.cage import Cage

@@ -26,11 +26,13 @@ from floor.kernel.web.access import console_read
 from floor.kernel.web.gateway import actor_for
 from floor.kernel.web.live import CAGE, log_position, server_now, stamp
 from floor.ports import reads as floor_reads
+from floor.ports.tables import buy_in_void_refusal
 from ledger import selectors as books
 from ledger.api.views import cage_position
 from ledger.console_actions import ACCOUNT_LABELS, account_label, reason_label
 from ledger.domain.accounts import Kind, player_chips
 from ledger.domain.gaming_day import COUNTED_KINDS, REASON_CODES
+from ledger.domain.voids import VOID_REASONS, at_the_cage, void_refusal
 from ledger.reasons import transaction_reason
 from ledger.views import KIND_LABELS
 
@@ -51,8 +53,11 @@ CAGE_COMMANDS = tuple(
         COMMANDS.explain_difference,
         COMMANDS.close_gaming_day,
         COMMANDS.create_jackpot,
+        COMMANDS.void_entry,
     )
 )
+# How many voided entries the console lists (the report has them all).
+LISTED_VOIDS = 20
 # What the cage counts at the close, by table, in the order the sheet has them.
 TABLE_KINDS = (Kind.TRAY, Kind.DROP, Kind.RAKE, Kind.TIPS)
 
@@ -87,10 +92,15 @@ def pending_requests() -> list[dict[str, Any]]:
 
 
 def latest_transactions() -> list[dict[str, Any]]:
-    """The last transactions posted, newest first, each with its receipt."""
+    """The last transactions posted, newest first, each with its receipt,
+    whether it was voided, and whether a void would be taken now (the
+    command's own check, ledger.domain.voids: the button and the command
+    cannot disagree)."""
     latest = books.latest_transactions()
     labels = table_labels({t.table_id for t in latest if t.table_id})
     names = floor_reads.players_by_id({t.player_id for t in latest})
+    may_void = voidable(latest)
+    voided = books.voided_among([t.id for t in latest])
     return [
         {
             "view": t,
@@ -99,8 +109,66 @@ def latest_transactions() -> list[dict[str, Any]]:
             "table": labels.get(t.table_id),
             "player": names.get(t.player_id),
             "receipt": reverse("receipt", args=[t.id]),
+            "voided": t.id.hex in voided,
+            "voidable": t.id in may_void,
         }
         for t in latest
+    ]
+
+
+def voidable(found: list[Any]) -> set[UUID]:
+    """Which of these transactions ``void_entry`` would void now."""
+    day = books.current_gaming_day()
+    voided = books.voided_among([t.id for t in found])
+    balances = books.totals_of_balances(sorted({n for t in found for n in t.postings}))
+    return {
+        t.id
+        for t in found
+        if void_refusal(
+            kind=t.kind,
+            gaming_day=t.gaming_day,
+            voided=t.id.hex in voided,
+            open_day=day.day if day is not None else None,
+            day_counted=day is not None and day.status != "open",
+            postings=t.postings,
+            balances=balances,
+            reason_params=t.reason_params,
+            at_table=seat_refusal(t) if at_the_cage(t.kind, t.reason_params) else None,
+        )
+        is None
+    }
+
+
+def seat_refusal(buy_in: Any) -> Any:
+    """Why a buy-in paid at the cage cannot come off its seat now, from the
+    floor's read models (the floor's own check, floor.ports.tables)."""
+    seat = floor_reads.seat_of(buy_in.player_id)
+    here = seat is not None and seat.table_id == buy_in.table_id
+    table = seat.table if here else floor_reads.tables_by_id([buy_in.table_id]).get(buy_in.table_id)
+    return buy_in_void_refusal(
+        seated_here=here,
+        stack=seat.stack_cents if here else 0,
+        amount=buy_in.amount_cents,
+        hand_in_play=table is not None and table.hand_in_progress is not None,
+        table_number=table.number if table is not None else 0,
+        closed=table is None or table.status == "closed",
+    )
+
+
+def voided_entries() -> list[dict[str, Any]]:
+    """The entries voided, newest first: who voided which entry, when and
+    why (ANCHORS.md item 8); the cage, the director and the inspector read it."""
+    pairs = books.voids()
+    return [
+        {
+            "void": void,
+            "original": original,
+            "kind": KIND_LABELS.get(original.kind, original.kind) if original else "",
+            "reason": transaction_reason(void),
+            "receipt": reverse("receipt", args=[void.id]),
+            "original_receipt": reverse("receipt", args=[original.id]) if original else "",
+        }
+        for void, original in pairs[:LISTED_VOIDS]
     ]
 
 
@@ -184,6 +252,8 @@ def live_context(user: Any, card: str) -> dict[str, Any]:
         "transactions": latest_transactions(),
         "open_tables": floor_reads.open_tables(),
         "jackpots": jackpots(),
+        "voids": voided_entries(),
+        "void_reasons": [(code, reason_label(code)) for code in VOID_REASONS],
         "gaming_day": gaming_day_context(),
         "may": {name: COMMANDS.may(actor, name) for name in CAGE_COMMANDS},
         "position": log_position(CAGE),

@@ -17,6 +17,7 @@ from typing import Any
 from uuid import UUID
 
 from django.utils.formats import number_format
+from django.utils.timezone import localtime
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -26,6 +27,7 @@ from ledger import selectors as books
 from ledger.api import serializers as ls
 from ledger.domain.accounts import AccountRef, Kind
 from ledger.reasons import PARAM_LABELS
+from ledger.views import KIND_LABELS
 
 
 def euros(cents: int) -> str:
@@ -221,6 +223,32 @@ def said_closed(result: dict) -> str:
     }
 
 
+def confirm_void(arguments: dict) -> str | None:
+    """A void reverses an entry's money (ANCHORS.md item 8): the entry, its
+    amount, who booked it and when, asked first; None when there is no such
+    entry (the command says so)."""
+    try:
+        found = books.transactions_in([UUID(str(arguments.get("transaction_id")))]).first()
+    except ValueError:
+        return None
+    if found is None:
+        return None
+    return _(
+        "Void the %(kind)s of %(amount)s booked by %(actor)s at %(time)s, as %(reason)s: "
+        "a new entry reverses it; the original stays on record, marked voided."
+    ) % {
+        "kind": str(KIND_LABELS.get(found.kind, found.kind)).lower(),
+        "amount": euros(found.amount_cents),
+        "actor": found.actor,
+        "time": localtime(found.at).strftime("%H:%M"),
+        "reason": reason_label(arguments.get("reason_code", "")),
+    }
+
+
+def said_voided(result: dict) -> str:
+    return _("Reversed: %(amount)s.") % {"amount": euros(result.get("amount_cents", 0))}
+
+
 def cage_actions(action: Callable[..., Any]) -> list[Any]:
     """The cage's console actions, each made by ``action`` (the consoles'
     ConsoleCommand): a tray move asked and answered at the table, chips sold,
@@ -280,6 +308,15 @@ def cage_actions(action: Callable[..., Any]) -> list[Any]:
             gettext_lazy("The gaming day is closed."),
             summary=said_closed,
             confirm=confirm_close,
+        ),
+        # an entry booked by mistake, voided with its reason (issue 22), confirmed first
+        action(
+            COMMANDS.void_entry,
+            ls.VoidEntrySerializer,
+            gettext_lazy("The entry is voided."),
+            ("transaction_id",),
+            summary=said_voided,
+            confirm=confirm_void,
         ),
         # progressive jackpots [GA art. 8b; PT-SD 10, 12]
         action(

@@ -31,6 +31,9 @@ TEMPLATES = {
     "count_difference": _("Count difference: %(code)s"),
     "days_drop": _("The day's drop"),
     "tips_paid": _("Tips paid out to the staff"),
+    # Corrections (issue 22): an entry voided, a seat's stack fixed by the jefe.
+    "voided": _("Voids a %(kind)s booked by mistake: %(code)s"),
+    "stack_fixed": _("Stack of seat %(seat)s corrected: %(fix)s"),
 }
 
 # The words a param may hold (events record codes: "cash", "closed_by_jefe" ...).
@@ -55,9 +58,28 @@ PARAM_LABELS = {
         "override": _("moved by the jefe"),
         "table_change": _("change of table"),
         "break": _("table broken"),
+        # A move made by mistake undone (floor.application.corrections).
+        "undo": _("a move undone"),
     },
     "purpose": {"tip": _("a tip"), "hospitality": _("hospitality")},
     "move": {"fill": _("Fill"), "credit": _("Credit")},
+    # What a void reverses (ledger.domain.transaction).
+    "kind": {
+        "chips_sold": _("chip sale"),
+        "cash_out": _("cash-out"),
+        "fill": _("fill"),
+        "credit": _("credit"),
+        "buy_in": _("buy-in paid at the cage"),
+    },
+    # Why a stack was fixed (floor.domain.corrections, STACK_FIX_REASONS).
+    "fix": {
+        "miscount": _("chips miscounted"),
+        "buy_in_miscounted": _("buy-in counted wrong"),
+        "pot_paid_wrong": _("pot paid to the wrong stack"),
+        "chips_found": _("chips found"),
+        "chips_missing": _("chips missing"),
+        "other": _("other"),
+    },
     "code": {
         "count_error": _("count error"),
         "dealer_error": _("dealer error"),
@@ -68,6 +90,12 @@ PARAM_LABELS = {
         "cash_short": _("cash short"),
         "cash_over": _("cash over"),
         "other": _("other"),
+        # Why an entry is voided (ledger.domain.voids, VOID_REASONS).
+        "wrong_amount": _("wrong amount"),
+        "wrong_player": _("wrong player"),
+        "wrong_table": _("wrong table"),
+        "booked_twice": _("booked twice"),
+        "not_paid": _("never paid"),
     },
 }
 
@@ -86,7 +114,8 @@ def reason_text(code: str, params: dict | None, stored: str = "") -> str:
         text = str(template) % values
     except (KeyError, TypeError, ValueError):
         return stored
-    note = (params or {}).get("note") if code == "count_difference" else None
+    noted = ("count_difference", "voided", "stack_fixed")
+    note = (params or {}).get("note") if code in noted else None
     return f"{text} ({note})" if note else text
 
 

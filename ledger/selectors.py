@@ -9,6 +9,7 @@ of queries.
 from __future__ import annotations
 
 from typing import Any
+from uuid import UUID
 
 from django.db.models import Q, QuerySet, Sum
 from django.shortcuts import get_object_or_404
@@ -135,9 +136,10 @@ def adjustments_of(command_ids: list[str]) -> list[tuple[str, Any]]:
 def booked_between(
     first_day: str | None, last_day: str | None, table_ids: Any = None
 ) -> list[tuple]:
-    """(gaming day, kind, postings, amount, position) of every transaction booked
-    from ``first_day`` to ``last_day`` (either open), of ``table_ids`` when
-    given, in log order: the cage report adds up its days."""
+    """(gaming day, kind, postings, amount, position, reason params) of every
+    transaction booked from ``first_day`` to ``last_day`` (either open), of
+    ``table_ids`` when given, in log order: the cage report adds up its days
+    (a void's params name the kind of the entry it reversed)."""
     booked = TransactionView.objects.order_by("position")
     if first_day is not None:
         booked = booked.filter(gaming_day__gte=first_day)
@@ -145,7 +147,11 @@ def booked_between(
         booked = booked.filter(gaming_day__lte=last_day)
     if table_ids is not None:
         booked = booked.filter(table_id__in=table_ids)
-    return list(booked.values_list("gaming_day", "kind", "postings", "amount_cents", "position"))
+    return list(
+        booked.values_list(
+            "gaming_day", "kind", "postings", "amount_cents", "position", "reason_params"
+        )
+    )
 
 
 # --- fills and credits, jackpots, gaming days ---------------------------------------
@@ -227,3 +233,29 @@ class BooksOnTheFloor(TableMoney):
 
     def jackpots_fed(self) -> list[tuple[Any, list[str]]]:
         return jackpot_tables()
+
+
+# --- entries voided (ledger.application.corrections) -----------------------------------
+
+
+def voided_among(ids: list[Any]) -> set[str]:
+    """Which of these transactions were voided (their ids as hex)."""
+    wanted = [UUID(str(i)).hex for i in ids]
+    return set(
+        TransactionView.objects.filter(kind="void", reference__in=wanted).values_list(
+            "reference", flat=True
+        )
+    )
+
+
+def voids(first_day: str | None = None, last_day: str | None = None) -> list[tuple]:
+    """Every void, newest first, with the entry it voided: (void, original)
+    pairs, in two queries; the days by their gaming day, both ends included."""
+    found = TransactionView.objects.filter(kind="void").order_by("-position")
+    if first_day:
+        found = found.filter(gaming_day__gte=first_day)
+    if last_day:
+        found = found.filter(gaming_day__lte=last_day)
+    found = list(found)
+    originals = TransactionView.objects.in_bulk([UUID(v.reference) for v in found if v.reference])
+    return [(v, originals.get(UUID(v.reference)) if v.reference else None) for v in found]

@@ -33,6 +33,8 @@ KIND_LABELS = {
     "drop": _("Day's drop"),
     "tips_paid": _("Tips paid out"),
     "adjustment": _("Count difference booked"),
+    "stack_fix": _("Stack corrected"),
+    "void": _("Entry voided"),
 }
 
 
@@ -52,6 +54,7 @@ def _account_label(name: str, tables: dict, players: dict) -> str:
         "external": _("Cash outside the room"),
         "equity": _("House"),
         "staff_tips": _("Staff tips"),
+        "difference": _("Table differences"),
     }
     words = [str(labels.get(kind, kind))]
     for part in parts:

@@ -292,6 +292,23 @@ FLOOR_ENDPOINTS: tuple[CommandEndpoint, ...] = (
         "Move a seated player to a free seat",
         OnTable,
     ),
+    # corrections with their reason (issue 22): the jefe's
+    E(
+        COMMANDS.undo_move,
+        TABLE + "undo-move/",
+        "undo-move",
+        s.UndoMoveSerializer,
+        "Undo the move or seat change that brought a player here, made by mistake",
+        OnTable,
+    ),
+    E(
+        COMMANDS.fix_stack,
+        TABLE + "fix-stack/",
+        "fix-stack",
+        s.FixStackSerializer,
+        "Correct a seat's recorded stack, between hands; the books take the difference",
+        OnTable,
+    ),
     E(
         COMMANDS.leave_table,
         TABLE + "leave/",

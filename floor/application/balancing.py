@@ -93,7 +93,7 @@ def _move(
     if source.game != target.game:
         raise conflict("move_not_same_game")
     from_seat, stack = source.send_player(player.id, target.id, kind)
-    target.receive_player(player.id, seat, stack, source.id, kind)
+    target.receive_player(player.id, seat, stack, source.id, kind, from_seat=from_seat)
     player.move_table(target.id, seat)
     day = work.profile.gaming_day.of(work.now()).isoformat()
     moved = {

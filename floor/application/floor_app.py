@@ -2,7 +2,7 @@
 
 The floor's commands are functions of a unit of work, declared where they live
 (floor.application.sectors, players, seating, clocks, house_clocks, balancing,
-separation, staffing): importing them here declares them all, and the staff's
+separation, staffing, corrections): importing them here declares them all, and the staff's
 scope (floor.application.staffing) as a policy every command passes. The cage,
 banked hands' money and the books are the ledger's, plugged in when Django
 loads it (ledger.apps): one event store and one application, so a hand and the
@@ -14,6 +14,7 @@ from __future__ import annotations
 from floor.application import (  # noqa: F401  (their commands declare themselves)
     balancing,
     clocks,
+    corrections,
     house_clocks,
     players,
     seating,

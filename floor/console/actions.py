@@ -23,6 +23,12 @@ from rest_framework import serializers
 
 from floor.api import serializers as s
 from floor.application.catalogue import COMMANDS as REGISTRY
+from floor.console.corrections import (
+    confirm_fix_stack,
+    confirm_undo_move,
+    said_fixed,
+    said_undone,
+)
 from floor.console.hand_forms import (
     banked_form,
     banked_summary,
@@ -321,6 +327,24 @@ FLOOR_COMMANDS: dict[str, ConsoleCommand] = by_name(
         s.AssignDealerSerializer,
         gettext_lazy("The table's dealer is named."),
         ("table_id",),
+    ),
+    # corrections with their reason, the jefe's (issue 22): each confirmed
+    # first, since both move a stack (floor.console.corrections)
+    ConsoleCommand(
+        COMMANDS.undo_move,
+        s.UndoMoveSerializer,
+        gettext_lazy("The move is undone."),
+        ("table_id",),
+        summary=said_undone,
+        confirm=confirm_undo_move,
+    ),
+    ConsoleCommand(
+        COMMANDS.fix_stack,
+        s.FixStackSerializer,
+        gettext_lazy("The stack is corrected."),
+        ("table_id",),
+        summary=said_fixed,
+        confirm=confirm_fix_stack,
     ),
     # balancing
     ConsoleCommand(

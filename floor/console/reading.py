@@ -27,6 +27,7 @@ class ScopeSerializer(serializers.Serializer):
     group_id = serializers.UUIDField(required=False)
     request_id = serializers.UUIDField(required=False)
     jackpot_id = serializers.UUIDField(required=False)
+    transaction_id = serializers.UUIDField(required=False)  # an entry the cage voids
     player = serializers.CharField(max_length=40, required=False)
 
 

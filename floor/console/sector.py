@@ -9,7 +9,7 @@ however busy the other sectors are.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
@@ -20,6 +20,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from floor.access import may_read
+from floor.console.corrections import former_tables, reasons, seat_corrections
 from floor.domain.absence import absence_refusal
 from floor.domain.action_clock import action_clock_refusal
 from floor.domain.draws import seat_to_take
@@ -78,6 +79,7 @@ def seat_rows(
     for number in range(1, table.seats + 1):
         seat = occupied.get(number)
         offers: dict[str, bool] = {}
+        undo_to = None
         if seat is not None:
             offers["start_action_clock"] = (
                 action_clock_refusal(
@@ -102,6 +104,16 @@ def seat_rows(
                 is None
                 and absence_left_today(seat.player.absence_days, room.day, rules.uses_per_day)
             )
+            # The corrections (issue 22): each only when its command takes it now.
+            more, undo_to = seat_corrections(
+                table,
+                number,
+                seat,
+                taken_here=set(occupied),
+                offered=room.offered,
+                former=room.former,
+            )
+            offers.update(more)
         else:
             offers["call_next"] = table.status != "closed" and (
                 call_refusal(number, held, someone_to_call=room.someone_to_call(table, group))
@@ -114,6 +126,7 @@ def seat_rows(
                 "on_the_clock": clock if clock.get("seat") == number else None,
                 "offered_to": held.get(number),
                 "offers": offers,
+                "undo_to": undo_to,
             }
         )
     return rows
@@ -129,6 +142,8 @@ class SeatRules:
     day: Any
     offered: dict[UUID, dict[int, dict[str, Any]]]
     waiting_games: frozenset[tuple]
+    # The tables seated players' undoable moves came from (floor.console.corrections).
+    former: dict[UUID, Any] = field(default_factory=dict)
 
     @classmethod
     def now(cls) -> SeatRules:
@@ -139,6 +154,7 @@ class SeatRules:
             day=profile.gaming_day.of(server_now()),
             offered=calls,
             waiting_games=frozenset(console.games_with_free_waiting()),
+            former=former_tables(),
         )
 
     def someone_to_call(self, table: TableView, group: BalanceGroupView | None) -> bool:
@@ -187,6 +203,7 @@ def table_cards(tables: list[TableView]) -> list[dict[str, Any]]:
                 "view": table,
                 "labels": table_label(table),
                 "rows": rows,
+                "correction_reasons": reasons(),
                 "free_seats": [r["number"] for r in rows if r["seat"] is None],
                 "playing_seats": [
                     r["number"] for r in rows if r["seat"] is not None and not r["seat"].resting
@@ -332,6 +349,8 @@ def staff_forms(user: Any, sector: SectorView) -> dict[str, Any]:
     return {
         "names_jefes": names_jefes,
         "names_dealers": names_dealers,
+        # The seat lines' corrections are the jefe's who runs the sector (issue 22).
+        "corrects": COMMANDS.may(actor, COMMANDS.fix_stack) and acts_on_sector(user, sector),
         "jefes_to_name": players.staff_members(Role.JEFE_SECTOR.value) if names_jefes else [],
         "dealers_to_name": players.staff_members(Role.CRUPIER.value) if names_dealers else [],
     }

@@ -117,6 +117,16 @@ class BalanceGroup(AuditedAggregate):
         if self.proposal is not None and self.proposal["player_id"] == player_id:
             self.proposal = None
 
+    def record_undo(self, undone: dict, reason_code: str, note: str) -> None:
+        """A move made by mistake is undone (floor.application.corrections):
+        the player is back where ``undone`` took them from. A new event naming
+        the move undone and why; the move itself stays on record."""
+        self._move_undone(undone=undone, reason_code=reason_code, note=note)
+
+    @event("MoveUndone")
+    def _move_undone(self, undone: dict, reason_code: str, note: str) -> None:
+        pass
+
     def moved_today(self, day: str) -> set[str]:
         return {p for p, d in self.moved_on.items() if d == day}
 

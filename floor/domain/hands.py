@@ -80,6 +80,8 @@ class HandsMixin(TableConcern):
                 seat,
                 state.but(
                     played_hand=True,
+                    # Dealt a hand at the seat a move brought them to: no undo now.
+                    moved_from={**state.moved_from, "played": True} if state.moved_from else None,
                     # The big blind owed is posted: the five hands count again [PT 89].
                     idle_hands=0 if state.must_post_big_blind else state.idle_hands,
                     newcomer=False,
@@ -158,7 +160,10 @@ class HandsMixin(TableConcern):
     ) -> None:
         for seat, stack in stacks.items():
             self._set_stack(int(seat), stack)
-            self._update_seat(seat, played_hand=True)
+            moved = self.seat_at(seat).moved_from
+            self._update_seat(
+                seat, played_hand=True, moved_from={**moved, "played": True} if moved else None
+            )
         self.hands_played += 1
         # The last hands announced at closing count down [GA art. 7, 15.3].
         if self.last_hands is not None:

@@ -53,6 +53,11 @@ class Seat:
     # Asked for the absence clock while dealt in: it starts when the hand ends
     # [CM-18] (floor.domain.absence). Added last, so older seats load with False.
     away_after_hand: bool = _shown(False)
+    # Where the player sat before the move or seat change that brought them
+    # here, while it may still be undone (floor.domain.corrections): {"table":
+    # hex, "seat": n, "kind": why they moved, "played": dealt a hand since}.
+    # None when they sat down here, or once undone. Added last, as above.
+    moved_from: Mapping[str, Any] | None = _shown(None)
 
     @classmethod
     def sit(cls, player_id: str, *, newcomer: bool, posts_big_blind: bool) -> Seat:

@@ -26,6 +26,7 @@ from eventsourcing.domain import event
 from floor.domain.absence import AbsenceMixin
 from floor.domain.action_clock import ActionClockMixin
 from floor.domain.chips import CHIPS_OFF_PURPOSES, PAYMENT_SOURCES, ChipsMixin
+from floor.domain.corrections import CorrectionsMixin
 from floor.domain.game import Game
 from floor.domain.hands import HandsMixin
 from floor.domain.rests import RestsMixin
@@ -60,6 +61,7 @@ class Table(
     ActionClockMixin,
     AbsenceMixin,
     SessionClockMixin,
+    CorrectionsMixin,
     AuditedAggregate,
 ):
     """The table's state, the reads and checks its concerns share, and its
@@ -69,9 +71,10 @@ class Table(
 
     # Version 2 added the absence clock, the session clock and the last hands;
     # version 3 the jackpot stakes, version 4 the dealer, version 5 a seat's
-    # absence asked for after the hand: a snapshot taken before them is
-    # brought up to date when loaded.
-    class_version = 5
+    # absence asked for after the hand, version 6 the seat a move came from
+    # (floor.domain.corrections): a snapshot taken before them is brought up
+    # to date when loaded.
+    class_version = 6
 
     @staticmethod
     def upcast_v1_v2(state: dict) -> None:
@@ -95,6 +98,11 @@ class Table(
     def upcast_v4_v5(state: dict) -> None:
         for seat in state.get("occupants", {}).values():
             seat.setdefault("away_after_hand", False)
+
+    @staticmethod
+    def upcast_v5_v6(state: dict) -> None:
+        for seat in state.get("occupants", {}).values():
+            seat.setdefault("moved_from", None)
 
     @classmethod
     def open(cls, *, table_id: UUID, sector_id: UUID, number: int, spec: TableSpec) -> Table:

@@ -132,12 +132,17 @@ class SeatingMixin(TableConcern):
         self.check_no_hand()
         old, _state = self.seated(player_id)
         self.check_seat_free(seat)
-        self._seat_changed(player_id=player_id.hex, old_seat=old, seat=seat)
+        self._seat_changed(player_id=player_id.hex, old_seat=old, seat=seat, undoable=True)
         return old
 
     @event("SeatChanged")
-    def _seat_changed(self, player_id: str, old_seat: int, seat: int) -> None:
+    def _seat_changed(
+        self, player_id: str, old_seat: int, seat: int, undoable: bool = False
+    ) -> None:
         self.occupants[str(seat)] = self.occupants.pop(str(old_seat))
+        if undoable:  # recorded since the corrections (issue 22): older changes are not undone
+            moved_from = {"table": self.id.hex, "seat": old_seat, "kind": "seat_change"}
+            self._update_seat(seat, moved_from=moved_from)
         self.seat_change_requests = [p for p in self.seat_change_requests if p != player_id]
 
     def remove_player(self, player_id: UUID, reason: str) -> tuple[int, int]:
@@ -184,20 +189,44 @@ class SeatingMixin(TableConcern):
         self.seat_change_requests = [p for p in self.seat_change_requests if p != player_id]
 
     def receive_player(
-        self, player_id: UUID, seat: int, stack: int, from_table: UUID, kind: str
+        self,
+        player_id: UUID,
+        seat: int,
+        stack: int,
+        from_table: UUID,
+        kind: str,
+        from_seat: int | None = None,
     ) -> None:
-        """A player moved from another table of the game sits with their stack."""
+        """A player moved from another table of the game sits with their stack;
+        ``from_seat``, the seat they left, is kept while the move may be undone."""
         self.check_started()
         self.check_seat_free(self.check_seat_number(seat))
         self._player_moved_in(
-            player_id=player_id.hex, seat=seat, stack=stack, from_table=from_table.hex, kind=kind
+            player_id=player_id.hex,
+            seat=seat,
+            stack=stack,
+            from_table=from_table.hex,
+            kind=kind,
+            from_seat=from_seat,
         )
 
     @event("PlayerMovedIn")
     def _player_moved_in(
-        self, player_id: str, seat: int, stack: int, from_table: str, kind: str
+        self,
+        player_id: str,
+        seat: int,
+        stack: int,
+        from_table: str,
+        kind: str,
+        from_seat: int | None = None,  # recorded since the corrections (issue 22)
     ) -> None:
         sat = Seat.sit(player_id, newcomer=False, posts_big_blind=False)
-        self._put_seat(seat, sat.but(stack=stack, must_rebuy=stack < self.minimum_cents))
+        moved_from = None
+        if from_seat is not None and kind != "undo":  # an undo is not undone again
+            moved_from = {"table": from_table, "seat": from_seat, "kind": kind}
+        self._put_seat(
+            seat,
+            sat.but(stack=stack, must_rebuy=stack < self.minimum_cents, moved_from=moved_from),
+        )
         if not self.free_seats():
             self.draw_open = False

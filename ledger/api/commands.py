@@ -131,6 +131,14 @@ CAGE_ENDPOINTS: tuple[CommandEndpoint, ...] = (
         s.CageBuyInSerializer,
         "A seated player pays at the cage; the chips go to their seat",
     ),
+    # a cage entry booked by mistake, voided with its reason (issue 22)
+    _cage(
+        COMMANDS.void_entry,
+        "cage/transactions/<uuid:transaction_id>/void/",
+        "void-entry",
+        s.VoidEntrySerializer,
+        "Void a cage entry booked by mistake: a new transaction reverses it, with the reason",
+    ),
     # fills and credits
     _cage(
         COMMANDS.confirm_tray_move,

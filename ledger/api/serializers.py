@@ -14,6 +14,7 @@ __all__ = ["CommandSerializer", "ErrorSerializer"]
 from games.limits import MAX_AMOUNT_CENTS
 from ledger.domain.gaming_day import REASON_CODES
 from ledger.domain.jackpot import SCHEMES
+from ledger.domain.voids import MAX_NOTE_LENGTH, VOID_REASONS
 from ledger.models import AccountView, GamingDayView, JackpotView, TransactionView, TrayRequestView
 from ledger.reasons import transaction_reason
 
@@ -119,6 +120,15 @@ class ExplainSerializer(CommandSerializer):
     account = serializers.CharField(max_length=120)
     reason_code = serializers.ChoiceField(choices=REASON_CODES)
     note = serializers.CharField(max_length=300, required=False, default="", allow_blank=True)
+
+
+class VoidEntrySerializer(CommandSerializer):
+    """A cage entry voided: why, from the closed list, and a note ("other" needs one)."""
+
+    reason_code = serializers.ChoiceField(choices=VOID_REASONS)
+    note = serializers.CharField(
+        max_length=MAX_NOTE_LENGTH, required=False, default="", allow_blank=True
+    )
 
 
 class AccountSerializer(serializers.ModelSerializer):

@@ -32,6 +32,10 @@ class Kind(StrEnum):
     EXTERNAL = "external"  # cash outside the room: the players' money
     EQUITY = "equity"  # the house's own: floats, count differences
     STAFF_TIPS = "staff_tips"  # tips paid out to the staff
+    # A table's differences: a stack the jefe corrected (a miscount) is
+    # booked against it, so a reviewer finds every correction of the table's
+    # chips in one place, as the cage's count differences are in the equity.
+    DIFFERENCE = "difference"
 
 
 CHIP_KINDS = frozenset(
@@ -46,10 +50,10 @@ CHIP_KINDS = frozenset(
         Kind.HOSPITALITY,
     }
 )
-OPEN_KINDS = frozenset({Kind.EXTERNAL, Kind.EQUITY, Kind.STAFF_TIPS})
+OPEN_KINDS = frozenset({Kind.EXTERNAL, Kind.EQUITY, Kind.STAFF_TIPS, Kind.DIFFERENCE})
 # How many parts follow the kind in an account's name.
 _PARTS = {Kind.STACK: 2, Kind.TRAY: 1, Kind.DROP: 1, Kind.RAKE: 1, Kind.TIPS: 1}
-_PARTS |= {Kind.PLAYER: 1, Kind.JACKPOT: 1}
+_PARTS |= {Kind.PLAYER: 1, Kind.JACKPOT: 1, Kind.DIFFERENCE: 1}
 
 
 @dataclass(frozen=True, order=True)
@@ -72,12 +76,13 @@ class AccountRef:
 
     @property
     def may_go_negative(self) -> bool:
-        """Only the world outside the room may owe or be owed."""
+        """Only the world outside the room may owe or be owed (and a table's
+        differences, which say by how much its stacks were corrected)."""
         return self.kind in OPEN_KINDS
 
     @property
     def table_id(self) -> str | None:
-        if self.kind in (Kind.TRAY, Kind.DROP, Kind.RAKE, Kind.TIPS, Kind.STACK):
+        if self.kind in (Kind.TRAY, Kind.DROP, Kind.RAKE, Kind.TIPS, Kind.STACK, Kind.DIFFERENCE):
             return self.parts[0]
         return None
 
@@ -146,3 +151,8 @@ def player_chips(player_id: object) -> AccountRef:
 
 def jackpot_fund(jackpot_id: object) -> AccountRef:
     return AccountRef(f"jackpot:{_hex(jackpot_id)}")
+
+
+def table_difference(table_id: object) -> AccountRef:
+    """A table's difference account: its stacks' corrections (floor fix_stack)."""
+    return AccountRef(f"difference:{_hex(table_id)}")

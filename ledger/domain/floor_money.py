@@ -137,6 +137,24 @@ def bookings_for(event: object, table_id: UUID) -> list[Booking]:
                 player_id=event.player_id,
             )
         ]
+    if isinstance(event, Table.StackCorrected):
+        # The jefe set the stack to what is really there: the difference goes
+        # to the table's difference account, where a reviewer finds it.
+        difference = event.stack - event.stack_before
+        return [
+            Booking(
+                TransactionKind.STACK_FIX,
+                [
+                    (accounts.stack(table, event.player_id), difference),
+                    (accounts.table_difference(table), -difference),
+                ],
+                reason=f"stack of seat {event.seat} corrected: {event.reason_code}",
+                reason_code="stack_fixed",
+                reason_params={"seat": event.seat, "fix": event.reason_code, "note": event.note},
+                table_id=table,
+                player_id=event.player_id,
+            )
+        ]
     if isinstance(event, Table.JackpotStaked):
         # The whole stake feeds the fund [GA art. 8b].
         postings = [(accounts.jackpot_fund(event.jackpot_id), sum(event.stakes.values()))]

@@ -15,7 +15,7 @@ from uuid import UUID
 from eventsourcing.domain import event
 
 from floor.kernel.aggregate import AuditedAggregate
-from floor.kernel.errors import invalid
+from floor.kernel.errors import conflict, invalid
 from ledger.domain.accounts import AccountRef
 
 
@@ -38,6 +38,8 @@ class TransactionKind(StrEnum):
     DROP = "drop"  # the day's drop boxes emptied into the cage
     TIPS_PAID = "tips_paid"  # the day's tips paid out to the staff
     ADJUSTMENT = "adjustment"  # a count difference booked, with its reason code
+    STACK_FIX = "stack_fix"  # a seat's stack corrected by the jefe, against the table's differences
+    VOID = "void"  # a cage entry booked by mistake, reversed leg by leg (ledger.domain.voids)
 
 
 def balanced_postings(postings: Iterable[tuple[AccountRef, int]]) -> dict[str, int]:
@@ -97,3 +99,23 @@ class Transaction(AuditedAggregate):
         """What the transaction moved, as a person says it: its largest
         posting (a cash-out of 8 EUR moves 8 EUR of chips and 8 of cash)."""
         return amount_of(self.postings)
+
+    # --- voided by a correction (ledger.domain.voids) ---------------------------------
+
+    @property
+    def voided_by(self) -> str | None:
+        """The void transaction that reversed this one (hex), if any. Read
+        with getattr: a transaction loaded from before voids has no such field."""
+        return getattr(self, "_voided_by", None)
+
+    def void(self, by_transaction: UUID, reason_code: str, note: str) -> None:
+        """Marks this entry voided by ``by_transaction``, once: the original
+        is never edited, this is a new event of its own (DESIGN.md), and its
+        version makes a second void of the same entry conflict."""
+        if self.voided_by is not None:
+            raise conflict("entry_already_voided")
+        self._voided(by_transaction=by_transaction.hex, reason_code=reason_code, note=note)
+
+    @event("Voided")
+    def _voided(self, by_transaction: str, reason_code: str, note: str) -> None:
+        self._voided_by = by_transaction

@@ -137,15 +137,22 @@ def _empty_row(day: str) -> dict:
     return row
 
 
-def _add_transaction(row: dict, kind: str, postings: dict, amount: int, flows: bool) -> None:
+def _add_transaction(
+    row: dict, kind: str, postings: dict, amount: int, flows: bool, voided: str | None = None
+) -> None:
     """Adds one transaction of the day to its row. The cage's flows count only
     what came after the day opened (``flows``): what came before, a float say,
-    is in the opening figures."""
+    is in the opening figures. A void (``voided``: the kind of the entry it
+    reversed) takes that entry back out of its columns; its postings, the
+    entry's reversed, undo its flows."""
+    sign = 1
+    if voided is not None:
+        kind, sign = voided, -1
     count, cents = COUNTED.get(kind, (None, None))
     if count:
-        row[count] += 1
+        row[count] += sign
     if cents:
-        row[cents] += amount
+        row[cents] += sign * amount
     if kind in RAKED:
         row["rake_cents"] += sum(
             a for name, a in postings.items() if name.startswith("rake:") and a > 0
@@ -197,13 +204,16 @@ def cage_days_report(report: ReportFilter) -> list[dict]:
     days = {d.day: d for d in books.gaming_days() if in_range(report, d.day)}
     booked = _booked_in_range(report, report.table_ids if tables is not None else None)
     rows: dict[str, dict] = {}
-    for gaming_day, kind, postings, amount, position in booked:
+    for gaming_day, kind, postings, amount, position, params in booked:
         if not in_range(report, gaming_day):
             continue
         row = rows.setdefault(gaming_day, _empty_row(gaming_day))
         day = days.get(gaming_day)
         opened = (day.opened_position or 0) if day is not None else None
-        _add_transaction(row, kind, postings, amount, opened is not None and position > opened)
+        voided = (params or {}).get("kind") if kind == "void" else None
+        _add_transaction(
+            row, kind, postings, amount, opened is not None and position > opened, voided
+        )
     for name, day in days.items():
         if tables is None or name in rows or _touches(day, tables):
             _add_day(rows.setdefault(name, _empty_row(name)), day, tables)

@@ -3,8 +3,9 @@
 
 from django.urls import path
 
-from ledger.reports import views
+from ledger.reports import views, voids
 
 urlpatterns = [
     path("cage/", views.CageReportView.as_view(), name="report-cage"),
+    path("voids/", voids.VoidsReportView.as_view(), name="report-voids"),
 ]

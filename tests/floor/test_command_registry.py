@@ -92,6 +92,10 @@ ROLES_BEFORE_THE_REGISTRY = {
     "create_jackpot": (Role.DIRECTOR,),
     "stake_jackpot": _TABLE_REPORTERS,
     "pay_jackpot": _TABLE_REPORTERS,
+    # Corrections with their reason (issue 22): the jefe's at his tables, the cage's entries.
+    "undo_move": _JEFE,
+    "fix_stack": _JEFE,
+    "void_entry": (Role.CAJERO, Role.DIRECTOR),
     # Deadlines firing [PT 24; CM-6, CM-18, CM-22, CM-24; GA art. 18.3b]: the clock only.
     "expire_suspension": (Role.CLOCK,),
     "expire_call": (Role.CLOCK,),

@@ -81,6 +81,7 @@ def test_the_consoles_run_the_cages_commands_the_ledger_declared():
         "create_jackpot",
         "stake_jackpot",
         "pay_jackpot",
+        "void_entry",
     }
 
 

@@ -433,6 +433,7 @@ READ_MATRIX: dict[str, dict[str, str] | str] = {
     "report-waiting-lists": REPORTS,
     "report-rake": row(ok="director inspector jefe_a jefe_b cajero", role="crupier_1 crupier_2"),
     "report-cage": CAGE,
+    "report-voids": CAGE,
     "report-history": HISTORY,
     "report-table-at": SECTORS,
 }

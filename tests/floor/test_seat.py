@@ -11,14 +11,14 @@ from floor.domain.seat import SEAT_FLAGS, Seat
 STORED_KEYS = (
     "player_id", "stack", "newcomer", "posts_big_blind", "resting", "rested_hands", "rests",
     "idle_hands", "owes_cents", "must_rebuy", "must_leave", "must_post_big_blind",
-    "rest_exceeded", "played_hand", "away", "time_due", "away_after_hand",
+    "rest_exceeded", "played_hand", "away", "time_due", "away_after_hand", "moved_from",
 )  # fmt: skip
 # The flags the floor's views show (docs/openapi.yaml's Seat), in order; issue
-# 22 added played_hand and away_after_hand.
+# 22 added played_hand and away_after_hand, and moved_from (its corrections).
 SHOWN = (
     "newcomer", "posts_big_blind", "resting", "rested_hands", "idle_hands", "owes_cents",
     "must_rebuy", "must_leave", "must_post_big_blind", "rest_exceeded", "played_hand", "away",
-    "time_due", "away_after_hand",
+    "time_due", "away_after_hand", "moved_from",
 )  # fmt: skip
 
 
@@ -44,6 +44,7 @@ def test_a_seat_is_stored_as_the_same_dict_as_before():
         "away": None,
         "time_due": False,
         "away_after_hand": False,
+        "moved_from": None,
     }
     away = {"warned": False, "posting_blinds": True}
     changed = Seat.from_state(stored).but(stack=500, away=away)

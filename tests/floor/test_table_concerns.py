@@ -16,16 +16,19 @@ from floor.domain.concern import TableConcern
 from floor.domain.table import Table
 
 # Every event a Table has recorded, as of issue 21; then issue 22's absence
-# asked for during a hand (asked, withdrawn, lapsed).
+# asked for during a hand (asked, withdrawn, lapsed), and its corrections (a
+# seat change undone, a stack fixed).
 TABLE_EVENTS = {
     "AbsenceAsked", "AbsenceRequestLapsed", "AbsenceRequestWithdrawn",
     "AbsenceEnded", "AbsenceExpired", "AbsenceStarted", "AbsenceWarned",
     "ActionClockStarted", "ActionClockStopped", "ActionClockWarned", "BankedHandSettled",
+    "BuyInVoided",
     "ChipsBought", "ChipsTakenOff", "Closed", "DealerAssigned", "HandDeclaredDead",
     "HandEnded", "HandStarted", "JackpotPaid", "JackpotStaked", "LastHandsStarted",
     "Opened", "PlayerLeft", "PlayerMovedIn", "PlayerMovedOut", "PlayerSeated",
     "RestEnded", "RestStarted", "Resumed", "SeatChangeRequested", "SeatChangeWithdrawn",
-    "SeatChanged", "SeatsDrawn", "SessionEnded", "SessionHourStruck", "SessionStarted",
+    "SeatChanged", "SeatChangeUndone", "SeatsDrawn", "SessionEnded", "SessionHourStruck",
+    "SessionStarted", "StackCorrected",
     "Suspended", "TimeCharged",
 }  # fmt: skip
 

@@ -90,6 +90,12 @@ BEFORE = [
         {"table_id": TABLE, "boxes": BOXES, "bank": {}, "jackpot_id": ""},
         {"table_id": str(TABLE), "boxes": BOXES, "bank": {}, "jackpot_id": None},
     ),
+    # Issue 22: an entry voided, its note "" when none is given.
+    (
+        "void_entry",
+        {"transaction_id": REQUEST, "reason_code": "wrong_amount"},
+        {"transaction_id": str(REQUEST), "reason_code": "wrong_amount", "note": ""},
+    ),
 ]
 
 

@@ -28,7 +28,9 @@ from tests.support.money import live_balance
 
 # The transactions that bring chips into the room from outside the books: the
 # house's float and the count differences booked at the close.
-CHIPS_FROM_OUTSIDE = {TransactionKind.FLOAT, TransactionKind.ADJUSTMENT}
+# A stack the jefe fixed takes its chips from (or gives them to) the table's
+# difference account, which stands outside the chips, as the equity does.
+CHIPS_FROM_OUTSIDE = {TransactionKind.FLOAT, TransactionKind.ADJUSTMENT, TransactionKind.STACK_FIX}
 OFF_CAGE_CHIPS = (
     Kind.STACK,
     Kind.PLAYER,

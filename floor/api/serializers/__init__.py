@@ -37,6 +37,7 @@ from floor.api.serializers.common import (
     MeSerializer,
     RequiredBooleanField,
 )
+from floor.api.serializers.corrections import FixStackSerializer, UndoMoveSerializer
 from floor.api.serializers.hands import (
     EndHandFormSerializer,
     EndHandSerializer,
@@ -113,6 +114,7 @@ __all__ = [
     "DrawSerializer",
     "EndHandFormSerializer",
     "EndHandSerializer",
+    "FixStackSerializer",
     "GameSerializer",
     "GrantTableChangeSerializer",
     "GroupTableSerializer",
@@ -143,6 +145,7 @@ __all__ = [
     "StartHandSerializer",
     "TableFloorSerializer",
     "TableSerializer",
+    "UndoMoveSerializer",
     "WaitingEntrySerializer",
     "WaitingListSerializer",
     "staff_member",
