@@ -5,7 +5,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("floor", "0014_seat_absence_offers"),
+        ("floor", "0015_live_marks"),
     ]
 
     operations = [
