@@ -23,9 +23,16 @@ from floor.domain.absence import absence_refusal
 from floor.domain.action_clock import action_clock_refusal
 from floor.domain.draws import seat_to_take
 from floor.domain.player import absence_left_today
+from floor.domain.rests import rest_end_refusal, rest_refusal
+from floor.domain.table_jackpots import (
+    EMPTY_HAND,
+    between_hands_refusal,
+    stake_refusal,
+    winner_refusal,
+)
 from floor.domain.waiting_list import call_refusal
 from floor.forms import LIMIT_LABELS, STATUS_LABELS, VARIANT_LABELS
-from floor.kernel.composition import ROOM
+from floor.kernel.composition import ROOM, TableJackpot
 from floor.kernel.registry import COMMANDS
 from floor.kernel.roles import Role, runs_sector
 from floor.kernel.web.access import console_read
@@ -87,6 +94,16 @@ def seat_rows(
                 )
                 is None
             )
+            # A rest [GA art. 20; PT 13]: the command's own checks (floor.domain.rests).
+            offers["start_rest"] = (
+                rest_refusal(
+                    number,
+                    seat,
+                    repeated_rests_leave=room.profile.rest.idle_hands_must_leave is not None,
+                )
+                is None
+            )
+            offers["end_rest"] = rest_end_refusal(seat) is None
             rules = room.profile.absence
             offers["start_absence"] = (
                 rules is not None
@@ -159,6 +176,50 @@ def game_key(variant: str, limit: str, minimum: int, maximum: int) -> tuple:
     return (variant, limit, minimum, maximum)
 
 
+def jackpot_forms(
+    table: TableView, rows: list[dict[str, Any]], jackpots: list[TableJackpot]
+) -> list[dict[str, Any]]:
+    """The stake and prize forms of the jackpots a poker table plays for [GA
+    art. 8b; PT-SD 8, 12], each offered only when its command would take it:
+    between hands at an open table (``between_hands_refusal``); the stake to
+    the seats ``stake_refusal`` lets stake the jackpot's stake on the next
+    hand, when the jackpot's rule takes that stake here; the prize to the seats
+    ``winner_refusal`` lets be paid for the hand just played, while a gaming
+    day is open to book it. The checks are the Table's own (floor.domain.
+    table_jackpots); the jackpot's are the books' (``ROOM.table_jackpots``)."""
+    closed = table.status == "closed"
+    if between_hands_refusal(
+        table.number, closed=closed, hand_in_play=bool(table.hand_in_progress)
+    ):
+        return []
+    forms = []
+    for jackpot in jackpots:
+        hands = (table.jackpot_stakes or {}).get(UUID(str(jackpot.id)).hex, {})
+        coming = hands.get(str(table.hands_played + 1), EMPTY_HAND)
+        played = hands.get(str(table.hands_played), EMPTY_HAND)
+        stake, win = [], []
+        for row in rows:
+            seat, number = row["seat"], row["number"]
+            if seat is None:
+                continue
+            if jackpot.stake_allowed and (
+                stake_refusal(
+                    number,
+                    seat,
+                    stack=seat.stack_cents,
+                    staked=coming["seats"],
+                    cents=jackpot.stake_cents,
+                )
+                is None
+            ):
+                stake.append(row)
+            if jackpot.pays_now and winner_refusal(number, seat.player_id.hex, played) is None:
+                win.append(row)
+        if stake or win:
+            forms.append({"jackpot": jackpot, "stake_rows": stake, "winner_rows": win})
+    return forms
+
+
 def table_cards(tables: list[TableView]) -> list[dict[str, Any]]:
     # The money on the tables, from the books (floor.kernel.composition, TableMoney).
     money = ROOM.table_money()
@@ -170,6 +231,9 @@ def table_cards(tables: list[TableView]) -> list[dict[str, Any]]:
     # go with the hand.
     jackpots = money.jackpots_fed() if banked else []
     labels = console.open_table_labels()
+    # The jackpots a poker table plays for: staked and paid from its card (a
+    # banked table's go with its hand's settlement).
+    poker_jackpots = ROOM.table_jackpots([t for t in tables if t.id not in banked])
     room = SeatRules.now()
     cards = []
     for table in tables:
@@ -196,6 +260,7 @@ def table_cards(tables: list[TableView]) -> list[dict[str, Any]]:
                 "hand": hand,
                 "banked": table.id in banked,
                 "jackpot_id": next((j for j, ids in jackpots if str(table.id) in ids), None),
+                "jackpot_forms": jackpot_forms(table, rows, poker_jackpots.get(table.id, [])),
                 "boxes": [
                     r["number"]
                     for r in rows
