@@ -103,8 +103,9 @@ def games_with_free_waiting() -> set[tuple]:
 def hand_to_end(table_id: Any) -> dict[str, Any] | None:
     """What the console's end-hand form works the contributions out from
     (issue 22): the hand in play at the table, its dealt-in seats, the blinds
-    they posted and their stacks as the hand began (a stack moves only when
-    the hand ends); None when no hand is in play (or not read yet)."""
+    they posted (live, and the missed ones posted dead) and their stacks as
+    the hand began (a stack moves only when the hand ends); None when no hand
+    is in play (or not read yet)."""
     table = TableView.objects.filter(id=table_id).first()
     if table is None or not table.hand_in_progress:
         return None
@@ -121,5 +122,7 @@ def hand_to_end(table_id: Any) -> dict[str, Any] | None:
     return {
         "dealt_in": list(hand.dealt_in),
         "blinds": {int(s): a for s, a in (hand.blinds or {}).items() if a},
+        # Missed blinds a returning player posted dead [PT 90].
+        "dead_blinds": {int(s): a for s, a in (hand.dead_blinds or {}).items() if a},
         "stacks": stacks,
     }
