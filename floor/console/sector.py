@@ -8,7 +8,7 @@ floor costs one small query a second per open console.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
@@ -21,6 +21,7 @@ from django.utils.translation import gettext as _
 from floor.access import may_read
 from floor.domain.absence import absence_refusal
 from floor.domain.action_clock import action_clock_refusal
+from floor.domain.balance import table_change_to
 from floor.domain.draws import seat_to_take
 from floor.domain.player import absence_left_today
 from floor.domain.rests import rest_end_refusal, rest_refusal
@@ -30,6 +31,7 @@ from floor.domain.table_jackpots import (
     stake_refusal,
     winner_refusal,
 )
+from floor.domain.table_status import TableStatus
 from floor.domain.waiting_list import call_refusal
 from floor.forms import LIMIT_LABELS, STATUS_LABELS, VARIANT_LABELS
 from floor.kernel.composition import ROOM, TableJackpot
@@ -145,6 +147,7 @@ class SeatRules:
     day: Any
     offered: dict[UUID, dict[int, dict[str, Any]]]
     waiting_games: frozenset[tuple]
+    counts: dict[Any, dict[str, int]] = field(default_factory=dict)
 
     @classmethod
     def now(cls) -> SeatRules:
@@ -161,15 +164,32 @@ class SeatRules:
         """Whether ``call_next`` would find someone for a free seat here: a
         player of the table who asked to change seat, one of another table of
         the game who asked to change table, or one waiting on the game's list
-        and free to sit [PT 12; CM-5, CM-11]. (A table change the balance
-        would refuse still counts: the list may then be empty.)"""
+        and free to sit [PT 12; CM-5, CM-11]. A table change counts only
+        where the command would take it (floor.domain.balance.table_change_to:
+        the balance [CM-10], PT 26), or the card would offer a call the command
+        refuses as ``nobody_to_call``."""
         if table.seat_change_requests:
             return True
-        requests = group.change_requests if group is not None else []
-        if any(r["table_id"] != str(table.id) for r in requests):
-            return True
+        if group is not None and group.change_requests and table.status in PLAYING:
+            counts = self.playing_counts(group)
+            if table_change_to(group.change_requests, table.id.hex, counts, self.profile):
+                return True
         key = game_key(table.variant, table.limit, table.minimum_cents, table.maximum_cents)
         return key in self.waiting_games
+
+    def playing_counts(self, group: BalanceGroupView) -> dict[str, int]:
+        """The group's playing tables (hex id -> players), read once a group."""
+        if group.id not in self.counts:
+            self.counts[group.id] = {
+                t.id.hex: t.players
+                for t in console.tables_in(group.table_ids)
+                if t.status in PLAYING
+            }
+        return self.counts[group.id]
+
+
+# The statuses whose players count for the balance (floor.application.groups).
+PLAYING = (TableStatus.RUNNING, TableStatus.SUSPENDED)
 
 
 def game_key(variant: str, limit: str, minimum: int, maximum: int) -> tuple:
