@@ -21,8 +21,9 @@ from django.utils.translation import gettext as _
 from floor.access import may_read
 from floor.domain.absence import absence_refusal
 from floor.domain.action_clock import action_clock_refusal
-from floor.domain.balance import table_change_to
-from floor.domain.draws import seat_to_take
+from floor.domain.balance import table_change_to, tolerance
+from floor.domain.draws import ListedPlayer, draw_candidates, draw_refusal, seat_to_take
+from floor.domain.hand_rules import deal_refusal, seat_deal_refusal
 from floor.domain.player import absence_left_today
 from floor.domain.rests import rest_end_refusal, rest_refusal
 from floor.domain.table_jackpots import (
@@ -121,6 +122,14 @@ def seat_rows(
                 and absence_left_today(seat.player.absence_days, room.day, rules.uses_per_day)
             )
         else:
+            # Seating a player named by the jefe: not while the draw is open
+            # (the seat is drawn [CM-3]), nor while a seated player of this
+            # table or another asked for the vacancy first [PT 12; CM-11].
+            offers["seat_player"] = (
+                not table.draw_open
+                and not table.seat_change_requests
+                and not room.table_change_first(table, group)
+            )
             offers["call_next"] = table.status != "closed" and (
                 call_refusal(number, held, someone_to_call=room.someone_to_call(table, group))
                 is None
@@ -168,14 +177,22 @@ class SeatRules:
         where the command would take it (floor.domain.balance.table_change_to:
         the balance [CM-10], PT 26), or the card would offer a call the command
         refuses as ``nobody_to_call``."""
-        if table.seat_change_requests:
+        if table.seat_change_requests or self.table_change_first(table, group):
             return True
-        if group is not None and group.change_requests and table.status in PLAYING:
-            counts = self.playing_counts(group)
-            if table_change_to(group.change_requests, table.id.hex, counts, self.profile):
-                return True
         key = game_key(table.variant, table.limit, table.minimum_cents, table.maximum_cents)
         return key in self.waiting_games
+
+    def table_change_first(self, table: TableView, group: BalanceGroupView | None) -> bool:
+        """Whether a free seat here goes first to a player of another table
+        who asked to change table [CM-11], by the command's own check
+        (floor.domain.balance.table_change_to): ``call_next`` offers it to
+        them, and ``seat_player`` refuses anyone else."""
+        if group is None or not group.change_requests or table.status not in PLAYING:
+            return False
+        counts = self.playing_counts(group)
+        return (
+            table_change_to(group.change_requests, table.id.hex, counts, self.profile) is not None
+        )
 
     def playing_counts(self, group: BalanceGroupView) -> dict[str, int]:
         """The group's playing tables (hex id -> players), read once a group."""
@@ -240,6 +257,35 @@ def jackpot_forms(
     return forms
 
 
+def draw_offered(table: TableView, room: SeatRules) -> bool:
+    """Whether "Draw the seats" would be taken at this registering table now:
+    enough players on the game's list, once the open tables are completed,
+    by the draw's own checks (floor.domain.draws) [CM-8, CM-9, CM-14]. A
+    tournament player counts only on its dinner break, which the read models
+    do not keep: here never (the card offers less, never more)."""
+    if table.status != TableStatus.REGISTERING:
+        return False
+    game = console.game_draw(table.variant, table.limit, table.minimum_cents, table.maximum_cents)
+    candidates = draw_candidates(
+        [
+            ListedPlayer(
+                player_id=p.id.hex,
+                barred=p.barred,
+                seated=p.table_id is not None,
+                in_tournament=p.in_tournament,
+                kept_apart=frozenset(p.kept_apart),
+            )
+            for p in game["listed"]
+        ],
+        on_break=False,
+    )
+    left = len(candidates)
+    if tolerance(room.profile) is not None:
+        left -= min(left, max(game["free_seats"], 0))
+    banked = VARIANTS[Variant(table.variant)].banked
+    return draw_refusal(left, 1 if banked else room.profile.min_players) is None
+
+
 def table_cards(tables: list[TableView]) -> list[dict[str, Any]]:
     # The money on the tables, from the books (floor.kernel.composition, TableMoney).
     money = ROOM.table_money()
@@ -260,6 +306,18 @@ def table_cards(tables: list[TableView]) -> list[dict[str, Any]]:
         hand = hands.get((table.id, table.hand_in_progress))
         group = next((g for g in groups if str(table.id) in g.table_ids), None)
         rows = seat_rows(table, hand, room, group)
+        # The seats a hand may be dealt to: the command's own check per seat.
+        dealable = [
+            r["number"]
+            for r in rows
+            if seat_deal_refusal(
+                r["number"],
+                r["seat"],
+                stack=r["seat"].stack_cents if r["seat"] is not None else 0,
+                session_running=table.session is not None,
+            )
+            is None
+        ]
         asking = [
             r["player_id"]
             for r in (group.change_requests if group else [])
@@ -271,9 +329,23 @@ def table_cards(tables: list[TableView]) -> list[dict[str, Any]]:
                 "labels": table_label(table),
                 "rows": rows,
                 "free_seats": [r["number"] for r in rows if r["seat"] is None],
-                "playing_seats": [
-                    r["number"] for r in rows if r["seat"] is not None and not r["seat"].resting
+                # A seated player moves only to a seat not offered to a called
+                # player (``change_seat``: the list first [CM-6]).
+                "change_seats": [
+                    r["number"] for r in rows if r["seat"] is None and not r["offered_to"]
                 ],
+                "playing_seats": dealable,
+                # "Deal a hand" only when ``start_hand`` would take it
+                # (floor.domain.hand_rules): the table may deal, two seats may be dealt in.
+                "deal": len(dealable) >= 2
+                and deal_refusal(
+                    table.number,
+                    status=table.status,
+                    banked=table.id in banked,
+                    hand_in_play=bool(table.hand_in_progress),
+                    last_hands_left=table.last_hands_left,
+                )
+                is None,
                 "rake_cents": rake_boxes.get(table.id, 0),
                 # A rest is two hands [GA art. 20; PT 13]: the badge says "resting 1/2".
                 "rest_hands": getattr(room.profile.rest, "rest_hands", None),
@@ -281,6 +353,13 @@ def table_cards(tables: list[TableView]) -> list[dict[str, Any]]:
                 "banked": table.id in banked,
                 "jackpot_id": next((j for j, ids in jackpots if str(table.id) in ids), None),
                 "jackpot_forms": jackpot_forms(table, rows, poker_jackpots.get(table.id, [])),
+                "draw": draw_offered(table, room),
+                # While the draw is open a player is seated at a drawn seat [CM-3],
+                # unless a seated player asked for the vacancy first [PT 12; CM-11].
+                "seat_drawn": table.draw_open
+                and any(r["seat"] is None for r in rows)
+                and not table.seat_change_requests
+                and not room.table_change_first(table, group),
                 "boxes": [
                     r["number"]
                     for r in rows
