@@ -21,7 +21,7 @@ from django.utils.translation import gettext as _
 from floor.access import may_read
 from floor.domain.absence import absence_refusal
 from floor.domain.action_clock import action_clock_refusal
-from floor.domain.balance import table_change_to, tolerance
+from floor.domain.balance import table_change_request_refusal, table_change_to, tolerance
 from floor.domain.draws import ListedPlayer, draw_candidates, draw_refusal, seat_to_take
 from floor.domain.hand_rules import deal_refusal, seat_deal_refusal
 from floor.domain.player import absence_left_today
@@ -107,6 +107,9 @@ def seat_rows(
                 is None
             )
             offers["end_rest"] = rest_end_refusal(seat) is None
+            offers["request_table_change"] = (
+                table_change_request_refusal(seat.stack_cents, room.profile) is None
+            )
             rules = room.profile.absence
             offers["start_absence"] = (
                 rules is not None

@@ -73,6 +73,15 @@ def moved(counts: Mapping[str, int], source: str | None, target: str | None) -> 
     return after
 
 
+def table_change_request_refusal(stack: int, profile: RuleProfile) -> DomainError | None:
+    """Why a seated player may not ask to move to another table of the game,
+    or None: under PT only once their stack is lost [PT 26]. The one check
+    ``request_table_change`` and the card's "Asks for another table" ask."""
+    if profile.table_moves.change_only_after_losing_stack and stack > 0:
+        return conflict("table_change_needs_stack_lost")
+    return None
+
+
 def table_change_to(
     requests: Sequence[Mapping[str, Any]],
     target: str,

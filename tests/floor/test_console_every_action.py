@@ -331,3 +331,34 @@ def test_every_rendered_action_is_taken_by_its_command(room, clock, jefe):
         "stake_jackpot",
         "pay_jackpot",
     } <= seen, seen
+
+
+@pytest.fixture
+def pt_room(make_app):
+    """A floor under the Portuguese rules: rests counted [PT 13], missed
+    blinds posted dead [PT 90]."""
+    app = make_app("PT")
+    runtime.install(app)
+    yield Room(app, tag="EP")
+    runtime.install(None)
+
+
+def test_under_pt_rules_every_rendered_action_is_taken_too(pt_room, clock, jefe):
+    room = pt_room
+    seen: set[str] = set()
+    spare = room.new_player()
+    table_id, cards = room.drawn_table(6)
+    room.played(table_id)
+    # Two rests taken: a third would mean leaving [PT 13]; the blinds missed meanwhile.
+    for _ in range(2):
+        room.app.start_rest(CRUPIER, new_id(), table_id=table_id, player=cards[0])
+        room.played(table_id)
+        seen |= check_every_action(room, clock, jefe, spare)
+        room.app.end_rest(CRUPIER, new_id(), table_id=table_id, player=cards[0])
+    seen |= check_every_action(room, clock, jefe, spare)
+    # Back with blinds owed: the hand dealt takes them dead [PT 90], and the
+    # end-hand form counts them.
+    started = room.start(table_id)
+    assert started["dead_blinds"]
+    seen |= check_every_action(room, clock, jefe, spare)
+    assert {"end_hand", "end_rest", "start_rest", "start_hand"} <= seen, seen
