@@ -232,6 +232,15 @@ def test_every_rendered_action_is_taken_by_its_command(room, clock, jefe):
     seen: set[str] = set()
     spare = room.new_player()  # registered, seated nowhere: the card typed to seat a player
 
+    # An empty table: nobody to draw, nothing to deal.
+    room.table(minimum_cents=600, maximum_cents=3_000)
+    assert check_every_action(room, clock, jefe, spare) <= {
+        "request_tray_move",
+        "break_table",
+        "close_table",
+        "assign_dealer",
+    }
+
     # A table registering, its players on the list: the draw (a game of its own).
     waiting_table = room.table(minimum_cents=1_000, maximum_cents=5_000)
     for card in room.new_players(4):
@@ -258,6 +267,7 @@ def test_every_rendered_action_is_taken_by_its_command(room, clock, jefe):
     room.end(table_id)
 
     # Away on the clock [CM-18]; seat and table changes asked for.
+    assert room.state(table_id, cards[1])["away"] is not None
     seen |= check_every_action(room, clock, jefe, spare)
     room.app.request_seat_change(JEFE, new_id(), table_id=table_id, player=cards[2])
     room.app.request_table_change(JEFE, new_id(), table_id=table_id, player=cards[3])
@@ -272,6 +282,7 @@ def test_every_rendered_action_is_taken_by_its_command(room, clock, jefe):
     # Too few players: the table suspended [CM-9].
     for card in (cards[2], cards[3], cards[5]):
         room.leave(table_id, card)
+    assert room.get(table_id).status == "suspended"
     seen |= check_every_action(room, clock, jefe, spare)
 
     # A jackpot staked on a table and its hand played.
