@@ -227,7 +227,7 @@ def jackpot_forms(
     ``winner_refusal`` lets be paid for the hand just played, while a gaming
     day is open to book it. The checks are the Table's own (floor.domain.
     table_jackpots); the jackpot's are the books' (``ROOM.table_jackpots``)."""
-    closed = table.status == "closed"
+    closed = table.status == TableStatus.CLOSED
     if between_hands_refusal(
         table.number, closed=closed, hand_in_play=bool(table.hand_in_progress)
     ):
