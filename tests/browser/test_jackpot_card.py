@@ -5,6 +5,9 @@ too; the stacks move and the card no longer offers the prize."""
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
+
 import pytest
 
 from floor import runtime
@@ -15,7 +18,16 @@ from tests.support.room import Room
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
-def test_a_jackpot_staked_and_paid_from_the_card(live_server, browser, floor_app, make_user):
+def shots(tmp_path: Path) -> Path:
+    """Where the screenshots go to be looked at: FLOOR_SCREENSHOTS, or the test's tmp."""
+    folder = Path(os.environ.get("FLOOR_SCREENSHOTS") or tmp_path)
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+def test_a_jackpot_staked_and_paid_from_the_card(
+    live_server, browser, floor_app, make_user, tmp_path
+):
     room = Room(floor_app, tag="JB")
     make_user("jaime", "jefe_sector", password=PASSWORD)
     table_id, _cards = room.drawn_table(4, buy_in=2_000, minimum_cents=400, maximum_cents=2_000)
@@ -41,6 +53,7 @@ def test_a_jackpot_staked_and_paid_from_the_card(live_server, browser, floor_app
     stake.locator("button[type=submit]").click()
     confirm = stake.locator("[data-testid=confirm-amount]")
     confirm.wait_for()
+    card.screenshot(path=str(shots(tmp_path) / "jackpot-stake-confirm.png"))
     assert "2,00" in stake.locator("[data-testid=answer]").inner_text()
     assert room.state(table_id, seat=seats[0])["stack"] == 2_000  # nothing moved yet
     confirm.click()
@@ -58,6 +71,7 @@ def test_a_jackpot_staked_and_paid_from_the_card(live_server, browser, floor_app
     pay.locator("button[type=submit]").click()
     confirm = pay.locator("[data-testid=confirm-amount]")
     confirm.wait_for()
+    card.screenshot(path=str(shots(tmp_path) / "jackpot-pay-confirm.png"))
     assert "Progresivo" in pay.locator("[data-testid=answer]").inner_text()
     confirm.click()
     page.locator("#last-answer", has_text="Se ha pagado el jackpot.").wait_for()

@@ -95,7 +95,7 @@ def test_the_stake_is_offered_between_hands_to_the_seats_that_may_stake(room, je
     fields = {"table_id": table_id, "jackpot_id": jackpot_id}
     fields.update({f"stakes_eur.{s}": "1,00" for s in seats[1:3]})
     done = confirmed(jefe, "stake_jackpot", fields)
-    assert "1,00" in done["message"]
+    assert f"asiento {seats[1]} apuesta 1,00 EUR" in done["message"]  # what was read, seat by seat
     assert room.state(table_id, seat=seats[1])["stack"] == 1_900
     assert seats_in(card_forms(jefe, room, table_id)["stake_jackpot"], "stakes_eur") == seats[3:]
 
