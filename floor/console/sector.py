@@ -23,8 +23,15 @@ from floor.domain.absence import absence_refusal
 from floor.domain.action_clock import action_clock_refusal
 from floor.domain.balance import table_change_request_refusal, table_change_to, tolerance
 from floor.domain.draws import ListedPlayer, draw_candidates, draw_refusal, seat_to_take
-from floor.domain.hand_rules import deal_refusal, seat_deal_refusal
+from floor.domain.hand_rules import (
+    deal_refusal,
+    dealt_without_blinds,
+    expected_button,
+    owes_big_blind,
+    seat_deal_refusal,
+)
 from floor.domain.player import absence_left_today
+from floor.domain.positions import step
 from floor.domain.rests import rest_end_refusal, rest_refusal
 from floor.domain.table_jackpots import (
     EMPTY_HAND,
@@ -260,6 +267,48 @@ def jackpot_forms(
     return forms
 
 
+@dataclass(frozen=True)
+class CardSeats:
+    """A table as its card reads it, for the hand rules' button
+    (floor.domain.hand_rules.expected_button): its seats, the occupied ones
+    (the read model's rows), the button, and the last hand's (between hands,
+    the button itself once a hand was played)."""
+
+    seats: int
+    button: int | None
+    last_button: int | None
+    taken: dict[int, Any]
+
+    def occupied(self) -> list[int]:
+        return sorted(self.taken)
+
+    def seat_at(self, seat: int | str) -> Any:
+        return self.taken.get(int(seat))
+
+
+def occupied_row(rows: list[dict[str, Any]], number: int) -> Any:
+    return next(r["seat"] for r in rows if r["number"] == number)
+
+
+def posting_blinds(seat: SeatView) -> bool:
+    """Away past the absence clock, their blinds posted [CM-18]."""
+    return bool(seat.away and seat.away.get("posting_blinds"))
+
+
+def button_to_come(table: TableView, rows: list[dict[str, Any]], room: SeatRules) -> tuple:
+    """The seat the button goes to next and the newcomer it skips [PT 80], by
+    the rule ``start_hand`` checks: the card ticks no skipped newcomer in and
+    names the button where the rules put it."""
+    taken = {r["number"]: r["seat"] for r in rows if r["seat"] is not None}
+    seats = CardSeats(
+        seats=table.seats,
+        button=table.button,
+        last_button=table.button if table.hands_played else None,
+        taken=taken,
+    )
+    return expected_button(seats, step(room.profile))
+
+
 def draw_offered(table: TableView, room: SeatRules) -> bool:
     """Whether "Draw the seats" would be taken at this registering table now:
     enough players on the game's list, once the open tables are completed,
@@ -309,11 +358,14 @@ def table_cards(tables: list[TableView]) -> list[dict[str, Any]]:
         hand = hands.get((table.id, table.hand_in_progress))
         group = next((g for g in groups if str(table.id) in g.table_ids), None)
         rows = seat_rows(table, hand, room, group)
-        # The seats a hand may be dealt to: the command's own check per seat.
-        dealable = [
+        # The seats a hand may be dealt to: the command's own check per seat,
+        # and not the newcomer the button skips [PT 80].
+        button, skipped = button_to_come(table, rows, room)
+        dealable: list[int] = [
             r["number"]
             for r in rows
-            if seat_deal_refusal(
+            if r["number"] != skipped
+            and seat_deal_refusal(
                 r["number"],
                 r["seat"],
                 stack=r["seat"].stack_cents if r["seat"] is not None else 0,
@@ -321,6 +373,15 @@ def table_cards(tables: list[TableView]) -> list[dict[str, Any]]:
             )
             is None
         ]
+        if button is not None:  # the form posts no blinds: no one owing the big blind off it
+            dealable = dealt_without_blinds(
+                table.seats,
+                button,
+                step(room.profile),
+                dealable,
+                {n for n in dealable if owes_big_blind(occupied_row(rows, n), room.profile)},
+                [r["number"] for r in rows if r["seat"] is not None and posting_blinds(r["seat"])],
+            )
         asking = [
             r["player_id"]
             for r in (group.change_requests if group else [])
@@ -338,6 +399,8 @@ def table_cards(tables: list[TableView]) -> list[dict[str, Any]]:
                     r["number"] for r in rows if r["seat"] is None and not r["offered_to"]
                 ],
                 "playing_seats": dealable,
+                # Where the rules put the button (None: the dealer names it).
+                "button_to_come": button,
                 # "Deal a hand" only when ``start_hand`` would take it
                 # (floor.domain.hand_rules): the table may deal, two seats may be dealt in.
                 "deal": len(dealable) >= 2

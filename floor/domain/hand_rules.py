@@ -101,6 +101,37 @@ def deal_refusal(
     return None
 
 
+def owes_big_blind(state: Any, profile: RuleProfile) -> bool:
+    """Whether the player must post the big blind to be dealt in (or wait for
+    it): owed after idle hands [PT 89], or a newcomer where the rules say so
+    [CM-17]. ``state`` is the domain's ``Seat`` or the read model's row."""
+    return bool(
+        state.must_post_big_blind
+        or (state.newcomer and profile.blinds.newcomer_posts_big_blind_or_waits)
+    )
+
+
+def dealt_without_blinds(
+    seats: int,
+    button: int,
+    direction: int,
+    dealable: Sequence[int],
+    owing: set[int],
+    posting: Sequence[int],
+) -> list[int]:
+    """The seats a hand reported without blinds may deal in (the console's
+    "Deal a hand"): of ``dealable``, those owing the big blind only where
+    the big blind falls (``start_hand`` refuses them elsewhere [CM-17; PT
+    89]); ``posting``: the seats away whose blinds are posted [CM-18]."""
+    seats_in = list(dealable)
+    while True:
+        _small, big = positions.blind_seats(button, seats, direction, [*seats_in, *posting])
+        kept = [s for s in seats_in if s not in owing or s == big]
+        if kept == seats_in:
+            return kept
+        seats_in = kept
+
+
 def seat_deal_refusal(
     seat: int, state: Any, *, stack: int, session_running: bool
 ) -> DomainError | None:
@@ -197,9 +228,7 @@ def decide_start(
     big_blind = table.minimum_cents
     for seat in seats_in:
         state = table.seat_at(seat)
-        owes_big = state.must_post_big_blind or (
-            state.newcomer and profile.blinds.newcomer_posts_big_blind_or_waits
-        )
+        owes_big = owes_big_blind(state, profile)
         if owes_big and seat != big and posted.get(seat, 0) < big_blind:
             owed = state.must_post_big_blind
             raise conflict(

@@ -295,3 +295,60 @@ def test_a_table_change_the_balance_allows_offers_the_call(room, clock, jefe):
 
     free = [s for s, r in rows.items() if r["card"] is None]
     assert all("call_next" in rows[s]["commands"] for s in free)
+
+
+def test_the_newcomer_the_button_skips_is_not_ticked_in(room, clock, jefe):
+    """A newcomer sitting where the button goes next does not take it for a
+    first hand and sits it out [PT 80]: the card ticks them out of the deal,
+    names the button where the rules put it, and the deal it offers is taken."""
+    table_id, _cards = room.drawn_table(10)  # full: the draw is closed [CM-3]
+    room.played(table_id)
+    table = room.get(table_id)
+    assert not table.draw_open
+    after = table.button % table.seats + 1  # the seat the button goes to next
+    room.leave(table_id, room.seats(table_id)[after])
+    newcomer = room.new_player()
+    room.join(newcomer, table_id)
+    room.app.seat_player(JEFE, new_id(), table_id=table_id, player=newcomer, seat=after)
+    room.buy(table_id, newcomer, 1000)
+    runtime.floor_projector().catch_up()
+
+    html = jefe.get(f"/sectors/{room.sector_id}/live/").content.decode()
+    start = html.index(f'data-live-key="table-{table_id}"')
+    section = html[start : html.index("</section>", start)]
+    deal = re.search(r'data-command="start_hand".*?</form>', section, re.S).group(0)
+    ticked = sorted(int(n) for n in re.findall(r'name="dealt_in" value="(\d+)"', deal))
+
+    assert after not in ticked and ticked
+    assert would_run(room, clock, "start_hand", table_id=table_id, dealt_in=ticked) is None
+    assert (
+        would_run(room, clock, "start_hand", table_id=table_id, dealt_in=[*ticked, after]).code
+        == "newcomer_on_button_seat"
+    )
+
+
+def test_a_newcomer_off_the_big_blind_waits_for_it_unticked(room, clock, jefe):
+    """A newcomer posts the big blind or waits for it [CM-17]: the deal form
+    posts no blinds, so the card ticks them in only where the big blind falls,
+    and the deal it offers is taken."""
+    table_id, _cards = room.drawn_table(10)
+    room.played(table_id)
+    table = room.get(table_id)
+    far = (table.button + 4) % table.seats + 1  # neither the button nor a blind next hand
+    room.leave(table_id, room.seats(table_id)[far])
+    newcomer = room.new_player()
+    room.join(newcomer, table_id)
+    room.app.seat_player(JEFE, new_id(), table_id=table_id, player=newcomer, seat=far)
+    room.buy(table_id, newcomer, 1000)
+    runtime.floor_projector().catch_up()
+
+    html = jefe.get(f"/sectors/{room.sector_id}/live/").content.decode()
+    start = html.index(f'data-live-key="table-{table_id}"')
+    section = html[start : html.index("</section>", start)]
+    deal = re.search(r'data-command="start_hand".*?</form>', section, re.S).group(0)
+    ticked = sorted(int(n) for n in re.findall(r'name="dealt_in" value="(\d+)"', deal))
+
+    assert far not in ticked and len(ticked) == 9
+    assert would_run(room, clock, "start_hand", table_id=table_id, dealt_in=ticked) is None
+    refused = would_run(room, clock, "start_hand", table_id=table_id, dealt_in=[*ticked, far])
+    assert refused.code == "newcomer_waits_for_big_blind"
