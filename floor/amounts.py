@@ -88,10 +88,24 @@ def marks(language: str | None = None) -> Marks:
     return Marks(decimal, "." if decimal == "," else ",")
 
 
-def figure(cents: int, language: str | None = None) -> str:
-    """``100000`` -> ``1.000,00`` (es) or ``1,000.00`` (en): how the language types it."""
+def figure(cents: int, language: str | None = None, *, whole: bool = False) -> str:
+    """``100000`` -> ``1.000,00`` (es, gl, pt) or ``1,000.00`` (en): how the
+    language types it, and the one way every page writes an amount (issue 22:
+    the same marks the reader reads, not Django's locale formats, which group
+    with a no-break space in Spanish and not at all in Galician). ``-150`` is
+    ``-1,50``; ``whole`` leaves out ",00" (the TV board's "2 €")."""
     m = marks(language)
-    return f"{cents // 100:,}".replace(",", m.group) + f"{m.decimal}{cents % 100:02d}"
+    sign, cents = ("-" if cents < 0 else ""), abs(cents)
+    euros = f"{cents // 100:,}".replace(",", m.group)
+    if whole and cents % 100 == 0:
+        return f"{sign}{euros}"
+    return f"{sign}{euros}{m.decimal}{cents % 100:02d}"
+
+
+def money(cents: int, language: str | None = None, *, whole: bool = False) -> str:
+    """``100000`` -> ``1.000,00 €``: an amount as every page shows it (the
+    ``euros`` template filter, the messages, the board, the ledger's pages)."""
+    return f"{figure(cents, language, whole=whole)} €"
 
 
 def format_euros(cents: int, language: str | None = None) -> str:

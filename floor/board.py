@@ -10,13 +10,11 @@ it in when it changed: no reload, no global poller.
 
 from __future__ import annotations
 
-from decimal import Decimal
-
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
-from django.utils.formats import number_format
 
+from floor.amounts import money
 from floor.forms import LIMIT_LABELS, VARIANT_LABELS
 from floor.selectors import players
 from floor.selectors import tables as floor_tables
@@ -30,8 +28,7 @@ REFRESH_SECONDS = 10
 def tv_euros(cents: int) -> str:
     """An amount as the room reads it from afar: 200 -> "2 €", 50 -> "0,50 €",
     100000 -> "1.000 €" (cents only when there are some)."""
-    places = 0 if cents % 100 == 0 else 2
-    return f"{number_format(Decimal(cents) / 100, decimal_pos=places, force_grouping=True)} €"
+    return money(cents, whole=True)
 
 
 def _banked(variant: str) -> bool:

@@ -16,11 +16,10 @@ tests/floor/test_messages_catalogue.py) in one place.
 from __future__ import annotations
 
 import re
-from decimal import Decimal
 
-from django.utils.formats import number_format
 from django.utils.translation import gettext_lazy as _
 
+from floor.amounts import money
 from floor.kernel.errors import DomainError, ErrorKind
 from floor.kernel.roles import Role
 from games.errors import RuleViolation
@@ -570,12 +569,9 @@ def role_names(roles: object) -> str:
 
 def _as_euros(params: dict) -> dict:
     """Each ``X_cents`` param also as ``X_euros``, written as the consoles write
-    money ("1.000,00 €" in Spanish). The euros filter of floor.templatetags is
-    a sibling layer this module may not import, hence the same two lines here."""
+    money ("1.000,00 €" in Spanish, floor.amounts.money)."""
     return {
-        f"{name[: -len('_cents')]}_euros": (
-            f"{number_format(Decimal(value) / 100, decimal_pos=2, force_grouping=True)} €"
-        )
+        f"{name[: -len('_cents')]}_euros": money(value)
         for name, value in params.items()
         if name.endswith("_cents") and isinstance(value, int) and not isinstance(value, bool)
     }

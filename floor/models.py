@@ -91,6 +91,11 @@ class TableView(models.Model):
     # per hand.
     session_rule = models.JSONField(null=True)
     last_hands_left = models.PositiveSmallIntegerField(null=True)
+    # The jackpot stakes of the hand just played and the next [GA art. 8b;
+    # PT-SD 8]: jackpot id (hex) -> hand -> seats, players, dealt in, as the
+    # Table keeps them (floor.domain.table_jackpots), so the card offers the
+    # stake and prize forms by the command's own checks.
+    jackpot_stakes = models.JSONField(default=dict)
     version = models.PositiveIntegerField(default=1)
 
     class Meta:
@@ -179,6 +184,9 @@ class SeatView(models.Model):
     # Where a move or seat change brought the player from, while it may be
     # undone (floor.domain.corrections); None otherwise.
     moved_from = models.JSONField(null=True)
+    # Rests taken at this table: under PT 13 a third means leaving, so the card
+    # offers "Rest" by the command's own check (floor.domain.rests.rest_refusal).
+    rests = models.PositiveSmallIntegerField(default=0)
 
     class Meta:
         ordering = ["table", "seat"]
@@ -242,6 +250,8 @@ class HandView(models.Model):
     contributions = models.JSONField(default=dict)
     winnings = models.JSONField(default=dict)
     dead = models.JSONField(default=list)  # seats whose hand the action clock killed [CM-22]
+    # Missed blinds a returning player posted dead with this hand [PT 90].
+    dead_blinds = models.JSONField(default=dict)
 
     class Meta:
         ordering = ["table", "number"]

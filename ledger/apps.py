@@ -36,12 +36,13 @@ def declare_read_side() -> None:
     where the floor looks (floor.kernel.composition), so the floor imports
     nothing of the ledger: the books' read models, applied by the one
     projector with the floor's; the close of a gaming day, where the audit
-    journal anchors its chain; the money on a table; the cage's console actions.
+    journal anchors its chain; the money on a table and the jackpots it plays
+    for; the cage's console actions.
     """
     from floor.kernel.composition import ROOM, DayCloseAnchor
     from floor.kernel.registry import COMMANDS
     from ledger import projections, selectors
-    from ledger.console_actions import cage_actions
+    from ledger.console_actions import cage_actions, jackpots_at_tables
 
     ROOM.add_read_models(projections.READ_MODEL_PART)
     ROOM.anchor_day_close(
@@ -54,3 +55,4 @@ def declare_read_side() -> None:
     )
     ROOM.show_table_money(selectors.BooksOnTheFloor())
     ROOM.add_console_actions("cage", cage_actions)
+    ROOM.show_table_jackpots(jackpots_at_tables)

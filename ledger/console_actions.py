@@ -11,28 +11,32 @@ names each command by its handler (floor.kernel.registry).
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from decimal import Decimal
+from collections.abc import Callable, Sequence
 from typing import Any
 from uuid import UUID
 
-from django.utils.formats import number_format
 from django.utils.timezone import localtime
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from floor.kernel.composition import TableJackpot
 from floor.kernel.registry import COMMANDS
 from floor.ports import reads as floor_reads
+from floor.ports.money import money
+from games.banked.common import SettlementError
+from games.banked.jackpot import check_stake
 from ledger import selectors as books
 from ledger.api import serializers as ls
 from ledger.domain.accounts import AccountRef, Kind
+from ledger.domain.jackpot import prize_rules
 from ledger.reasons import PARAM_LABELS
 from ledger.views import KIND_LABELS
 
 
 def euros(cents: int) -> str:
-    """1250 -> "12,50 €", grouped, in the active language (as the pages write it)."""
-    return f"{number_format(Decimal(cents) / 100, decimal_pos=2, force_grouping=True)} €"
+    """1250 -> "12,50 €", grouped, in the active language (as the pages write
+    it: the floor's one format, floor.ports.money)."""
+    return money(cents)
 
 
 ACCOUNT_LABELS = {
@@ -198,6 +202,44 @@ HAND_LABELS = {
 
 def hand_label(code: object) -> str:
     return str(HAND_LABELS.get(str(code), code))
+
+
+def jackpots_at_tables(tables: Sequence[Any]) -> dict[Any, list[TableJackpot]]:
+    """Table id -> the progressive jackpots it plays for, as the table card
+    offers their stake and prize forms [GA art. 8b; PT-SD 8, 12]: whether the
+    jackpot's own rule takes its stake at the table's minimum (the check
+    ``stake_jackpot`` makes, ledger.domain.jackpot), the hands it pays, and
+    whether a gaming day is open to book a prize (``pay_jackpot`` needs one).
+    Declared in ledger.apps (floor.kernel.composition, ``show_table_jackpots``)."""
+    if not tables:
+        return {}
+    found = books.jackpots()
+    if not found:
+        return {}
+    day_open = books.current_gaming_day() is not None
+    by_table: dict[Any, list[TableJackpot]] = {}
+    for jackpot in found:
+        rules = prize_rules(jackpot.scheme, jackpot.stake_cents)
+        prizes = tuple((p.category.value, hand_label(p.category.value)) for p in rules.prizes)
+        for table in tables:
+            if str(table.id) not in jackpot.table_ids:
+                continue
+            try:
+                check_stake(rules, jackpot.stake_cents, table.minimum_cents)
+                allowed = True
+            except SettlementError:
+                allowed = False
+            by_table.setdefault(table.id, []).append(
+                TableJackpot(
+                    id=jackpot.id,
+                    name=jackpot.name,
+                    stake_cents=jackpot.stake_cents,
+                    stake_allowed=allowed,
+                    prizes=prizes,
+                    pays_now=day_open,
+                )
+            )
+    return by_table
 
 
 def said_count(result: dict) -> str:

@@ -185,8 +185,9 @@ def request_table_change(work: UnitOfWork, *, table_id: str, player: str) -> Dec
     table.check_not_closed()
     found = find_player(work, player)
     _seat, state = table.seated_state(found.id)
-    if work.profile.table_moves.change_only_after_losing_stack and state["stack"] > 0:
-        raise conflict("table_change_needs_stack_lost")
+    refusal = balance.table_change_request_refusal(state["stack"], work.profile)
+    if refusal is not None:
+        raise refusal
     group = join_group(work, table)
     group.request_change(found.id, table.id)
     return [group], {"table_id": str(table.id), "player_id": str(found.id)}

@@ -18,7 +18,7 @@ from floor.domain.positions import step
 from floor.domain.sector import Sector
 from floor.domain.table import Table, TableStatus
 from floor.domain.tournament import TOURNAMENT_ID, Tournament
-from floor.kernel.errors import DomainError, conflict
+from floor.kernel.errors import conflict
 from floor.kernel.unit_of_work import UnitOfWork
 
 # Tables whose players count for balance: seats drawn and not closed.
@@ -88,28 +88,13 @@ def table_change_first(work: UnitOfWork, table: Table) -> dict | None:
     group = balance_group(work, table.game)
     if group is None or not group.change_requests or table.status not in PLAYING:
         return None
-    profile = work.profile
-    limit = balance.tolerance(profile)
     tables = playing_tables(work, group)
     counts = {t.id.hex: t.player_count for t in tables}
-    labels = {t.id.hex: t.label for t in tables}
-    for request in group.change_requests:
-        source = work.find(Table, UUID(request["table_id"]))
-        if source is None or source.id == table.id or source.id.hex not in counts:
-            continue
-        if (
-            profile.table_moves.change_only_after_losing_stack
-            and source.player_count - 1 < profile.min_players
-        ):
-            continue  # PT 26
-        try:
-            after = balance.moved(counts, source.id.hex, table.id.hex)
-            balance.check_balance(counts, after, limit, labels)
-        except DomainError:
-            continue
+    request = balance.table_change_to(group.change_requests, table.id.hex, counts, work.profile)
+    if request is not None:
         return {
             "table_change_request": str(UUID(request["player_id"])),
-            "from_table": str(source.id),
+            "from_table": str(UUID(request["table_id"])),
         }
     return None
 

@@ -107,17 +107,27 @@ def draw_seats(work: UnitOfWork, *, table_ids: list) -> Decision:
         if table.status != TableStatus.REGISTERING:
             raise conflict("table_not_registering", table=table.number)
     waiting = waiting_list(work, game)
-    candidates: list[Player] = []
-    on_break = dinner_break(work)
+    listed = {}
     for entry in waiting.entries if waiting else []:
         player = work.find(Player, UUID(entry["player_id"]))
-        if player is None or player.barred or player.seated_at is not None:
-            continue
-        if player.in_tournament and not on_break:  # CM-23
-            continue
-        if any(p.id.hex in player.kept_apart for p in candidates):  # CM-14
-            continue
-        candidates.append(player)
+        if player is not None:
+            listed[player.id.hex] = player
+    candidates = [
+        listed[c.player_id]
+        for c in draws.draw_candidates(
+            [
+                draws.ListedPlayer(
+                    player_id=p.id.hex,
+                    barred=p.barred,
+                    seated=p.seated_at is not None,
+                    in_tournament=p.in_tournament,
+                    kept_apart=frozenset(p.kept_apart),
+                )
+                for p in listed.values()
+            ],
+            on_break=dinner_break(work),  # CM-23
+        )
+    ]
     changed: list = [*tables]
     completed, touched, candidates = _complete_open_tables(work, tables, candidates)
     for table in touched:
@@ -125,10 +135,9 @@ def draw_seats(work: UnitOfWork, *, table_ids: list) -> Decision:
     for player in completed:
         changed += [player, *leave_lists(work, player, [game.key], "seated")]
     needed = 1 if tables[0].banked else work.profile.min_players
-    if len(candidates) < needed * len(tables):
-        raise conflict(
-            "not_enough_players", registered=len(candidates), needed=needed * len(tables)
-        )
+    refusal = draws.draw_refusal(len(candidates), needed * len(tables))
+    if refusal is not None:
+        raise refusal
     capacity = {t.id.hex: t.seats for t in tables}
     priority = [p for p in candidates if p.played_previous_session(game.key)]
     chosen = (priority + [p for p in candidates if p not in priority])[: sum(capacity.values())]

@@ -87,7 +87,10 @@ def hand_end_form(data: dict) -> dict:
     out what each seat put in from what the hand recorded, where the dealer
     typed nothing for it (``contributions_eur.3``): a fold, the blind it
     posted; all in, its stack as the hand began; to the end, the bet called
-    (the big blind when none is typed), or its stack if that is less. A seat
+    (the big blind when none is typed), or its stack if that is less. A
+    missed blind a returning player posted dead [PT 90] is on top of what it
+    put in (typed or worked out), as the hand recorded it when dealt: the
+    dealer never types it again, and an all in holds it already. A seat
     given a place at the showdown played to the end. The pots' winners come
     from the places; the rake, when typed, is checked by the service against
     the most allowed [GA art. 18.3a; PT 7a; CM "Beneficio"]."""
@@ -101,6 +104,7 @@ def hand_end_form(data: dict) -> dict:
     hand = console_reads.hand_to_end(data["table_id"])
     dealt = hand["dealt_in"] if hand else sorted(typed)
     blinds = hand["blinds"] if hand else {}
+    dead = hand.get("dead_blinds", {}) if hand else {}
     stacks = hand["stacks"] if hand else {}
     if called is None:
         called = max(blinds.values(), default=0)
@@ -111,20 +115,26 @@ def hand_end_form(data: dict) -> dict:
         if how == "folded" and seat in place:
             how = "called"  # a hand placed at the showdown was not folded
         stack = stacks.get(seat, 0)
+        owed = dead.get(seat, 0)
         if seat in typed:
-            amount = typed[seat]
+            amount = typed[seat] + owed
         elif how == "all_in":
             amount = stack
         elif how == "called":
-            amount = min(max(called, blinds.get(seat, 0)), stack)
+            amount = min(max(called, blinds.get(seat, 0)) + owed, stack)
         else:
-            amount = blinds.get(seat, 0)
+            amount = blinds.get(seat, 0) + owed
         if how == "folded":
             folded.add(seat)
         if amount:
             put_in[str(seat)] = amount
     live = {s for s in dealt if s not in folded}
-    pots = dealer_pots({int(s): a for s, a in put_in.items()}, live)
+    # The pots are built on the bets: a dead blind is no bet, it is dead money
+    # in the main pot, which every live seat may win [PT 90].
+    bets = {int(s): a - dead.get(int(s), 0) for s, a in put_in.items()}
+    pots = dealer_pots(bets, live)
+    if not pots and len(live) > 1 and any(dead.get(s) for s in dealt):
+        pots = [sorted(live)]
     prepared = {**data, "contributions": put_in, "folded": sorted(folded)}
     if place or not pots:
         # No pot contested (everyone else folded): its seat takes it, named or not.

@@ -106,6 +106,7 @@ READ_LABELS = {
     "bet_eur": gettext_lazy("box %(key)s bet %(amount)s"),
     "insurance_eur": gettext_lazy("box %(key)s insurance %(amount)s"),
     "jackpot_eur": gettext_lazy("box %(key)s jackpot %(amount)s"),
+    "stakes_eur": gettext_lazy("seat %(key)s stakes %(amount)s"),
     "rake_eur": gettext_lazy("rake %(amount)s"),
     "called_eur": gettext_lazy("bet called %(amount)s"),
     "pot_eur": gettext_lazy("pot %(amount)s"),

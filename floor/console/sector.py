@@ -23,11 +23,28 @@ from floor.access import may_read
 from floor.console.corrections import former_tables, reasons, seat_corrections
 from floor.domain.absence import absence_refusal
 from floor.domain.action_clock import action_clock_refusal
-from floor.domain.draws import seat_to_take
+from floor.domain.balance import table_change_request_refusal, table_change_to, tolerance
+from floor.domain.draws import ListedPlayer, draw_candidates, draw_refusal, seat_to_take
+from floor.domain.hand_rules import (
+    deal_refusal,
+    dealt_without_blinds,
+    expected_button,
+    owes_big_blind,
+    seat_deal_refusal,
+)
 from floor.domain.player import absence_left_today
+from floor.domain.positions import step
+from floor.domain.rests import rest_end_refusal, rest_refusal
+from floor.domain.table_jackpots import (
+    EMPTY_HAND,
+    between_hands_refusal,
+    stake_refusal,
+    winner_refusal,
+)
+from floor.domain.table_status import TableStatus
 from floor.domain.waiting_list import call_refusal
 from floor.forms import LIMIT_LABELS, STATUS_LABELS, VARIANT_LABELS
-from floor.kernel.composition import ROOM
+from floor.kernel.composition import ROOM, TableJackpot
 from floor.kernel.registry import COMMANDS
 from floor.kernel.roles import Role, runs_sector
 from floor.kernel.web.access import console_read
@@ -90,6 +107,19 @@ def seat_rows(
                 )
                 is None
             )
+            # A rest [GA art. 20; PT 13]: the command's own checks (floor.domain.rests).
+            offers["start_rest"] = (
+                rest_refusal(
+                    number,
+                    seat,
+                    repeated_rests_leave=room.profile.rest.idle_hands_must_leave is not None,
+                )
+                is None
+            )
+            offers["end_rest"] = rest_end_refusal(seat) is None
+            offers["request_table_change"] = (
+                table_change_request_refusal(seat.stack_cents, room.profile) is None
+            )
             rules = room.profile.absence
             offers["start_absence"] = (
                 rules is not None
@@ -115,6 +145,14 @@ def seat_rows(
             )
             offers.update(more)
         else:
+            # Seating a player named by the jefe: not while the draw is open
+            # (the seat is drawn [CM-3]), nor while a seated player of this
+            # table or another asked for the vacancy first [PT 12; CM-11].
+            offers["seat_player"] = (
+                not table.draw_open
+                and not table.seat_change_requests
+                and not room.table_change_first(table, group)
+            )
             offers["call_next"] = table.status != "closed" and (
                 call_refusal(number, held, someone_to_call=room.someone_to_call(table, group))
                 is None
@@ -144,6 +182,7 @@ class SeatRules:
     waiting_games: frozenset[tuple]
     # The tables seated players' undoable moves came from (floor.console.corrections).
     former: dict[UUID, Any] = field(default_factory=dict)
+    counts: dict[Any, dict[str, int]] = field(default_factory=dict)
 
     @classmethod
     def now(cls) -> SeatRules:
@@ -161,19 +200,159 @@ class SeatRules:
         """Whether ``call_next`` would find someone for a free seat here: a
         player of the table who asked to change seat, one of another table of
         the game who asked to change table, or one waiting on the game's list
-        and free to sit [PT 12; CM-5, CM-11]. (A table change the balance
-        would refuse still counts: the list may then be empty.)"""
-        if table.seat_change_requests:
-            return True
-        requests = group.change_requests if group is not None else []
-        if any(r["table_id"] != str(table.id) for r in requests):
+        and free to sit [PT 12; CM-5, CM-11]. A table change counts only
+        where the command would take it (floor.domain.balance.table_change_to:
+        the balance [CM-10], PT 26), or the card would offer a call the command
+        refuses as ``nobody_to_call``."""
+        if table.seat_change_requests or self.table_change_first(table, group):
             return True
         key = game_key(table.variant, table.limit, table.minimum_cents, table.maximum_cents)
         return key in self.waiting_games
 
+    def table_change_first(self, table: TableView, group: BalanceGroupView | None) -> bool:
+        """Whether a free seat here goes first to a player of another table
+        who asked to change table [CM-11], by the command's own check
+        (floor.domain.balance.table_change_to): ``call_next`` offers it to
+        them, and ``seat_player`` refuses anyone else."""
+        if group is None or not group.change_requests or table.status not in PLAYING:
+            return False
+        counts = self.playing_counts(group)
+        return (
+            table_change_to(group.change_requests, table.id.hex, counts, self.profile) is not None
+        )
+
+    def playing_counts(self, group: BalanceGroupView) -> dict[str, int]:
+        """The group's playing tables (hex id -> players), read once a group."""
+        if group.id not in self.counts:
+            self.counts[group.id] = {
+                t.id.hex: t.players
+                for t in console.tables_in(group.table_ids)
+                if t.status in PLAYING
+            }
+        return self.counts[group.id]
+
+
+# The statuses whose players count for the balance (floor.application.groups).
+PLAYING = (TableStatus.RUNNING, TableStatus.SUSPENDED)
+
 
 def game_key(variant: str, limit: str, minimum: int, maximum: int) -> tuple:
     return (variant, limit, minimum, maximum)
+
+
+def jackpot_forms(
+    table: TableView, rows: list[dict[str, Any]], jackpots: list[TableJackpot]
+) -> list[dict[str, Any]]:
+    """The stake and prize forms of the jackpots a poker table plays for [GA
+    art. 8b; PT-SD 8, 12], each offered only when its command would take it:
+    between hands at an open table (``between_hands_refusal``); the stake to
+    the seats ``stake_refusal`` lets stake the jackpot's stake on the next
+    hand, when the jackpot's rule takes that stake here; the prize to the seats
+    ``winner_refusal`` lets be paid for the hand just played, while a gaming
+    day is open to book it. The checks are the Table's own (floor.domain.
+    table_jackpots); the jackpot's are the books' (``ROOM.table_jackpots``)."""
+    closed = table.status == TableStatus.CLOSED
+    if between_hands_refusal(
+        table.number, closed=closed, hand_in_play=bool(table.hand_in_progress)
+    ):
+        return []
+    forms = []
+    for jackpot in jackpots:
+        hands = (table.jackpot_stakes or {}).get(UUID(str(jackpot.id)).hex, {})
+        coming = hands.get(str(table.hands_played + 1), EMPTY_HAND)
+        played = hands.get(str(table.hands_played), EMPTY_HAND)
+        stake, win = [], []
+        for row in rows:
+            seat, number = row["seat"], row["number"]
+            if seat is None:
+                continue
+            if jackpot.stake_allowed and (
+                stake_refusal(
+                    number,
+                    seat,
+                    stack=seat.stack_cents,
+                    staked=coming["seats"],
+                    cents=jackpot.stake_cents,
+                )
+                is None
+            ):
+                stake.append(row)
+            if jackpot.pays_now and winner_refusal(number, seat.player_id.hex, played) is None:
+                win.append(row)
+        if stake or win:
+            forms.append({"jackpot": jackpot, "stake_rows": stake, "winner_rows": win})
+    return forms
+
+
+@dataclass(frozen=True)
+class CardSeats:
+    """A table as its card reads it, for the hand rules' button
+    (floor.domain.hand_rules.expected_button): its seats, the occupied ones
+    (the read model's rows), the button, and the last hand's (between hands,
+    the button itself once a hand was played)."""
+
+    seats: int
+    button: int | None
+    last_button: int | None
+    taken: dict[int, Any]
+
+    def occupied(self) -> list[int]:
+        return sorted(self.taken)
+
+    def seat_at(self, seat: int | str) -> Any:
+        return self.taken.get(int(seat))
+
+
+def occupied_row(rows: list[dict[str, Any]], number: int) -> Any:
+    return next(r["seat"] for r in rows if r["number"] == number)
+
+
+def posting_blinds(seat: SeatView) -> bool:
+    """Away past the absence clock, their blinds posted [CM-18]."""
+    return bool(seat.away and seat.away.get("posting_blinds"))
+
+
+def button_to_come(table: TableView, rows: list[dict[str, Any]], room: SeatRules) -> tuple:
+    """The seat the button goes to next and the newcomer it skips [PT 80], by
+    the rule ``start_hand`` checks: the card ticks no skipped newcomer in and
+    names the button where the rules put it."""
+    taken = {r["number"]: r["seat"] for r in rows if r["seat"] is not None}
+    seats = CardSeats(
+        seats=table.seats,
+        button=table.button,
+        last_button=table.button if table.hands_played else None,
+        taken=taken,
+    )
+    return expected_button(seats, step(room.profile))
+
+
+def draw_offered(table: TableView, room: SeatRules) -> bool:
+    """Whether "Draw the seats" would be taken at this registering table now:
+    enough players on the game's list, once the open tables are completed,
+    by the draw's own checks (floor.domain.draws) [CM-8, CM-9, CM-14]. A
+    tournament player counts only on its dinner break, which the read models
+    do not keep: here never (the card offers less, never more)."""
+    if table.status != TableStatus.REGISTERING:
+        return False
+    game = console.game_draw(table.variant, table.limit, table.minimum_cents, table.maximum_cents)
+    candidates = draw_candidates(
+        [
+            ListedPlayer(
+                player_id=p.id.hex,
+                barred=p.barred,
+                seated=p.table_id is not None,
+                in_tournament=p.in_tournament,
+                kept_apart=frozenset(p.kept_apart),
+            )
+            for p in game["listed"]
+        ],
+        on_break=False,
+    )
+    left = len(candidates)
+    if tolerance(room.profile) is not None:
+        left -= min(left, max(game["free_seats"], 0))
+    banked = VARIANTS[Variant(table.variant)].banked
+    return draw_refusal(left, 1 if banked else room.profile.min_players) is None
 
 
 def table_cards(tables: list[TableView]) -> list[dict[str, Any]]:
@@ -187,12 +366,39 @@ def table_cards(tables: list[TableView]) -> list[dict[str, Any]]:
     # go with the hand.
     jackpots = money.jackpots_fed() if banked else []
     labels = console.open_table_labels()
+    # The jackpots a poker table plays for: staked and paid from its card (a
+    # banked table's go with its hand's settlement).
+    poker_jackpots = ROOM.table_jackpots([t for t in tables if t.id not in banked])
     room = SeatRules.now()
     cards = []
     for table in tables:
         hand = hands.get((table.id, table.hand_in_progress))
         group = next((g for g in groups if str(table.id) in g.table_ids), None)
         rows = seat_rows(table, hand, room, group)
+        # The seats a hand may be dealt to: the command's own check per seat,
+        # and not the newcomer the button skips [PT 80].
+        button, skipped = button_to_come(table, rows, room)
+        dealable: list[int] = [
+            r["number"]
+            for r in rows
+            if r["number"] != skipped
+            and seat_deal_refusal(
+                r["number"],
+                r["seat"],
+                stack=r["seat"].stack_cents if r["seat"] is not None else 0,
+                session_running=table.session is not None,
+            )
+            is None
+        ]
+        if button is not None:  # the form posts no blinds: no one owing the big blind off it
+            dealable = dealt_without_blinds(
+                table.seats,
+                button,
+                step(room.profile),
+                dealable,
+                {n for n in dealable if owes_big_blind(occupied_row(rows, n), room.profile)},
+                [r["number"] for r in rows if r["seat"] is not None and posting_blinds(r["seat"])],
+            )
         asking = [
             r["player_id"]
             for r in (group.change_requests if group else [])
@@ -205,15 +411,39 @@ def table_cards(tables: list[TableView]) -> list[dict[str, Any]]:
                 "rows": rows,
                 "correction_reasons": reasons(),
                 "free_seats": [r["number"] for r in rows if r["seat"] is None],
-                "playing_seats": [
-                    r["number"] for r in rows if r["seat"] is not None and not r["seat"].resting
+                # A seated player moves only to a seat not offered to a called
+                # player (``change_seat``: the list first [CM-6]).
+                "change_seats": [
+                    r["number"] for r in rows if r["seat"] is None and not r["offered_to"]
                 ],
+                "playing_seats": dealable,
+                # Where the rules put the button (None: the dealer names it).
+                "button_to_come": button,
+                # "Deal a hand" only when ``start_hand`` would take it
+                # (floor.domain.hand_rules): the table may deal, two seats may be dealt in.
+                "deal": len(dealable) >= 2
+                and deal_refusal(
+                    table.number,
+                    status=table.status,
+                    banked=table.id in banked,
+                    hand_in_play=bool(table.hand_in_progress),
+                    last_hands_left=table.last_hands_left,
+                )
+                is None,
                 "rake_cents": rake_boxes.get(table.id, 0),
                 # A rest is two hands [GA art. 20; PT 13]: the badge says "resting 1/2".
                 "rest_hands": getattr(room.profile.rest, "rest_hands", None),
                 "hand": hand,
                 "banked": table.id in banked,
                 "jackpot_id": next((j for j, ids in jackpots if str(table.id) in ids), None),
+                "jackpot_forms": jackpot_forms(table, rows, poker_jackpots.get(table.id, [])),
+                "draw": draw_offered(table, room),
+                # While the draw is open a player is seated at a drawn seat [CM-3],
+                # unless a seated player asked for the vacancy first [PT 12; CM-11].
+                "seat_drawn": table.draw_open
+                and any(r["seat"] is None for r in rows)
+                and not table.seat_change_requests
+                and not room.table_change_first(table, group),
                 "boxes": [
                     r["number"]
                     for r in rows

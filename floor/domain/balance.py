@@ -22,11 +22,13 @@ The fair policy for a move, explained in every proposal:
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
+from uuid import UUID
 
 from floor.domain import positions
-from floor.kernel.errors import conflict
+from floor.kernel.errors import DomainError, conflict
 from games.profiles import RuleProfile
 
 
@@ -69,6 +71,46 @@ def moved(counts: Mapping[str, int], source: str | None, target: str | None) -> 
     if target is not None and target in after:
         after[target] += 1
     return after
+
+
+def table_change_request_refusal(stack: int, profile: RuleProfile) -> DomainError | None:
+    """Why a seated player may not ask to move to another table of the game,
+    or None: under PT only once their stack is lost [PT 26]. The one check
+    ``request_table_change`` and the card's "Asks for another table" ask."""
+    if profile.table_moves.change_only_after_losing_stack and stack > 0:
+        return conflict("table_change_needs_stack_lost")
+    return None
+
+
+def table_change_to(
+    requests: Sequence[Mapping[str, Any]],
+    target: str,
+    counts: Mapping[str, int],
+    profile: RuleProfile,
+) -> Mapping[str, Any] | None:
+    """The first request of a player of another table of the game to change
+    table that a free seat at ``target`` may take, or None [CM-11]: the
+    source table plays (``counts``: the group's playing tables, hex id ->
+    players), the move keeps the group within tolerance [CM-10], and under PT
+    26 leaves the source with enough players. The one check ``call_next`` (by
+    ``offer_seat``) and the console's table card ask, so "Call the list" is
+    offered exactly when someone would be called."""
+    limit = tolerance(profile)
+    for request in requests:
+        source = UUID(str(request["table_id"])).hex
+        if source == target or source not in counts:
+            continue
+        if (
+            profile.table_moves.change_only_after_losing_stack
+            and counts[source] - 1 < profile.min_players
+        ):
+            continue  # PT 26
+        try:
+            check_balance(counts, moved(counts, source, target), limit, {k: k for k in counts})
+        except DomainError:
+            continue
+        return request
+    return None
 
 
 @dataclass(frozen=True)

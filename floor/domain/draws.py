@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from random import Random
 
+from floor.kernel.errors import DomainError, conflict
 from games.cards import SUIT_CHARS, Card, deck
 
 
@@ -25,6 +26,43 @@ class SeatDraw:
 
     def assignment(self) -> dict[str, int]:
         return dict(zip(self.players, self.seats, strict=True))
+
+
+@dataclass(frozen=True)
+class ListedPlayer:
+    """A player on the game's list, as the draw weighs them: the Player's or
+    the read model's (``player_id`` in hex)."""
+
+    player_id: str
+    barred: bool
+    seated: bool
+    in_tournament: bool
+    kept_apart: frozenset[str]
+
+
+def draw_candidates(listed: Sequence[ListedPlayer], *, on_break: bool) -> list[ListedPlayer]:
+    """Who on the list, in its order, may be drawn a seat [CM-8]: not barred,
+    seated nowhere, not a tournament player but on its dinner break [CM-23],
+    never two kept apart [CM-14]. Shared by ``draw_seats`` and the card."""
+    chosen: list[ListedPlayer] = []
+    for player in listed:
+        if player.barred or player.seated:
+            continue
+        if player.in_tournament and not on_break:
+            continue
+        if any(p.player_id in player.kept_apart for p in chosen):
+            continue
+        chosen.append(player)
+    return chosen
+
+
+def draw_refusal(candidates: int, needed: int) -> DomainError | None:
+    """Why the draw may not be made, or None: enough players left on the list
+    for the tables drawn, once the open tables are completed [CM-8, CM-9].
+    The one check ``draw_seats`` and the card's "Draw the seats" ask."""
+    if candidates < needed:
+        return conflict("not_enough_players", registered=candidates, needed=needed)
+    return None
 
 
 def draw_seats(players: Sequence[str], free_seats: Sequence[int], rng: Random) -> SeatDraw:

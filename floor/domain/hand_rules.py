@@ -16,11 +16,12 @@ neither imports floor.domain.table: no import cycle.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 from floor.domain import positions
 from floor.domain.dealing_table import DealingTable, seat_amounts
 from floor.domain.hand_end import decide_end, hand_facts, most_rake
-from floor.kernel.errors import conflict, invalid
+from floor.kernel.errors import DomainError, conflict, invalid
 from games.profiles import RuleProfile
 
 __all__ = [
@@ -69,16 +70,89 @@ def expected_button(table: DealingTable, direction: int) -> tuple[int | None, in
 def check_may_deal(table: DealingTable) -> None:
     """A hand is dealt only at a running table, between hands, and not past
     the last hand of the night [CM-24]."""
-    table.check_not_closed()
-    if table.banked:
-        # The bank plays each box: its hands are settled box by box, not
-        # dealt and ended as a circle game's [GA art. 6-16; PT-SD; PG].
-        raise conflict("table_is_banked", table=table.number)
-    if table.status != "running":
-        raise conflict("table_not_running", status=table.status)
-    table.check_no_hand()
-    if table.last_hands is not None and table.last_hands["left"] <= 0:
-        raise conflict("last_hands_played")
+    refusal = deal_refusal(
+        table.number,
+        status=table.status,
+        banked=table.banked,
+        hand_in_play=table.hand is not None,
+        last_hands_left=table.last_hands["left"] if table.last_hands is not None else None,
+    )
+    if refusal is not None:
+        raise refusal
+
+
+def deal_refusal(
+    table: int, *, status: str, banked: bool, hand_in_play: bool, last_hands_left: int | None
+) -> DomainError | None:
+    """Why no hand may be dealt at the table now, or None: an open, running
+    table (not suspended [CM-9]), between hands, not past the last hand of the
+    night [CM-24]; a banked table's hands are settled box by box instead [GA
+    art. 6-16; PT-SD; PG]. The one check ``start_hand`` and the card ask."""
+    if status == "closed":
+        return conflict("table_closed", table=table)
+    if banked:
+        return conflict("table_is_banked", table=table)
+    if status != "running":
+        return conflict("table_not_running", status=status)
+    if hand_in_play:
+        return conflict("hand_in_progress", table=table)
+    if last_hands_left is not None and last_hands_left <= 0:
+        return conflict("last_hands_played")
+    return None
+
+
+def owes_big_blind(state: Any, profile: RuleProfile) -> bool:
+    """Whether the player must post the big blind to be dealt in (or wait for
+    it): owed after idle hands [PT 89], or a newcomer where the rules say so
+    [CM-17]. ``state`` is the domain's ``Seat`` or the read model's row."""
+    return bool(
+        state.must_post_big_blind
+        or (state.newcomer and profile.blinds.newcomer_posts_big_blind_or_waits)
+    )
+
+
+def dealt_without_blinds(
+    seats: int,
+    button: int,
+    direction: int,
+    dealable: Sequence[int],
+    owing: set[int],
+    posting: Sequence[int],
+) -> list[int]:
+    """The seats a hand reported without blinds may deal in (the console's
+    "Deal a hand"): of ``dealable``, those owing the big blind only where
+    the big blind falls (``start_hand`` refuses them elsewhere [CM-17; PT
+    89]); ``posting``: the seats away whose blinds are posted [CM-18]."""
+    seats_in = list(dealable)
+    while True:
+        _small, big = positions.blind_seats(button, seats, direction, [*seats_in, *posting])
+        kept = [s for s in seats_in if s not in owing or s == big]
+        if kept == seats_in:
+            return kept
+        seats_in = kept
+
+
+def seat_deal_refusal(
+    seat: int, state: Any, *, stack: int, session_running: bool
+) -> DomainError | None:
+    """Why the player in ``seat`` may not be dealt in, or None: not resting
+    [GA art. 20; PT 13], not away [CM-18], the session's time paid [GA art.
+    18.3b; PT 7b], chips to play [CM-16; PT 79], not made to leave [PT 13].
+    ``state`` is the domain's ``Seat`` or the read model's row (None: free).
+    Shared by ``start_hand`` and the card's "Dealt in" boxes."""
+    if state is None:
+        return conflict("seat_empty", seat=seat)
+    if state.resting:
+        return conflict("player_resting", seat=seat)
+    if state.away:
+        return conflict("player_away", seat=seat)
+    if state.time_due and session_running:
+        return conflict("time_charge_due", seat=seat)
+    if stack <= 0 or state.must_rebuy:
+        return conflict("rebuy_required", seat=seat)
+    if state.must_leave:
+        return conflict("player_must_leave", seat=seat)
+    return None
 
 
 def away_blinds(
@@ -135,18 +209,14 @@ def decide_start(
         raise conflict("button_out_of_turn", expected=expected)
     for seat in seats_in:
         state = table.seat_at(seat)
-        if state is None:
-            raise conflict("seat_empty", seat=seat)
-        if state.resting:
-            raise conflict("player_resting", seat=seat)
-        if state.away:
-            raise conflict("player_away", seat=seat)
-        if state.time_due and table.session is not None:
-            raise conflict("time_charge_due", seat=seat)
-        if state.stack <= 0 or state.must_rebuy:
-            raise conflict("rebuy_required", seat=seat)
-        if state.must_leave:
-            raise conflict("player_must_leave", seat=seat)
+        refusal = seat_deal_refusal(
+            seat,
+            state,
+            stack=state.stack if state is not None else 0,
+            session_running=table.session is not None,
+        )
+        if refusal is not None:
+            raise refusal
         if seat == skipped:
             raise conflict("newcomer_on_button_seat", seat=seat)
     posted_for_away, big = away_blinds(table, profile, button, direction, seats_in)
@@ -158,9 +228,7 @@ def decide_start(
     big_blind = table.minimum_cents
     for seat in seats_in:
         state = table.seat_at(seat)
-        owes_big = state.must_post_big_blind or (
-            state.newcomer and profile.blinds.newcomer_posts_big_blind_or_waits
-        )
+        owes_big = owes_big_blind(state, profile)
         if owes_big and seat != big and posted.get(seat, 0) < big_blind:
             owed = state.must_post_big_blind
             raise conflict(

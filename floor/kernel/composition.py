@@ -104,6 +104,27 @@ class TableMoney:
         return []
 
 
+@dataclass(frozen=True)
+class TableJackpot:
+    """A progressive jackpot a table plays for, as its card offers the stake
+    and the prize forms [GA art. 8b; PT-SD 8, 12], read by the context that
+    keeps the books: its name, the stake each seat puts in for a hand, whether
+    the jackpot's own rule takes that stake at this table (at most half the
+    minimum [GA art. 8b], or exactly the fixed stake [PT-SD 8]), the hands it
+    pays (code, words) and whether it may be paid now (a gaming day open)."""
+
+    id: Any
+    name: str
+    stake_cents: int
+    stake_allowed: bool
+    prizes: tuple[tuple[str, str], ...]
+    pays_now: bool
+
+
+# Table id -> the jackpots it plays for, of the tables given (their read models).
+TableJackpots = Callable[[Sequence[Any]], dict[Any, list[TableJackpot]]]
+
+
 # A context's console actions, made with the consoles' own declaration (the
 # class is given, floor.console.actions, so the context need not import it).
 ConsoleActions = Callable[[Callable[..., Any]], Iterable[Any]]
@@ -119,6 +140,7 @@ class Composition:
         self._day_close_anchor: DayCloseAnchor | None = None
         self._table_money = TableMoney()
         self._console_actions: dict[str, ConsoleActions] = {}
+        self._table_jackpots: TableJackpots = lambda tables: {}
 
     def add_policy(self, name: str, policy: CommandPolicy) -> None:
         """Declares ``policy`` under ``name`` (declaring it again replaces it)."""
@@ -163,6 +185,14 @@ class Composition:
 
     def console_actions(self) -> tuple[ConsoleActions, ...]:
         return tuple(self._console_actions.values())
+
+    def show_table_jackpots(self, jackpots: TableJackpots) -> None:
+        """Declares who says which jackpots a table plays for (the books)."""
+        self._table_jackpots = jackpots
+
+    def table_jackpots(self, tables: Sequence[Any]) -> dict[Any, list[TableJackpot]]:
+        """Table id -> the jackpots it plays for; none without books."""
+        return self._table_jackpots(tables)
 
 
 # The one application's composition.

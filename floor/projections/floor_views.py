@@ -167,6 +167,7 @@ class FloorProjection:
             session=table.session_read(profile),
             session_rule=table.session_rule_read(profile),
             last_hands_left=table.last_hands["left"] if table.last_hands else None,
+            jackpot_stakes=getattr(table, "jackpot_stakes", None) or {},
             dealer=getattr(table, "dealer", None) or "",
             version=table.version,
         )
@@ -177,6 +178,7 @@ class FloorProjection:
                 seat=int(seat),
                 player_id=UUID(state["player_id"]),
                 stack_cents=state["stack"],
+                rests=state.get("rests", 0),
                 **{flag: state[flag] for flag in SEAT_FLAGS},
             )
             for seat, state in table.occupants.items()
@@ -189,6 +191,7 @@ class FloorProjection:
                 button=event.button,
                 dealt_in=event.dealt_in,
                 blinds=event.blinds,
+                dead_blinds=getattr(event, "dead_blinds", None) or {},
                 started_at=event.timestamp,
             )
         elif isinstance(event, Table.HandDeclaredDead) and table.hand:

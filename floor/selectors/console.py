@@ -114,8 +114,9 @@ def games_with_free_waiting() -> set[tuple]:
 def hand_to_end(table_id: Any) -> dict[str, Any] | None:
     """What the console's end-hand form works the contributions out from
     (issue 22): the hand in play at the table, its dealt-in seats, the blinds
-    they posted and their stacks as the hand began (a stack moves only when
-    the hand ends); None when no hand is in play (or not read yet)."""
+    they posted (live, and the missed ones posted dead) and their stacks as
+    the hand began (a stack moves only when the hand ends); None when no hand
+    is in play (or not read yet)."""
     table = TableView.objects.filter(id=table_id).first()
     if table is None or not table.hand_in_progress:
         return None
@@ -132,5 +133,30 @@ def hand_to_end(table_id: Any) -> dict[str, Any] | None:
     return {
         "dealt_in": list(hand.dealt_in),
         "blinds": {int(s): a for s, a in (hand.blinds or {}).items() if a},
+        # Missed blinds a returning player posted dead [PT 90].
+        "dead_blinds": {int(s): a for s, a in (hand.dead_blinds or {}).items() if a},
         "stacks": stacks,
     }
+
+
+def game_draw(variant: str, limit: str, minimum: int, maximum: int) -> dict[str, Any]:
+    """What a registering table's draw weighs (floor.domain.draws): the
+    players on the game's list in its order, and the free seats of the game's
+    playing tables the draw completes first (not held for a called player)
+    [CM-8]. Two queries and one for the calls."""
+    game = {
+        "variant": variant,
+        "limit": limit,
+        "minimum_cents": minimum,
+        "maximum_cents": maximum,
+    }
+    entries = WaitingEntryView.objects.filter(
+        **{f"waiting_list__{k}": v for k, v in game.items()}
+    ).select_related("player")
+    playing = TableView.objects.filter(status__in=["running", "suspended"], **game)
+    held = seat_calls()
+    free = sum(
+        t.seats - t.players - len(held.get(t.id, {}))
+        for t in playing.only("id", "seats", "players")
+    )
+    return {"listed": [e.player for e in entries.order_by("position")], "free_seats": free}

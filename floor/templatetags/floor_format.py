@@ -5,6 +5,7 @@ from decimal import Decimal
 from django import template
 from django.utils.formats import number_format
 
+from floor.amounts import figure, money
 from floor.liveness import timers_stopped
 from games.limits import small_blind_for
 
@@ -13,9 +14,17 @@ register = template.Library()
 
 @register.filter
 def euros(cents: int) -> str:
-    """1250 -> "12,50 €", 10025050 -> "100.250,50 €" (the active language's
-    number format, thousands grouped: the cage reads six-figure sums at a glance)."""
-    return f"{number_format(Decimal(cents) / 100, decimal_pos=2, force_grouping=True)} €"
+    """1250 -> "12,50 €", 10025050 -> "100.250,50 €" (thousands grouped, so the
+    cage reads six-figure sums at a glance): the one money format of every
+    page, the active language's (floor.amounts.money)."""
+    return money(cents)
+
+
+@register.filter
+def typed_euros(cents: int) -> str:
+    """1250 -> "12,50": an amount as a form's field holds it, typed the way
+    the console reads it back (floor.amounts)."""
+    return figure(cents)
 
 
 @register.filter

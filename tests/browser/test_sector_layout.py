@@ -183,3 +183,46 @@ def test_a_table_in_play_keeps_one_line_a_seat_with_its_badges(
     # sector's lists and forms below them may scroll.
     for card in geometry["cards"]:
         assert card["bottom"] <= 1080, card
+
+
+def test_a_full_table_ending_its_hand_fits_the_screen(
+    live_server, browser, demo_floor, floor_app, tmp_path
+):
+    """Table 1 full, every seat dealt in, its end-hand form open, a blind
+    posted by each of two seats: the form's lines stay one a seat and the card
+    ends on the 1080p screen, the other tables beside it (issue 22)."""
+    table = first_table_id()
+    room = Room(floor_app, tag="LF")
+    seats = sorted(room.seats(table))
+    free = [n for n in range(1, 11) if n not in seats]
+    for seat in free:  # the demo's table 1 filled
+        card = room.new_player()
+        room.sit(table, card, seat)
+        room.buy(table, card, 1_000)
+    seats = sorted(room.seats(table))
+    floor_app.start_hand(
+        JEFE,
+        new_id(),
+        table_id=table,
+        dealt_in=seats,
+        blinds={str(seats[0]): 100, str(seats[1]): 200},
+    )
+    runtime.floor_projector().catch_up()
+
+    context, page = open_sector_a(browser, live_server.url, 1920, 1080)
+    card = page.locator("[data-testid=table-card][data-table-number='1']")
+    form = card.locator("[data-testid=end-hand]")
+    form.wait_for()
+    assert form.evaluate("d => d.open")
+    assert card.locator("[data-testid=end-seat]").count() == 10
+    lines = card.locator("[data-testid=end-seat]").evaluate_all(
+        "rows => rows.map(r => Math.round(r.getBoundingClientRect().height))"
+    )
+    geometry = page.evaluate(MEASURE)
+    page.screenshot(path=str(shots_folder(tmp_path) / "sector-1920x1080-end-hand.png"))
+    context.close()
+
+    assert max(lines) <= min(lines) + 2, lines
+    for card_geometry in geometry["cards"]:
+        assert card_geometry["bottom"] <= 1080, card_geometry
+        assert card_geometry["overflowX"] <= 0, card_geometry

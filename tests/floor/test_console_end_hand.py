@@ -8,7 +8,7 @@ import pytest
 from django.test import Client
 
 from floor import runtime
-from tests.support.floor import new_id
+from tests.support.floor import CRUPIER, new_id
 from tests.support.room import Room, all_events
 
 pytestmark = pytest.mark.django_db
@@ -253,3 +253,51 @@ def test_hands_placed_equal_split_the_pot(room, jefe):
 
     assert status == 201, answer
     assert stack(room, table_id, a) == stack(room, table_id, b) == 10000
+
+
+@pytest.fixture
+def pt_room(make_app):
+    """A floor under the Portuguese rules: missed blinds are posted dead [PT 90]."""
+    app = make_app("PT")
+    runtime.install(app)
+    yield Room(app, tag="EP")
+    runtime.install(None)
+
+
+def back_from_rest_owing(room: Room) -> tuple[str, str, int]:
+    """A table where a player rested through two hands and came back: they
+    owe the blinds missed, posted dead with the next hand [PT 90]."""
+    table_id, _cards = room.drawn_table(5)
+    seats = room.get(table_id).occupied()
+    resting = room.seats(table_id)[seats[2]]
+    room.app.start_rest(CRUPIER, new_id(), table_id=table_id, player=resting)
+    room.played(table_id)
+    room.played(table_id)
+    room.app.end_rest(CRUPIER, new_id(), table_id=table_id, player=resting)
+    return table_id, resting, seats[2]
+
+
+@pytest.mark.parametrize("ended", ["folded", "called"])
+def test_a_hand_with_a_dead_blind_is_ended_from_the_form(pt_room, jefe, ended):
+    room = pt_room
+    table_id, _card, owing = back_from_rest_owing(room)
+    small, big = [s for s in room.get(table_id).occupied() if s != owing][:2]
+    started = room.start(table_id, blinds={str(small): 100, str(big): 200})
+    dead = started["dead_blinds"][str(owing)]
+    assert dead > 0
+    runtime.floor_projector().catch_up()
+
+    page = jefe.get(f"/sectors/{room.sector_id}/").content.decode()
+    assert 'data-testid="dead-blinds-posted"' in page
+    assert f'data-testid="dead-blind" data-seat="{owing}"' in page
+
+    before = stack(room, table_id, owing)
+    form = {"table_id": table_id, f"ended.{owing}": ended, f"place.{big}": "1"}
+    if ended == "called":
+        form.update({f"ended.{small}": "called", f"ended.{big}": "called", "called_eur": "4"})
+    status, answer = command(jefe, "end_hand", **form)
+    assert status == 201, answer
+    assert room.get(table_id).hand is None
+    # The dead blind left the returning player's stack, with the bet called if any.
+    called = 400 if ended == "called" else 0
+    assert stack(room, table_id, owing) == before - dead - called

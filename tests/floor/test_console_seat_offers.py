@@ -19,13 +19,14 @@ from floor.kernel.context import CommandContext, command_context
 from floor.kernel.errors import DomainError
 from floor.kernel.registry import COMMANDS
 from floor.kernel.unit_of_work import UnitOfWork
-from tests.support.floor import CRUPIER, new_id
+from tests.floor.test_balancing import two_tables
+from tests.support.floor import CRUPIER, JEFE, new_id
 from tests.support.room import Room
 
 pytestmark = pytest.mark.django_db
 
 # The seat's actions the card decides by the domain's checks.
-CHECKED = ("start_action_clock", "start_absence", "call_next")
+CHECKED = ("start_action_clock", "start_absence", "start_rest", "end_rest", "call_next")
 
 
 @pytest.fixture
@@ -78,6 +79,8 @@ def assert_card_matches_commands(room: Room, clock, jefe: Client, table_id: str)
             asked = {
                 "start_action_clock": {"seat": seat, "pot_cents": 0},
                 "start_absence": {"player": row["card"]},
+                "start_rest": {"player": row["card"]},
+                "end_rest": {"player": row["card"]},
             }
         else:
             asked = {"call_next": {"seat": seat}}
@@ -228,3 +231,124 @@ def test_away_pressed_in_a_hand_says_plainly_that_it_is_recorded_for_its_end(roo
     status, answer = press("start_absence")
     room.end(table_id)
     assert room.state(table_id, cards[0])["away"] is not None
+
+
+def test_rest_and_back_are_offered_by_the_rests_own_check(room, clock, jefe):
+    table_id, cards = room.drawn_table(4)
+    rows = assert_card_matches_commands(room, clock, jefe, table_id)
+    assert all("start_rest" in r["commands"] for r in rows.values() if r["card"])
+    room.app.start_rest(CRUPIER, new_id(), table_id=table_id, player=cards[0])
+    rows = assert_card_matches_commands(room, clock, jefe, table_id)
+    seat = room.seat_of(table_id, cards[0])
+    assert {"end_rest"} <= rows[seat]["commands"] and "start_rest" not in rows[seat]["commands"]
+
+
+@pytest.fixture
+def pt_room(make_app):
+    """A floor under the Portuguese rules: resting again and again means leaving [PT 13]."""
+    app = make_app("PT")
+    runtime.install(app)
+    yield Room(app, tag="SP")
+    runtime.install(None)
+
+
+def test_a_third_rest_under_pt_13_is_not_offered(pt_room, clock, jefe):
+    room = pt_room
+    table_id, cards = room.drawn_table(4)
+    for _ in range(2):
+        room.app.start_rest(CRUPIER, new_id(), table_id=table_id, player=cards[0])
+        room.app.end_rest(CRUPIER, new_id(), table_id=table_id, player=cards[0])
+
+    rows = assert_card_matches_commands(room, clock, jefe, table_id)
+
+    seat = room.seat_of(table_id, cards[0])
+    assert "start_rest" not in rows[seat]["commands"]
+    error = would_run(room, clock, "start_rest", table_id=table_id, player=cards[0])
+    assert error.code == "rest_used_repeatedly"
+    assert "start_rest" in rows[room.seat_of(table_id, cards[1])]["commands"]
+
+
+def test_a_table_change_the_balance_refuses_does_not_offer_the_call(room, clock, jefe):
+    """The case "Call the list" was offered and refused: the only one to call
+    was a player of another table asking to change table, whose move the
+    balance refuses [CM-10, CM-11]; the card and ``call_next`` now ask the one
+    check (floor.domain.balance.table_change_to)."""
+    full, short = two_tables(room, 5, 4)  # the tolerance is one player [CM-10]
+    asker = next(iter(room.seats(short).values()))
+    room.app.request_table_change(JEFE, new_id(), table_id=short, player=asker)
+
+    rows = assert_card_matches_commands(room, clock, jefe, full)
+
+    free = [s for s, r in rows.items() if r["card"] is None]
+    assert free and not any("call_next" in rows[s]["commands"] for s in free)
+    assert would_run(room, clock, "call_next", table_id=full, seat=free[0]).code == (
+        "nobody_to_call"
+    )
+
+
+def test_a_table_change_the_balance_allows_offers_the_call(room, clock, jefe):
+    full, short = two_tables(room, 5, 4)
+    asker = next(iter(room.seats(full).values()))
+    room.app.request_table_change(JEFE, new_id(), table_id=full, player=asker)
+
+    rows = assert_card_matches_commands(room, clock, jefe, short)
+
+    free = [s for s, r in rows.items() if r["card"] is None]
+    assert all("call_next" in rows[s]["commands"] for s in free)
+
+
+def test_the_newcomer_the_button_skips_is_not_ticked_in(room, clock, jefe):
+    """A newcomer sitting where the button goes next does not take it for a
+    first hand and sits it out [PT 80]: the card ticks them out of the deal,
+    names the button where the rules put it, and the deal it offers is taken."""
+    table_id, _cards = room.drawn_table(10)  # full: the draw is closed [CM-3]
+    room.played(table_id)
+    table = room.get(table_id)
+    assert not table.draw_open
+    after = table.button % table.seats + 1  # the seat the button goes to next
+    room.leave(table_id, room.seats(table_id)[after])
+    newcomer = room.new_player()
+    room.join(newcomer, table_id)
+    room.app.seat_player(JEFE, new_id(), table_id=table_id, player=newcomer, seat=after)
+    room.buy(table_id, newcomer, 1000)
+    runtime.floor_projector().catch_up()
+
+    html = jefe.get(f"/sectors/{room.sector_id}/live/").content.decode()
+    start = html.index(f'data-live-key="table-{table_id}"')
+    section = html[start : html.index("</section>", start)]
+    deal = re.search(r'data-command="start_hand".*?</form>', section, re.S).group(0)
+    ticked = sorted(int(n) for n in re.findall(r'name="dealt_in" value="(\d+)"', deal))
+
+    assert after not in ticked and ticked
+    assert would_run(room, clock, "start_hand", table_id=table_id, dealt_in=ticked) is None
+    assert (
+        would_run(room, clock, "start_hand", table_id=table_id, dealt_in=[*ticked, after]).code
+        == "newcomer_on_button_seat"
+    )
+
+
+def test_a_newcomer_off_the_big_blind_waits_for_it_unticked(room, clock, jefe):
+    """A newcomer posts the big blind or waits for it [CM-17]: the deal form
+    posts no blinds, so the card ticks them in only where the big blind falls,
+    and the deal it offers is taken."""
+    table_id, _cards = room.drawn_table(10)
+    room.played(table_id)
+    table = room.get(table_id)
+    far = (table.button + 4) % table.seats + 1  # neither the button nor a blind next hand
+    room.leave(table_id, room.seats(table_id)[far])
+    newcomer = room.new_player()
+    room.join(newcomer, table_id)
+    room.app.seat_player(JEFE, new_id(), table_id=table_id, player=newcomer, seat=far)
+    room.buy(table_id, newcomer, 1000)
+    runtime.floor_projector().catch_up()
+
+    html = jefe.get(f"/sectors/{room.sector_id}/live/").content.decode()
+    start = html.index(f'data-live-key="table-{table_id}"')
+    section = html[start : html.index("</section>", start)]
+    deal = re.search(r'data-command="start_hand".*?</form>', section, re.S).group(0)
+    ticked = sorted(int(n) for n in re.findall(r'name="dealt_in" value="(\d+)"', deal))
+
+    assert far not in ticked and len(ticked) == 9
+    assert would_run(room, clock, "start_hand", table_id=table_id, dealt_in=ticked) is None
+    refused = would_run(room, clock, "start_hand", table_id=table_id, dealt_in=[*ticked, far])
+    assert refused.code == "newcomer_waits_for_big_blind"

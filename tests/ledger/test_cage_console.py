@@ -104,14 +104,14 @@ def test_the_page_shows_the_day_s_position_to_the_cashier(room, cajero):
     assert response.status_code == 200
     content = response.content.decode()
     assert shown(content, "gaming-day") == GamingDayView.objects.get(status="open").day
-    assert shown(content, "cage-cash") == "100\xa0250,50 €"  # 100,000 + the sale
-    assert shown(content, "cage-chips") == "99\xa0749,50 €"  # 100,000 + 5,000 funded - fill - sale
-    assert shown(content, "chips-on-the-floor") == "5\xa0250,50 €"  # the tray and Rosa's chips
+    assert shown(content, "cage-cash") == "100.250,50 €"  # 100,000 + the sale
+    assert shown(content, "cage-chips") == "99.749,50 €"  # 100,000 + 5,000 funded - fill - sale
+    assert shown(content, "chips-on-the-floor") == "5.250,50 €"  # the tray and Rosa's chips
     # The day's flows: the fill's chips were funded after the opening, so they count.
     assert shown(content, "cash-in") == "250,50 €"
     assert shown(content, "cash-out") == "0,00 €"
-    assert shown(content, "chips-in") == "5\xa0000,00 €"
-    assert shown(content, "chips-out") == "5\xa0250,50 €"
+    assert shown(content, "chips-in") == "5.000,00 €"
+    assert shown(content, "chips-out") == "5.250,50 €"
     assert 'data-live-url="/cage/live/"' in content
     assert content.count('data-testid="tray-request"') == 0
     # The latest transactions, newest first, each with its printable receipt in a new tab.
