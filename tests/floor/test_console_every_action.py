@@ -36,7 +36,7 @@ from tests.support.room import Room
 pytestmark = pytest.mark.django_db
 
 # What a person types in a field the form requires, by the field's name.
-TYPED = {"pot_eur": "4", "amount_eur": "10"}
+TYPED = {"pot_eur": "4", "amount_eur": "10", "stack_eur": "7,50"}
 # What a person types in a field the form leaves optional: the bet those who
 # played a hand to the end called (with no blind reported, nothing says it).
 OPTIONAL = {"called_eur": "4"}
@@ -309,6 +309,12 @@ def test_every_rendered_action_is_taken_by_its_command(room, clock, jefe):
     room.played(jackpot_table)
     seen |= check_every_action(room, clock, jefe, spare)
 
+    # A seat change the jefe may undo (nothing dealt since), and stacks he may fix.
+    held = room.seats(jackpot_table)
+    free = next(n for n in range(1, 11) if n not in held)
+    room.app.change_seat(JEFE, new_id(), table_id=jackpot_table, player=held[seats[-1]], seat=free)
+    seen |= check_every_action(room, clock, jefe, spare)
+
     # The closing time announced: the last hands.
     closes = clock.now().replace(hour=23, minute=59)
     room.app.announce_closing(
@@ -341,6 +347,8 @@ def test_every_rendered_action_is_taken_by_its_command(room, clock, jefe):
         "close_table",
         "stake_jackpot",
         "pay_jackpot",
+        "undo_move",
+        "fix_stack",
     } <= seen, seen
 
 
