@@ -112,6 +112,17 @@ def confirm_close(arguments: dict) -> str | None:
     }
 
 
+def confirm_float(arguments: dict) -> str | None:
+    """The house's float put into the cage [GA art. 19.1; CM "Personal"]: the
+    cash and the chips, asked before the books take them."""
+    return _(
+        "Put %(cash)s of cash and %(chips)s of chips into the cage, from the house."
+    ) % {
+        "cash": euros(arguments.get("cash_cents", 0)),
+        "chips": euros(arguments.get("chips_cents", 0)),
+    }
+
+
 def jackpot_named(jackpot_id: object) -> Any:
     """The jackpot of ``jackpot_id`` with its fund, or None (the command says so)."""
     return next((j for j in books.jackpots() if str(j.id) == str(jackpot_id)), None)
@@ -247,6 +258,12 @@ def cage_actions(action: Callable[..., Any]) -> list[Any]:
             ls.CancelTrayMoveSerializer,
             gettext_lazy("The request is cancelled."),
             ("request_id",),
+        ),
+        action(
+            COMMANDS.fund_cage,
+            ls.FundCageSerializer,
+            gettext_lazy("The float is in the cage."),
+            confirm=confirm_float,
         ),
         action(
             COMMANDS.sell_chips, ls.ChipsForPlayerSerializer, gettext_lazy("The chips are sold.")
