@@ -159,6 +159,20 @@ def game_key(variant: str, limit: str, minimum: int, maximum: int) -> tuple:
     return (variant, limit, minimum, maximum)
 
 
+def may_be_dealt_in(seat: Any) -> bool:
+    """Whether the deal form offers this seat: the hand's own check refuses a
+    seat resting, away, without chips or bound to rebuy or to leave, so the
+    form does not tick one (issue 22: nothing offered that would be refused)."""
+    return (
+        seat is not None
+        and not seat.resting
+        and not seat.away
+        and seat.stack_cents > 0
+        and not seat.must_rebuy
+        and not seat.must_leave
+    )
+
+
 def table_cards(tables: list[TableView]) -> list[dict[str, Any]]:
     # The money on the tables, from the books (floor.kernel.composition, TableMoney).
     money = ROOM.table_money()
@@ -187,9 +201,10 @@ def table_cards(tables: list[TableView]) -> list[dict[str, Any]]:
                 "labels": table_label(table),
                 "rows": rows,
                 "free_seats": [r["number"] for r in rows if r["seat"] is None],
-                "playing_seats": [
-                    r["number"] for r in rows if r["seat"] is not None and not r["seat"].resting
-                ],
+                # The seats a hand may be dealt to, as start_hand checks them
+                # (floor.domain.hand_rules): not resting, not away, with chips
+                # and free to play [CM-18; GA art. 20; PT 13].
+                "playing_seats": [r["number"] for r in rows if may_be_dealt_in(r["seat"])],
                 "rake_cents": rake_boxes.get(table.id, 0),
                 # A rest is two hands [GA art. 20; PT 13]: the badge says "resting 1/2".
                 "rest_hands": getattr(room.profile.rest, "rest_hands", None),

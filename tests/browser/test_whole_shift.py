@@ -102,8 +102,11 @@ def beat(clock) -> int:
 
 @pytest.mark.parametrize("size", list(SIZES))
 def test_a_whole_shift_from_the_browser(
-    live_server, browser, floor_app, clock, make_user, tmp_path, size
+    live_server, browser, floor_app, clock, make_user, tmp_path, settings, size
 ):
+    # The test is beat: it sweeps when it moves its clock, not every two seconds,
+    # so the consoles call the sweep stopped only after the test's length.
+    settings.FLOOR_HEALTH_STALE_SECONDS = 600
     import random
 
     floor_app.random = random.Random(7)  # the draws are the same each run
@@ -231,3 +234,155 @@ def test_a_whole_shift_from_the_browser(
     called.locator("[data-testid=seat-called]").click()
     seat_row(jefe, 1, "W-07").wait_for()
     wait_seated(jefe, 1, 7)
+    shot(jefe, "newcomer-seated")
+
+    # --- the cage: Ana's buy-in paid at the cage, chips sold to Bruno -----------------
+    def find(card: str):
+        cage.fill("input[name=card]", card)
+        with cage.expect_navigation():
+            cage.press("input[name=card]", "Enter")
+        return cage.locator(f"[data-testid=player][data-card='{card}']")
+
+    find("W-01")
+    buy = command(cage, "buy_in_at_cage")
+    buy.locator("[name=amount_eur]").fill("40")
+    buy.locator("button").click()
+    done(buy, "Leído: 40,00 EUR.")
+    shot(cage, "cage-buy-in")
+    bruno = find("W-02")
+    sell = command(cage, "sell_chips")
+    sell.locator("[name=amount_eur]").fill("100")
+    sell.locator("button").click()
+    done(sell, "Leído: 100,00 EUR.")
+    bruno.locator("[data-testid=chips-off-tables]", has_text="100,00").wait_for()
+
+    # --- the others buy in at the table: Bruno with those chips, the rest with cash ----
+    def buys_in(card: str, amount: str, paid_with: str = "cash") -> None:
+        row = seat_row(jefe, 1, card)
+        row.locator("details.more > summary").click()
+        form = command(row, "buy_in")
+        form.locator("[name=amount_eur]").fill(amount)
+        form.locator("[name=paid_with]").select_option(paid_with)
+        form.locator("button").click()
+        row.locator("[data-testid=stack]", has_text=f"{amount},00 €").wait_for()
+
+    seat_row(jefe, 1, "W-01").locator("[data-testid=stack]", has_text="40,00 €").wait_for(
+        timeout=LIVE_MS
+    )
+    buys_in("W-02", "100", "chips")
+    for card in ("W-03", "W-04", "W-05", "W-06", "W-07"):
+        buys_in(card, "100")
+    shot(jefe, "bought-in")
+
+    # --- the dealer deals on the table's tablet ---------------------------------------
+    dealer = person("cris", "/")
+    with dealer.expect_navigation():
+        dealer.locator("[data-testid=dealt-tables] a").first.click()
+    tablet = table_card(dealer, 1)
+
+    def seat_of(card: str) -> str:
+        return seat_row(dealer, 1, card).get_attribute("data-seat")
+
+    def deals() -> None:
+        tablet.locator("[data-testid=start-hand] summary").click()
+        form = command(tablet, "start_hand")
+        form.locator("button").click()
+        try:
+            tablet.locator("[data-testid=end-hand]").wait_for()
+        except Exception:
+            shot(dealer, "DEAL-FAILED")
+            raise
+
+    deals()
+    shot(dealer, "hand-1-dealt")
+
+    # Ana is all in for her 40 and wins; Bruno and Carmen bet 80 to the end and
+    # Bruno's hand beats Carmen's for the side pot; the rest folded.
+    a, b, c = seat_of("W-01"), seat_of("W-02"), seat_of("W-03")
+    end = command(tablet.locator("[data-testid=end-hand]"), "end_hand")
+    end.locator(f"[name='ended.{a}']").select_option("all_in")
+    end.locator(f"[name='ended.{b}']").select_option("called")
+    end.locator(f"[name='ended.{c}']").select_option("called")
+    end.locator("[name=called_eur]").fill("80")
+    end.locator(f"[name='place.{a}']").select_option("1")
+    end.locator(f"[name='place.{b}']").select_option("2")
+    end.locator("[data-testid=calculate]").click()
+    said, role = answer_of(end)
+    assert role == "status", said
+    assert f"ganado por {a}" in said and "Bote 2: 80,00 EUR" in said, said
+    shot(dealer, "hand-1-calculated")
+    end.locator("[data-testid=end-the-hand]").click()
+    tablet.locator("[data-testid=hand-in-progress]").wait_for(state="detached")
+    seat_row(jefe, 1, "W-03").locator("[data-testid=stack]", has_text="20,00 €").wait_for(
+        timeout=LIVE_MS
+    )
+    # Pot 1: 120 (a rake of 6), pot 2: 80 (a rake of 4): the cap of 10 [CM "Beneficio"].
+    assert seat_row(jefe, 1, "W-01").locator("[data-testid=stack]").inner_text() == "114,00 €"
+    assert seat_row(jefe, 1, "W-02").locator("[data-testid=stack]").inner_text() == "96,00 €"
+    assert table_card(jefe, 1).locator("[data-testid=rake]").inner_text() == "10,00 €"
+    shot(jefe, "hand-1-ended")
+
+    # --- Fran rests; Elena steps away, her countdown running ---------------------------
+    fran = seat_row(jefe, 1, "W-06")
+    command(fran, "start_rest").locator("button").click()
+    fran.locator("[data-testid=resting]").wait_for()
+    elena = seat_row(jefe, 1, "W-05")
+    command(elena, "start_absence").locator("button").click()
+    away = elena.locator("[data-testid=away] [data-deadline]")
+    away.wait_for()
+    jefe.wait_for_function(
+        "(() => { const c = document.querySelector('[data-card=\"W-05\"] [data-testid=away] "
+        "[data-deadline]'); return c && /^\\d+:\\d\\d$/.test(c.textContent); })()"
+    )
+    shot(jefe, "rest-and-away")
+
+    # --- hand 2: David is put on the clock and his hand dies ---------------------------
+    deals()
+    dealt = tablet.locator("[data-testid=end-seat]").evaluate_all(
+        "rows => rows.map(r => r.dataset.seat)"
+    )
+    assert seat_of("W-06") not in dealt and seat_of("W-05") not in dealt  # resting, away
+    david = seat_row(jefe, 1, "W-04")
+    clock_form = command(david, "start_action_clock")
+    clock_form.locator("[name=pot_eur]").fill("30")
+    clock_form.locator("button").click()
+    countdown = david.locator("[data-testid=action-clock] [data-deadline]")
+    countdown.wait_for()
+    jefe.wait_for_function(
+        "['3:00', '2:59'].includes(document.querySelector("
+        "'[data-card=\"W-04\"] [data-testid=action-clock] [data-deadline]').textContent)"
+    )  # two minutes and the extra one [CM-21]
+    shot(jefe, "action-clock")
+    clock.advance(timedelta(minutes=2, seconds=51))
+    assert beat(clock) == 1  # the warning: the extra minute runs
+    jefe.wait_for_function(
+        "(() => { const c = document.querySelector('[data-card=\"W-04\"] [data-deadline]');"
+        " return c && c.classList.contains('urgent') && Number(c.textContent) <= 9; })()",
+        timeout=LIVE_MS,
+    )
+    shot(jefe, "last-ten-seconds")
+    clock.advance(timedelta(seconds=9))
+    assert beat(clock) == 1  # the hand is dead [CM-22]
+    david.locator("[data-testid=dead-hand]").wait_for(timeout=LIVE_MS)
+    seat_row(dealer, 1, "W-04").locator("[data-testid=dead-hand]").wait_for(timeout=LIVE_MS)
+    shot(dealer, "dead-hand")
+
+    # The dealer ends it: Gloria and Bruno to the end at the big blind, Gloria wins.
+    end = command(tablet.locator("[data-testid=end-hand]"), "end_hand")
+    g, b = seat_of("W-07"), seat_of("W-02")
+    end.locator(f"[name='ended.{g}']").select_option("called")
+    end.locator(f"[name='ended.{b}']").select_option("called")
+    end.locator(f"[name='place.{g}']").select_option("1")
+    end.locator("[data-testid=end-the-hand]").click()
+    tablet.locator("[data-testid=hand-in-progress]").wait_for(state="detached")
+    table_card(jefe, 1).locator("[data-testid=hands-played]", has_text="2 manos").wait_for(
+        timeout=LIVE_MS
+    )
+    shot(dealer, "hand-2-ended")
+
+    # --- Fran is back from her rest, Elena back at the table ---------------------------
+    command(fran, "end_rest").locator("button").click()
+    fran.locator("[data-testid=resting]").wait_for(state="detached")
+    command(elena, "end_absence").locator("button").click()
+    elena.locator("[data-testid=away]").wait_for(state="detached")
+    shot(jefe, "back")
