@@ -21,6 +21,7 @@ screenshot in FLOOR_SCREENSHOTS (or the test's tmp directory), to look at.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 from datetime import timedelta
@@ -64,7 +65,7 @@ def seated(page, table: int) -> list[str]:
 
 def wait_seated(page, table: int, count: int, timeout: int = 15_000) -> None:
     page.wait_for_function(
-        f"document.querySelectorAll('[data-table-number=\"{table}\"] "
+        f'document.querySelectorAll(\'[data-table-number="{table}"] '
         f"[data-testid=seat][data-card]').length === {count}",
         timeout=timeout,
     )
@@ -98,7 +99,7 @@ def euros(cents: int) -> str:
 
 
 def cents_of(figure: str) -> int:
-    """"1.880,00" (or "1880,00") -> 188000."""
+    """ "1.880,00" (or "1880,00") -> 188000."""
     whole, _comma, cents = figure.replace(".", "").partition(",")
     return int(whole) * 100 + int(cents or 0)
 
@@ -342,7 +343,7 @@ def test_a_whole_shift_from_the_browser(
     away = elena.locator("[data-testid=away] [data-deadline]")
     away.wait_for()
     jefe.wait_for_function(
-        "(() => { const c = document.querySelector('[data-card=\"W-05\"] [data-testid=away] "
+        '(() => { const c = document.querySelector(\'[data-card="W-05"] [data-testid=away] '
         "[data-deadline]'); return c && /^\\d+:\\d\\d$/.test(c.textContent); })()"
     )
     shot(jefe, "rest-and-away")
@@ -491,3 +492,50 @@ def test_a_whole_shift_from_the_browser(
     close.locator("[data-testid=confirm-amount]").click()
     cage.locator("[data-testid=close-report]").wait_for()
     shot(cage, "closed")
+
+    # --- the inspector reads: the sector, the cage, the close report, the reports ------
+    inspector = person("ines", "/")
+    with inspector.expect_navigation():
+        inspector.get_by_role("link", name="Sector W").click()
+    inspector.locator("[data-testid=read-only]").wait_for()
+    assert inspector.locator("form[data-command] button:visible").count() == 0 or (
+        inspector.locator("fieldset[disabled]").count() > 0
+    )
+    shot(inspector, "inspector-sector")
+    inspector.goto(f"{base}/")
+    with inspector.expect_navigation():
+        inspector.locator("[data-testid=cage-link]").click()
+    report_link = inspector.locator("[data-testid=close-report]")
+    assert inspector.locator("form[data-command]").count() == 0  # reads, acts on nothing
+    shot(inspector, "inspector-cage")
+    inspector.goto(base + report_link.get_attribute("href"))
+    inspector.locator("[data-testid=close-total]").wait_for()
+    shot(inspector, "inspector-close-report")
+    inspector.goto(f"{base}/")
+    links = inspector.locator("[data-testid=reports] a[data-testid=report]")
+    hrefs = links.evaluate_all("links => links.map(a => a.getAttribute('href'))")
+    assert len(hrefs) == 6, hrefs
+    shot(inspector, "inspector-home")
+    for href in hrefs:
+        with inspector.expect_navigation():
+            inspector.locator(f"[data-testid=reports] a[href='{href}']").click()
+        body = inspector.locator("body").inner_text()
+        assert "results" in json.loads(body), (href, body[:200])  # a report, not a refusal
+        csv = inspector.context.request.get(f"{base}{href}?format=csv")
+        assert csv.status == 200 and "text/csv" in csv.headers["content-type"], href
+        inspector.go_back()
+    inspector.goto(base + hrefs[1])  # the rake: the shift's 10 EUR, in the report
+    assert "1000" in inspector.locator("body").inner_text()
+    shot(inspector, "inspector-rake-report")
+    inspector.goto(f"{base}/")
+    history = inspector.locator("[data-testid=history-report]")
+    history.locator("[name=player]").fill("W-01")
+    with inspector.expect_navigation():
+        history.locator("button").click()
+    events = [row["event"] for row in json.loads(inspector.locator("body").inner_text())["results"]]
+    assert (
+        events[0] == "Player.Registered"
+        and "Table.HandEnded" in events
+        and "Player.LeftTable" in events
+    ), events
+    shot(inspector, "inspector-history")
