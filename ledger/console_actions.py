@@ -115,9 +115,7 @@ def confirm_close(arguments: dict) -> str | None:
 def confirm_float(arguments: dict) -> str | None:
     """The house's float put into the cage [GA art. 19.1; CM "Personal"]: the
     cash and the chips, asked before the books take them."""
-    return _(
-        "Put %(cash)s of cash and %(chips)s of chips into the cage, from the house."
-    ) % {
+    return _("Put %(cash)s of cash and %(chips)s of chips into the cage, from the house.") % {
         "cash": euros(arguments.get("cash_cents", 0)),
         "chips": euros(arguments.get("chips_cents", 0)),
     }

@@ -108,6 +108,8 @@ READ_LABELS = {
     "rake_eur": gettext_lazy("rake %(amount)s"),
     "called_eur": gettext_lazy("bet called %(amount)s"),
     "pot_eur": gettext_lazy("pot %(amount)s"),
+    "cash_eur": gettext_lazy("cash %(amount)s"),
+    "chips_eur": gettext_lazy("chips %(amount)s"),
 }
 
 
