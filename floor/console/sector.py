@@ -205,6 +205,14 @@ def table_cards(tables: list[TableView]) -> list[dict[str, Any]]:
                 # (floor.domain.hand_rules): not resting, not away, with chips
                 # and free to play [CM-18; GA art. 20; PT 13].
                 "playing_seats": [r["number"] for r in rows if may_be_dealt_in(r["seat"])],
+                # Deal a hand is offered only where check_may_deal and the
+                # two seats a hand needs would let it: a running table, not
+                # past its last hand [CM-24; PT 24].
+                "may_deal": (
+                    table.status == "running"
+                    and table.last_hands_left != 0
+                    and sum(1 for r in rows if may_be_dealt_in(r["seat"])) >= 2
+                ),
                 "rake_cents": rake_boxes.get(table.id, 0),
                 # A rest is two hands [GA art. 20; PT 13]: the badge says "resting 1/2".
                 "rest_hands": getattr(room.profile.rest, "rest_hands", None),
