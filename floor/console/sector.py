@@ -159,6 +159,15 @@ def game_key(variant: str, limit: str, minimum: int, maximum: int) -> tuple:
     return (variant, limit, minimum, maximum)
 
 
+def draw_needs(table: TableView, profile: Any, listed: dict[tuple, int], banked: bool) -> int:
+    """How many more players the game's list needs before the table's draw
+    would take them (0: the draw may run); one for a banked table, else the
+    profile's least [GA art. 20, 23; PT 11, 24]."""
+    needed = 1 if banked else profile.min_players
+    key = game_key(table.variant, table.limit, table.minimum_cents, table.maximum_cents)
+    return max(0, needed - listed.get(key, 0))
+
+
 def may_be_dealt_in(seat: Any) -> bool:
     """Whether the deal form offers this seat: the hand's own check refuses a
     seat resting, away, without chips or bound to rebuy or to leave, so the
@@ -185,6 +194,7 @@ def table_cards(tables: list[TableView]) -> list[dict[str, Any]]:
     jackpots = money.jackpots_fed() if banked else []
     labels = console.open_table_labels()
     room = SeatRules.now()
+    listed = console.free_waiting_counts()
     cards = []
     for table in tables:
         hand = hands.get((table.id, table.hand_in_progress))
@@ -213,6 +223,9 @@ def table_cards(tables: list[TableView]) -> list[dict[str, Any]]:
                     and table.last_hands_left != 0
                     and sum(1 for r in rows if may_be_dealt_in(r["seat"])) >= 2
                 ),
+                # The draw is offered once the list holds the players it needs
+                # (draw_seats refuses fewer: not_enough_players) [GA art. 20; PT 11].
+                "draw_needs": draw_needs(table, room.profile, listed, table.id in banked),
                 "rake_cents": rake_boxes.get(table.id, 0),
                 # A rest is two hands [GA art. 20; PT 13]: the badge says "resting 1/2".
                 "rest_hands": getattr(room.profile.rest, "rest_hands", None),

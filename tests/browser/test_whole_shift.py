@@ -191,6 +191,10 @@ def test_a_whole_shift_from_the_browser(
         fill.locator("[name=amount_eur]").fill("2.000")
         fill.locator("button").click()
         jefe.locator("#last-answer", has_text="Petición enviada a caja.").wait_for()
+    # Nobody listed yet: no draw is offered, the card says what it needs [PT 11].
+    assert (
+        "faltan 4 jugadores" in table_card(jefe, 1).locator("[data-testid=draw-needs]").inner_text()
+    )
     shot(jefe, "tables-open")
 
     # --- the director names the dealer of table 1 on its card -------------------------
