@@ -280,7 +280,11 @@ def test_a_whole_shift_from_the_browser(
         form.locator("[name=amount_eur]").fill(amount)
         form.locator("[name=paid_with]").select_option(paid_with)
         form.locator("button").click()
-        row.locator("[data-testid=stack]", has_text=f"{amount},00 €").wait_for()
+        try:
+            row.locator("[data-testid=stack]", has_text=f"{amount},00 €").wait_for()
+        except Exception:
+            shot(jefe, f"BUY-IN-FAILED-{card}")
+            raise
 
     seat_row(jefe, 1, "W-01").locator("[data-testid=stack]", has_text="40,00 €").wait_for(
         timeout=LIVE_MS
