@@ -20,6 +20,7 @@ from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from floor.kernel.errors import DomainError
 from floor.kernel.registry import COMMANDS
 from floor.ports import reads as floor_reads
 from ledger import selectors as books
@@ -51,6 +52,15 @@ def account_label(name: str) -> str:
         table = floor_reads.tables_by_id([UUID(str(ref.table_id))]).get(UUID(str(ref.table_id)))
         words.append(table.label if table is not None else str(ref.table_id)[:8])
     return " · ".join(words)
+
+
+def counted_label(name: str) -> str:
+    """A counted account named in the count's answer; its name when it names no
+    account the books know (the command refused it already)."""
+    try:
+        return account_label(name)
+    except DomainError:
+        return name
 
 
 def reason_label(code: str) -> str:
@@ -281,6 +291,7 @@ def cage_actions(action: Callable[..., Any]) -> list[Any]:
             ls.CountSerializer,
             gettext_lazy("The count is recorded."),
             summary=said_count,
+            read_label=counted_label,
         ),
         action(
             COMMANDS.explain_difference,

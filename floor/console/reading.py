@@ -113,15 +113,21 @@ READ_LABELS = {
 }
 
 
-def said_read(read: dict[str, Amount]) -> str:
-    """ " Read: 1.000,00 EUR." for the answer, or "" when no euro was typed."""
+def said_read(read: dict[str, Amount], label_of: Any = None) -> str:
+    """ " Read: 1.000,00 EUR." for the answer, or "" when no euro was typed;
+    ``label_of`` names a keyed field READ_LABELS does not (a counted account)."""
     if not read:
         return ""
     parts = []
     for key, amount in read.items():
         name, _dot, inner = key.partition(".")
         label = READ_LABELS.get(name)
-        parts.append(str(label) % {"key": inner, "amount": amount.text} if label else amount.text)
+        if label:
+            parts.append(str(label) % {"key": inner, "amount": amount.text})
+        elif inner and label_of is not None:
+            parts.append(f"{label_of(inner)} {amount.text}")
+        else:
+            parts.append(amount.text)
     return " " + _("Read: %(amounts)s.") % {"amounts": "; ".join(parts)}
 
 

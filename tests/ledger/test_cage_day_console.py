@@ -109,6 +109,9 @@ def test_the_cashier_counts_explains_and_closes_the_day_from_the_console(room, c
     assert status == 201, answer
     assert answer["message"].startswith("Se ha registrado el recuento.")
     assert "-20,00" in answer["message"]
+    # What was read names each account counted, not a bare list of figures.
+    assert f"Bandeja · Mesa 1 · Sector GD {euros(counted[tray])} EUR" in answer["message"]
+    assert f"Efectivo de caja {euros(counted['cage_cash'])} EUR" in answer["message"]
     assert day().status == "counted"
     content = page(cajero)
     assert content.count('data-testid="count-difference"') == 1
