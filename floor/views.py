@@ -92,6 +92,8 @@ def home(request: HttpRequest) -> HttpResponse:
             "works_the_cage": may_read(request.user, "cage"),
             "manages_staff": manages_staff(request.user),
             "reads_sectors": may_read(request.user, "sectors"),
+            # The reports' links (issue 22): the inspector reads them from here.
+            "reads_reports": may_read(request.user, "reports"),
             "max_tables": floor_app().profile.max_tables_per_sector,
         },
         status=status,

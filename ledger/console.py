@@ -43,6 +43,7 @@ if TYPE_CHECKING:  # the floor's read models as types; the floor's port reads th
 CAGE_COMMANDS = tuple(
     COMMANDS.name_of(handler)
     for handler in (
+        COMMANDS.fund_cage,
         COMMANDS.sell_chips,
         COMMANDS.buy_in_at_cage,
         COMMANDS.cash_out,

@@ -20,6 +20,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from floor.kernel.composition import TableJackpot
+from floor.kernel.errors import DomainError
 from floor.kernel.registry import COMMANDS
 from floor.ports import reads as floor_reads
 from floor.ports.money import money
@@ -57,6 +58,15 @@ def account_label(name: str) -> str:
         table = floor_reads.tables_by_id([UUID(str(ref.table_id))]).get(UUID(str(ref.table_id)))
         words.append(table.label if table is not None else str(ref.table_id)[:8])
     return " · ".join(words)
+
+
+def counted_label(name: str) -> str:
+    """A counted account named in the count's answer; its name when it names no
+    account the books know (the command refused it already)."""
+    try:
+        return account_label(name)
+    except DomainError:
+        return name
 
 
 def reason_label(code: str) -> str:
@@ -115,6 +125,15 @@ def confirm_close(arguments: dict) -> str | None:
         "cash": euros(total(Kind.DROP)),
         "chips": euros(total(Kind.RAKE, Kind.TIPS, Kind.HOSPITALITY)),
         "tips": euros(total(Kind.TIPS)),
+    }
+
+
+def confirm_float(arguments: dict) -> str | None:
+    """The house's float put into the cage [GA art. 19.1; CM "Personal"]: the
+    cash and the chips, asked before the books take them."""
+    return _("Put %(cash)s of cash and %(chips)s of chips into the cage, from the house.") % {
+        "cash": euros(arguments.get("cash_cents", 0)),
+        "chips": euros(arguments.get("chips_cents", 0)),
     }
 
 
@@ -319,6 +338,12 @@ def cage_actions(action: Callable[..., Any]) -> list[Any]:
             ("request_id",),
         ),
         action(
+            COMMANDS.fund_cage,
+            ls.FundCageSerializer,
+            gettext_lazy("The float is in the cage."),
+            confirm=confirm_float,
+        ),
+        action(
             COMMANDS.sell_chips, ls.ChipsForPlayerSerializer, gettext_lazy("The chips are sold.")
         ),
         action(
@@ -336,6 +361,7 @@ def cage_actions(action: Callable[..., Any]) -> list[Any]:
             ls.CountSerializer,
             gettext_lazy("The count is recorded."),
             summary=said_count,
+            read_label=counted_label,
         ),
         action(
             COMMANDS.explain_difference,

@@ -64,6 +64,9 @@ class ConsoleCommand:
     # words, from the command's arguments; None when there is nothing to
     # confirm (the command then answers for itself, a refusal most likely).
     confirm: Callable[[dict], str | None] | None = None
+    # Names a keyed euro field in the answer's "Read: ..." when READ_LABELS has
+    # no label for it (a counted account: "Tray · Table 1 · Sector A 1.480,00 EUR").
+    read_label: Callable[[str], str] | None = None
 
     @property
     def name(self) -> str:

@@ -153,7 +153,7 @@ def run_console_command(user: Any, name: str, posted: Any) -> tuple[int, dict]:
     if not ran:
         return outcome_or_answer
     outcome = outcome_or_answer
-    done = str(command.done) + said_read(read)
+    done = str(command.done) + said_read(read, command.read_label)
     if command.summary is not None:
         done += " " + command.summary(outcome.result)
     return (200 if outcome.replayed else 201), {"ok": True, "message": done}

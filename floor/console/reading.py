@@ -110,18 +110,26 @@ READ_LABELS = {
     "rake_eur": gettext_lazy("rake %(amount)s"),
     "called_eur": gettext_lazy("bet called %(amount)s"),
     "pot_eur": gettext_lazy("pot %(amount)s"),
+    "cash_eur": gettext_lazy("cash %(amount)s"),
+    "chips_eur": gettext_lazy("chips %(amount)s"),
 }
 
 
-def said_read(read: dict[str, Amount]) -> str:
-    """ " Read: 1.000,00 EUR." for the answer, or "" when no euro was typed."""
+def said_read(read: dict[str, Amount], label_of: Any = None) -> str:
+    """ " Read: 1.000,00 EUR." for the answer, or "" when no euro was typed;
+    ``label_of`` names a keyed field READ_LABELS does not (a counted account)."""
     if not read:
         return ""
     parts = []
     for key, amount in read.items():
         name, _dot, inner = key.partition(".")
         label = READ_LABELS.get(name)
-        parts.append(str(label) % {"key": inner, "amount": amount.text} if label else amount.text)
+        if label:
+            parts.append(str(label) % {"key": inner, "amount": amount.text})
+        elif inner and label_of is not None:
+            parts.append(f"{label_of(inner)} {amount.text}")
+        else:
+            parts.append(amount.text)
     return " " + _("Read: %(amounts)s.") % {"amounts": "; ".join(parts)}
 
 

@@ -355,6 +355,15 @@ def draw_offered(table: TableView, room: SeatRules) -> bool:
     return draw_refusal(left, 1 if banked else room.profile.min_players) is None
 
 
+def draw_needs(table: TableView, profile: Any, listed: dict[tuple, int], banked: bool) -> int:
+    """How many more players the game's list needs before the table's draw
+    would take them (0: the draw may run); one for a banked table, else the
+    profile's least [GA art. 20, 23; PT 11, 24]."""
+    needed = 1 if banked else profile.min_players
+    key = game_key(table.variant, table.limit, table.minimum_cents, table.maximum_cents)
+    return max(0, needed - listed.get(key, 0))
+
+
 def table_cards(tables: list[TableView]) -> list[dict[str, Any]]:
     # The money on the tables, from the books (floor.kernel.composition, TableMoney).
     money = ROOM.table_money()
@@ -370,6 +379,7 @@ def table_cards(tables: list[TableView]) -> list[dict[str, Any]]:
     # banked table's go with its hand's settlement).
     poker_jackpots = ROOM.table_jackpots([t for t in tables if t.id not in banked])
     room = SeatRules.now()
+    listed = console.free_waiting_counts()
     cards = []
     for table in tables:
         hand = hands.get((table.id, table.hand_in_progress))
@@ -430,6 +440,9 @@ def table_cards(tables: list[TableView]) -> list[dict[str, Any]]:
                     last_hands_left=table.last_hands_left,
                 )
                 is None,
+                # Before the draw is offered, how many more the list needs
+                # (draw_seats refuses fewer: not_enough_players) [GA art. 20; PT 11].
+                "draw_needs": draw_needs(table, room.profile, listed, table.id in banked),
                 "rake_cents": rake_boxes.get(table.id, 0),
                 # A rest is two hands [GA art. 20; PT 13]: the badge says "resting 1/2".
                 "rest_hands": getattr(room.profile.rest, "rest_hands", None),

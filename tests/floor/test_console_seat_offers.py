@@ -352,3 +352,71 @@ def test_a_newcomer_off_the_big_blind_waits_for_it_unticked(room, clock, jefe):
     assert would_run(room, clock, "start_hand", table_id=table_id, dealt_in=ticked) is None
     refused = would_run(room, clock, "start_hand", table_id=table_id, dealt_in=[*ticked, far])
     assert refused.code == "newcomer_waits_for_big_blind"
+
+
+def table_section(client: Client, room: Room, table_id: str) -> str:
+    runtime.floor_projector().catch_up()
+    html = client.get(f"/sectors/{room.sector_id}/live/").content.decode()
+    start = html.index(f'data-live-key="table-{table_id}"')
+    return html[start : html.index("</section>", start)]
+
+
+def dealt_offered(section: str) -> set[int]:
+    """The seats the deal form ticks, or an empty set when no deal is offered."""
+    form = re.search(r'data-command="start_hand".*?</form>', section, re.S)
+    if form is None:
+        return set()
+    return {int(n) for n in re.findall(r'name="dealt_in" value="(\d+)"', form.group(0))}
+
+
+def test_the_deal_ticks_only_seats_a_hand_may_be_dealt_to(room, clock, jefe):
+    """Away, resting, without chips: the deal form leaves them out, and the
+    hand dealt to the seats it ticks is taken (issue 22) [CM-18; PT 13]."""
+    table_id, cards = room.drawn_table(6)
+    room.played(table_id)
+    seats = {card: room.seat_of(table_id, card) for card in cards}
+    room.app.start_rest(CRUPIER, new_id(), table_id=table_id, player=cards[0])
+    room.app.start_absence(CRUPIER, new_id(), table_id=table_id, player=cards[1])
+    broke = room.new_player()
+    room.sit(table_id, broke)
+
+    offered = dealt_offered(table_section(jefe, room, table_id))
+
+    assert offered == {seats[c] for c in cards[2:]}
+    for left_out in (seats[cards[0]], seats[cards[1]], room.seat_of(table_id, broke)):
+        error = would_run(
+            room, clock, "start_hand", table_id=table_id, dealt_in=[*offered, left_out]
+        )
+        assert error is not None, left_out
+    assert would_run(room, clock, "start_hand", table_id=table_id, dealt_in=sorted(offered)) is None
+
+
+def test_no_deal_is_offered_at_a_suspended_table(room, clock, jefe):
+    table_id, cards = room.drawn_table(4)
+    room.played(table_id)
+    room.leave(table_id, cards[0])
+    assert room.get(table_id).status == "suspended"
+
+    assert dealt_offered(table_section(jefe, room, table_id)) == set()
+    seated = sorted(room.seats(table_id))
+    error = would_run(room, clock, "start_hand", table_id=table_id, dealt_in=seated)
+    assert error.code == "table_not_running"
+
+
+def test_the_draw_is_offered_once_the_list_holds_enough(room, clock, jefe):
+    """Fewer listed than the draw needs: the card says how many more, and the
+    draw itself would refuse; with enough, the draw is offered and taken."""
+    table_id = room.table()
+    for card in room.new_players(3):
+        room.join(card, table_id)
+
+    section = table_section(jefe, room, table_id)
+    assert 'data-command="draw_seats"' not in section
+    assert "Para el sorteo falta 1 jugador más en la lista." in section
+    error = would_run(room, clock, "draw_seats", table_ids=[table_id])
+    assert error.code == "not_enough_players"
+
+    room.join(room.new_player(), table_id)
+    section = table_section(jefe, room, table_id)
+    assert 'data-command="draw_seats"' in section and 'data-testid="draw-needs"' not in section
+    assert would_run(room, clock, "draw_seats", table_ids=[table_id]) is None

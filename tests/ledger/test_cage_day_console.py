@@ -109,6 +109,9 @@ def test_the_cashier_counts_explains_and_closes_the_day_from_the_console(room, c
     assert status == 201, answer
     assert answer["message"].startswith("Se ha registrado el recuento.")
     assert "-20,00" in answer["message"]
+    # What was read names each account counted, not a bare list of figures.
+    assert f"Bandeja · Mesa 1 · Sector GD {euros(counted[tray])} EUR" in answer["message"]
+    assert f"Efectivo de caja {euros(counted['cage_cash'])} EUR" in answer["message"]
     assert day().status == "counted"
     content = page(cajero)
     assert content.count('data-testid="count-difference"') == 1
@@ -223,3 +226,37 @@ def test_the_close_asks_with_what_it_moves_to_the_cage(room, cajero):
     assert "(40,00 €)" in asked["message"]  # four 10 EUR buy-ins in cash, from the drop box
     assert "(0,50 €)" in asked["message"]  # the rake box's chips
     assert "2026-11-22" in asked["message"] and day().status == "counted"
+
+
+def test_the_cashier_puts_the_house_s_float_in_confirmed_first(floor_app, cajero, inspector):
+    """The cage's float from its console (issue 22; before, the API's only): the
+    first post says what the books will take and records nothing; the
+    confirmed post books it; a float typed wrong is said inline; the inspector
+    gets no form [GA art. 19.1]."""
+    assert 'data-command="fund_cage"' in page(cajero)
+    assert 'data-command="fund_cage"' not in page(inspector)
+    floats = TransactionView.objects.filter(kind="float")
+
+    status, asked = command(cajero, "fund_cage", cash_eur="1.500", chips_eur="2.000,50")
+    assert status == 428 and asked["code"] == "needs_confirmation"
+    assert "1500,00" in asked["message"].replace("\xa0", "").replace(".", "")
+    assert "2000,50" in asked["message"].replace("\xa0", "").replace(".", "")
+    assert not floats.exists()
+
+    status, wrong = command(cajero, "fund_cage", cash_eur="1.5", confirm_cents="1")
+    assert status == 400 and wrong["fields"] == {"cash_eur": wrong["message"]}
+    assert not floats.exists()
+
+    status, done = command(
+        cajero,
+        "fund_cage",
+        cash_eur="1.500",
+        chips_eur="2.000,50",
+        confirm_cents=asked["confirm"]["cents"],
+    )
+    assert status == 201, done
+    assert done["message"].endswith("Leído: efectivo 1.500,00 EUR; fichas 2.000,50 EUR.")
+    runtime.floor_projector().catch_up()
+    assert floats.get().amount_cents == 350_050
+    balances = books()
+    assert balances["cage_cash"] == 150_000 and balances["cage_chips"] == 200_050
