@@ -11,9 +11,9 @@ the cage for their fills, registers players, puts them on the list and draws
 the seats; the cage sells chips and takes buy-ins; the dealer deals and ends
 hands on the table's tablet (an all in with a side pot, the rake the form
 computes); the jefe runs a rest, an absence, the action clock to a dead hand,
-a table's suspension and a balancing move; the cage cashes out, confirms the
-fills, counts, explains a difference and closes the day; the inspector reads
-the consoles and the reports.
+a table's suspension, a balancing move and a stack fixed with its reason; the
+cage cashes out, confirms the fills, counts, explains a difference and closes
+the day; the inspector reads the consoles and the reports.
 
 Run at a desk's 1920x1080 and a tablet's 1024x768; each step leaves a
 screenshot in FLOOR_SCREENSHOTS (or the test's tmp directory), to look at.
@@ -454,10 +454,21 @@ def test_a_whole_shift_from_the_browser(
         shot(jefe, "moved")
 
         # --- a correction ------------------------------------------------------------------
-        # TODO(issue 22, corrections): the correction commands and their console panels are
-        # being built by another helper; when they land, the jefe corrects a stack here
-        # (or voids an entry) from the console, with its reason, and the test checks the
-        # new event's figure on the card and the correction in the history report.
+        # The jefe finds Juan's stack miscounted at his buy-in and fixes it from the seat
+        # line's "Corregir" panel, with its reason; the server asks first (a stack moves).
+        juan = seat_row(jefe, 2, "W-10")
+        before = cents_of(juan.locator("[data-testid=stack]").inner_text().split()[0])
+        juan.locator("details.more > summary").click()
+        fixing = command(juan, "fix_stack")
+        fixing.locator("input[name=stack_eur]").fill(euros(before + 500))
+        fixing.locator("select[name=reason_code]").select_option("buy_in_miscounted")
+        send(fixing)
+        fixing.locator("[data-testid=confirm-amount]").wait_for()
+        assert "+5,00" in fixing.locator("[data-testid=answer]").inner_text()
+        shot(jefe, "stack-fix-asked")
+        confirm(fixing)
+        juan.locator("[data-testid=stack]", has_text=shown(euros(before + 500))).wait_for()
+        shot(jefe, "stack-fixed")
 
         # --- Ana leaves table 1 and the cage cashes out her chips -------------------------
         ana = seat_row(jefe, 1, "W-01")
