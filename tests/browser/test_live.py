@@ -82,3 +82,31 @@ def test_a_change_in_another_sector_leaves_this_console_as_it_is(live_server, br
         assert page.locator("[data-testid=closing]").count() == 0
     finally:
         context.close()
+
+
+@pytest.mark.usefixtures("demo_floor")
+def test_a_seat_lines_done_goes_once_the_jefe_acts_elsewhere(live_server, browser, floor_app):
+    """A seat line's answer floats over the lines below it: a "done" is read
+    once the jefe acts elsewhere and goes, so it never hides a seat for the
+    rest of the shift; a refusal stays beside its form."""
+    context, page = open_sector_a(browser, live_server.url, 1920, 1080)
+    try:
+        card = page.locator("[data-testid=table-card][data-table-number='1']")
+        rows = card.locator("[data-testid=seat][data-card]")
+        first, third = rows.nth(0), rows.nth(2)
+        # A "done" on the first line: the player rests.
+        rest = first.locator("form[data-command=start_rest]")
+        rest.locator("button[type=submit]").click()
+        rest.locator("[data-testid=answer][role=status]").wait_for()
+
+        # The jefe acts on the third line: a buy-in refused (not how Spanish writes it).
+        third.locator("details.more summary").click()
+        refused = third.locator("form[data-command=buy_in]")
+        refused.locator("input[name=amount_eur]").fill("12.50")
+        refused.locator("button[type=submit]").click()
+        refused.locator("[data-testid=answer][role=alert]").wait_for()
+
+        first.locator("[data-testid=answer][role=status]").wait_for(state="detached")
+        refused.locator("[data-testid=answer][role=alert]", has_text="12,50").wait_for()
+    finally:
+        context.close()
