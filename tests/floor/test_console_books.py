@@ -82,6 +82,7 @@ def test_the_consoles_run_the_cages_commands_the_ledger_declared():
         "stake_jackpot",
         "pay_jackpot",
         "void_entry",
+        "fund_cage",
     }
 
 
