@@ -4,8 +4,11 @@ numbers called to a seat, and each game's waiting list by reservation number.
 
 Nobody logs in to a TV, and the board shows nothing personal: it is public,
 so it names no player and shows no card, only reservation numbers [CM-6].
-The page fetches its own live part every few seconds (``?live=1``) and swaps
-it in when it changed: no reload, no global poller.
+The page asks its own live part (``?live=1``) every second, with the room's
+position it shows: 204 while nothing moved, else the new part, swapped in.
+Every ``REFRESH_SECONDS`` it asks without the position (what the board says
+may move with the time alone); without JavaScript the page reloads itself
+then.
 """
 
 from __future__ import annotations
@@ -16,12 +19,14 @@ from django.shortcuts import render
 
 from floor.amounts import money
 from floor.forms import LIMIT_LABELS, VARIANT_LABELS
+from floor.kernel.web.live import log_position, stamp
 from floor.selectors import players
 from floor.selectors import tables as floor_tables
 from games.limits import small_blind_for
 from games.variants import VARIANTS, Variant
 
-# How often the TV asks for the board's live part, in seconds (settings can shorten it).
+# How often the TV asks for the whole live part however still the room is, in
+# seconds (settings can shorten it); in between it asks whether anything moved.
 REFRESH_SECONDS = 10
 
 
@@ -111,14 +116,23 @@ def board_games() -> list[dict]:
 
 def board(request: HttpRequest) -> HttpResponse:
     """The room's board (public, updates itself): it names no one. With
-    ``?live=1`` only its live part, which the page swaps in."""
+    ``?live=1`` only its live part, which the page swaps in; with ``since``
+    too (the room's position the TV last showed, X-Floor-Position), 204 while
+    nothing moved. The board shows every game, so its position is the room's."""
+    position = log_position()
+    if request.GET.get("live") and request.GET.get("since") == position:
+        # Nothing moved in the room since the TV's last look: a TV left on all
+        # night costs one small query a second (issue 22, item 4).
+        return stamp(HttpResponse(status=204), position)
     context = {
         "games": board_games(),
         "refresh_seconds": getattr(settings, "FLOOR_BOARD_REFRESH_SECONDS", REFRESH_SECONDS),
+        "poll_ms": settings.FLOOR_CONSOLE_POLL_MS,
+        "position": position,
     }
     if request.GET.get("live"):
-        return render(request, "floor/_board_live.html", context)
-    return render(request, "floor/board.html", context)
+        return stamp(render(request, "floor/_board_live.html", context), position)
+    return stamp(render(request, "floor/board.html", context), position)
 
 
 board.reads = "public"  # floor.domain.reads: anyone, logged in or not

@@ -73,6 +73,28 @@ def test_the_board_fetches_its_own_live_part(floor_app):
         assert card not in part and room.player(card).display_name not in part
 
 
+def test_the_boards_live_part_answers_204_while_the_room_stands_still(floor_app):
+    """A TV left on all night asks every second whether the room moved: 204
+    while it did not, the new part (and its position) once it did."""
+    room = Room(floor_app, tag="TS")
+    table_id, _cards = room.drawn_table(4, buy_in=None)
+    runtime.floor_projector().catch_up()
+    tv = Client()
+    first = tv.get("/board/?live=1")
+    position = first["X-Floor-Position"]
+    assert first.status_code == 200 and position
+
+    still = tv.get(f"/board/?live=1&since={position}")
+    assert still.status_code == 204 and still["X-Floor-Position"] == position
+    assert 'data-position="' + position + '"' in tv.get("/board/").content.decode()
+
+    room.join(room.new_player(), table_id)
+    runtime.floor_projector().catch_up()
+    moved = tv.get(f"/board/?live=1&since={position}")
+    assert moved.status_code == 200 and moved["X-Floor-Position"] != position
+    assert games_of(moved.content.decode()) != games_of(first.content.decode())
+
+
 def test_a_banked_table_shows_its_limits_not_blinds(floor_app):
     """A banked game bets against the bank between a minimum and a maximum
     [GA art. 2-8; PT-SD]: no blinds, no betting limit."""
