@@ -191,7 +191,7 @@ def test_a_whole_shift_from_the_browser(
             jefe.fill("#id_minimum_cents", "20")
             jefe.fill("#id_maximum_cents", "100")
             jefe.fill("#id_seats", seats)
-            with jefe.expect_navigation():
+            with jefe.expect_navigation(timeout=30_000):  # a full page post, under CI load
                 jefe.click("form:has(#id_minimum_cents) button[type=submit]")
         table_card(jefe, 2).wait_for()
         for number in (1, 2):
