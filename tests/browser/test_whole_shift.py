@@ -36,6 +36,7 @@ from tests.support.timers import fire_due
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 LIVE_MS = 2_000  # a change shows in an open console within two seconds
+NAV_MS = 30_000  # a full page post: two suites and a browser share two cores in CI
 SIZES = {"desk": (1920, 1080), "tablet": (1024, 768)}
 
 
@@ -191,7 +192,7 @@ def test_a_whole_shift_from_the_browser(
             jefe.fill("#id_minimum_cents", "20")
             jefe.fill("#id_maximum_cents", "100")
             jefe.fill("#id_seats", seats)
-            with jefe.expect_navigation(timeout=30_000):  # a full page post, under CI load
+            with jefe.expect_navigation(timeout=NAV_MS):
                 jefe.click("form:has(#id_minimum_cents) button[type=submit]")
         table_card(jefe, 2).wait_for()
         for number in (1, 2):
@@ -268,7 +269,7 @@ def test_a_whole_shift_from_the_browser(
         # --- the cage: Ana's buy-in paid at the cage, chips sold to Bruno -----------------
         def find(card: str):
             cage.fill("input[name=card]", card)
-            with cage.expect_navigation():
+            with cage.expect_navigation(timeout=NAV_MS):
                 cage.press("input[name=card]", "Enter")
             return cage.locator(f"[data-testid=player][data-card='{card}']")
 
@@ -309,7 +310,7 @@ def test_a_whole_shift_from_the_browser(
 
         # --- the dealer deals on the table's tablet ---------------------------------------
         dealer = person("cris", "/")
-        with dealer.expect_navigation():
+        with dealer.expect_navigation(timeout=NAV_MS):
             dealer.locator("[data-testid=dealt-tables] a").first.click()
         tablet = table_card(dealer, 1)
 
@@ -529,13 +530,13 @@ def test_a_whole_shift_from_the_browser(
 
         # --- the inspector reads: the sector, the cage, the close report, the reports ------
         inspector = person("ines", "/")
-        with inspector.expect_navigation():
+        with inspector.expect_navigation(timeout=NAV_MS):
             inspector.get_by_role("link", name="Sector W").click()
         inspector.locator("[data-testid=read-only]").wait_for()
         assert inspector.locator("form.command:visible").count() == 0  # a read view, no forms
         shot(inspector, "inspector-sector")
         inspector.goto(f"{base}/")
-        with inspector.expect_navigation():
+        with inspector.expect_navigation(timeout=NAV_MS):
             inspector.locator("[data-testid=cage-link]").click()
         report_link = inspector.locator("[data-testid=close-report]")
         assert inspector.locator("form[data-command]").count() == 0  # reads, acts on nothing
@@ -549,7 +550,7 @@ def test_a_whole_shift_from_the_browser(
         assert len(hrefs) == 6, hrefs
         shot(inspector, "inspector-home")
         for href in hrefs:
-            with inspector.expect_navigation():
+            with inspector.expect_navigation(timeout=NAV_MS):
                 inspector.locator(f"[data-testid=reports] a[href='{href}']").click()
             body = inspector.locator("body").inner_text()
             assert "results" in json.loads(body), (href, body[:200])  # a report, not a refusal
@@ -562,7 +563,7 @@ def test_a_whole_shift_from_the_browser(
         inspector.goto(f"{base}/")
         history = inspector.locator("[data-testid=history-report]")
         history.locator("[name=player]").fill("W-01")
-        with inspector.expect_navigation():
+        with inspector.expect_navigation(timeout=NAV_MS):
             history.locator("button").click()
         events = [
             row["event"] for row in json.loads(inspector.locator("body").inner_text())["results"]
