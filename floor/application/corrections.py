@@ -69,7 +69,8 @@ def undo_move(
         former_open=former is not None and former.status != TableStatus.CLOSED,
         former_taken=former is not None
         and (former.seat_at(back) is not None or back in _seats_held(work, former)),
-        former_hands=former.hands_played if former is not None else None,
+        # A hand in play there is one dealt since the move, as one ended is.
+        former_hands=former.hands_played + (former.hand is not None) if former else None,
     )
     if refusal is not None:
         raise refusal

@@ -90,7 +90,8 @@ def undo_refusal(
     """Why the move that brought the player in ``seat`` here cannot be undone
     now, or None. ``former_*`` describe the table they came from (this one,
     for a seat change): its number, whether it is still open, whether the
-    seat they left is taken now and the hands it has played.
+    seat they left is taken now and the hands it has dealt (one in play
+    counted).
 
     Undone, the player sits back as if never moved, owing nothing: fair only
     while neither table has dealt on without him. At the new seat ``played``

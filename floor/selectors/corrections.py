@@ -34,7 +34,7 @@ class FormerTable:
     number: int
     status: str
     taken: frozenset[int]
-    hands_played: int = 0
+    hands_played: int = 0  # one in play counted: it was dealt since any move
     sector_id: UUID | None = None
     # The jefes named to run its sector (empty: any jefe) [GA art. 19.1].
     jefes: tuple[str, ...] = ()
@@ -63,11 +63,19 @@ def former_tables() -> dict[UUID, FormerTable]:
             t.number,
             t.status,
             frozenset(taken[t.id]),
-            t.hands_played,
+            t.hands_played + (t.hand_in_progress is not None),
             t.sector_id,
             tuple(t.sector.jefes or ()),
         )
         for t in TableView.objects.filter(id__in=wanted)
         .select_related("sector")
-        .only("id", "number", "status", "hands_played", "sector__id", "sector__jefes")
+        .only(
+            "id",
+            "number",
+            "status",
+            "hands_played",
+            "hand_in_progress",
+            "sector__id",
+            "sector__jefes",
+        )
     }

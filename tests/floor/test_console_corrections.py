@@ -125,7 +125,10 @@ def test_undo_is_not_offered_while_he_rests_nor_once_the_former_table_dealt_on(r
     room.app.end_rest(JEFE, new_id(), table_id=b, player=card)
     rows = assert_corrections_match_commands(room, clock, jefe, b)
     assert "undo_move" in rows[seat]["commands"]
-    room.played(a)  # the former table deals on without him
+    room.start(a)  # the former table deals on without him
+    rows = assert_corrections_match_commands(room, clock, jefe, b)
+    assert "undo_move" not in rows[seat]["commands"]
+    room.end(a)
     rows = assert_corrections_match_commands(room, clock, jefe, b)
     assert "undo_move" not in rows[seat]["commands"]
     refusal = would_run(

@@ -163,6 +163,18 @@ def test_no_undo_once_the_former_table_dealt_a_hand_since_the_move(room, books):
     books.check()
 
 
+def test_no_undo_while_the_former_table_deals_a_hand(room, books):
+    """Seated back mid-hand, he would sit out its blinds and owe none."""
+    a, b = two_tables(room)
+    card, _seat = moved(room, a, b)
+    room.start(a)
+    error = refused(room.app, "former_table_played_since", undo, room, b, card)
+    assert error.params == {"table": room.get(a).number}
+    room.end(a)
+    refused(room.app, "former_table_played_since", undo, room, b, card)
+    books.check()
+
+
 def test_a_move_undone_gives_back_the_rests_taken_at_the_former_table(room, books):
     """A move by mistake does not wipe the rests he had taken [PT 13]: the
     move records them and the undo seats him back with them."""
