@@ -538,6 +538,11 @@ MESSAGES = {
         "Seat %(seat)s at table %(table)s, the player's former seat, is taken now."
     ),
     "former_table_closed": _("Table %(table)s, the player's former table, is closed."),
+    "former_table_played_since": _(
+        "Table %(table)s, the player's former table, has dealt a hand since the move: "
+        "back there the player would owe no blinds for it, so the move may no longer be "
+        "undone (PT 90; CM-17)."
+    ),
     "stack_invalid": _("A stack is a whole number of cents, zero or more."),
     "buy_in_player_gone": _(
         "The player no longer sits at table %(table)s: the chips of that buy-in left with "

@@ -92,8 +92,19 @@ def _move(
     tables suspend, resume and propose again."""
     if source.game != target.game:
         raise conflict("move_not_same_game")
+    here = source.seat_of(player.id)  # the rests taken there go with the move's record [PT 13]
+    rests = source.seat_at(here).rests if here is not None else 0
     from_seat, stack = source.send_player(player.id, target.id, kind)
-    target.receive_player(player.id, seat, stack, source.id, kind, from_seat=from_seat)
+    target.receive_player(
+        player.id,
+        seat,
+        stack,
+        source.id,
+        kind,
+        from_seat=from_seat,
+        from_hands=source.hands_played,
+        from_rests=rests,
+    )
     player.move_table(target.id, seat)
     day = work.profile.gaming_day.of(work.now()).isoformat()
     moved = {

@@ -46,8 +46,10 @@ def undo_move(
     seat at ``table_id``, made by mistake: the player goes back to the seat he
     left, with his stack [CM-12], as a new event naming the move undone and
     why. Only while nothing has made it unfair or wrong since: he has not
-    been dealt a hand at the new seat, the former seat is free and the former
-    table open (floor.domain.corrections.undo_refusal)."""
+    been dealt a hand at the new seat nor rests there, the former table has
+    dealt no hand since and is open, and the former seat is free
+    (floor.domain.corrections.undo_refusal); he gets back the rests he had
+    taken there [PT 13]."""
     code, text = checked_reason(reason_code, note, UNDO_REASONS)
     table = work.load(Table, table_id, "table")
     found = find_player(work, player)
@@ -67,6 +69,8 @@ def undo_move(
         former_open=former is not None and former.status != TableStatus.CLOSED,
         former_taken=former is not None
         and (former.seat_at(back) is not None or back in _seats_held(work, former)),
+        # A hand in play there is one dealt since the move, as one ended is.
+        former_hands=former.hands_played + (former.hand is not None) if former else None,
     )
     if refusal is not None:
         raise refusal
@@ -84,7 +88,10 @@ def undo_move(
         }
     found.check_apart([s["player_id"] for s in former.occupants.values()])
     left, stack = table.send_player(found.id, former.id, "undo")
-    former.receive_player(found.id, back, stack, table.id, "undo")
+    # Back as if never moved: with the rests he had taken there [PT 13].
+    former.receive_player(
+        found.id, back, stack, table.id, "undo", rests=int(moved.get("rests") or 0)
+    )
     found.move_table(former.id, back)
     undone = {
         "player_id": found.id.hex,

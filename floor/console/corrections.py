@@ -22,6 +22,7 @@ from floor.domain.corrections import (
     fix_stack_refusal,
     undo_refusal,
 )
+from floor.kernel.roles import runs_sector
 from floor.selectors import corrections as reads
 
 if TYPE_CHECKING:
@@ -59,6 +60,18 @@ def former_tables() -> dict[UUID, reads.FormerTable]:
     return reads.former_tables()
 
 
+def runs_both(here: list[str] | tuple[str, ...], there: list[str] | tuple[str, ...]) -> bool:
+    """Whether every jefe who runs a sector with the jefes ``here`` runs one
+    with the jefes ``there`` too (empty: any jefe) [GA art. 19.1]. The undo of
+    a move across sectors changes both tables, so the command asks the jefe
+    to run both (floor.application.staffing, ``check_changed``); the card,
+    the same for whoever runs its sector, offers it only when that holds for
+    each of them."""
+    if not here:  # any jefe runs this sector: only a sector any jefe runs is theirs too
+        return not there
+    return all(runs_sector(jefe, there) for jefe in here)
+
+
 def seat_corrections(
     table: TableView,
     number: int,
@@ -70,7 +83,9 @@ def seat_corrections(
 ) -> tuple[dict[str, bool], dict[str, Any] | None]:
     """The corrections the seat's line offers (``undo_move``, ``fix_stack``),
     each only when its command would take it now, and where an undo sends the
-    player back ({"table": number, "seat": n}), or None."""
+    player back ({"table": number, "seat": n}), or None. The card is the same
+    for every jefe who runs the sector, so an undo to another sector's table
+    is offered only when each of them runs that sector too (``runs_both``)."""
     hand_in_play = table.hand_in_progress is not None
     offers = {
         "fix_stack": fix_stack_refusal(
@@ -80,20 +95,26 @@ def seat_corrections(
     }
     moved = seat.moved_from or {}
     back: dict[str, Any] | None = None
-    number_there, open_there, taken = None, False, False
+    number_there, open_there, taken, hands_there = None, False, False, None
+    reached = True  # the former table in reach of whoever runs this sector
     if moved:
         former_id = UUID(str(moved["table"]))
         back_seat = int(moved["seat"])
         if former_id == table.id:
             number_there, open_there = table.number, True
             taken = back_seat in taken_here
+            hands_there = table.hands_played
         elif former_id in former:
             found = former[former_id]
             number_there, open_there = found.number, found.status != "closed"
             taken = back_seat in found.taken
+            hands_there = found.hands_played
+            # Another sector's table: only for a jefe who runs that one too.
+            if found.sector_id != table.sector_id:
+                reached = runs_both(table.sector.jefes or (), found.jefes)
         taken = taken or back_seat in offered.get(former_id, {})
         back = {"table": number_there, "seat": back_seat, "same_table": former_id == table.id}
-    offers["undo_move"] = (
+    offers["undo_move"] = reached and (
         undo_refusal(
             number,
             seat,
@@ -102,6 +123,7 @@ def seat_corrections(
             former_number=number_there,
             former_open=open_there,
             former_taken=taken,
+            former_hands=hands_there,
         )
         is None
     )

@@ -9,8 +9,12 @@ which "other" needs), as the cage's count differences are explained.
 - **Undoing a move.** The seat keeps where the player sat before the move or
   seat change that brought them there (``Seat.moved_from``) until it may no
   longer be undone fairly: once they are dealt a hand at the new seat (the
-  table played on with them there), or when the former seat is taken or the
-  former table closed. ``undo_refusal`` is the one check, asked by the command
+  table played on with them there), while they rest there, once the former
+  table has dealt a hand since (back there they would owe no blinds for it
+  [PT 90; CM-17]), or when the former seat is taken or the former table
+  closed. The move keeps the former table's hands played then (``hands``)
+  and the rests they had taken there (``rests``), which the undo gives back
+  [PT 13]. ``undo_refusal`` is the one check, asked by the command
   and by the jefe's console, which offers "Undo" only when it is None.
 - **A buy-in paid at the cage, voided.** The cage voids it (ledger
   ``void_entry``): its chips come back off the seat (``BuyInVoided``, which
@@ -69,6 +73,7 @@ class MovedSeat(Protocol):
 
     moved_from: Mapping[str, Any] | None
     away: Mapping[str, Any] | None
+    resting: bool
 
 
 def undo_refusal(
@@ -80,11 +85,22 @@ def undo_refusal(
     former_number: int | None,
     former_open: bool,
     former_taken: bool,
+    former_hands: int | None,
 ) -> DomainError | None:
     """Why the move that brought the player in ``seat`` here cannot be undone
     now, or None. ``former_*`` describe the table they came from (this one,
-    for a seat change): its number, whether it is still open and whether the
-    seat they left is taken now."""
+    for a seat change): its number, whether it is still open, whether the
+    seat they left is taken now and the hands it has dealt (one in play
+    counted).
+
+    Undone, the player sits back as if never moved, owing nothing: fair only
+    while neither table has dealt on without him. At the new seat ``played``
+    says he was dealt in; resting there he is not, so a rest refuses too (he
+    comes back, and is dealt in, first) [GA art. 20; PT 13]. At the former
+    table, any hand played since the move (``hands`` recorded with it) would
+    have cost him blinds there [PT 90; CM-17]. A move recorded before the
+    hands were kept (no ``hands``) is never undone: nothing tells whether
+    the former table played since, and an unfair undo cannot be taken back."""
     moved = state.moved_from
     if not moved:
         return conflict("no_move_to_undo")
@@ -94,8 +110,12 @@ def undo_refusal(
         return conflict("hand_in_progress", table=table_number)
     if state.away:
         return conflict("player_away", seat=seat)
+    if state.resting:
+        return conflict("player_resting", seat=seat)
     if not former_open:
         return conflict("former_table_closed", table=former_number)
+    if moved.get("hands") is None or former_hands != moved["hands"]:
+        return conflict("former_table_played_since", table=former_number)
     if former_taken:
         return conflict("former_seat_taken", seat=moved["seat"], table=former_number)
     return None
@@ -154,6 +174,7 @@ class CorrectionsMixin(TableConcern):
             former_number=self.number,
             former_open=True,
             former_taken=str(back) in self.occupants,
+            former_hands=self.hands_played,
         )
         if refusal is not None:
             raise refusal

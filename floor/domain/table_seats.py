@@ -132,16 +132,32 @@ class SeatingMixin(TableConcern):
         self.check_no_hand()
         old, _state = self.seated(player_id)
         self.check_seat_free(seat)
-        self._seat_changed(player_id=player_id.hex, old_seat=old, seat=seat, undoable=True)
+        self._seat_changed(
+            player_id=player_id.hex,
+            old_seat=old,
+            seat=seat,
+            undoable=True,
+            hands=self.hands_played,
+        )
         return old
 
     @event("SeatChanged")
     def _seat_changed(
-        self, player_id: str, old_seat: int, seat: int, undoable: bool = False
+        self,
+        player_id: str,
+        old_seat: int,
+        seat: int,
+        undoable: bool = False,
+        hands: int | None = None,  # the table's hands played at the change (issue 22)
     ) -> None:
         self.occupants[str(seat)] = self.occupants.pop(str(old_seat))
         if undoable:  # recorded since the corrections (issue 22): older changes are not undone
-            moved_from = {"table": self.id.hex, "seat": old_seat, "kind": "seat_change"}
+            moved_from = {
+                "table": self.id.hex,
+                "seat": old_seat,
+                "kind": "seat_change",
+                "hands": hands,
+            }
             self._update_seat(seat, moved_from=moved_from)
         self.seat_change_requests = [p for p in self.seat_change_requests if p != player_id]
 
@@ -196,9 +212,17 @@ class SeatingMixin(TableConcern):
         from_table: UUID,
         kind: str,
         from_seat: int | None = None,
+        *,
+        from_hands: int | None = None,
+        from_rests: int = 0,
+        rests: int = 0,
     ) -> None:
-        """A player moved from another table of the game sits with their stack;
-        ``from_seat``, the seat they left, is kept while the move may be undone."""
+        """A player moved from another table of the game sits with their stack.
+        ``from_seat``, the seat they left, is kept while the move may be
+        undone, with ``from_hands``, the hands that table had played then
+        (an undo once it played more would seat them back owing no blinds),
+        and ``from_rests``, the rests they had taken there, given back by
+        an undo (``rests``): a move by mistake does not wipe them [PT 13]."""
         self.check_started()
         self.check_seat_free(self.check_seat_number(seat))
         self._player_moved_in(
@@ -208,6 +232,9 @@ class SeatingMixin(TableConcern):
             from_table=from_table.hex,
             kind=kind,
             from_seat=from_seat,
+            from_hands=from_hands,
+            from_rests=from_rests,
+            rests=rests,
         )
 
     @event("PlayerMovedIn")
@@ -219,14 +246,28 @@ class SeatingMixin(TableConcern):
         from_table: str,
         kind: str,
         from_seat: int | None = None,  # recorded since the corrections (issue 22)
+        from_hands: int | None = None,  # recorded since the review of issue 22
+        from_rests: int = 0,
+        rests: int = 0,
     ) -> None:
         sat = Seat.sit(player_id, newcomer=False, posts_big_blind=False)
         moved_from = None
         if from_seat is not None and kind != "undo":  # an undo is not undone again
-            moved_from = {"table": from_table, "seat": from_seat, "kind": kind}
+            moved_from = {
+                "table": from_table,
+                "seat": from_seat,
+                "kind": kind,
+                "hands": from_hands,
+                "rests": from_rests,
+            }
         self._put_seat(
             seat,
-            sat.but(stack=stack, must_rebuy=stack < self.minimum_cents, moved_from=moved_from),
+            sat.but(
+                stack=stack,
+                must_rebuy=stack < self.minimum_cents,
+                moved_from=moved_from,
+                rests=rests,
+            ),
         )
         if not self.free_seats():
             self.draw_open = False

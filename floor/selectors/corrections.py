@@ -34,10 +34,15 @@ class FormerTable:
     number: int
     status: str
     taken: frozenset[int]
+    hands_played: int = 0  # one in play counted: it was dealt since any move
+    sector_id: UUID | None = None
+    # The jefes named to run its sector (empty: any jefe) [GA art. 19.1].
+    jefes: tuple[str, ...] = ()
 
 
 def former_tables() -> dict[UUID, FormerTable]:
-    """Every table some seated player's undoable move came from, by id (two queries)."""
+    """Every table some seated player's undoable move came from, by id, with
+    its sector's jefes (two queries)."""
     wanted = {
         UUID(str(moved["table"]))
         for moved in SeatView.objects.filter(moved_from__isnull=False).values_list(
@@ -53,6 +58,24 @@ def former_tables() -> dict[UUID, FormerTable]:
     ):
         taken[table_id].add(seat)
     return {
-        t.id: FormerTable(t.id, t.number, t.status, frozenset(taken[t.id]))
-        for t in TableView.objects.filter(id__in=wanted).only("id", "number", "status")
+        t.id: FormerTable(
+            t.id,
+            t.number,
+            t.status,
+            frozenset(taken[t.id]),
+            t.hands_played + (t.hand_in_progress is not None),
+            t.sector_id,
+            tuple(t.sector.jefes or ()),
+        )
+        for t in TableView.objects.filter(id__in=wanted)
+        .select_related("sector")
+        .only(
+            "id",
+            "number",
+            "status",
+            "hands_played",
+            "hand_in_progress",
+            "sector__id",
+            "sector__jefes",
+        )
     }

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from uuid import UUID
 
+from floor.kernel.errors import conflict
 from floor.kernel.registry import command
 from floor.kernel.roles import Role
 from floor.kernel.service import Decision
@@ -37,7 +38,9 @@ def void_entry(
     records that it was voided, once, with the reason; only in the entry's
     own gaming day, open and not yet counted [GA art. 19.1]. A fill or
     credit voided is taken off the day's tray moves, so the table's result
-    is as if it had never been confirmed."""
+    is as if it had never been confirmed. Every void is recorded on its day
+    (``GamingDay.note_void``) and saved with it, so it cannot commit on a day
+    counted or closed meanwhile: the save collides and the void is refused."""
     code, text = check_reason(reason_code, note)
     original = work.load(Transaction, transaction_id, "transaction")
     found = cage(work)
@@ -64,6 +67,8 @@ def void_entry(
     )
     if refusal is not None:
         raise refusal
+    if gaming_day is None:  # no day open to record the void in
+        raise conflict("entry_day_not_open", gaming_day=original.gaming_day)
     changed = book(
         work,
         TransactionKind.VOID,
@@ -77,10 +82,13 @@ def void_entry(
     )
     void = changed[0]
     original.void(void.id, code, text)
-    more = [original]
-    if original.kind in (TransactionKind.FILL, TransactionKind.CREDIT) and gaming_day is not None:
-        gaming_day.note_tray_move(original.table_id, original.kind, -original.amount_cents)
-        more.append(gaming_day)
+    # Every void is an event of its day, saved with it: a count or close
+    # committing meanwhile makes this save collide, and the void is decided
+    # again on the counted day, and refused (GamingDay.note_void).
+    gaming_day.note_void(
+        original.id.hex, str(original.kind), original.table_id, original.amount_cents
+    )
+    more = [original, gaming_day]
     if table is not None:  # the chips come back off the seat; the void booked the money
         table.void_buy_in(UUID(original.player_id), amount, void.id.hex)
         more.append(table)

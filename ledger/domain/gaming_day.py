@@ -103,6 +103,8 @@ class GamingDay(AuditedAggregate):
         # Differences found by the counts: at the open ("at": "open") and the close.
         self.exceptions: list[dict] = exceptions or []
         self.report: dict | None = None
+        # The entries voided in the day (ledger.application.corrections), in order.
+        self.voids: list[dict] = []
 
     def check_not_closed(self) -> None:
         if self.status == DayStatus.CLOSED:
@@ -116,6 +118,29 @@ class GamingDay(AuditedAggregate):
     def _tray_moved(self, table_id: str, move: str, amount: int) -> None:
         totals = self.fills if move == "fill" else self.credits
         totals[table_id] = totals.get(table_id, 0) + amount
+
+    def note_void(self, transaction_id: str, kind: str, table_id: str | None, amount: int) -> None:
+        """Records in the day an entry voided: every void is an event of the
+        day, saved with it, so a void and the day's count or close cannot both
+        commit on the same state (the one saved second finds the other and is
+        decided again); a count is taken against the books, so no void once
+        counted [GA art. 19.1]. A fill or credit voided comes off the day's
+        tray moves, as if never confirmed."""
+        self.check_not_closed()
+        if self.status != DayStatus.OPEN:
+            raise conflict("entry_day_counted", gaming_day=self.day)
+        self._void_noted(transaction_id=transaction_id, kind=kind, table_id=table_id, amount=amount)
+
+    @event("VoidNoted")
+    def _void_noted(
+        self, transaction_id: str, kind: str, table_id: str | None, amount: int
+    ) -> None:
+        self.voids.append(
+            {"transaction_id": transaction_id, "kind": kind, "table_id": table_id, "amount": amount}
+        )
+        if kind in ("fill", "credit") and table_id:
+            totals = self.fills if kind == "fill" else self.credits
+            totals[table_id] = totals.get(table_id, 0) - amount
 
     def count(self, counts: Mapping[str, int], expected: Mapping[str, int]) -> None:
         """The cage's end-of-day count against the books. ``expected`` names

@@ -13,7 +13,7 @@ from floor import runtime
 from floor.domain.balance_group import BalanceGroup
 from tests.floor.test_console_seat_offers import card_rows, would_run
 from tests.support.books import Books
-from tests.support.floor import JEFE, new_id
+from tests.support.floor import DIRECTOR, JEFE, new_id
 from tests.support.room import Room, all_events
 
 pytestmark = pytest.mark.django_db
@@ -113,6 +113,68 @@ def test_undo_is_not_offered_once_the_former_seat_is_taken(room, clock, jefe):
     # seat left is taken; here it is free.
     rows = assert_corrections_match_commands(room, clock, jefe, a)
     assert "undo_move" in rows[seat_left]["commands"]
+
+
+def test_undo_is_not_offered_while_he_rests_nor_once_the_former_table_dealt_on(room, clock, jefe):
+    a, b = two_tables(room)
+    card = move_one(room, a, b)
+    seat = room.seat_of(b, card)
+    room.app.start_rest(JEFE, new_id(), table_id=b, player=card)
+    rows = assert_corrections_match_commands(room, clock, jefe, b)
+    assert "undo_move" not in rows[seat]["commands"]
+    room.app.end_rest(JEFE, new_id(), table_id=b, player=card)
+    rows = assert_corrections_match_commands(room, clock, jefe, b)
+    assert "undo_move" in rows[seat]["commands"]
+    room.start(a)  # the former table deals on without him
+    rows = assert_corrections_match_commands(room, clock, jefe, b)
+    assert "undo_move" not in rows[seat]["commands"]
+    room.end(a)
+    rows = assert_corrections_match_commands(room, clock, jefe, b)
+    assert "undo_move" not in rows[seat]["commands"]
+    refusal = would_run(
+        room, clock, "undo_move", table_id=b, player=card, reason_code="wrong_table"
+    )
+    assert refusal.code == "former_table_played_since"
+
+
+def test_an_undo_to_another_sector_is_offered_only_when_its_jefes_run_both(floor_app, jefe):
+    """The undo changes the former table too, so the command wants the jefe
+    to run its sector as well [GA art. 19.1]; the card, the same for every
+    jefe of this sector, offers it only when each of them does."""
+    there, here = Room(floor_app, tag="SA"), Room(floor_app, tag="SB")
+    a, _cards = there.drawn_table(4, buy_in=1000, seats=4)
+    b, _cards = here.drawn_table(4, buy_in=1000, seats=6)
+    card = move_one(there, a, b)
+    seat = here.seat_of(b, card)
+
+    def name(room: Room, *jefes: str) -> None:
+        floor_app.assign_jefes(DIRECTOR, new_id(), sector_id=room.sector_id, jefes=list(jefes))
+
+    def offered() -> bool:
+        return "undo_move" in card_rows(jefe, here, b)[seat]["commands"]
+
+    def undo() -> object:
+        return jefe.post(
+            f"/api/tables/{b}/undo-move/",
+            {"command_id": new_id(), "player": card, "reason_code": "wrong_table"},
+            content_type="application/json",
+        )
+
+    name(there, "ana")
+    name(here, "jaime")
+    assert not offered()
+    before = len(all_events(floor_app))
+    refused = undo()
+    assert (refused.status_code, refused.json()["code"]) == (403, "not_your_sector")
+    assert len(all_events(floor_app)) == before
+    name(here, "jaime", "bea")
+    name(there, "ana", "jaime")
+    assert not offered()  # bea, who sees the same card, does not run table a's sector
+    name(here, "jaime")
+    assert offered()
+    done = undo()
+    assert done.status_code == 201, done.content
+    assert card in there.seats(a).values()
 
 
 def test_a_stack_fix_through_the_door_is_confirmed_first_then_booked(room, jefe):

@@ -11,6 +11,8 @@ from uuid import UUID
 import pytest
 
 from floor.domain.balance_group import BalanceGroup
+from floor.domain.corrections import undo_refusal
+from floor.domain.seat import Seat
 from ledger.domain import accounts
 from ledger.domain.transaction import TransactionKind
 from tests.support.books import Books
@@ -129,6 +131,98 @@ def test_no_undo_once_the_former_table_is_closed(room, books):
     room.app.close_table(JEFE, new_id(), table_id=a)
     error = refused(room.app, "former_table_closed", undo, room, b, card)
     assert error.params == {"table": room.get(a).number}
+    books.check()
+
+
+def test_no_undo_while_the_player_rests_at_the_new_seat(room, books):
+    """Resting he is dealt no hand at the new seat, so ``played`` never says
+    he sat in: the rest itself refuses the undo [GA art. 20; PT 13]."""
+    a, b = two_tables(room)
+    card, _seat = moved(room, a, b)
+    room.app.start_rest(JEFE, new_id(), table_id=b, player=card)
+    error = refused(room.app, "player_resting", undo, room, b, card)
+    assert error.params == {"seat": room.seat_of(b, card)}
+    books.check()
+
+
+def test_no_undo_once_the_former_table_dealt_a_hand_since_the_move(room, books):
+    """Back at the former table he would owe no blinds for the hands dealt
+    there meanwhile [PT 90; CM-17]: the move stays done."""
+    a, b = two_tables(room)
+    card, seat = moved(room, a, b)
+    room.app.start_rest(JEFE, new_id(), table_id=b, player=card)
+    for _ in range(2):  # both tables deal on; he rests through them at b
+        room.played(a)
+        room.played(b)
+    refused(room.app, "player_resting", undo, room, b, card)
+    room.app.end_rest(JEFE, new_id(), table_id=b, player=card)
+    assert not room.state(b, card)["moved_from"].get("played")  # never dealt in at b
+    error = refused(room.app, "former_table_played_since", undo, room, b, card)
+    assert error.params == {"table": room.get(a).number}
+    assert room.seat_of(b, card) is not None and room.get(a).seat_at(seat) is None
+    books.check()
+
+
+def test_no_undo_while_the_former_table_deals_a_hand(room, books):
+    """Seated back mid-hand, he would sit out its blinds and owe none."""
+    a, b = two_tables(room)
+    card, _seat = moved(room, a, b)
+    room.start(a)
+    error = refused(room.app, "former_table_played_since", undo, room, b, card)
+    assert error.params == {"table": room.get(a).number}
+    room.end(a)
+    refused(room.app, "former_table_played_since", undo, room, b, card)
+    books.check()
+
+
+def test_a_move_undone_gives_back_the_rests_taken_at_the_former_table(room, books):
+    """A move by mistake does not wipe the rests he had taken [PT 13]: the
+    move records them and the undo seats him back with them."""
+    a, b = two_tables(room)
+    card, seat = next((c, s) for s, c in room.seats(a).items())
+    room.app.start_rest(JEFE, new_id(), table_id=a, player=card)
+    room.app.end_rest(JEFE, new_id(), table_id=a, player=card)
+    room.app.override_move(
+        JEFE, new_id(), group_id=group_id(room, a), player=card, to_table_id=b,
+        reason="The jefe's call",
+    )  # fmt: skip
+    kept = room.state(b, card)["moved_from"]
+    assert (kept["rests"], kept["hands"]) == (1, room.get(a).hands_played)
+    assert room.state(b, card)["rests"] == 0  # a new table counts its own
+    undo(room, b, card, "wrong_table")
+    assert room.seat_of(a, card) == seat
+    assert room.state(a, card)["rests"] == 1
+    books.check()
+
+
+def test_a_move_recorded_before_the_hands_were_kept_is_not_undone():
+    """Older moves have no ``hands``: nothing tells whether the former table
+    played since, so they are not undone (an unfair undo cannot be taken back)."""
+    older = Seat(
+        player_id="ab" * 16, moved_from={"table": "cd" * 16, "seat": 2, "kind": "override"}
+    )
+    kept = older.but(moved_from={**older.moved_from, "hands": 7})
+    asked = {
+        "hand_in_play": False, "table_number": 4, "former_number": 3, "former_open": True,
+        "former_taken": False, "former_hands": 7,
+    }  # fmt: skip
+    assert undo_refusal(5, older, **asked).code == "former_table_played_since"
+    assert undo_refusal(5, kept, **asked) is None
+    assert undo_refusal(5, kept, **{**asked, "former_hands": 8}).code == (
+        "former_table_played_since"
+    )
+
+
+def test_no_seat_change_undone_once_the_table_dealt_on_while_he_rested(room, books):
+    a, _b = two_tables(room)
+    card = next(iter(room.seats(a).values()))
+    free = room.get(a).free_seats()[0]
+    room.app.change_seat(JEFE, new_id(), table_id=a, player=card, seat=free)
+    room.app.start_rest(JEFE, new_id(), table_id=a, player=card)
+    refused(room.app, "player_resting", undo, room, a, card)
+    room.played(a)
+    room.app.end_rest(JEFE, new_id(), table_id=a, player=card)
+    refused(room.app, "former_table_played_since", undo, room, a, card)
     books.check()
 
 

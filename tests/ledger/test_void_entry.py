@@ -10,7 +10,9 @@ from uuid import UUID
 
 import pytest
 
+from floor.kernel.errors import DomainError
 from floor.kernel.roles import Actor, Role
+from ledger.application import corrections
 from ledger.domain import accounts
 from ledger.domain.cage import Cage
 from ledger.domain.gaming_day import GamingDay
@@ -136,6 +138,50 @@ def test_an_entry_is_voided_only_before_its_day_is_counted_or_closed(room, books
     refused(room.app, "entry_day_not_open", void, room, sale)
     room.app.open_gaming_day(CAJERO, new_id())
     refused(room.app, "entry_day_not_open", void, room, sale)  # another day now
+    books.check()
+
+
+def test_every_void_is_recorded_on_its_day(room, books):
+    open_cage(room.app)
+    sale = sold(room, room.new_player(), 1_500)
+    void(room, sale, "booked_twice")
+    day_id = GamingDay.id_for(room.app.repository.get(Cage.ID).open_day)
+    noted = events_of(room.app, day_id, "VoidNoted")
+    assert [(e.transaction_id, e.kind, e.amount) for e in noted] == [
+        (UUID(sale).hex, TransactionKind.CHIPS_SOLD, 1_500)
+    ]
+    assert room.app.repository.get(day_id).voids[0]["transaction_id"] == UUID(sale).hex
+
+
+def test_a_void_racing_the_days_count_is_refused_and_records_nothing(room, books, monkeypatch):
+    """The count commits after the void has read the day open and before it
+    saves: the void's save collides on the day, it is decided again on the
+    counted day and refused [GA art. 19.1]."""
+    open_cage(room.app)
+    sale = sold(room, room.new_player(), 1_000)
+    counts = {
+        name: books.balance(accounts.AccountRef(name))
+        for name in (accounts.CAGE_CASH.name, accounts.CAGE_CHIPS.name)
+    }
+    checked = corrections.void_refusal
+    counted: list[int] = []
+
+    def count_meanwhile(**found):
+        answer = checked(**found)
+        if not counted:  # once: between the void's check and its save
+            room.app.count_gaming_day(CAJERO, new_id(), counts=counts)
+            counted.append(room.app.recorder.max_notification_id())
+        return answer
+
+    monkeypatch.setattr(corrections, "void_refusal", count_meanwhile)
+    with pytest.raises(DomainError) as caught:
+        void(room, sale)
+    assert caught.value.code == "entry_day_counted"
+    assert room.app.recorder.max_notification_id() == counted[0], "the void recorded events"
+    assert room.app.repository.get(UUID(sale)).voided_by is None
+    day = room.app.repository.get(GamingDay.id_for(room.app.repository.get(Cage.ID).open_day))
+    assert day.status == "counted" and day.voids == []
+    assert books.kinds_posted().count(TransactionKind.VOID) == 0
     books.check()
 
 
