@@ -101,16 +101,23 @@ def _tables_and_sectors(table_ids: Iterable[UUID | None]) -> set[str]:
     return {table_scope(t) for t in ids} | _scopes(found)
 
 
+def _plays_a_game_of(rows: models.QuerySet) -> Exists:
+    """Whether a table plays the game of any of ``rows`` (waiting lists or
+    tables: both name it by variant, limit and stakes), as a subquery."""
+    return Exists(
+        rows.filter(
+            variant=OuterRef("variant"),
+            limit=OuterRef("limit"),
+            minimum_cents=OuterRef("minimum_cents"),
+            maximum_cents=OuterRef("maximum_cents"),
+        )
+    )
+
+
 def _open_tables_of_lists(lists: models.QuerySet) -> models.QuerySet:
     """(table, sector) of the open tables that play the game of any of ``lists``
     (a subquery: one statement)."""
-    same_game = lists.filter(
-        variant=OuterRef("variant"),
-        limit=OuterRef("limit"),
-        minimum_cents=OuterRef("minimum_cents"),
-        maximum_cents=OuterRef("maximum_cents"),
-    )
-    open_tables = TableView.objects.filter(status__in=OPEN).filter(Exists(same_game))
+    open_tables = TableView.objects.filter(status__in=OPEN).filter(_plays_a_game_of(lists))
     return open_tables.order_by().values_list("id", "sector_id")
 
 
@@ -118,16 +125,8 @@ def _table_scopes(table_id: UUID) -> set[str]:
     """The table, and the open tables of its game (its balancing group), with
     their sectors (a subquery: one statement). The table itself counts even
     closed: its own card shows it closing."""
-    table = TableView.objects.filter(id=table_id)
-    same_game = table.filter(
-        variant=OuterRef("variant"),
-        limit=OuterRef("limit"),
-        minimum_cents=OuterRef("minimum_cents"),
-        maximum_cents=OuterRef("maximum_cents"),
-    )
-    tables = TableView.objects.filter(
-        Q(id=table_id) | Q(status__in=OPEN) & Q(Exists(same_game))
-    ).order_by()
+    same_game = Q(status__in=OPEN) & Q(_plays_a_game_of(TableView.objects.filter(id=table_id)))
+    tables = TableView.objects.filter(Q(id=table_id) | same_game).order_by()
     return {table_scope(table_id)} | _scopes(tables.values_list("id", "sector_id"))
 
 
