@@ -10,8 +10,9 @@ from django.conf import settings
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.urls import reverse
+from django.urls import resolve, reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from floor.access import may_read, reader
 from floor.admin import manages_staff
@@ -58,6 +59,39 @@ def run_form_command(
         return None, 503
 
 
+# The reports home links to (issue 22), by URL name: the floor's and the
+# ledger's (floor.reports.urls, ledger.reports.urls), as the API names them.
+REPORT_LINKS = (
+    ("report-tables", gettext_lazy("Tables")),
+    ("report-rake", gettext_lazy("Rake")),
+    ("report-waiting-lists", gettext_lazy("Waiting lists")),
+    ("report-clocks", gettext_lazy("Action clocks")),
+    ("report-occupancy", gettext_lazy("Occupancy")),
+    ("report-cage", gettext_lazy("The cage")),
+    ("report-voids", gettext_lazy("Voided entries")),
+)
+
+
+def reads_of(url: str) -> str:
+    """The resource the view at ``url`` reads (its own ``reads``,
+    floor.domain.reads): a link asks the rule its page answers by, so home
+    never links to a refusal nor hides a report one reads [GA art. 19.1]."""
+    return resolve(url).func.view_class.reads
+
+
+def report_links(user) -> dict:
+    """The reports ``user`` reads, each by its own read rule: management all,
+    the jefe his sectors' floor reports, the cage its rake, its books, its
+    voids and the histories."""
+    links = []
+    for name, label in REPORT_LINKS:
+        url = reverse(name)
+        if may_read(user, reads_of(url)):
+            links.append({"url": url, "label": label, "name": name})
+    history = reverse("report-history")
+    return {"links": links, "history": history if may_read(user, reads_of(history)) else None}
+
+
 @console_read("home")
 def home(request: HttpRequest) -> HttpResponse:
     """The sectors the user reads (a jefe's own, every one to management), the
@@ -92,8 +126,8 @@ def home(request: HttpRequest) -> HttpResponse:
             "works_the_cage": may_read(request.user, "cage"),
             "manages_staff": manages_staff(request.user),
             "reads_sectors": may_read(request.user, "sectors"),
-            # The reports' links (issue 22): the inspector reads them from here.
-            "reads_reports": may_read(request.user, "reports"),
+            # The reports' links (issue 22), each shown to whom reads it.
+            "reports": report_links(request.user),
             "max_tables": floor_app().profile.max_tables_per_sector,
         },
         status=status,

@@ -326,14 +326,19 @@ def button_to_come(table: TableView, rows: list[dict[str, Any]], room: SeatRules
     return expected_button(seats, step(room.profile))
 
 
-def draw_offered(table: TableView, room: SeatRules) -> bool:
-    """Whether "Draw the seats" would be taken at this registering table now:
-    enough players on the game's list, once the open tables are completed,
-    by the draw's own checks (floor.domain.draws) [CM-8, CM-9, CM-14]. A
-    tournament player counts only on its dinner break, which the read models
-    do not keep: here never (the card offers less, never more)."""
+def draw_offer(table: TableView, room: SeatRules) -> tuple[bool, int]:
+    """Whether "Draw the seats" would be taken at this registering table now,
+    and if not, how many more players the game's list needs: one count, the
+    draw's own (floor.domain.draws) [CM-8, CM-9, CM-14; GA art. 20, 23; PT 11,
+    24]. The list's players the draw may seat (not barred, seated nowhere,
+    never two kept apart; a tournament player only on its dinner break, which
+    the read models do not keep: here never, so the card offers less, never
+    more), less the free seats the draw fills first at the game's playing
+    tables under a balancing rule [CM-10], against one player at a banked
+    table, else the profile's least. ``(False, 0)`` at a table not
+    registering; while registering, never neither the draw nor a need."""
     if table.status != TableStatus.REGISTERING:
-        return False
+        return False, 0
     game = console.game_draw(table.variant, table.limit, table.minimum_cents, table.maximum_cents)
     candidates = draw_candidates(
         [
@@ -352,16 +357,10 @@ def draw_offered(table: TableView, room: SeatRules) -> bool:
     if tolerance(room.profile) is not None:
         left -= min(left, max(game["free_seats"], 0))
     banked = VARIANTS[Variant(table.variant)].banked
-    return draw_refusal(left, 1 if banked else room.profile.min_players) is None
-
-
-def draw_needs(table: TableView, profile: Any, listed: dict[tuple, int], banked: bool) -> int:
-    """How many more players the game's list needs before the table's draw
-    would take them (0: the draw may run); one for a banked table, else the
-    profile's least [GA art. 20, 23; PT 11, 24]."""
-    needed = 1 if banked else profile.min_players
-    key = game_key(table.variant, table.limit, table.minimum_cents, table.maximum_cents)
-    return max(0, needed - listed.get(key, 0))
+    needed = 1 if banked else room.profile.min_players
+    if draw_refusal(left, needed) is None:
+        return True, 0
+    return False, needed - left
 
 
 def table_cards(tables: list[TableView]) -> list[dict[str, Any]]:
@@ -379,7 +378,6 @@ def table_cards(tables: list[TableView]) -> list[dict[str, Any]]:
     # banked table's go with its hand's settlement).
     poker_jackpots = ROOM.table_jackpots([t for t in tables if t.id not in banked])
     room = SeatRules.now()
-    listed = console.free_waiting_counts()
     cards = []
     for table in tables:
         hand = hands.get((table.id, table.hand_in_progress))
@@ -414,6 +412,7 @@ def table_cards(tables: list[TableView]) -> list[dict[str, Any]]:
             for r in (group.change_requests if group else [])
             if r["table_id"] == str(table.id)
         ]
+        draw, draw_needs = draw_offer(table, room)
         cards.append(
             {
                 "view": table,
@@ -440,9 +439,10 @@ def table_cards(tables: list[TableView]) -> list[dict[str, Any]]:
                     last_hands_left=table.last_hands_left,
                 )
                 is None,
-                # Before the draw is offered, how many more the list needs
-                # (draw_seats refuses fewer: not_enough_players) [GA art. 20; PT 11].
-                "draw_needs": draw_needs(table, room.profile, listed, table.id in banked),
+                # "Draw the seats" when ``draw_seats`` would take it, else how
+                # many more the list needs (one count, draw_offer) [GA art. 20; PT 11].
+                "draw": draw,
+                "draw_needs": draw_needs,
                 "rake_cents": rake_boxes.get(table.id, 0),
                 # A rest is two hands [GA art. 20; PT 13]: the badge says "resting 1/2".
                 "rest_hands": getattr(room.profile.rest, "rest_hands", None),
@@ -450,7 +450,6 @@ def table_cards(tables: list[TableView]) -> list[dict[str, Any]]:
                 "banked": table.id in banked,
                 "jackpot_id": next((j for j, ids in jackpots if str(table.id) in ids), None),
                 "jackpot_forms": jackpot_forms(table, rows, poker_jackpots.get(table.id, [])),
-                "draw": draw_offered(table, room),
                 # While the draw is open a player is seated at a drawn seat [CM-3],
                 # unless a seated player asked for the vacancy first [PT 12; CM-11].
                 "seat_drawn": table.draw_open

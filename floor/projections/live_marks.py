@@ -15,7 +15,11 @@ another; a balancing group may lose a table):
 - a sector's event: the sector and its open tables (the closing time and the
   last hands show on each table) [CM-24];
 - a table's event: the table, its sector, and the cage (which shows the open
-  tables, the seated player's stack, the trays);
+  tables, the seated player's stack, the trays); and the open tables of its
+  game (its balancing group) with their sectors, whose cards read this table
+  too: the undo of a move reads the table the player left, the draw counts the
+  free seats of the game's playing tables, a table change is offered by the
+  whole group's counts [CM-8, CM-10, CM-11];
 - a player's event: the tables they sit at before and after, their sectors,
   the sectors and tables whose game lists the player is on, and the cage;
 - a waiting list's event: the open tables of its game and their sectors (the
@@ -45,7 +49,7 @@ from typing import Any
 from uuid import UUID
 
 from django.db import models
-from django.db.models import Exists, OuterRef
+from django.db.models import Exists, OuterRef, Q
 from eventsourcing.domain import DomainEventProtocol
 
 from floor.domain.balance_group import BalanceGroup
@@ -97,17 +101,33 @@ def _tables_and_sectors(table_ids: Iterable[UUID | None]) -> set[str]:
     return {table_scope(t) for t in ids} | _scopes(found)
 
 
+def _plays_a_game_of(rows: models.QuerySet) -> Exists:
+    """Whether a table plays the game of any of ``rows`` (waiting lists or
+    tables: both name it by variant, limit and stakes), as a subquery."""
+    return Exists(
+        rows.filter(
+            variant=OuterRef("variant"),
+            limit=OuterRef("limit"),
+            minimum_cents=OuterRef("minimum_cents"),
+            maximum_cents=OuterRef("maximum_cents"),
+        )
+    )
+
+
 def _open_tables_of_lists(lists: models.QuerySet) -> models.QuerySet:
     """(table, sector) of the open tables that play the game of any of ``lists``
     (a subquery: one statement)."""
-    same_game = lists.filter(
-        variant=OuterRef("variant"),
-        limit=OuterRef("limit"),
-        minimum_cents=OuterRef("minimum_cents"),
-        maximum_cents=OuterRef("maximum_cents"),
-    )
-    open_tables = TableView.objects.filter(status__in=OPEN).filter(Exists(same_game))
+    open_tables = TableView.objects.filter(status__in=OPEN).filter(_plays_a_game_of(lists))
     return open_tables.order_by().values_list("id", "sector_id")
+
+
+def _table_scopes(table_id: UUID) -> set[str]:
+    """The table, and the open tables of its game (its balancing group), with
+    their sectors (a subquery: one statement). The table itself counts even
+    closed: its own card shows it closing."""
+    same_game = Q(status__in=OPEN) & Q(_plays_a_game_of(TableView.objects.filter(id=table_id)))
+    tables = TableView.objects.filter(Q(id=table_id) | same_game).order_by()
+    return {table_scope(table_id)} | _scopes(tables.values_list("id", "sector_id"))
 
 
 def _player_scopes(player_id: UUID) -> set[str]:
@@ -155,7 +175,7 @@ def after(event: DomainEventProtocol, state: Callable[[Any], Any]) -> set[str]:
         ids = tables.values_list("id", flat=True)
         return {sector_scope(origin), *(table_scope(t) for t in ids)}
     if isinstance(event, Table.Event):
-        return _tables_and_sectors([origin]) | {CAGE}
+        return _table_scopes(origin) | {CAGE}
     if isinstance(event, Player.Event):
         return _player_scopes(origin) | {CAGE}
     if isinstance(event, WaitingList.Event):

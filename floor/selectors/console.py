@@ -111,21 +111,6 @@ def games_with_free_waiting() -> set[tuple]:
     )
 
 
-def free_waiting_counts() -> dict[tuple, int]:
-    """How many wait free to sit on each game's list (variant, limit, minimum,
-    maximum): those a draw may seat [GA art. 20; PT 11]."""
-    waiting = WaitingEntryView.objects.filter(status="waiting", player__table__isnull=True)
-    counts: dict[tuple, int] = {}
-    for key in waiting.values_list(
-        "waiting_list__variant",
-        "waiting_list__limit",
-        "waiting_list__minimum_cents",
-        "waiting_list__maximum_cents",
-    ):
-        counts[key] = counts.get(key, 0) + 1
-    return counts
-
-
 def hand_to_end(table_id: Any) -> dict[str, Any] | None:
     """What the console's end-hand form works the contributions out from
     (issue 22): the hand in play at the table, its dealt-in seats, the blinds

@@ -420,3 +420,23 @@ def test_the_draw_is_offered_once_the_list_holds_enough(room, clock, jefe):
     section = table_section(jefe, room, table_id)
     assert 'data-command="draw_seats"' in section and 'data-testid="draw-needs"' not in section
     assert would_run(room, clock, "draw_seats", table_ids=[table_id]) is None
+
+
+def test_the_draw_counts_the_seats_the_open_tables_take_first(room, clock, jefe):
+    """Under a balancing rule [CM-8, CM-10] the draw first fills the free seats
+    of the game's playing tables: four listed and two free seats at a running
+    table leave two for the new table, which needs four. The card says so
+    ("needs 2 more") by the draw's own count, never neither the draw nor the
+    need; and the draw itself would refuse."""
+    room.drawn_table(4, seats=6)
+    table_id = room.table(seats=6)
+    for card in room.new_players(4):
+        room.join(card, table_id)
+
+    section = table_section(jefe, room, table_id)
+
+    assert 'data-command="draw_seats"' not in section
+    assert "Para el sorteo faltan 2 jugadores más en la lista." in section
+    error = would_run(room, clock, "draw_seats", table_ids=[table_id])
+    assert error.code == "not_enough_players"
+    assert error.params == {"registered": 2, "needed": 4}

@@ -19,6 +19,7 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
 from floor import runtime
+from floor.domain.balance_group import BalanceGroup
 from floor.liveness import heartbeat
 from tests.support.floor import CRUPIER, JEFE, new_id
 from tests.support.room import OMAHA, Room
@@ -202,3 +203,77 @@ def test_each_console_page_loads_htmx_and_idiomorph_from_its_static_files(rooms,
             served = director.get(script)
             assert served.status_code == 200, script
             assert b"".join(served.streaming_content if served.streaming else [served.content])
+
+
+# --- two sectors playing ONE game: their cards read each other's tables [CM-8, CM-10, CM-12] ---
+
+
+@pytest.fixture
+def jefe(make_user) -> Client:
+    make_user("jaime", "jefe_sector", password="pa55-word-ok")
+    client = Client()
+    assert client.login(username="jaime", password="pa55-word-ok")
+    return client
+
+
+@pytest.fixture
+def one_game(floor_app) -> tuple[Room, Room]:
+    """Two sectors whose tables play the same game (one list, one balancing group)."""
+    return Room(floor_app, tag="XA"), Room(floor_app, tag="XB")
+
+
+def sector_live(client: Client, room: Room, since: str = ""):
+    runtime.floor_projector().catch_up()
+    return client.get(f"/sectors/{room.sector_id}/live/", {"since": since})
+
+
+def test_a_seat_taken_at_another_sectors_table_withdraws_the_undo_offered_here(one_game, jefe):
+    """The undo of a move reads the seat the player left [CM-12]: once another
+    player takes it, the console of the sector the player moved to stops
+    offering it (the command now refuses it), without a reload."""
+    a, b = one_game
+    table_a, _ = a.drawn_table(4, buy_in=1000, seats=4)
+    table_b, _ = b.drawn_table(4, buy_in=1000, seats=6)
+    seat_left, moved = next(iter(a.seats(table_a).items()))
+    group = str(BalanceGroup.id_for(a.get(table_a).game))
+    a.app.override_move(
+        JEFE, new_id(), group_id=group, player=moved, to_table_id=table_b, reason="balance"
+    )
+    first = sector_live(jefe, b)
+    assert 'data-command="undo_move"' in first.content.decode()
+
+    stayed = next(iter(a.seats(table_a).values()))
+    a.app.change_seat(JEFE, new_id(), table_id=table_a, player=stayed, seat=seat_left)
+
+    again = sector_live(jefe, b, first.headers["X-Floor-Position"])
+    assert again.status_code == 200
+    assert 'data-command="undo_move"' not in again.content.decode()
+
+
+def test_a_table_event_moves_the_consoles_of_every_sector_playing_its_game(one_game, jefe):
+    """A sector's cards read the game's other tables: the draw counts their
+    free seats [CM-8], a table change weighs the whole group [CM-10, CM-11].
+    So a table's event moves the console of each sector with an open table of
+    its game, and that table's own view."""
+    a, b = one_game
+    table_a, cards_a = a.drawn_table(4, buy_in=1000, seats=6)
+    table_b = b.table(seats=6)
+    first = sector_live(jefe, b)
+    table_b_view = jefe.get(f"/tables/{table_b}/live/")
+
+    a.app.start_rest(JEFE, new_id(), table_id=table_a, player=cards_a[0])
+
+    assert sector_live(jefe, b, first.headers["X-Floor-Position"]).status_code == 200
+    since = table_b_view.headers["X-Floor-Position"]
+    assert jefe.get(f"/tables/{table_b}/live/", {"since": since}).status_code == 200
+
+
+def test_an_event_at_a_table_of_another_game_leaves_this_sector_at_204(rooms, director):
+    """The marks follow the game: a table of another game in another sector
+    (omaha in B) changes nothing the hold'em cards of A read."""
+    consoles = Consoles(director, rooms)
+    b, table_b, cards_b = rooms["b"]
+
+    b.leave(table_b, cards_b[0])
+
+    assert "sector a" not in consoles.changed()

@@ -679,6 +679,55 @@ def test_a_jefes_reports_are_his_sectors(two_sectors):
     assert clients["jefe_a"].get("/api/reports/history/", {"account": f"tray:{a['table_id']}"})
 
 
+# The reports home may link to, by URL name.
+HOME_REPORTS = (
+    "report-tables",
+    "report-rake",
+    "report-waiting-lists",
+    "report-clocks",
+    "report-occupancy",
+    "report-cage",
+    "report-voids",
+)
+# The floor's reports: management's, and a jefe's for his sectors.
+FLOOR_REPORTS = {
+    "report-tables",
+    "report-rake",
+    "report-waiting-lists",
+    "report-clocks",
+    "report-occupancy",
+}
+
+
+@pytest.mark.parametrize(
+    ("who", "shown", "history"),
+    [
+        ("director", set(HOME_REPORTS), True),
+        ("inspector", set(HOME_REPORTS), True),
+        ("jefe_a", FLOOR_REPORTS, True),
+        ("cajero", {"report-rake", "report-cage", "report-voids"}, True),
+        ("crupier_1", set(), False),
+    ],
+)
+def test_home_links_each_report_its_reader_reads(two_sectors, who, shown, history):
+    """Home shows each report's link by that report's own read rule
+    (floor.domain.reads): the cashier his rake, the cage's books and its
+    voided entries and the histories; a link shown opens (200), one hidden
+    is refused (403) [GA art. 19.1]."""
+    client = two_sectors["clients"][who]
+    page = client.get("/").content.decode()
+
+    links = set(re.findall(r'data-testid="report" data-report="([\w-]+)"', page))
+    assert links == shown
+    assert ('data-testid="history-report"' in page) == history
+    assert ('data-testid="reports"' in page) == bool(shown or history)
+    for name in HOME_REPORTS:
+        status = client.get(reverse(name)).status_code
+        assert status == (200 if name in shown else 403), (name, status)
+        if name in shown:
+            assert client.get(reverse(name), {"format": "csv"}).status_code == 200, name
+
+
 def test_the_consoles_show_each_role_its_own_links(two_sectors):
     clients, a = two_sectors["clients"], two_sectors["a"]
     home = {who: clients[who].get("/").content.decode() for who in READERS}
