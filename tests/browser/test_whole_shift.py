@@ -214,7 +214,8 @@ def test_a_whole_shift_from_the_browser(
         dealer_form = command(table_card(director, 1), "assign_dealer")
         dealer_form.wait_for(timeout=LIVE_MS)
         dealer_form.locator("select[name=dealer]").select_option("cris")
-        dealer_form.locator("button").click()
+        send(dealer_form)
+        done(dealer_form)
         table_card(director, 1).locator("[data-testid=dealer-name]", has_text="cris").wait_for()
         shot(director, "director-names-the-dealer")
 
