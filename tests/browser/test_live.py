@@ -43,7 +43,8 @@ def test_an_unread_refusal_stays_beside_its_form_while_the_table_moves(
         form.locator("input[name=amount_eur]").fill("12.50")  # not how Spanish writes it
         form.locator("button[type=submit]").click()
         answer = form.locator("[data-testid=answer]")
-        answer.wait_for()
+        # The box is put beside the form when it is sent; the refusal fills it.
+        form.locator("[data-testid=answer][role=alert]").wait_for()
         said = answer.inner_text()
         assert "12,50" in said and answer.get_attribute("role") == "alert"
         position = page.locator("#live").get_attribute("data-position")
