@@ -240,8 +240,11 @@ def with_card(url_name: str, card: str) -> str:
     return f"{url}?{urlencode({'card': card})}" if card else url
 
 
-def live_context(user: Any, card: str) -> dict[str, Any]:
-    """Everything the live part of the cage's console shows."""
+def live_context(user: Any, card: str, position: str | None = None) -> dict[str, Any]:
+    """Everything the live part of the cage's console shows. The position is
+    read before anything shown (or passed in, read so): a confirmation answered
+    while the page is read is never claimed as shown, so the next poll brings it."""
+    position = position or log_position(CAGE)
     player = find_player(card)
     actor = actor_for(user)
     return {
@@ -257,7 +260,7 @@ def live_context(user: Any, card: str) -> dict[str, Any]:
         "void_reasons": [(code, reason_label(code)) for code in VOID_REASONS],
         "gaming_day": gaming_day_context(),
         "may": {name: COMMANDS.may(actor, name) for name in CAGE_COMMANDS},
-        "position": log_position(CAGE),
+        "position": position,
         "server_now": server_now(),
         "back": with_card("cage-console", player.card_number if player else ""),
     }
@@ -285,5 +288,5 @@ def live(request: HttpRequest) -> HttpResponse:
     position = log_position(CAGE)
     if request.GET.get("since") == position:
         return stamp(HttpResponse(status=204), position)
-    context = live_context(request.user, request.GET.get("card", "").strip())
+    context = live_context(request.user, request.GET.get("card", "").strip(), position)
     return stamp(render(request, "cage/_live.html", context), context["position"])

@@ -598,8 +598,13 @@ def staff_forms(user: Any, sector: SectorView) -> dict[str, Any]:
     }
 
 
-def live_context(sector_id: UUID) -> dict[str, Any]:
-    """Everything the live part of the console shows."""
+def live_context(sector_id: UUID, position: str | None = None) -> dict[str, Any]:
+    """Everything the live part of the console shows. The position is read
+    before anything shown (or passed in, read so): a command answered while
+    the page is being read is then never claimed as shown, and the next poll
+    brings it (read after it, the page could stay without it until the next
+    change in its scope)."""
+    position = position or log_position(sector_scope(sector_id))
     sector = floor_tables.sector(sector_id)
     open_tables = console.open_tables_of(sector)
     return {
@@ -608,7 +613,7 @@ def live_context(sector_id: UUID) -> dict[str, Any]:
         "closed_tables": console.closed_tables_count(sector),
         "lists": sector_lists(open_tables),
         "proposals": sector_proposals(open_tables),
-        "position": log_position(sector_scope(sector_id)),
+        "position": position,
         "server_now": server_now(),
         "back": reverse("floor:sector", args=[sector_id]),
     }
@@ -621,19 +626,21 @@ def live(request: HttpRequest, sector_id: UUID) -> HttpResponse:
     position = log_position(sector_scope(sector_id))
     if request.GET.get("since") == position:
         return stamp(HttpResponse(status=204), position)
-    context = live_context(sector_id)
+    context = live_context(sector_id, position)
     context.update(staff_forms(request.user, context["sector"]))
     return stamp(render(request, "floor/console/_live.html", context), context["position"])
 
 
-def table_live_context(table_id: UUID) -> dict[str, Any]:
-    """The one table a dealer's tablet shows."""
+def table_live_context(table_id: UUID, position: str | None = None) -> dict[str, Any]:
+    """The one table a dealer's tablet shows (the position read first, as in
+    live_context)."""
+    position = position or log_position(table_scope(table_id))
     table = floor_tables.table_floor(table_id)
     return {
         "table": table,
         "tables": table_cards([table]),
         "dealer": True,
-        "position": log_position(table_scope(table_id)),
+        "position": position,
         "server_now": server_now(),
         "back": reverse("floor:table", args=[table_id]),
     }
@@ -663,5 +670,5 @@ def table_live(request: HttpRequest, table_id: UUID) -> HttpResponse:
     position = log_position(table_scope(table_id))
     if request.GET.get("since") == position:
         return stamp(HttpResponse(status=204), position)
-    context = table_live_context(table_id)
+    context = table_live_context(table_id, position)
     return stamp(render(request, "floor/console/_table_live.html", context), context["position"])

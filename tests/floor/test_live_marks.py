@@ -277,3 +277,46 @@ def test_an_event_at_a_table_of_another_game_leaves_this_sector_at_204(rooms, di
     b.leave(table_b, cards_b[0])
 
     assert "sector a" not in consoles.changed()
+
+
+@pytest.mark.parametrize(
+    ("console", "read_midway"),
+    [
+        ("sector a", "floor.console.sector.sector_lists"),
+        ("table a", "floor.console.sector.table_cards"),
+        ("cage", "ledger.console.pending_requests"),
+    ],
+)
+def test_a_command_answered_while_a_live_part_is_read_shows_on_the_next_poll(
+    rooms, director, monkeypatch, console, read_midway
+):
+    """The position a live part claims is read before what it shows: a fill
+    asked while the page is being read (after the tables were read, before it
+    was sent) must not be claimed as shown, or the console would answer 204 and
+    keep the stale page until something else changed (seen: a cage's fill
+    confirmed and still listed for 15 s)."""
+    consoles = Consoles(director, rooms)
+    a, table_a, _ = rooms["a"]
+    module, name = read_midway.rsplit(".", 1)
+    reads = getattr(__import__(module, fromlist=[name]), name)
+    landed = []
+
+    def read_then_a_command_lands(*args, **kwargs):
+        shown = reads(*args, **kwargs)
+        if not landed:
+            landed.append(
+                a.app.request_tray_move(
+                    JEFE, new_id(), table_id=table_a, move="fill", amount_cents=10_000
+                )
+            )
+            runtime.floor_projector().catch_up()
+        return shown
+
+    monkeypatch.setattr(read_midway, read_then_a_command_lands)
+    first = consoles.ask(console)  # no position: the whole part, read now
+    assert first.status_code == 200 and landed
+    monkeypatch.undo()
+
+    again = consoles.ask(console, first.headers["X-Floor-Position"])
+
+    assert again.status_code == 200  # the fill shows now, not never
