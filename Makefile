@@ -30,7 +30,7 @@ node_modules/.installed: package.json package-lock.json
 ## make install: the runtime virtualenv and the consoles' browser libraries
 install: $(VENV)/.runtime-installed node_modules/.installed
 
-## make run: migrate, load the demo floor, start web + worker + beat (Ctrl-C stops them)
+## make run: migrate, load the demo floor, start web + worker + beat + projector (Ctrl-C stops them)
 run: $(VENV)/.runtime-installed node_modules/.installed
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py load_demo_floor
