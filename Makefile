@@ -43,7 +43,8 @@ test: $(VENV)/.dev-installed node_modules/.installed
 ## make bench: benchmarks in bench/ (ratios against a baseline run side by side)
 bench: $(VENV)/.dev-installed node_modules/.installed
 	bash .ci/services postgres redis
-	$(PY) bench/commands.py
+	$(PY) bench/commands.py --read-models both --workers 1 2
+	$(PY) bench/read_your_writes.py
 	$(PY) bench/hand_eval.py
 	$(PY) bench/timers.py
 	$(PY) bench/balance.py
