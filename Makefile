@@ -30,7 +30,7 @@ node_modules/.installed: package.json package-lock.json
 ## make install: the runtime virtualenv and the consoles' browser libraries
 install: $(VENV)/.runtime-installed node_modules/.installed
 
-## make run: migrate, load the demo floor, start web + worker + beat (Ctrl-C stops them)
+## make run: migrate, load the demo floor, start web + worker + beat + projector (Ctrl-C stops them)
 run: $(VENV)/.runtime-installed node_modules/.installed
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py load_demo_floor
@@ -43,7 +43,8 @@ test: $(VENV)/.dev-installed node_modules/.installed
 ## make bench: benchmarks in bench/ (ratios against a baseline run side by side)
 bench: $(VENV)/.dev-installed node_modules/.installed
 	bash .ci/services postgres redis
-	$(PY) bench/commands.py
+	$(PY) bench/commands.py --read-models both --workers 1 2
+	$(PY) bench/read_your_writes.py
 	$(PY) bench/hand_eval.py
 	$(PY) bench/timers.py
 	$(PY) bench/balance.py

@@ -19,8 +19,17 @@ idempotency record; none from a refused command or from anywhere else; none
 left unprojected).
 The exit status is 1 when a command got an unexpected answer or a check failed.
 
+Who applies the events (issue 23, item 1): ``--read-models projector`` (the
+default, as deployed) starts ``manage.py run_projector`` beside gunicorn and the
+requests wait for it; ``inline`` is the path before issue 23, each request
+applying the events itself; ``both`` runs one after the other, each with its
+own scratch stores and its own ORM baseline, so the ratios compare. ``--workers
+1 2`` runs each configuration with 1 and then 2 gunicorn workers (issue 23,
+item 7: how throughput moves with the web workers).
+
 Usage: .venv/bin/python bench/commands.py [--backend both] [--clients 8]
-       [--sectors-per-client 25] [--rounds 5] [--workers 2]
+       [--sectors-per-client 25] [--rounds 5] [--workers 2 [...]]
+       [--read-models projector|inline|both]
 Results: printed, and written to var/bench/commands-<timestamp>.json.
 """
 
@@ -522,6 +531,43 @@ def gunicorn(
         stop(process)
 
 
+@contextlib.contextmanager
+def projector(env: dict[str, str], scratch: Path) -> Iterator[subprocess.Popen]:
+    """``manage.py run_projector`` on the scratch stores, in its own session,
+    always stopped when the block exits (FLOOR_READ_MODELS=projector)."""
+    log = scratch / "projector.log"
+    with log.open("ab") as sink:
+        process = subprocess.Popen(
+            [str(VENV_BIN / "python"), "manage.py", "run_projector"],
+            cwd=ROOT,
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stdout=sink,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+    try:
+        yield process
+    finally:
+        stop(process)
+
+
+def wait_projector(server: Server, process: subprocess.Popen) -> None:
+    """Waits until the projector's heartbeat shows in /healthz: before it runs,
+    every command would answer 202 read_models_lagging."""
+    deadline = time.monotonic() + READY_TIMEOUT
+    pause = threading.Event()
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"the projector exited early:\n{log_tail(server.log)}")
+        status, body, _ = request(server.port, "GET", "/healthz", server.tokens["director"])
+        seen = body.get("scheduler", {}).get("projector_seconds_ago") if status == 200 else None
+        if seen is not None:
+            return
+        pause.wait(0.1)
+    raise RuntimeError(f"the projector did not start in {READY_TIMEOUT} s")
+
+
 def wait_ready(server: Server) -> None:
     """Polls /healthz until it answers 200, for at most READY_TIMEOUT seconds."""
     deadline = time.monotonic() + READY_TIMEOUT
@@ -577,18 +623,26 @@ def measure(server: Server, args: argparse.Namespace) -> dict[str, Any]:
     return paths
 
 
-def run_backend(backend: str, args: argparse.Namespace, stamp: str) -> dict[str, Any]:
-    """Scratch stores, migrate, users, gunicorn, both paths; everything torn down
-    on the way out, whatever happens."""
+def run_backend(
+    backend: str, args: argparse.Namespace, stamp: str, read_models: str, workers: int
+) -> dict[str, Any]:
+    """Scratch stores, migrate, users, gunicorn (and the projector), both paths;
+    everything torn down on the way out, whatever happens."""
     with contextlib.ExitStack() as stack:
         scratch = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="floor-bench-")))
         if backend == "postgres":
             stack.enter_context(scratch_database())
         env = server_env(backend, scratch)
+        env["FLOOR_READ_MODELS"] = read_models
         tokens = prepare(env)
-        server = stack.enter_context(gunicorn(env, scratch, args.workers, tokens))
+        server = stack.enter_context(gunicorn(env, scratch, workers, tokens))
+        running = None
+        if read_models == "projector":
+            running = stack.enter_context(projector(env, scratch))
         try:
             wait_ready(server)
+            if running is not None:
+                wait_projector(server, running)
             paths = measure(server, args)
         except Exception:
             keep_log(server.log, stamp, backend)
@@ -612,6 +666,25 @@ def keep_log(log: Path, stamp: str, backend: str) -> Path:
 # --- Output.
 
 BACKEND_TITLES = {"embedded": "embedded default (SQLite)", "postgres": "PostgreSQL"}
+READ_MODELS_TITLES = {
+    "projector": "by the projector process",
+    "inline": "inline in the request (before issue 23)",
+}
+
+
+def print_summary(runs: list[dict[str, Any]]) -> None:
+    """One line per run: the event-sourced path against its own baseline."""
+    print("\nsummary (event-sourced path; ratio to the ORM baseline of the same run)")
+    header = ("backend", "read models", "workers", "ES cmd/s", "ORM cmd/s", "ratio", "ES p99")
+    print(f"{header[0]:<10}{header[1]:<12}" + "".join(f"{h:>11}" for h in header[2:]))
+    for run in runs:
+        es, orm = run["paths"]["event-sourced"], run["paths"]["ORM baseline"]
+        ratios = run["paths"]["ratio_event_sourced_to_baseline"]
+        cells = (run["workers"], fmt(es["commands_per_s"]), fmt(orm["commands_per_s"]))
+        cells += (fmt(ratios["commands_per_s"], 2), fmt(es["p99_ms"]))
+        print(
+            f"{run['backend']:<10}{run['read_models']:<12}" + "".join(f"{c!s:>11}" for c in cells)
+        )
 
 
 def fmt(value: float | None, digits: int = 1) -> str:
@@ -619,11 +692,14 @@ def fmt(value: float | None, digits: int = 1) -> str:
     return "-" if value is None else f"{value:.{digits}f}"
 
 
-def print_backend(backend: str, paths: dict[str, Any], args: argparse.Namespace) -> None:
-    """The table of one backend, then the ratios and the read-model checks."""
+def print_backend(
+    backend: str, paths: dict[str, Any], args: argparse.Namespace, read_models: str, workers: int
+) -> None:
+    """The table of one run, then the ratios and the read-model checks."""
     rounds = len(round_sizes(args.sectors_per_client, args.rounds))
     print(
-        f"\n{BACKEND_TITLES[backend]}: gunicorn {args.workers} workers, {args.clients} clients, "
+        f"\n{BACKEND_TITLES[backend]}, read models {READ_MODELS_TITLES[read_models]}: "
+        f"gunicorn {workers} workers, {args.clients} clients, "
         f"{args.sectors_per_client} sectors per client in {rounds} alternating rounds"
     )
     header = ("path", "commands", "refused", "commands/s", "p50 ms", "p99 ms", "errors")
@@ -694,11 +770,25 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument(
         "--rounds", type=int, default=5, help="alternating rounds the sectors are split into"
     )
-    parser.add_argument("--workers", type=int, default=2, help="gunicorn sync workers")
+    parser.add_argument(
+        "--workers",
+        type=int,
+        nargs="+",
+        default=[2],
+        help="gunicorn sync workers; several (1 2) run each configuration with each",
+    )
+    parser.add_argument(
+        "--read-models",
+        choices=("projector", "inline", "both"),
+        default="projector",
+        help="who applies the events: the projector process, the request, or both runs",
+    )
     args = parser.parse_args(argv)
-    for name in ("clients", "sectors_per_client", "rounds", "workers"):
+    for name in ("clients", "sectors_per_client", "rounds"):
         if getattr(args, name) < 1:
             parser.error(f"--{name.replace('_', '-')} must be at least 1")
+    if min(args.workers) < 1:
+        parser.error("--workers must be at least 1")
     return args
 
 
@@ -734,20 +824,31 @@ def main(argv: list[str] | None = None) -> int:
             "per_sector": {"open_sector": 1, "open_table": TABLES_PER_SECTOR, "refused_table": 1},
             "table": TABLE,
         },
-        "backends": {},
+        "runs": [],
     }
+    modes = ("inline", "projector") if args.read_models == "both" else (args.read_models,)
     for backend in backends:
-        paths = run_backend(backend, args, stamp)
-        add_ratios(paths)
-        results["backends"][backend] = paths
-        print_backend(backend, paths, args)
+        for workers in args.workers:
+            for read_models in modes:
+                paths = run_backend(backend, args, stamp, read_models, workers)
+                add_ratios(paths)
+                results["runs"].append(
+                    {
+                        "backend": backend,
+                        "read_models": read_models,
+                        "workers": workers,
+                        "paths": paths,
+                    }
+                )
+                print_backend(backend, paths, args, read_models, workers)
+    print_summary(results["runs"])
     print(f"\nresults written to {shown(write_results(results, stamp))}")
     failed = any(
-        p[t.label]["errors"]
-        or p[t.label]["warmup_errors"]
-        or not p[t.label]["read_models"]["ok"]
-        or not p[t.label].get("event_log", {"ok": True})["ok"]
-        for p in results["backends"].values()
+        run["paths"][t.label]["errors"]
+        or run["paths"][t.label]["warmup_errors"]
+        or not run["paths"][t.label]["read_models"]["ok"]
+        or not run["paths"][t.label].get("event_log", {"ok": True})["ok"]
+        for run in results["runs"]
         for t in TARGETS
     )
     return 1 if failed else 0

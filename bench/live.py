@@ -114,9 +114,21 @@ def server(env: dict[str, str], scratch: Path, workers: int = 2):
         "--log-level",
         "warning",
     ]
+    # The projector is its own process (issue 23): the commands' requests wait
+    # for it, and the console's poll sees what it applied.
+    projector_command = [str(VENV_BIN / "python"), str(ROOT / "manage.py"), "run_projector"]
     with log.open("ab") as sink:
         process = subprocess.Popen(
             command,
+            cwd=ROOT,
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stdout=sink,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+        projector = subprocess.Popen(
+            projector_command,
             cwd=ROOT,
             env=env,
             stdin=subprocess.DEVNULL,
@@ -137,6 +149,7 @@ def server(env: dict[str, str], scratch: Path, workers: int = 2):
         yield port
     finally:
         stop(process)
+        stop(projector)
 
 
 def get_text(port: int, url: str, session: str) -> tuple[int, dict[str, str], str]:

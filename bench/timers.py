@@ -405,6 +405,10 @@ def run_env(backend: str, scratch: Path, args: argparse.Namespace) -> dict[str, 
         FLOOR_VAR_DIR=str(scratch / "var"),
         FLOOR_RULE_PROFILE="TEST",
         FLOOR_SWEEP_SECONDS=str(args.sweep_seconds),
+        # No projector process here: the driver and the worker apply their own
+        # commands' events, as before issue 23 (floor.read_models), so a timer's
+        # lateness is the timers' alone.
+        FLOOR_READ_MODELS="inline",
         FLOOR_LOG_LEVEL="WARNING",
         DJANGO_DEBUG="0",
         PYTHONPATH=os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),

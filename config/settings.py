@@ -361,6 +361,24 @@ FLOOR_HEALTH_STALE_SECONDS = float(
     )
 )
 FLOOR_HEALTH_MAX_LAG = int(os.environ.get("FLOOR_HEALTH_MAX_LAG", "500"))
+# Who applies new events to the read models (issue 23, item 1). "projector":
+# the projector process (manage.py run_projector, a child of runfloor, the
+# floor-projector unit), and a command's request only waits, bounded by
+# FLOOR_READ_YOUR_WRITES_SECONDS, until that process's position passes the
+# command's own (floor.read_models). "inline": the request applies them itself,
+# as before issue 23: the seam for the test suite (tests/conftest.py, no
+# projector process under Django's test client), the POPO store, and one-shot
+# loaders such as load_demo_floor. Any other value is a configuration error.
+FLOOR_READ_MODELS = os.environ.get(
+    "FLOOR_READ_MODELS", "inline" if EVENT_STORE_BACKEND == "popo" else "projector"
+)
+if FLOOR_READ_MODELS not in ("projector", "inline"):
+    raise ImproperlyConfigured(
+        f"FLOOR_READ_MODELS={FLOOR_READ_MODELS!r}: 'projector' (default) or 'inline'"
+    )
+# How long a command's request waits for the read models to show it; past it the
+# command answers 202 read_models_lagging (recorded, not yet shown).
+FLOOR_READ_YOUR_WRITES_SECONDS = float(os.environ.get("FLOOR_READ_YOUR_WRITES_SECONDS", "5"))
 # Restarts of one background process within the last hour from which /healthz
 # says it keeps crashing.
 FLOOR_HEALTH_MAX_RESTARTS = int(os.environ.get("FLOOR_HEALTH_MAX_RESTARTS", "3"))

@@ -11,7 +11,10 @@ The status is one of:
   ``worker_restarting`` (restarted FLOOR_HEALTH_MAX_RESTARTS times in the last
   hour; ``beat_restarting`` and ``web_restarting`` likewise),
   ``broker_unreachable``, ``read_models_behind`` (more than
-  FLOOR_HEALTH_MAX_LAG events not yet projected);
+  FLOOR_HEALTH_MAX_LAG events not yet projected), ``projector_not_running``
+  (its heartbeat is FLOOR_HEALTH_STALE_SECONDS old while FLOOR_READ_MODELS is
+  "projector": commands answer 202 read_models_lagging and the consoles stand
+  still, issue 23);
 - ``down`` (HTTP 503): this web server cannot serve the floor (the event store
   or the read models' database does not answer), so a load balancer stops
   sending to it.
@@ -90,6 +93,7 @@ def scheduler_state() -> dict[str, object]:
         "seconds_ago": seen["sweep_seconds_ago"],
         "worker_seconds_ago": seen["worker_seconds_ago"],
         "beat_seconds_ago": seen["beat_seconds_ago"],
+        "projector_seconds_ago": seen["projector_seconds_ago"],
         "workers": seen["workers"],
         "restarts_last_hour": seen["restarts_last_hour"],
         "restarting": seen["restarting"],
@@ -119,6 +123,8 @@ def degradation_causes(
             causes.append(f"{process}_restarting")
     if not broker["ok"]:
         causes.append("broker_unreachable")
+    if settings.FLOOR_READ_MODELS == "projector" and stale(scheduler.get("projector_seconds_ago")):
+        causes.append("projector_not_running")
     lag = (projections.get("floor") or {}).get("lag")
     if lag is not None and lag > settings.FLOOR_HEALTH_MAX_LAG:
         causes.append("read_models_behind")

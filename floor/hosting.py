@@ -10,9 +10,7 @@ up when it is asked for, so a test's application or projector is the one used.
 
 from __future__ import annotations
 
-from typing import Any
-
-from floor import access, logs, messages, metrics, runtime
+from floor import access, logs, messages, metrics, read_models, runtime
 from floor.kernel.web.host import Host, install
 from floor.liveness import timers_stopped
 from floor.selectors import console
@@ -27,9 +25,11 @@ def log_position(*scopes: str) -> str:
     return str(top) + ("-timers-stopped" if timers_stopped() else "")
 
 
-def catch_up(**until: Any) -> None:
-    """The read models caught up (``until``, ``timeout``: the projector's)."""
-    runtime.floor_projector().catch_up(**until)
+def catch_up(*, until: int, timeout: float) -> None:
+    """The read models at ``until`` within ``timeout`` seconds: waited for behind
+    the projector process, or applied here under FLOOR_READ_MODELS="inline"
+    (floor.read_models, issue 23)."""
+    read_models.show(runtime.floor_projector(), until, timeout)
 
 
 def install_host() -> None:

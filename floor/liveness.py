@@ -11,6 +11,8 @@ consoles' banner, the metrics) can see it on any machine:
 - beat writes ``beat`` the same way from the moment it starts;
 - each sweep, a task beat sends and a worker runs, writes ``sweep``: the proof
   that the two work together (``floor.tasks.sweep``);
+- the projector process (``manage.py run_projector``), which alone applies
+  events to the read models (issue 23), writes ``projector`` the same way;
 - ``runfloor``, which supervises the embedded default's processes, records each
   restart of a child (:class:`floor.models.ProcessRestart`).
 """
@@ -35,6 +37,7 @@ logger = logging.getLogger(__name__)
 WORKER_PREFIX = "worker:"
 BEAT = "beat"
 SWEEP = "sweep"
+PROJECTOR = "projector"
 
 
 def heartbeat(name: str, now: datetime | None = None) -> None:
@@ -141,6 +144,7 @@ def liveness(now: datetime | None = None) -> dict[str, object]:
         "last_sweep_at": beats[SWEEP].isoformat() if SWEEP in beats else None,
         "beat_seconds_ago": seconds_since(beats.get(BEAT), now),
         "worker_seconds_ago": seconds_since(last_worker, now),
+        "projector_seconds_ago": seconds_since(beats.get(PROJECTOR), now),
         "workers": workers,
         "restarts_last_hour": restarts,
         # Restarted and not yet seen since: coming back, not yet working.

@@ -120,7 +120,7 @@ class FloorCollector:
         seen = liveness()
         since = GaugeMetricFamily(
             "floor_process_seconds_since_seen",
-            "Seconds since a background process (worker, beat) or beat's sweep "
+            "Seconds since a background process (worker, beat, projector) or beat's sweep "
             "was last seen in the database (+Inf: never).",
             labels=["process"],
         )
@@ -128,6 +128,7 @@ class FloorCollector:
             ("worker", "worker_seconds_ago"),
             ("beat", "beat_seconds_ago"),
             ("sweep", "sweep_seconds_ago"),
+            ("projector", "projector_seconds_ago"),
         ):
             ago = seen[key]
             since.add_metric([process], math.inf if ago is None else float(ago))

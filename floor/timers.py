@@ -30,7 +30,7 @@ from django.utils import timezone
 from floor import metrics
 from floor.application.clocks import CLOCK_ACTOR
 from floor.kernel.errors import DomainError
-from floor.kernel.web.gateway import perform_as
+from floor.kernel.web.gateway import ReadModelsBehind, perform_as
 from floor.models import PendingTimer
 
 logger = logging.getLogger(__name__)
@@ -102,6 +102,10 @@ def run_command(timer: PendingTimer) -> dict:
             CLOCK_ACTOR, timer.command, command_id_for(timer.key), **timer.arguments
         )
         result = outcome.result
+    except ReadModelsBehind as behind:
+        # Recorded, not yet projected (the projector process is behind, issue
+        # 23): the timer fired all the same; a refire would only repeat it.
+        result = behind.outcome.result
     except DomainError as refused:
         # The deadline was named wrong or is not due: keep it visible, not pending.
         result = {"refused": refused.code}

@@ -61,6 +61,16 @@ def no_request_left_in_the_log_fields():
 
 
 @pytest.fixture(autouse=True)
+def read_models_inline(settings):
+    """No projector process runs beside Django's test client: each request
+    applies its own command's events (FLOOR_READ_MODELS="inline", the seam of
+    floor.read_models). A test of the projector path sets "projector" itself;
+    the processes the integration tests start get the default from the
+    environment, since this changes only this process's settings."""
+    settings.FLOOR_READ_MODELS = "inline"
+
+
+@pytest.fixture(autouse=True)
 def fresh_login_throttle():
     """The token endpoint's throttle counts in the cache, which outlives a test:
     each test starts with none of another's requests counted (axes' counts are

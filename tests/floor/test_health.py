@@ -105,3 +105,19 @@ def test_a_user_with_no_floor_role_gets_no_details(floor_app, make_user, process
     client = Client()
     client.force_login(make_user("visitor"))
     assert client.get("/healthz").json() == {"status": "ok", "causes": []}
+
+
+def test_healthz_says_when_the_projector_process_is_not_running(
+    floor_app, settings, staff, processes_live
+):
+    """Issue 23: under FLOOR_READ_MODELS="projector" the projector process alone
+    applies events, so its heartbeat gone is a cause; seen a moment ago, none."""
+    settings.FLOOR_READ_MODELS = "projector"
+    body = staff.get("/healthz").json()
+    assert (body["status"], body["causes"]) == ("degraded", ["projector_not_running"])
+    assert body["scheduler"]["projector_seconds_ago"] is None
+
+    SchedulerHeartbeat.objects.create(name="projector", last_run_at=timezone.now())
+    body = staff.get("/healthz").json()
+    assert (body["status"], body["causes"]) == ("ok", [])
+    assert body["scheduler"]["projector_seconds_ago"] < 60

@@ -36,7 +36,7 @@ def beats(now: datetime, **seconds_ago: float) -> None:
 
 
 def test_liveness_says_how_long_ago_each_process_was_seen_and_counts_restarts():
-    beats(NOW, sweep=1.5, beat=3, worker_a=2, worker_b=40)
+    beats(NOW, sweep=1.5, beat=3, worker_a=2, worker_b=40, projector=0.5)
     record_restart("worker", "killed by SIGKILL", now=ago(600))
     record_restart("worker", "exited with 1", now=ago(300))
     record_restart("beat", "killed by SIGKILL", now=ago(1200))
@@ -46,6 +46,7 @@ def test_liveness_says_how_long_ago_each_process_was_seen_and_counts_restarts():
         "last_sweep_at": ago(1.5).isoformat(),
         "beat_seconds_ago": 3.0,
         "worker_seconds_ago": 2.0,  # the most recent worker
+        "projector_seconds_ago": 0.5,
         "workers": {"a": 2.0, "b": 40.0},
         "restarts_last_hour": {"worker": 2, "beat": 1},
         "restarting": [],  # both seen since they came back
@@ -58,6 +59,7 @@ def test_liveness_of_a_floor_whose_processes_never_ran():
         "last_sweep_at": None,
         "beat_seconds_ago": None,
         "worker_seconds_ago": None,
+        "projector_seconds_ago": None,
         "workers": {},
         "restarts_last_hour": {},
         "restarting": [],

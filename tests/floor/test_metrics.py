@@ -109,6 +109,7 @@ def test_the_database_gauges(floor_app, scraper):
     assert value(samples, "floor_process_restarts_last_hour", process="worker") == 1
     assert value(samples, "floor_process_seconds_since_seen", process="worker") < 60
     assert math.isinf(value(samples, "floor_process_seconds_since_seen", process="beat"))
+    assert math.isinf(value(samples, "floor_process_seconds_since_seen", process="projector"))
     assert all(
         value(samples, "floor_metrics_source_up", source=source) == 1
         for source in ("projections", "timers", "liveness")

@@ -220,7 +220,7 @@ def test_runfloor_brings_a_killed_worker_back_while_the_web_keeps_serving(stack)
     except AssertionError as error:
         raise AssertionError(f"{error}\n{stack.tail()}") from None
     before = stack.pids()
-    assert set(before) == {"runfloor", "web", "worker", "beat"}
+    assert set(before) == {"runfloor", "web", "worker", "beat", "projector"}
     assert before["runfloor"] == stack.process.pid
     (table_id,) = stack.query("SELECT id FROM floor_tableview WHERE status = 'running' LIMIT 1")[0]
 

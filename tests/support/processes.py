@@ -32,6 +32,10 @@ def service_env(event_store_path: Path | None, **extra: str) -> dict[str, str]:
     if settings.EVENT_STORE_BACKEND == "sqlite" and event_store_path is not None:
         env["FLOOR_EVENT_STORE_PATH"] = str(event_store_path)
     env["PYTHONPATH"] = str(ROOT)
+    # No projector process runs beside what a test starts unless the test starts
+    # one and says so (FLOOR_READ_MODELS="projector" in ``extra``): a worker's
+    # timer applies its own command's events, as under the test client.
+    env["FLOOR_READ_MODELS"] = "inline"
     env.update(extra)
     return env
 

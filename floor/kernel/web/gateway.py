@@ -1,11 +1,11 @@
 """Runs a command for a logged-in user and waits for its read models.
 
 The one door the consoles and the APIs of both contexts share: it turns a Django
-user into an actor, runs the command, and catches the read models up to the
-command's last event, so the response shows the command's own effect
-(read-your-writes). The application and its projector, the logs and the metrics
-are the running floor's, reached through the host it installed
-(floor.kernel.web.host).
+user into an actor, runs the command, and waits until the read models pass
+the command's last event (the projector process applies it; issue 23), so the
+response shows the command's own effect (read-your-writes). The application
+and its projector, the logs and the metrics are the running floor's, reached
+through the host it installed (floor.kernel.web.host).
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from django.conf import settings
 from django.db import DatabaseError
 from eventsourcing.persistence import PersistenceError
 
@@ -32,8 +33,11 @@ ROLE_NAMES = {role.value for role in Role}
 # A command, by its name or its handler (floor.kernel.registry).
 Command = str | Callable[..., Any]
 
-# How long a request waits for the read models to show its command.
-READ_YOUR_WRITES_SECONDS = 5.0
+
+def read_your_writes_seconds() -> float:
+    """How long a request waits for the read models to show its command
+    (FLOOR_READ_YOUR_WRITES_SECONDS, 5 s by default)."""
+    return float(getattr(settings, "FLOOR_READ_YOUR_WRITES_SECONDS", 5.0))
 
 
 class ServiceUnavailable(Exception):
@@ -115,7 +119,7 @@ def _perform_as(
         logger.exception("%s of %s: the event store did not answer", command, actor.username)
         raise ServiceUnavailable(str(error)) from error
     try:
-        host().catch_up(until=outcome.position, timeout=READ_YOUR_WRITES_SECONDS)
+        host().catch_up(until=outcome.position, timeout=read_your_writes_seconds())
     except Exception as error:
         # Recorded is recorded: report the lag, never a failure of the command.
         logger.exception("%s recorded, but the read models did not follow", command)

@@ -23,7 +23,8 @@ class Host:
 
     # The one application (its commands, its clock, its rule profile).
     application: Callable[[], Any]
-    # Catches the read models up to ``until`` within ``timeout`` seconds, or raises.
+    # The read models at ``until`` within ``timeout`` seconds (waited for or
+    # applied, floor.read_models), or raises.
     catch_up: Callable[..., None]
     # The reader of a resource for a user (user, resource), or the refusal.
     reader: Callable[[Any, str], Any]

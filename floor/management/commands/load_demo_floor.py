@@ -20,6 +20,7 @@ from uuid import UUID
 
 from django.contrib.auth.models import Group, User
 from django.core.management.base import BaseCommand
+from django.test.utils import override_settings
 
 from floor.kernel.errors import DomainError
 from floor.kernel.registry import COMMANDS
@@ -78,6 +79,12 @@ class Command(BaseCommand):
     help = "Loads the demo floor (sectors, tables, one user per role)."
 
     def handle(self, *args, **options) -> None:
+        # A one-shot loader, run before the projector process is (make run):
+        # it applies its own commands' events (floor.read_models, issue 23).
+        with override_settings(FLOOR_READ_MODELS="inline"):
+            self.load()
+
+    def load(self) -> None:
         users = {}
         for username, password, role in DEMO_USERS:
             users[role] = self.demo_user(username, password, role)

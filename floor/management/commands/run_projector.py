@@ -1,10 +1,16 @@
-"""Runs the floor projector in a loop (beat's sweep does it too, every few seconds).
+"""Runs the floor projector: the one process that applies events to the read models.
 
-In production it runs as its own service (deploy/floor-projector.service), so the
-read models follow the log within a fraction of a second rather than at the next
-sweep; several may run, since each batch moves the projector's position with a
-compare-and-set (floor.kernel.web.projector). SIGTERM (systemd's stop) ends it
-between batches, with exit status 0.
+Issue 23, item 1: a command's request no longer projects; it waits until this
+process's position passes its command (floor.read_models). So the projector is
+its own process: a child of ``runfloor`` (``make run``), the
+deploy/floor-projector.service unit in a deployment. Idle, it wakes as soon as
+the log grows (floor.projector_wakeup): on PostgreSQL on the store's NOTIFY,
+with ``--idle-seconds`` as the safety net; on SQLite by polling the log's last
+id every ``--poll-seconds``. Several may run, since each batch moves the
+projector's position with a compare-and-set (floor.kernel.web.projector).
+While it runs it writes the ``projector`` heartbeat (floor.liveness), so
+/healthz says when it is gone. SIGTERM (systemd's stop) ends it between
+batches, with exit status 0. Beat's sweep still catches up too, as a backstop.
 """
 
 from __future__ import annotations
@@ -14,7 +20,9 @@ import threading
 
 from django.core.management.base import BaseCommand
 
-from floor.runtime import floor_projector
+from floor.liveness import PROJECTOR, start_heartbeat
+from floor.projector_wakeup import wakeup_for
+from floor.runtime import floor_app, floor_projector
 
 
 class Command(BaseCommand):
@@ -22,16 +30,37 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser) -> None:
         parser.add_argument("--batch-size", type=int, default=100)
-        parser.add_argument("--idle-seconds", type=float, default=0.5)
+        parser.add_argument(
+            "--idle-seconds",
+            type=float,
+            default=1.0,
+            help="Longest idle wait before looking at the log anyway.",
+        )
+        parser.add_argument(
+            "--poll-seconds",
+            type=float,
+            default=0.01,
+            help="Without notifications (SQLite): how often the log's last id is read.",
+        )
         parser.add_argument("--once", action="store_true", help="Catch up, then stop.")
 
-    def handle(self, *args, batch_size: int, idle_seconds: float, once: bool, **options):
+    def handle(
+        self,
+        *args,
+        batch_size: int,
+        idle_seconds: float,
+        poll_seconds: float,
+        once: bool,
+        **options,
+    ):
         projector = floor_projector()
         projector.batch_size = batch_size
         stop = threading.Event()
         previous = None
         if threading.current_thread() is threading.main_thread():
             previous = signal.signal(signal.SIGTERM, lambda *_: stop.set())
+        wakeup = wakeup_for(floor_app().recorder, poll_seconds)
+        heartbeat = None if once else start_heartbeat(PROJECTOR)
         try:
             while not stop.is_set():
                 applied = projector.run_once()
@@ -39,8 +68,12 @@ class Command(BaseCommand):
                     continue
                 if once and projector.lag() == 0:
                     break
-                stop.wait(idle_seconds)  # idle poll: nothing new in the log
+                # Nothing new in the log past where the read models are: wait for it.
+                wakeup.wait(projector.position(), idle_seconds, stop)
         finally:
+            wakeup.close()
+            if heartbeat is not None:
+                heartbeat.stopped.set()
             if previous is not None:
                 signal.signal(signal.SIGTERM, previous)
         self.stdout.write(f"{projector.name} at event {projector.position()}")

@@ -1,4 +1,4 @@
-"""Starts the web server, the Celery worker and beat together, and keeps them up.
+"""Starts the web server, the Celery worker, beat and the projector, and keeps them up.
 
 What ``make run`` ends with, for a room that runs the embedded default for days
 unattended (issue 20). Each child runs in its own process group; when one dies
@@ -6,11 +6,13 @@ it is logged, recorded (``floor.liveness.record_restart``: ``/healthz`` and the
 consoles show it) and started again after a backoff (1 s, doubling to 30 s,
 back to 1 s once it has stayed up a minute), while the others keep running: the
 consoles stay up while the worker comes back. Ctrl-C (or SIGTERM) stops all
-three. The children's process ids are in ``var/runfloor.json``.
+four. The projector (``run_projector``) is a child since issue 23: it alone
+applies events to the read models, and the web's requests wait for it. The
+children's process ids are in ``var/runfloor.json``.
 
 On the embedded broker the worker runs without remote control, mingle and
 gossip (config.settings: a broker in files has no broadcast to trust). The
-three inherit this process's environment, so ``FLOOR_RULE_PROFILE`` (an
+four inherit this process's environment, so ``FLOOR_RULE_PROFILE`` (an
 accelerated twin such as ``TEST_PT`` included) is the same profile in each.
 A deployment on several machines uses the units in ``deploy/`` instead, with
 systemd doing this supervision.
@@ -102,7 +104,10 @@ def exit_reason(returncode: int) -> str:
 
 
 class Command(BaseCommand):
-    help = "Runs web (gunicorn), Celery worker and Celery beat, restarting any that dies."
+    help = (
+        "Runs web (gunicorn), Celery worker, Celery beat and the projector, "
+        "restarting any that dies."
+    )
 
     def add_arguments(self, parser) -> None:
         parser.add_argument("--host", default=os.environ.get("FLOOR_HOST", "127.0.0.1"))
@@ -139,6 +144,9 @@ class Command(BaseCommand):
                 "--schedule",
                 settings.CELERY_BEAT_SCHEDULE_FILENAME,
             ],
+            # The one process applying events to the read models (issue 23): the
+            # web workers' requests wait for it (floor.read_models).
+            "projector": [sys.executable, str(settings.BASE_DIR / "manage.py"), "run_projector"],
         }
 
     def handle(self, *args, host: str, port: int, web_workers: int, **options) -> None:
@@ -172,7 +180,8 @@ class Command(BaseCommand):
             self.stdout.write(
                 self.style.SUCCESS(
                     f"\nFloor service running at http://{host}:{port}/ "
-                    f"(web, worker and beat; rule profile {settings.FLOOR_RULE_PROFILE}). "
+                    "(web, worker, beat and projector; "
+                    f"rule profile {settings.FLOOR_RULE_PROFILE}). "
                     "Press Ctrl-C to stop.\n"
                 )
             )

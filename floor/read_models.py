@@ -1,0 +1,71 @@
+"""How a command's request comes to show its own effect (read-your-writes).
+
+Issue 23, item 1: the projection runs out of the request path. Under
+``FLOOR_READ_MODELS = "projector"`` (the default) the projector process
+(``manage.py run_projector``) applies every event, and a request only waits,
+bounded, until that process's position reaches its command's: one cheap read of
+the position row, then short sleeps doubling from 1 ms to 10 ms. No request
+projects anyone's events, so the web workers no longer queue on the position row's
+lock. Waiting by polling, not by LISTEN on PostgreSQL: a request would need a
+connection of its own to listen on, and the projector answers within a poll or
+two anyway (bench/README.md, commands.py).
+
+``"inline"`` is the seam for processes with no projector beside them: the test
+suite under Django's test client (tests/conftest.py), the POPO store, and
+one-shot loaders (load_demo_floor); there the caller applies the events itself,
+as every request did before issue 23.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+from django.conf import settings
+
+from floor.kernel.web.projector import CatchUpProjector, ProjectionLagging
+
+# The first pause, and the longest, between two reads of the position (seconds).
+FIRST_PAUSE = 0.001
+LONGEST_PAUSE = 0.010
+
+
+def inline() -> bool:
+    """Whether this process applies its own commands' events (module docstring)."""
+    return settings.FLOOR_READ_MODELS == "inline"
+
+
+def show(projector: CatchUpProjector, until: int, timeout: float) -> None:
+    """The read models at ``until`` or past it within ``timeout`` seconds, or
+    ProjectionLagging: applied here when ``inline()``, else awaited."""
+    if inline():
+        projector.catch_up(until=until, timeout=timeout)
+    else:
+        wait_for(projector.position, until, timeout)
+
+
+def wait_for(
+    position: Callable[[], int],
+    until: int,
+    timeout: float,
+    *,
+    sleep: Callable[[float], None] | None = None,
+    monotonic: Callable[[], float] | None = None,
+) -> int:
+    """Reads ``position()`` until it reaches ``until``; returns the reads it took.
+
+    Raises ProjectionLagging once ``timeout`` seconds have passed without it
+    (the gateway's ReadModelsBehind: the command is recorded all the same).
+    ``sleep`` and ``monotonic``: time's, unless a test gives its own."""
+    sleep = sleep or time.sleep
+    monotonic = monotonic or time.monotonic
+    deadline = monotonic() + timeout
+    pause = FIRST_PAUSE
+    reads = 1
+    while position() < until:
+        if monotonic() >= deadline:
+            raise ProjectionLagging(f"the projector stayed short of event {until}")
+        sleep(pause)
+        pause = min(LONGEST_PAUSE, pause * 2)
+        reads += 1
+    return reads
