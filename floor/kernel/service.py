@@ -140,10 +140,16 @@ class CommandService(Application):
     ) -> Outcome:
         """Runs ``decide`` as the command ``command`` of ``actor``, exactly once."""
         command_id = check_command_id(command_id)
-        role = self.role_in_scope(actor, command, payload)
         digest = fingerprint(command, payload)
         record_id = CommandRecord.id_for(actor.username, command_id)
         for _attempt in range(self.max_attempts):
+            # One unit of work per attempt (issue 23, item 5): the scope check
+            # loads the table or sector the command names into it, and the
+            # decision and the books find them there instead of reloading them;
+            # a retry starts a fresh one, so it decides on fresh state.
+            work = UnitOfWork(self, self.profile)
+            with working(work):
+                role = self.role_in_scope(actor, command, payload)
             replay = self.replay(record_id, command, digest)
             if replay is not None:
                 return replay
@@ -154,7 +160,6 @@ class CommandService(Application):
                 profile=self.profile,
                 now=self.clock.now(),
             )
-            work = UnitOfWork(self, self.profile)
             with command_context(context), working(work):
                 try:
                     changed, result = decide()
@@ -194,7 +199,9 @@ class CommandService(Application):
     ) -> dict[str, Any]:
         """Decides as ``execute`` would (the role and its scope, the books that
         follow) and records nothing: a preview of the command's answer."""
-        role = self.role_in_scope(actor, command, payload)
+        work = UnitOfWork(self, self.profile)  # shared with the scope check, as in execute
+        with working(work):
+            role = self.role_in_scope(actor, command, payload)
         context = CommandContext(
             actor=actor.username,
             actor_role=str(role),
@@ -202,7 +209,6 @@ class CommandService(Application):
             profile=self.profile,
             now=self.clock.now(),
         )
-        work = UnitOfWork(self, self.profile)
         with command_context(context), working(work):
             changed, result = decide()
             changed = work.touched(changed)
@@ -253,8 +259,11 @@ class CommandService(Application):
         return result
 
     def replay(self, record_id: UUID, command: str, digest: str) -> Outcome | None:
-        """The first outcome of an already recorded command, or None."""
-        previous = self.find(CommandRecord, record_id)
+        """The first outcome of an already recorded command, or None. Read from
+        the store, never from the unit of work: after a refusal it looks again
+        for a twin that may have committed meanwhile."""
+        with working(UnitOfWork(self, self.profile)):
+            previous = self.find(CommandRecord, record_id)
         if previous is None:
             return None
         return Outcome(previous.replay(command, digest), True, None)
