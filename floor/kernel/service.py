@@ -19,9 +19,10 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 from uuid import UUID
 
-from eventsourcing.application import Application
+from eventsourcing.application import Application, Repository
 from eventsourcing.domain import Aggregate
 from eventsourcing.persistence import IntegrityError
+from eventsourcing.utils import strtobool
 
 from floor.kernel.clock import Clock, SystemClock
 from floor.kernel.command_record import MAX_COMMAND_ID_LENGTH, CommandRecord
@@ -29,6 +30,7 @@ from floor.kernel.composition import ROOM, CommandPolicy
 from floor.kernel.context import CommandContext, command_context
 from floor.kernel.errors import DomainError, ErrorKind, invalid
 from floor.kernel.registry import COMMANDS, CommandSpec
+from floor.kernel.replay import OwnRepository, project_events
 from floor.kernel.roles import Actor, Role
 from floor.kernel.unit_of_work import UnitOfWork, current_work, working
 from games.profiles import CM, RuleProfile
@@ -87,10 +89,27 @@ class CommandService(Application):
             **ROOM.snapshot_intervals(),
             **type(self).snapshotting_intervals,
         }
+        # Snapshots are taken with the same replay as the loads (floor.kernel.replay).
+        self.snapshotting_projectors = dict.fromkeys(self.snapshotting_intervals, project_events)
         super().__init__(env)
         self.profile = profile
         self.clock = clock or SystemClock()
         self.policies = tuple((ROOM.policies() if policies is None else policies).values())
+
+    def construct_repository(self) -> Repository:
+        """The library's repository, built from the same settings, replaying
+        without its per-event assert (floor.kernel.replay, issue 23 item 5)."""
+        cache_maxsize = self.env.get(self.AGGREGATE_CACHE_MAXSIZE)
+        return OwnRepository(
+            event_store=self.events,
+            snapshot_store=self.snapshots,
+            cache_maxsize=int(cache_maxsize) if cache_maxsize else None,
+            fastforward=strtobool(self.env.get(self.AGGREGATE_CACHE_FASTFORWARD, "y")),
+            fastforward_skipping=strtobool(
+                self.env.get(self.AGGREGATE_CACHE_FASTFORWARD_SKIPPING, "n")
+            ),
+            deepcopy_from_cache=strtobool(self.env.get(self.DEEPCOPY_FROM_AGGREGATE_CACHE, "y")),
+        )
 
     # --- running a declared command ----------------------------------------------
 
