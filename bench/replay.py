@@ -8,7 +8,9 @@ figures, each measured in alternating rounds so that outside load falls on
 both alike:
 
 1. replay alone: the same decoded events of every table folded into its
-   aggregate, by the library's projector and by ours (microseconds per event);
+   aggregate, by the library's projector and by ours, and by ours with the
+   seats stored by ``dataclasses.asdict`` as before issue 23 (CPU
+   microseconds per event);
 2. hands: the same floor (one scratch SQLite store, the ledger bench's eight
    tables of eight players, bench/ledger.py) dealt honest hands by two
    applications on that store, one loading with our repository and one with
@@ -29,6 +31,7 @@ import statistics
 import sys
 import tempfile
 import time
+from dataclasses import asdict
 from datetime import UTC, datetime
 from pathlib import Path
 from uuid import UUID
@@ -41,6 +44,7 @@ from eventsourcing.application import Application, project_aggregate  # noqa: E4
 from bench import ledger as ledger_bench  # noqa: E402  (plugs the books in)
 from bench.scratch_env import output_dir, shown  # noqa: E402
 from floor.application.floor_app import FloorApplication  # noqa: E402
+from floor.domain.seat import Seat  # noqa: E402
 from floor.kernel.replay import project_events  # noqa: E402
 from games.profiles import CM  # noqa: E402
 
@@ -59,11 +63,22 @@ class LibraryReplayFloor(FloorApplication):
         return Application.construct_repository(self)
 
 
+def asdict_seats(aggregate, events):
+    """Our projector with seats stored by ``dataclasses.asdict``, as before
+    issue 23 (floor.domain.seat.Seat.to_state): the seats' baseline."""
+    ours = Seat.to_state
+    Seat.to_state = asdict
+    try:
+        return project_events(aggregate, events)
+    finally:
+        Seat.to_state = ours
+
+
 def replay_round(events: dict[str, list], projector) -> tuple[float, dict]:
-    """Seconds to fold every table's events with ``projector``, and the states."""
-    started = time.perf_counter()
+    """CPU seconds to fold every table's events with ``projector``, and the states."""
+    started = time.process_time()
     states = {table_id: projector(None, found) for table_id, found in events.items()}
-    return time.perf_counter() - started, states
+    return time.process_time() - started, states
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -97,7 +112,11 @@ def run(args: argparse.Namespace, scratch: Path) -> int:
     # 1. Replay alone: the same decoded events, both projectors.
     events = {t: list(apps["ours"].events.get(UUID(t))) for t in tables}
     count = sum(len(found) for found in events.values())
-    projectors = {"ours": project_events, "library": project_aggregate}
+    projectors = {
+        "ours": project_events,
+        "library": project_aggregate,
+        "asdict seats": asdict_seats,
+    }
     replay_seconds: dict[str, list[float]] = {name: [] for name in projectors}
     states: dict[str, dict] = {}
     for _ in range(args.rounds):
@@ -105,8 +124,9 @@ def run(args: argparse.Namespace, scratch: Path) -> int:
             seconds, states[name] = replay_round(events, projector)
             replay_seconds[name].append(seconds)
     for table_id in tables:
-        if vars(states["ours"][table_id]) != vars(states["library"][table_id]):
-            problems.append(f"table {table_id}: the two replays differ")
+        for other in ("library", "asdict seats"):
+            if vars(states["ours"][table_id]) != vars(states[other][table_id]):
+                problems.append(f"table {table_id}: ours and {other} replay differently")
 
     # 2. Hands: the same floor, dealt by each application in turn.
     hand_seconds: dict[str, list[float]] = {name: [] for name in apps}
@@ -122,12 +142,14 @@ def run(args: argparse.Namespace, scratch: Path) -> int:
         name: round(statistics.median(found), 3) for name, found in hand_seconds.items()
     }
     replay_ratio = per_event["library"] / per_event["ours"]
+    seats_ratio = per_event["asdict seats"] / per_event["ours"]
     hands_ratio = hands_per_second["ours"] / hands_per_second["library"]
     print(f"{len(tables)} tables, {count} table events replayed per round, {args.rounds} rounds")
-    print(f"{'':10}{'us/event':>10}{'hands/s':>10}")
-    for name in apps:
-        print(f"{name:10}{per_event[name]:>10}{hands_per_second[name]:>10}")
-    print(f"replay: library / ours {replay_ratio:.2f}x the time")
+    print(f"{'':14}{'us/event':>10}{'hands/s':>10}")
+    for name in projectors:
+        print(f"{name:14}{per_event[name]:>10}{hands_per_second.get(name, '-'):>10}")
+    print(f"replay: library / ours {replay_ratio:.2f}x the CPU time")
+    print(f"replay: asdict seats / ours {seats_ratio:.2f}x the CPU time")
     print(f"hands: ours / library {hands_ratio:.2f}x the rate")
     for problem in problems[:10]:
         print(f"WRONG: {problem}")
@@ -142,6 +164,7 @@ def run(args: argparse.Namespace, scratch: Path) -> int:
         "hands_per_second": hands_per_second,
         "median_round_seconds": median_round,
         "replay_time_library_over_ours": round(replay_ratio, 2),
+        "replay_time_asdict_seats_over_ours": round(seats_ratio, 2),
         "hands_rate_ours_over_library": round(hands_ratio, 2),
         "problems": problems,
     }
