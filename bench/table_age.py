@@ -41,8 +41,29 @@ from games.profiles import CM  # noqa: E402
 SNAPSHOT_INTERVAL = 50  # floor.application.floor_app
 
 
+def rebuy(app: FloorApplication, table_id: str, rake: dict[str, int]) -> None:
+    """Tops up to the first buy-in every seat the rake left short of the
+    table's minimum (it must rebuy to be dealt in [CM-16; PT 79]). What is
+    bought is taken off ``rake``, so that the ledger bench's check (stacks and
+    rake add up to the chips bought at first) still holds."""
+    table = app.repository.get(UUID(table_id))
+    for state in table.occupants.values():
+        if state["must_rebuy"]:
+            amount = ledger_bench.BUY_IN_CENTS - state["stack"]
+            app.buy_in(
+                ledger_bench.DEALER,
+                ledger_bench.cid(),
+                table_id=table_id,
+                player=str(UUID(state["player_id"])),
+                amount_cents=amount,
+            )
+            rake[table_id] = rake.get(table_id, 0) - amount
+
+
 def hand(app: FloorApplication, table_id: str, rake: dict[str, int]) -> tuple[float, float]:
-    """One honest hand at ``table_id``; the seconds its start and its end took."""
+    """One honest hand at ``table_id``; the seconds its start and its end took.
+    A long run pays out a stack in rake: its seat rebuys first, untimed."""
+    rebuy(app, table_id, rake)
     table = app.repository.get(UUID(table_id))
     dealt = hands_module.deal(app, table, table.occupied())
     began = time.perf_counter()
