@@ -49,6 +49,9 @@ bench: $(VENV)/.dev-installed node_modules/.installed
 	$(PY) bench/timers.py
 	$(PY) bench/balance.py
 	$(PY) bench/ledger.py
+	$(PY) bench/replay.py
+	$(PY) bench/store_size.py
+	$(PY) bench/table_age.py
 	$(PY) bench/console.py
 	$(PY) bench/live.py
 	$(PY) bench/broker.py

@@ -15,7 +15,8 @@ the fields marked ``shown`` here, instead of listing them again.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass, field, fields, replace
+from copy import deepcopy
+from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
 
@@ -70,8 +71,17 @@ class Seat:
         return cls(**state)
 
     def to_state(self) -> dict[str, Any]:
-        """The stored, JSON form: a dict of the fields, in declaration order."""
-        return asdict(self)
+        """The stored, JSON form: a dict of the fields, in declaration order.
+
+        What ``dataclasses.asdict`` gives (a copy of every value that is not
+        immutable: the dict fields), without its recursive walk of every
+        field through ``deepcopy``: that walk
+        was three quarters of a table's replay (issue 23, item 5; bench/replay.py)."""
+        state = {name: getattr(self, name) for name in _FIELD_NAMES}
+        for name, value in state.items():
+            if not isinstance(value, _IMMUTABLE):
+                state[name] = deepcopy(value)
+        return state
 
     def but(self, **changes: Any) -> Seat:
         """This seat with ``changes``."""
@@ -82,6 +92,10 @@ class Seat:
         """Away past the absence clock, their blinds posted [CM-18]."""
         return bool(self.away and self.away["posting_blinds"])
 
+
+# The stored dict's keys, in order; values of these types are stored as they are.
+_FIELD_NAMES: tuple[str, ...] = tuple(f.name for f in fields(Seat))
+_IMMUTABLE = (str, int, float, type(None))
 
 # The flags the floor's read model and the API show for each seat, in this order.
 SEAT_FLAGS: tuple[str, ...] = tuple(f.name for f in fields(Seat) if f.metadata.get("shown"))

@@ -19,9 +19,10 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 from uuid import UUID
 
-from eventsourcing.application import Application
+from eventsourcing.application import Application, Repository
 from eventsourcing.domain import Aggregate
 from eventsourcing.persistence import IntegrityError
+from eventsourcing.utils import strtobool
 
 from floor.kernel.clock import Clock, SystemClock
 from floor.kernel.command_record import MAX_COMMAND_ID_LENGTH, CommandRecord
@@ -29,6 +30,7 @@ from floor.kernel.composition import ROOM, CommandPolicy
 from floor.kernel.context import CommandContext, command_context
 from floor.kernel.errors import DomainError, ErrorKind, invalid
 from floor.kernel.registry import COMMANDS, CommandSpec
+from floor.kernel.replay import OwnRepository, project_events
 from floor.kernel.roles import Actor, Role
 from floor.kernel.unit_of_work import UnitOfWork, current_work, working
 from games.profiles import CM, RuleProfile
@@ -87,10 +89,27 @@ class CommandService(Application):
             **ROOM.snapshot_intervals(),
             **type(self).snapshotting_intervals,
         }
+        # Snapshots are taken with the same replay as the loads (floor.kernel.replay).
+        self.snapshotting_projectors = dict.fromkeys(self.snapshotting_intervals, project_events)
         super().__init__(env)
         self.profile = profile
         self.clock = clock or SystemClock()
         self.policies = tuple((ROOM.policies() if policies is None else policies).values())
+
+    def construct_repository(self) -> Repository:
+        """The library's repository, built from the same settings, replaying
+        without its per-event assert (floor.kernel.replay, issue 23 item 5)."""
+        cache_maxsize = self.env.get(self.AGGREGATE_CACHE_MAXSIZE)
+        return OwnRepository(
+            event_store=self.events,
+            snapshot_store=self.snapshots,
+            cache_maxsize=int(cache_maxsize) if cache_maxsize else None,
+            fastforward=strtobool(self.env.get(self.AGGREGATE_CACHE_FASTFORWARD, "y")),
+            fastforward_skipping=strtobool(
+                self.env.get(self.AGGREGATE_CACHE_FASTFORWARD_SKIPPING, "n")
+            ),
+            deepcopy_from_cache=strtobool(self.env.get(self.DEEPCOPY_FROM_AGGREGATE_CACHE, "y")),
+        )
 
     # --- running a declared command ----------------------------------------------
 
@@ -140,10 +159,16 @@ class CommandService(Application):
     ) -> Outcome:
         """Runs ``decide`` as the command ``command`` of ``actor``, exactly once."""
         command_id = check_command_id(command_id)
-        role = self.role_in_scope(actor, command, payload)
         digest = fingerprint(command, payload)
         record_id = CommandRecord.id_for(actor.username, command_id)
         for _attempt in range(self.max_attempts):
+            # One unit of work per attempt (issue 23, item 5): the scope check
+            # loads the table or sector the command names into it, and the
+            # decision and the books find them there instead of reloading them;
+            # a retry starts a fresh one, so it decides on fresh state.
+            work = UnitOfWork(self, self.profile)
+            with working(work):
+                role = self.role_in_scope(actor, command, payload)
             replay = self.replay(record_id, command, digest)
             if replay is not None:
                 return replay
@@ -154,7 +179,6 @@ class CommandService(Application):
                 profile=self.profile,
                 now=self.clock.now(),
             )
-            work = UnitOfWork(self, self.profile)
             with command_context(context), working(work):
                 try:
                     changed, result = decide()
@@ -194,7 +218,9 @@ class CommandService(Application):
     ) -> dict[str, Any]:
         """Decides as ``execute`` would (the role and its scope, the books that
         follow) and records nothing: a preview of the command's answer."""
-        role = self.role_in_scope(actor, command, payload)
+        work = UnitOfWork(self, self.profile)  # shared with the scope check, as in execute
+        with working(work):
+            role = self.role_in_scope(actor, command, payload)
         context = CommandContext(
             actor=actor.username,
             actor_role=str(role),
@@ -202,7 +228,6 @@ class CommandService(Application):
             profile=self.profile,
             now=self.clock.now(),
         )
-        work = UnitOfWork(self, self.profile)
         with command_context(context), working(work):
             changed, result = decide()
             changed = work.touched(changed)
@@ -253,8 +278,11 @@ class CommandService(Application):
         return result
 
     def replay(self, record_id: UUID, command: str, digest: str) -> Outcome | None:
-        """The first outcome of an already recorded command, or None."""
-        previous = self.find(CommandRecord, record_id)
+        """The first outcome of an already recorded command, or None. Read from
+        the store, never from the unit of work: after a refusal it looks again
+        for a twin that may have committed meanwhile."""
+        with working(UnitOfWork(self, self.profile)):
+            previous = self.find(CommandRecord, record_id)
         if previous is None:
             return None
         return Outcome(previous.replay(command, digest), True, None)

@@ -9,7 +9,9 @@ call the aggregate, save) with the save done once, by the service.
 
 Within a command each aggregate is loaded once (an identity map), so two
 helpers touching the same table change one copy, and an aggregate created by
-the command is findable by it once ``add``-ed. Outside a command (a preview's
+the command is findable by it once ``add``-ed. The command's scope check, its
+decision and the books share one unit of work (issue 23, item 5): what one
+loaded the others find. Outside a command (a preview's
 checks, a scope check) a unit of work simply reads the store.
 """
 
@@ -44,21 +46,28 @@ class UnitOfWork:
     def __init__(self, service: Application, profile: RuleProfile) -> None:
         self.service = service
         self.profile = profile
-        self._loaded: dict[UUID, Aggregate] = {}
+        self._loaded: dict[UUID, Aggregate | None] = {}
+        # Reads from the store, counted so a test can pin them per command.
+        self.loads = 0
 
     def now(self) -> datetime:
         """The time of the command being decided: the time its events carry."""
         return current_context().now
 
     def get(self, aggregate_id: UUID) -> Aggregate | None:
-        """The aggregate of that id, whatever its class, or None."""
-        aggregate = self._loaded.get(aggregate_id)
-        if aggregate is None:
-            try:
-                aggregate = self.service.repository.get(aggregate_id)
-            except AggregateNotFoundError:
-                return None
-            self._loaded[aggregate_id] = aggregate
+        """The aggregate of that id, whatever its class, or None.
+
+        Each id is read from the store once per unit of work, found or not: an
+        account the books look up three times before opening it costs one read
+        (issue 23, item 5); ``add`` replaces a remembered absence."""
+        if aggregate_id in self._loaded:
+            return self._loaded[aggregate_id]
+        self.loads += 1
+        try:
+            aggregate = self.service.repository.get(aggregate_id)
+        except AggregateNotFoundError:
+            aggregate = None
+        self._loaded[aggregate_id] = aggregate
         return aggregate
 
     def find(self, cls: type[A], aggregate_id: UUID) -> A | None:
@@ -86,7 +95,7 @@ class UnitOfWork:
     def touched(self, changed: Sequence[Aggregate]) -> list[Aggregate]:
         """``changed`` and every other aggregate loaded or added here that has
         events to save, each once."""
-        pending = [a for a in self._loaded.values() if a.pending_events]
+        pending = [a for a in self._loaded.values() if a is not None and a.pending_events]
         return list({id(a): a for a in [*changed, *pending]}.values())
 
 

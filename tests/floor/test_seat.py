@@ -55,3 +55,22 @@ def test_a_seat_is_stored_as_the_same_dict_as_before():
 
 def test_the_views_show_the_flags_declared_on_the_seat():
     assert SEAT_FLAGS == SHOWN
+
+
+def test_a_stored_seat_owns_its_dicts_as_asdict_gave_them():
+    """``to_state`` skips ``dataclasses.asdict``'s walk (issue 23) but stores
+    the same dict, and the clock's and the move's dicts as copies: changing
+    the stored seat never changes the value it came from."""
+    from dataclasses import asdict
+
+    away = {"since": "2026-11-22T20:00:00+00:00", "warned": False, "posting_blinds": False}
+    moved = {"table": "cd" * 16, "seat": 3, "kind": "move", "played": False}
+    seat = Seat.sit("ab" * 16, newcomer=False, posts_big_blind=False).but(
+        away=away, moved_from=moved, stack=1500
+    )
+    stored = seat.to_state()
+    assert stored == asdict(seat) and tuple(stored) == STORED_KEYS
+    stored["away"]["warned"] = True
+    stored["moved_from"]["played"] = True
+    assert seat.away == away and away["warned"] is False
+    assert seat.moved_from["played"] is False
