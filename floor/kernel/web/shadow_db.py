@@ -139,7 +139,7 @@ class ShadowDatabase:
     def open(self) -> None:
         """Registers the alias and makes its tables, empty (a shadow left by a
         rebuild that died is dropped first)."""
-        self.close()
+        self.close(stale=True)
         self._connect()
         if self.vendor == "postgresql":
             # On the shadow's own connection (autocommit), not the live one: the
@@ -150,12 +150,18 @@ class ShadowDatabase:
             for model in [self.positions, *reversed(self.tables)]:  # parents first
                 editor.create_model(model)
 
-    def close(self) -> None:
-        """Drops the shadow (file or schema) and forgets the alias."""
+    def close(self, *, stale: bool = False) -> None:
+        """Drops the shadow (file or schema) and forgets the alias; ``stale``:
+        one a rebuild that died left, before a new one is made."""
         self._connect()
         if self.vendor == "postgresql":
-            with self.connection.cursor() as cursor:
-                name = self.connection.ops.quote_name(self.schema)
+            # A live transaction still open that read the shadow (a caller's
+            # around the switch, a test's) holds locks on its tables: it drops
+            # the schema itself, or the shadow's connection would wait for it.
+            live = connections[self.live]
+            dropper = live if live.in_atomic_block and not stale else self.connection
+            with dropper.cursor() as cursor:
+                name = dropper.ops.quote_name(self.schema)
                 cursor.execute(f"DROP SCHEMA IF EXISTS {name} CASCADE")
         self.connection.close()
         del connections[self.alias]
