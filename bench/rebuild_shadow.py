@@ -3,8 +3,8 @@ against the in-place one it replaced (issue 23, item 3), side by side.
 
 On each backend (a scratch var/ directory for the embedded SQLite default; a
 scratch PostgreSQL database ``floor_bench_shadow``), one process migrates, builds
-bench/ledger.py's floor (a funded cage, eight tables of eight players, bought
-in) and deals ``--hands`` hands at every table, projected live. Then it
+bench/ledger.py's floor (a funded cage, ``--tables`` tables of eight players,
+bought in) and deals ``--hands`` hands at every table, projected live. Then it
 rebuilds the read models twice, while a reader thread counts the open tables
 and the seated players as a console does, over and over:
 
@@ -17,7 +17,7 @@ how many of the reader's reads showed a partial floor. The exit status is 1 when
 a read during the shadow rebuild showed a partial floor, or when a rebuild does
 not end with the read models it started from.
 
-Usage: .venv/bin/python bench/rebuild_shadow.py [--backend both] [--hands 40]
+Usage: .venv/bin/python bench/rebuild_shadow.py [--backend both] [--tables 8] [--hands 40]
 Results: printed, and written to var/bench/rebuild_shadow-<timestamp>.json.
 """
 
@@ -70,7 +70,10 @@ def run_backend(backend: str, args: argparse.Namespace, scratch: Path) -> dict[s
     if backend == "postgres":
         env["DATABASE_URL"] = PG_URL
     out = scratch / f"{backend}.json"
-    command = [sys.executable, __file__, "measure", str(args.hands), str(args.batch_size), str(out)]
+    command = [
+        *(sys.executable, __file__, "measure"),
+        *(str(args.tables), str(args.hands), str(args.batch_size), str(out)),
+    ]
     with scratch_database() if backend == "postgres" else contextlib.nullcontext():
         subprocess.run(command, env=env, check=True, cwd=ROOT, stdin=subprocess.DEVNULL)
     return json.loads(out.read_text())
@@ -125,7 +128,7 @@ def read_models(projection) -> dict[str, list[str]]:
     return rows
 
 
-def measure(hands: int, batch_size: int, out: Path) -> None:
+def measure(tables_wanted: int, hands: int, batch_size: int, out: Path) -> None:
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     import django
 
@@ -140,6 +143,7 @@ def measure(hands: int, batch_size: int, out: Path) -> None:
 
     call_command("migrate", verbosity=0)
     app = runtime.floor_app()
+    floor_builder.TABLES = tables_wanted  # in sectors of four
     tables = floor_builder.build(app)
     floor_builder.deal(app, tables, hands, {})
     projector = runtime.floor_projector()
@@ -208,19 +212,23 @@ def measure(hands: int, batch_size: int, out: Path) -> None:
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if argv and argv[0] == "measure":
-        measure(int(argv[1]), int(argv[2]), Path(argv[3]))
+        measure(int(argv[1]), int(argv[2]), int(argv[3]), Path(argv[4]))
         return 0
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--backend", choices=("embedded", "postgres", "both"), default="both")
-    parser.add_argument("--hands", type=int, default=40, help="hands dealt at each of 8 tables")
+    parser.add_argument("--tables", type=int, default=8, help="a multiple of 4 (sectors of four)")
+    parser.add_argument("--hands", type=int, default=40, help="hands dealt at each table")
     parser.add_argument("--batch-size", type=int, default=500)
     args = parser.parse_args(argv)
+    if args.tables < 4 or args.tables % 4 or args.hands < 1:
+        parser.error("--tables is a multiple of 4, --hands at least 1")
     backends = ["embedded", "postgres"] if args.backend == "both" else [args.backend]
     runs = {}
     with tempfile.TemporaryDirectory(prefix="rebuild-shadow-bench-") as scratch:
         for backend in backends:
             runs[backend] = run_backend(backend, args, Path(scratch))
-    print(f"8 tables x 8 players, {args.hands} hands each, batches of {args.batch_size}")
+    print(f"{args.tables} tables x 8 players, {args.hands} hands each", end="")
+    print(f", batches of {args.batch_size}")
     print(
         f"{'':10}{'events':>8}{'rebuild':>9}{'ev/s':>9}{'partial reads':>15}"
         f"{'switch s':>10}{'rows':>8}{'shadow/in place':>17}"
