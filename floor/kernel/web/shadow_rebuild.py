@@ -44,8 +44,9 @@ from django.utils import timezone
 from floor.kernel.web.projector import CatchUpProjector
 from floor.kernel.web.shadow_db import ShadowDatabase, routing_to
 
-# Called after each shadow batch with (shadow position, live position): the
-# progress bar, and the tests' hook to read the consoles between batches.
+# Called after each batch, the shadow's and the tail's, with (the position
+# reached, the position it goes to): the progress bar, and the tests' hook to
+# read the consoles between batches.
 Progress = Callable[[int, int], None]
 
 
