@@ -52,6 +52,7 @@ bench: $(VENV)/.dev-installed node_modules/.installed
 	$(PY) bench/replay.py
 	$(PY) bench/store_size.py
 	$(PY) bench/table_age.py
+	$(PY) bench/rebuild_shadow.py
 	$(PY) bench/console.py
 	$(PY) bench/live.py
 	$(PY) bench/broker.py

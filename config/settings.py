@@ -196,6 +196,10 @@ else:
         }
     }
 
+# A rebuild writes its read models to a shadow database while the live ones
+# serve (floor.kernel.web.shadow_db); the router is idle otherwise.
+DATABASE_ROUTERS = ["floor.kernel.web.shadow_db.ShadowRouter"]
+
 # --- Event store: where the eventsourcing library keeps the log.
 # "sqlite": a file under var/; "postgres": the same database as the read models;
 # "popo": in memory (unit tests only).

@@ -1,0 +1,213 @@
+"""Where a rebuild writes while the live read models keep serving: the shadow
+database (issue 23, item 3; DESIGN.md, "Read side: projections").
+
+The shadow is a second database alias holding a copy of the read models'
+tables (and of the projector's position table), made empty for each rebuild:
+
+- SQLite (the embedded default): a separate scratch file next to the live one
+  (``floor.sqlite3`` -> ``floor.sqlite3-shadow``), written with no fsync: if
+  the rebuild dies, the next one starts it again from nothing;
+- PostgreSQL: a schema of the same database (``floor_shadow``, or
+  ``<FLOOR_DB_SCHEMA>_shadow``), reached by a connection whose ``search_path``
+  holds that schema alone, so a table missing from the shadow fails loudly
+  instead of resolving to the live one.
+
+Inside ``routing_to()`` the ``ShadowRouter`` (settings.DATABASE_ROUTERS) sends
+the given models to the shadow alias and everything else (the journal, users,
+the event log's own connection is not Django's) to the live database, so the
+projection code, unchanged, writes the shadow. It routes only the ORM's
+queries without an explicit ``using``: code that must reach the live rows
+while routing names its alias.
+
+``copy_into_live`` replaces the live tables' rows by the shadow's inside the
+caller's live transaction: ``DELETE`` then ``INSERT``, no DDL on the live
+tables. Table renames (PostgreSQL) would be quicker for a large floor but take
+an ACCESS EXCLUSIVE lock that makes every reader wait, and would have to swap
+index, constraint and sequence names; SQLite cannot rename across files.
+``DELETE`` and ``INSERT`` are ordinary writes: PostgreSQL's readers keep
+reading the old rows (MVCC) and SQLite's (WAL) the last committed snapshot
+until the switch commits, so no reader sees a partial floor.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+import sqlite3
+from collections.abc import Iterable, Iterator
+from contextvars import ContextVar
+from pathlib import Path
+
+from django.core.management.color import no_style
+from django.db import DEFAULT_DB_ALIAS, connections, models
+from django.db.utils import load_backend
+
+ALIAS = "floor_shadow"
+
+# (alias, models routed to it) while a rebuild writes its shadow; None otherwise.
+_routed: ContextVar[tuple[str, frozenset[type[models.Model]]] | None] = ContextVar(
+    "floor_shadow_routed", default=None
+)
+
+# Rows moved per statement when the shadow is copied across SQLite files.
+COPY_CHUNK = 2000
+
+
+class ShadowRouter:
+    """Sends the routed models to the shadow while ``routing_to()`` is active;
+    says nothing otherwise (Django then uses ``default``)."""
+
+    def _route(self, model: type[models.Model]) -> str | None:
+        routed = _routed.get()
+        if routed is not None and model in routed[1]:
+            return routed[0]
+        return None
+
+    def db_for_read(self, model, **hints):
+        return self._route(model)
+
+    def db_for_write(self, model, **hints):
+        return self._route(model)
+
+    def allow_migrate(self, db, app_label, model_name=None, **hints):
+        # The shadow's tables are made from the models by ShadowDatabase.open,
+        # never by ``migrate``.
+        return False if db == ALIAS else None
+
+
+@contextlib.contextmanager
+def routing_to(alias: str, routed: Iterable[type[models.Model]]) -> Iterator[None]:
+    """ORM queries on ``routed`` models go to ``alias`` within the block (this
+    thread or task only: a context variable)."""
+    token = _routed.set((alias, frozenset(routed)))
+    try:
+        yield
+    finally:
+        _routed.reset(token)
+
+
+def _shadow_schema(live_options: dict) -> str:
+    match = re.search(r"search_path=([A-Za-z_][A-Za-z0-9_]*)", live_options.get("options", ""))
+    return f"{match.group(1)}_shadow" if match else "floor_shadow"
+
+
+class ShadowDatabase:
+    """The shadow copy of ``tables`` (models, children before parents) beside
+    the live database ``live`` (an alias); ``positions``, the projector's
+    position table, is made there too but never copied into the live one."""
+
+    def __init__(
+        self,
+        tables: Iterable[type[models.Model]],
+        positions: type[models.Model],
+        live: str = DEFAULT_DB_ALIAS,
+    ):
+        self.tables = list(tables)
+        self.positions = positions
+        self.live = live
+        self.alias = ALIAS
+        settings = dict(connections[live].settings_dict)
+        settings["OPTIONS"] = dict(settings.get("OPTIONS") or {})
+        self.vendor = connections[live].vendor
+        if self.vendor == "sqlite":
+            self.path = Path(f"{settings['NAME']}-shadow")
+            settings["NAME"] = str(self.path)
+            settings["OPTIONS"]["init_command"] = (
+                "PRAGMA journal_mode=WAL; PRAGMA synchronous=OFF; PRAGMA foreign_keys=ON;"
+            )
+        elif self.vendor == "postgresql":
+            options = settings["OPTIONS"]
+            self.schema = _shadow_schema(options)
+            without = re.sub(r"-c\s*search_path=\S+", "", options.get("options", ""))
+            options["options"] = f"{without} -c search_path={self.schema}".strip()
+        else:
+            raise NotImplementedError(f"no shadow rebuild on {self.vendor}")
+        self.settings = settings
+
+    def _connect(self) -> None:
+        """This thread's connection to the shadow, made here rather than
+        declared in settings.DATABASES: the alias exists only while a rebuild
+        runs (``migrate``, the test databases and ``check`` never see it)."""
+        if not hasattr(connections._connections, self.alias):
+            backend = load_backend(self.settings["ENGINE"])
+            connections[self.alias] = backend.DatabaseWrapper(self.settings, self.alias)
+
+    @property
+    def connection(self):
+        return connections[self.alias]
+
+    def open(self) -> None:
+        """Registers the alias and makes its tables, empty (a shadow left by a
+        rebuild that died is dropped first)."""
+        self.close(stale=True)
+        self._connect()
+        if self.vendor == "postgresql":
+            # On the shadow's own connection (autocommit), not the live one: the
+            # schema exists for it at once, whatever transaction the live is in.
+            with self.connection.cursor() as cursor:
+                cursor.execute(f"CREATE SCHEMA {self.connection.ops.quote_name(self.schema)}")
+        with self.connection.schema_editor() as editor:
+            for model in [self.positions, *reversed(self.tables)]:  # parents first
+                editor.create_model(model)
+
+    def close(self, *, stale: bool = False) -> None:
+        """Drops the shadow (file or schema) and forgets the alias; ``stale``:
+        one a rebuild that died left, before a new one is made."""
+        self._connect()
+        if self.vendor == "postgresql":
+            # A live transaction still open that read the shadow (a caller's
+            # around the switch, a test's) holds locks on its tables: it drops
+            # the schema itself, or the shadow's connection would wait for it.
+            live = connections[self.live]
+            dropper = live if live.in_atomic_block and not stale else self.connection
+            with dropper.cursor() as cursor:
+                name = dropper.ops.quote_name(self.schema)
+                cursor.execute(f"DROP SCHEMA IF EXISTS {name} CASCADE")
+        self.connection.close()
+        del connections[self.alias]
+        if self.vendor == "sqlite":
+            for suffix in ("", "-wal", "-shm"):
+                Path(f"{self.path}{suffix}").unlink(missing_ok=True)
+
+    def copy_into_live(self) -> int:
+        """Replaces every live table's rows by the shadow's; returns the rows
+        copied. Call it inside an atomic block on the live alias: the switch is
+        that transaction."""
+        live = connections[self.live]
+        if not live.in_atomic_block:
+            raise RuntimeError("the switch must run inside one live transaction")
+        quote = live.ops.quote_name
+        copied = 0
+        with live.cursor() as cursor:
+            for model in self.tables:  # children first
+                cursor.execute(f"DELETE FROM {quote(model._meta.db_table)}")
+            for model in reversed(self.tables):
+                table = model._meta.db_table
+                columns = ", ".join(quote(f.column) for f in model._meta.concrete_fields)
+                if self.vendor == "postgresql":
+                    cursor.execute(
+                        f"INSERT INTO {quote(table)} ({columns}) "
+                        f"SELECT {columns} FROM {quote(self.schema)}.{quote(table)}"
+                    )
+                    copied += cursor.rowcount
+                else:
+                    copied += self._copy_sqlite(cursor, table, columns)
+            for statement in live.ops.sequence_reset_sql(no_style(), self.tables):
+                cursor.execute(statement)  # PostgreSQL: ids go on after the copied ones
+        return copied
+
+    def _copy_sqlite(self, cursor, table: str, columns: str) -> int:
+        """Across files, through Python: values are read raw (no Django
+        converters), so each is written back exactly as the shadow stored it."""
+        marks = ", ".join("%s" for _ in columns.split(", "))
+        insert = f'INSERT INTO "{table}" ({columns}) VALUES ({marks})'
+        copied = 0
+        source = sqlite3.connect(self.path)
+        try:
+            rows = source.execute(f'SELECT {columns} FROM "{table}"')
+            while chunk := rows.fetchmany(COPY_CHUNK):
+                cursor.executemany(insert, chunk)
+                copied += len(chunk)
+        finally:
+            source.close()
+        return copied
