@@ -14,7 +14,8 @@ position, and empties first on a rebuild.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from datetime import datetime
 from uuid import UUID
 
@@ -44,7 +45,8 @@ from floor.models import (
     WaitingListView,
 )
 from floor.projections import live_marks
-from floor.projections.journal import anchor_close, journal
+from floor.projections.journal import JournalBatch, anchor_close, journal
+from floor.projections.states import AggregateStates
 from floor.projections.timers import apply_timer_event
 
 
@@ -60,6 +62,22 @@ class FloorProjection:
 
     def __init__(self, application: Callable[[], Application] | None = None) -> None:
         self.application = application
+        # The aggregates' states, folded event by event (floor.projections.states).
+        self.states = AggregateStates(application)
+        self._journal: JournalBatch | None = None
+
+    @contextmanager
+    def batch(self) -> Iterator[None]:
+        """A batch of events applied in one transaction (the projector's): the
+        journal's rows are written together at its end, chained in memory
+        (floor.projections.journal.JournalBatch). Nothing is written if the
+        batch fails: its transaction is rolled back anyway."""
+        self._journal = JournalBatch()
+        try:
+            yield
+            self._journal.flush()
+        finally:
+            self._journal = None
 
     def read_models(self) -> Iterable[type[models.Model]]:
         """Children first, so that emptying them respects foreign keys: the
@@ -81,19 +99,22 @@ class FloorProjection:
         # through a rebuild, whose replayed events it already has.
 
     def _state(self, event: DomainEventProtocol):
-        """The aggregate as it stood right after ``event``."""
-        app = self.application()
-        return app.repository.get(event.originator_id, version=event.originator_version)
+        """The aggregate as it stood right after ``event`` (held in memory)."""
+        return self.states(event)
 
     def apply(self, event: DomainEventProtocol, position: int) -> None:
         """Journals every event; updates the rows it touches, and marks the
         consoles that show them (floor.projections.live_marks)."""
+        self.states.observe(event)
         touched = live_marks.before(event)
         self._apply(event, position)
         live_marks.stamp(touched | live_marks.after(event, self._state), position)
 
     def _apply(self, event: DomainEventProtocol, position: int) -> None:
-        written = journal(event, position)
+        if self._journal is not None:
+            written = self._journal.write(event, position)
+        else:  # one event applied on its own: its row at once
+            written = journal(event, position)
         anchor_close(event, position, written)
         apply_timer_event(event)
         if isinstance(event, Sector.Opened):
