@@ -15,7 +15,7 @@ position, and empties first on a rebuild.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from datetime import datetime
 from uuid import UUID
 
@@ -65,19 +65,36 @@ class FloorProjection:
         # The aggregates' states, folded event by event (floor.projections.states).
         self.states = AggregateStates(application)
         self._journal: JournalBatch | None = None
+        self._marks: dict[str, int] | None = None
+        self._seats: dict[UUID, Table] | None = None
 
     @contextmanager
     def batch(self) -> Iterator[None]:
-        """A batch of events applied in one transaction (the projector's): the
-        journal's rows are written together at its end, chained in memory
-        (floor.projections.journal.JournalBatch). Nothing is written if the
-        batch fails: its transaction is rolled back anyway."""
+        """A batch of events applied in one transaction (the projector's):
+        what no event of the batch reads back is written once, at its end
+        (issue 23, item 2). The journal's rows, chained in memory
+        (floor.projections.journal.JournalBatch); the consoles' marks, each
+        scope's at the last position that touched it; each table's seats,
+        from its last state (nothing in the projection reads the seats); and
+        what the declared parts gather (ReadModelPart.batch). The final rows
+        are those event by event wrote. Nothing is written if the batch fails:
+        its transaction is rolled back anyway."""
         self._journal = JournalBatch()
+        self._marks: dict[str, int] = {}
+        self._seats: dict[UUID, Table] = {}
         try:
-            yield
-            self._journal.flush()
+            with ExitStack() as parts:
+                for part in ROOM.read_model_parts():
+                    if part.batch is not None:
+                        parts.enter_context(part.batch())
+                yield
+                self._journal.flush()
+                self._write_seats()
+                live_marks.stamp_all(self._marks)
         finally:
             self._journal = None
+            self._marks = None
+            self._seats = None
 
     def read_models(self) -> Iterable[type[models.Model]]:
         """Children first, so that emptying them respects foreign keys: the
@@ -108,7 +125,11 @@ class FloorProjection:
         self.states.observe(event)
         touched = live_marks.before(event)
         self._apply(event, position)
-        live_marks.stamp(touched | live_marks.after(event, self._state), position)
+        touched |= live_marks.after(event, self._state)
+        if self._marks is None:
+            live_marks.stamp(touched, position)
+        else:
+            self._marks.update(dict.fromkeys(touched, position))
 
     def _apply(self, event: DomainEventProtocol, position: int) -> None:
         if self._journal is not None:
@@ -192,18 +213,10 @@ class FloorProjection:
             dealer=getattr(table, "dealer", None) or "",
             version=table.version,
         )
-        SeatView.objects.filter(table_id=table.id).delete()
-        SeatView.objects.bulk_create(
-            SeatView(
-                table_id=table.id,
-                seat=int(seat),
-                player_id=UUID(state["player_id"]),
-                stack_cents=state["stack"],
-                rests=state.get("rests", 0),
-                **{flag: state[flag] for flag in SEAT_FLAGS},
-            )
-            for seat, state in table.occupants.items()
-        )
+        if self._seats is None:
+            self._write_seats({table.id: table})
+        else:  # written at the batch's end, from the table's last state
+            self._seats[table.id] = table
         if isinstance(event, Table.HandStarted):
             HandView.objects.create(
                 table_id=table.id,
@@ -241,6 +254,25 @@ class FloorProjection:
                 contributions=event.contributions,
                 winnings=event.winnings,
             )
+
+    def _write_seats(self, tables: dict[UUID, Table] | None = None) -> None:
+        """Rewrites the seats of ``tables`` (default: the batch's) from their states."""
+        tables = self._seats if tables is None else tables
+        if not tables:
+            return
+        SeatView.objects.filter(table_id__in=list(tables)).delete()
+        SeatView.objects.bulk_create(
+            SeatView(
+                table_id=table.id,
+                seat=int(seat),
+                player_id=UUID(state["player_id"]),
+                stack_cents=state["stack"],
+                rests=state.get("rests", 0),
+                **{flag: state[flag] for flag in SEAT_FLAGS},
+            )
+            for table in tables.values()
+            for seat, state in table.occupants.items()
+        )
 
     # --- players and lists -------------------------------------------------------------
 

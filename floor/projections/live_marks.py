@@ -210,3 +210,16 @@ def stamp(scopes: set[str], position: int) -> None:
         unique_fields=["scope"],
         update_fields=["position"],
     )
+
+
+def stamp_all(marks: dict[str, int]) -> None:
+    """Moves each scope's mark to its position (a batch's: the last event
+    that touched it), in one statement."""
+    if not marks:
+        return
+    LiveMark.objects.bulk_create(
+        [LiveMark(scope=scope, position=marks[scope]) for scope in sorted(marks)],
+        update_conflicts=True,
+        unique_fields=["scope"],
+        update_fields=["position"],
+    )
