@@ -67,6 +67,9 @@ class FloorProjection:
         self._journal: JournalBatch | None = None
         self._marks: dict[str, int] | None = None
         self._seats: dict[UUID, Table] | None = None
+        # Each table's sector, status and game as the batch last wrote them:
+        # the consoles' scopes depend on them (live_marks.tables_changed).
+        self._games: dict[UUID, tuple] | None = None
 
     @contextmanager
     def batch(self) -> Iterator[None]:
@@ -82,8 +85,10 @@ class FloorProjection:
         self._journal = JournalBatch()
         self._marks: dict[str, int] = {}
         self._seats: dict[UUID, Table] = {}
+        self._games: dict[UUID, tuple] = {}
         try:
             with ExitStack() as parts:
+                parts.enter_context(live_marks.remembered())
                 for part in ROOM.read_model_parts():
                     if part.batch is not None:
                         parts.enter_context(part.batch())
@@ -95,6 +100,7 @@ class FloorProjection:
             self._journal = None
             self._marks = None
             self._seats = None
+            self._games = None
 
     def read_models(self) -> Iterable[type[models.Model]]:
         """Children first, so that emptying them respects foreign keys: the
@@ -162,8 +168,10 @@ class FloorProjection:
             self._table(event)
         elif isinstance(event, Player.Event):
             self._player(self._state(event), event)
+            live_marks.player_changed(event.originator_id)
         elif isinstance(event, WaitingList.Event):
             self._waiting_list(self._state(event))
+            live_marks.lists_changed()
         elif isinstance(event, BalanceGroup.Event):
             self._balance_group(self._state(event), event)
         else:
@@ -189,6 +197,18 @@ class FloorProjection:
                 opened_at=event.timestamp,
                 opened_by=event.actor,
             )
+        game = (
+            table.sector_id,
+            table.status,
+            table.variant,
+            table.limit,
+            table.minimum_cents,
+            table.maximum_cents,
+        )
+        if self._games is None or self._games.get(table.id) != game:
+            live_marks.tables_changed()
+            if self._games is not None:
+                self._games[table.id] = game
         suspension = table.suspension or {}
         profile = self.application().profile
         TableView.objects.filter(id=table.id).update(
