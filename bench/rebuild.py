@@ -19,7 +19,7 @@ must stay flat as the log grows). Checked (exit status 1 when one fails): the
 rebuilt read models equal the live ones, and ``verify_log`` passes.
 
 Usage: .venv/bin/python bench/rebuild.py [--events 50000] [--tables 12]
-       [--batch-size 500] [--rounds 2]
+       [--batch-size 500] [--rounds 2] [--keep DIR]
 Results: printed, and written to var/bench/rebuild-<timestamp>.json.
 """
 
@@ -257,7 +257,7 @@ def run(args: argparse.Namespace, scratch: Path) -> int:
     stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
     out = output_dir() / f"rebuild-{stamp}.json"
     report = {
-        "args": vars(args),
+        "args": {k: str(v) if isinstance(v, Path) else v for k, v in vars(args).items()},
         "build": built,
         "decode": decodes,
         "rebuild": rebuilds,
@@ -288,9 +288,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--batch-size", type=int, default=500)
     parser.add_argument("--rounds", type=int, default=2, help="decode and rebuild runs each")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--keep", type=Path, help="build the room in this (new) directory and keep it"
+    )
     args = parser.parse_args(argv)
     if args.events < 1 or args.tables < 1 or args.batch_size < 1 or args.rounds < 1:
         parser.error("--events, --tables, --batch-size and --rounds are at least 1")
+    if args.keep:
+        args.keep.mkdir(parents=True)
+        return run(args, args.keep)
     with tempfile.TemporaryDirectory(prefix="rebuild-bench-") as scratch:
         return run(args, Path(scratch))
 

@@ -66,7 +66,7 @@ class FloorProjection:
         self.states = AggregateStates(application)
         self._journal: JournalBatch | None = None
         self._marks: dict[str, int] | None = None
-        self._seats: dict[UUID, Table] | None = None
+        self._tables: dict[UUID, tuple[Table, DomainEventProtocol]] | None = None
         # Each table's sector, status and game as the batch last wrote them:
         # the consoles' scopes depend on them (live_marks.tables_changed).
         self._games: dict[UUID, tuple] | None = None
@@ -77,14 +77,15 @@ class FloorProjection:
         what no event of the batch reads back is written once, at its end
         (issue 23, item 2). The journal's rows, chained in memory
         (floor.projections.journal.JournalBatch); the consoles' marks, each
-        scope's at the last position that touched it; each table's seats,
-        from its last state (nothing in the projection reads the seats); and
+        scope's at the last position that touched it; each table's row and
+        seats, from its last state (what the projection reads of a table,
+        its sector, status and game, is written as it changes); and
         what the declared parts gather (ReadModelPart.batch). The final rows
         are those event by event wrote. Nothing is written if the batch fails:
         its transaction is rolled back anyway."""
         self._journal = JournalBatch()
         self._marks: dict[str, int] = {}
-        self._seats: dict[UUID, Table] = {}
+        self._tables: dict[UUID, tuple[Table, DomainEventProtocol]] = {}
         self._games: dict[UUID, tuple] = {}
         try:
             with ExitStack() as parts:
@@ -94,12 +95,12 @@ class FloorProjection:
                         parts.enter_context(part.batch())
                 yield
                 self._journal.flush()
-                self._write_seats()
+                self._write_tables(self._tables)
                 live_marks.stamp_all(self._marks)
         finally:
             self._journal = None
             self._marks = None
-            self._seats = None
+            self._tables = None
             self._games = None
 
     def read_models(self) -> Iterable[type[models.Model]]:
@@ -205,38 +206,20 @@ class FloorProjection:
             table.minimum_cents,
             table.maximum_cents,
         )
-        if self._games is None or self._games.get(table.id) != game:
+        changed = self._games is None or self._games.get(table.id) != game
+        if changed:
             live_marks.tables_changed()
             if self._games is not None:
                 self._games[table.id] = game
-        suspension = table.suspension or {}
-        profile = self.application().profile
-        TableView.objects.filter(id=table.id).update(
-            second_variant=table.second_variant or "",
-            ante_cents=getattr(table, "ante_cents", 0),
-            rake=getattr(table, "rake", None),
-            status=table.status,
-            button=table.button,
-            hands_played=table.hands_played,
-            hand_in_progress=table.hand["number"] if table.hand else None,
-            draw_open=table.draw_open,
-            players=table.player_count,
-            suspended_at=_when(suspension.get("at")),
-            closes_at=_when(suspension.get("closes_at")),
-            closed_at=event.timestamp if isinstance(event, Table.Closed) else None,
-            seat_change_requests=[str(UUID(p)) for p in table.seat_change_requests],
-            action_clock=table.action_clock,
-            session=table.session_read(profile),
-            session_rule=table.session_rule_read(profile),
-            last_hands_left=table.last_hands["left"] if table.last_hands else None,
-            jackpot_stakes=getattr(table, "jackpot_stakes", None) or {},
-            dealer=getattr(table, "dealer", None) or "",
-            version=table.version,
-        )
-        if self._seats is None:
-            self._write_seats({table.id: table})
-        else:  # written at the batch's end, from the table's last state
-            self._seats[table.id] = table
+        if self._tables is None:
+            self._write_tables({table.id: (table, event)})
+        else:
+            # The row and its seats written at the batch's end, from the
+            # table's last state; its sector, status and game at once, which
+            # the consoles' scopes read (live_marks) while the batch goes on.
+            self._tables[table.id] = (table, event)
+            if changed:
+                TableView.objects.filter(id=table.id).update(status=table.status)
         if isinstance(event, Table.HandStarted):
             HandView.objects.create(
                 table_id=table.id,
@@ -275,11 +258,36 @@ class FloorProjection:
                 winnings=event.winnings,
             )
 
-    def _write_seats(self, tables: dict[UUID, Table] | None = None) -> None:
-        """Rewrites the seats of ``tables`` (default: the batch's) from their states."""
-        tables = self._seats if tables is None else tables
+    def _write_tables(self, tables: dict[UUID, tuple[Table, DomainEventProtocol]]) -> None:
+        """Rewrites the rows and seats of ``tables`` from their states (each
+        with the event it stands at)."""
         if not tables:
             return
+        profile = self.application().profile
+        for table, event in tables.values():
+            suspension = table.suspension or {}
+            TableView.objects.filter(id=table.id).update(
+                second_variant=table.second_variant or "",
+                ante_cents=getattr(table, "ante_cents", 0),
+                rake=getattr(table, "rake", None),
+                status=table.status,
+                button=table.button,
+                hands_played=table.hands_played,
+                hand_in_progress=table.hand["number"] if table.hand else None,
+                draw_open=table.draw_open,
+                players=table.player_count,
+                suspended_at=_when(suspension.get("at")),
+                closes_at=_when(suspension.get("closes_at")),
+                closed_at=event.timestamp if isinstance(event, Table.Closed) else None,
+                seat_change_requests=[str(UUID(p)) for p in table.seat_change_requests],
+                action_clock=table.action_clock,
+                session=table.session_read(profile),
+                session_rule=table.session_rule_read(profile),
+                last_hands_left=table.last_hands["left"] if table.last_hands else None,
+                jackpot_stakes=getattr(table, "jackpot_stakes", None) or {},
+                dealer=getattr(table, "dealer", None) or "",
+                version=table.version,
+            )
         SeatView.objects.filter(table_id__in=list(tables)).delete()
         SeatView.objects.bulk_create(
             SeatView(
@@ -290,7 +298,7 @@ class FloorProjection:
                 rests=state.get("rests", 0),
                 **{flag: state[flag] for flag in SEAT_FLAGS},
             )
-            for table in tables.values()
+            for table, _event in tables.values()
             for seat, state in table.occupants.items()
         )
 
