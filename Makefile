@@ -53,6 +53,7 @@ bench: $(VENV)/.dev-installed node_modules/.installed
 	$(PY) bench/store_size.py
 	$(PY) bench/table_age.py
 	$(PY) bench/rebuild_shadow.py
+	$(PY) bench/rebuild.py
 	$(PY) bench/console.py
 	$(PY) bench/live.py
 	$(PY) bench/broker.py

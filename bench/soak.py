@@ -723,31 +723,11 @@ def check(kills: list[dict[str, Any]], due_before: float) -> dict[str, Any]:
     }
 
 
-# Operational tables a rebuild does not make (they are not projections).
-NOT_PROJECTED = {"schedulerheartbeat", "processrestart", "pendingtimer"}
-
-
 def read_models() -> dict[str, list]:
-    """Every read model's rows, in a comparable form."""
-    from django.apps import apps
+    """Every read model's rows, in a comparable form (tests/support/read_models.py)."""
+    from tests.support.read_models import read_models as rows
 
-    rows = {}
-    for label in ("floor", "ledger"):
-        for model in apps.get_app_config(label).get_models():
-            name = model._meta.model_name
-            if name in NOT_PROJECTED or "position" in name or "journal" in name:
-                continue
-            # A surrogate key is numbered anew by a rebuild: not part of what it shows.
-            fields = [
-                f.attname
-                for f in model._meta.concrete_fields
-                if not (f.primary_key and f.get_internal_type() in ("AutoField", "BigAutoField"))
-            ]
-            rows[f"{label}.{name}"] = sorted(
-                json.dumps(row, sort_keys=True, default=str)
-                for row in model.objects.values(*fields)
-            )
-    return rows
+    return rows()
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -19,6 +19,7 @@ money the consoles show on a table, and the consoles' actions a context adds.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -71,12 +72,16 @@ class ReadModelPart:
     ``apply(event, position, state)`` changes them for one event of ``events``
     (``state(event)`` is the aggregate as it stood right after it);
     ``read_models`` are its models, children first: what a rebuild empties
-    (before the floor's own)."""
+    (before the floor's own). ``batch()``, if given, is entered around each
+    batch of events, inside its transaction: a part may gather there what no
+    event of the batch reads back and write it once as the batch ends (issue
+    23, item 2); it writes nothing when the batch fails."""
 
     name: str
     events: tuple[type, ...]
     apply: Callable[[Any, int, Callable[[Any], Any]], None]
     read_models: tuple[Any, ...]
+    batch: Callable[[], AbstractContextManager[Any]] | None = None
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,8 @@ position, and empties first on a rebuild.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import ExitStack, contextmanager
 from datetime import datetime
 from uuid import UUID
 
@@ -44,7 +45,8 @@ from floor.models import (
     WaitingListView,
 )
 from floor.projections import live_marks
-from floor.projections.journal import anchor_close, journal
+from floor.projections.journal import JournalBatch, anchor_close, journal
+from floor.projections.states import AggregateStates
 from floor.projections.timers import apply_timer_event
 
 
@@ -60,6 +62,46 @@ class FloorProjection:
 
     def __init__(self, application: Callable[[], Application] | None = None) -> None:
         self.application = application
+        # The aggregates' states, folded event by event (floor.projections.states).
+        self.states = AggregateStates(application)
+        self._journal: JournalBatch | None = None
+        self._marks: dict[str, int] | None = None
+        self._tables: dict[UUID, tuple[Table, DomainEventProtocol]] | None = None
+        # Each table's sector, status and game as the batch last wrote them:
+        # the consoles' scopes depend on them (live_marks.tables_changed).
+        self._games: dict[UUID, tuple] | None = None
+
+    @contextmanager
+    def batch(self) -> Iterator[None]:
+        """A batch of events applied in one transaction (the projector's):
+        what no event of the batch reads back is written once, at its end
+        (issue 23, item 2). The journal's rows, chained in memory
+        (floor.projections.journal.JournalBatch); the consoles' marks, each
+        scope's at the last position that touched it; each table's row and
+        seats, from its last state (what the projection reads of a table,
+        its sector, status and game, is written as it changes); and
+        what the declared parts gather (ReadModelPart.batch). The final rows
+        are those event by event wrote. Nothing is written if the batch fails:
+        its transaction is rolled back anyway."""
+        self._journal = JournalBatch()
+        self._marks: dict[str, int] = {}
+        self._tables: dict[UUID, tuple[Table, DomainEventProtocol]] = {}
+        self._games: dict[UUID, tuple] = {}
+        try:
+            with ExitStack() as parts:
+                parts.enter_context(live_marks.remembered())
+                for part in ROOM.read_model_parts():
+                    if part.batch is not None:
+                        parts.enter_context(part.batch())
+                yield
+                self._journal.flush()
+                self._write_tables(self._tables)
+                live_marks.stamp_all(self._marks)
+        finally:
+            self._journal = None
+            self._marks = None
+            self._tables = None
+            self._games = None
 
     def read_models(self) -> Iterable[type[models.Model]]:
         """Children first, so that emptying them respects foreign keys: the
@@ -81,19 +123,26 @@ class FloorProjection:
         # through a rebuild, whose replayed events it already has.
 
     def _state(self, event: DomainEventProtocol):
-        """The aggregate as it stood right after ``event``."""
-        app = self.application()
-        return app.repository.get(event.originator_id, version=event.originator_version)
+        """The aggregate as it stood right after ``event`` (held in memory)."""
+        return self.states(event)
 
     def apply(self, event: DomainEventProtocol, position: int) -> None:
         """Journals every event; updates the rows it touches, and marks the
         consoles that show them (floor.projections.live_marks)."""
+        self.states.observe(event)
         touched = live_marks.before(event)
         self._apply(event, position)
-        live_marks.stamp(touched | live_marks.after(event, self._state), position)
+        touched |= live_marks.after(event, self._state)
+        if self._marks is None:
+            live_marks.stamp(touched, position)
+        else:
+            self._marks.update(dict.fromkeys(touched, position))
 
     def _apply(self, event: DomainEventProtocol, position: int) -> None:
-        written = journal(event, position)
+        if self._journal is not None:
+            written = self._journal.write(event, position)
+        else:  # one event applied on its own: its row at once
+            written = journal(event, position)
         anchor_close(event, position, written)
         apply_timer_event(event)
         if isinstance(event, Sector.Opened):
@@ -120,8 +169,10 @@ class FloorProjection:
             self._table(event)
         elif isinstance(event, Player.Event):
             self._player(self._state(event), event)
+            live_marks.player_changed(event.originator_id)
         elif isinstance(event, WaitingList.Event):
             self._waiting_list(self._state(event))
+            live_marks.lists_changed()
         elif isinstance(event, BalanceGroup.Event):
             self._balance_group(self._state(event), event)
         else:
@@ -147,42 +198,28 @@ class FloorProjection:
                 opened_at=event.timestamp,
                 opened_by=event.actor,
             )
-        suspension = table.suspension or {}
-        profile = self.application().profile
-        TableView.objects.filter(id=table.id).update(
-            second_variant=table.second_variant or "",
-            ante_cents=getattr(table, "ante_cents", 0),
-            rake=getattr(table, "rake", None),
-            status=table.status,
-            button=table.button,
-            hands_played=table.hands_played,
-            hand_in_progress=table.hand["number"] if table.hand else None,
-            draw_open=table.draw_open,
-            players=table.player_count,
-            suspended_at=_when(suspension.get("at")),
-            closes_at=_when(suspension.get("closes_at")),
-            closed_at=event.timestamp if isinstance(event, Table.Closed) else None,
-            seat_change_requests=[str(UUID(p)) for p in table.seat_change_requests],
-            action_clock=table.action_clock,
-            session=table.session_read(profile),
-            session_rule=table.session_rule_read(profile),
-            last_hands_left=table.last_hands["left"] if table.last_hands else None,
-            jackpot_stakes=getattr(table, "jackpot_stakes", None) or {},
-            dealer=getattr(table, "dealer", None) or "",
-            version=table.version,
+        game = (
+            table.sector_id,
+            table.status,
+            table.variant,
+            table.limit,
+            table.minimum_cents,
+            table.maximum_cents,
         )
-        SeatView.objects.filter(table_id=table.id).delete()
-        SeatView.objects.bulk_create(
-            SeatView(
-                table_id=table.id,
-                seat=int(seat),
-                player_id=UUID(state["player_id"]),
-                stack_cents=state["stack"],
-                rests=state.get("rests", 0),
-                **{flag: state[flag] for flag in SEAT_FLAGS},
-            )
-            for seat, state in table.occupants.items()
-        )
+        changed = self._games is None or self._games.get(table.id) != game
+        if changed:
+            live_marks.tables_changed()
+            if self._games is not None:
+                self._games[table.id] = game
+        if self._tables is None:
+            self._write_tables({table.id: (table, event)})
+        else:
+            # The row and its seats written at the batch's end, from the
+            # table's last state; its sector, status and game at once, which
+            # the consoles' scopes read (live_marks) while the batch goes on.
+            self._tables[table.id] = (table, event)
+            if changed:
+                TableView.objects.filter(id=table.id).update(status=table.status)
         if isinstance(event, Table.HandStarted):
             HandView.objects.create(
                 table_id=table.id,
@@ -220,6 +257,50 @@ class FloorProjection:
                 contributions=event.contributions,
                 winnings=event.winnings,
             )
+
+    def _write_tables(self, tables: dict[UUID, tuple[Table, DomainEventProtocol]]) -> None:
+        """Rewrites the rows and seats of ``tables`` from their states (each
+        with the event it stands at)."""
+        if not tables:
+            return
+        profile = self.application().profile
+        for table, event in tables.values():
+            suspension = table.suspension or {}
+            TableView.objects.filter(id=table.id).update(
+                second_variant=table.second_variant or "",
+                ante_cents=getattr(table, "ante_cents", 0),
+                rake=getattr(table, "rake", None),
+                status=table.status,
+                button=table.button,
+                hands_played=table.hands_played,
+                hand_in_progress=table.hand["number"] if table.hand else None,
+                draw_open=table.draw_open,
+                players=table.player_count,
+                suspended_at=_when(suspension.get("at")),
+                closes_at=_when(suspension.get("closes_at")),
+                closed_at=event.timestamp if isinstance(event, Table.Closed) else None,
+                seat_change_requests=[str(UUID(p)) for p in table.seat_change_requests],
+                action_clock=table.action_clock,
+                session=table.session_read(profile),
+                session_rule=table.session_rule_read(profile),
+                last_hands_left=table.last_hands["left"] if table.last_hands else None,
+                jackpot_stakes=getattr(table, "jackpot_stakes", None) or {},
+                dealer=getattr(table, "dealer", None) or "",
+                version=table.version,
+            )
+        SeatView.objects.filter(table_id__in=list(tables)).delete()
+        SeatView.objects.bulk_create(
+            SeatView(
+                table_id=table.id,
+                seat=int(seat),
+                player_id=UUID(state["player_id"]),
+                stack_cents=state["stack"],
+                rests=state.get("rests", 0),
+                **{flag: state[flag] for flag in SEAT_FLAGS},
+            )
+            for table, _event in tables.values()
+            for seat, state in table.occupants.items()
+        )
 
     # --- players and lists -------------------------------------------------------------
 

@@ -61,27 +61,64 @@ def entry_content(event: DomainEventProtocol, position: int) -> dict[str, Any]:
     }
 
 
-def journal(event: DomainEventProtocol, position: int) -> EventJournalEntry | None:
-    """Writes the audit row of one event, chained to the row before it, and
-    returns it; None when the journal already has the position (a rebuild of
-    the read models replays the log: the audit trail is kept, never rewritten).
+class JournalBatch:
+    """The audit rows of a batch of events, written together (issue 23, item 2).
 
     Events come in position order, inside the projector's batch transaction,
-    so the row before is the journal's last: one query reads it, as before the
-    key; the HMAC costs what the sha256 it replaced did.
+    so the row before each one is the journal's last: the batch reads the
+    journal's head once, then keeps the chain's previous digest in memory and
+    links each row to the one before it exactly as one row at a time did
+    (floor.audit); ``flush`` inserts them in one statement, before the batch
+    commits. Per event this was a query and an insert, 38 % of a rebuild.
     """
-    head = EventJournalEntry.objects.order_by("-position").values_list("position", "digest").first()
-    if head is not None and head[0] >= position:
-        return None
-    previous = head[1] if head is not None else GENESIS
-    ring = keyring()
-    content = entry_content(event, position)
-    return EventJournalEntry.objects.create(
-        **content,
-        previous_digest=previous,
-        digest=ring.digest(previous, content),
-        key_id=ring.current_id,
-    )
+
+    def __init__(self) -> None:
+        self.head: tuple[int, str] | None = None
+        self.read = False
+        self.rows: list[EventJournalEntry] = []
+        self.ring = None  # the audit keys, looked up once per batch (a stat of the key file)
+
+    def write(self, event: DomainEventProtocol, position: int) -> EventJournalEntry | None:
+        """The audit row of one event, chained to the row before it (not saved
+        until ``flush``); None when the journal already has the position (a
+        rebuild of the read models replays the log: the audit trail is kept,
+        never rewritten)."""
+        if not self.read:
+            self.head = (
+                EventJournalEntry.objects.order_by("-position")
+                .values_list("position", "digest")
+                .first()
+            )
+            self.read = True
+            self.ring = keyring()
+        if self.head is not None and self.head[0] >= position:
+            return None
+        previous = self.head[1] if self.head is not None else GENESIS
+        content = entry_content(event, position)
+        row = EventJournalEntry(
+            **content,
+            previous_digest=previous,
+            digest=self.ring.digest(previous, content),
+            key_id=self.ring.current_id,
+        )
+        self.rows.append(row)
+        self.head = (position, row.digest)
+        return row
+
+    def flush(self) -> None:
+        """Inserts the rows written since the last flush, in one statement."""
+        if self.rows:
+            EventJournalEntry.objects.bulk_create(self.rows)
+            self.rows = []
+
+
+def journal(event: DomainEventProtocol, position: int) -> EventJournalEntry | None:
+    """Writes the audit row of one event on its own (JournalBatch.write, then
+    saved at once) and returns it; None when the journal already has it."""
+    batch = JournalBatch()
+    row = batch.write(event, position)
+    batch.flush()
+    return row
 
 
 def anchor_close(

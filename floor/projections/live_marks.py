@@ -44,7 +44,9 @@ position (floor.hosting.log_position), so it shows on every console.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any
 from uuid import UUID
 
@@ -71,6 +73,68 @@ from floor.models import (
 
 # The statuses of a table on the floor (as floor.selectors.tables.OPEN, a layer above).
 OPEN = ("registering", "running", "suspended")
+
+
+class _Remembered:
+    """The scopes found in a batch (issue 23, item 2), for as long as the rows
+    they were read from stay as they were: the projection says what it
+    changed (``tables_changed``, ``player_changed``, ``lists_changed``) and
+    what depended on it is forgotten, so each answer is the one a fresh query
+    would give. Without it, most of a rebuild's time went into asking again,
+    event after event, which tables play a table's game."""
+
+    def __init__(self) -> None:
+        self.tables: dict[UUID, set[str]] = {}  # a table -> _table_scopes
+        self.players: dict[UUID, set[str]] = {}  # a player -> _player_scopes
+        self.lists: dict[UUID, set[str]] = {}  # a waiting list -> its open tables' scopes
+
+
+_remembered: ContextVar[_Remembered | None] = ContextVar("live_marks_remembered", default=None)
+
+
+@contextmanager
+def remembered() -> Iterator[None]:
+    """Scopes remembered within a batch (the projection's, in its transaction)."""
+    token = _remembered.set(_Remembered())
+    try:
+        yield
+    finally:
+        _remembered.reset(token)
+
+
+def tables_changed() -> None:
+    """A table's sector, status or game changed (or a table is new): every
+    scope remembered read them."""
+    memo = _remembered.get()
+    if memo is not None:
+        memo.tables.clear()
+        memo.players.clear()
+        memo.lists.clear()
+
+
+def player_changed(player_id: UUID) -> None:
+    """The player's row changed (where they sit)."""
+    memo = _remembered.get()
+    if memo is not None:
+        memo.players.pop(player_id, None)
+
+
+def lists_changed() -> None:
+    """A waiting list's entries changed: who is on which list."""
+    memo = _remembered.get()
+    if memo is not None:
+        memo.players.clear()
+
+
+def _recall(kind: str, key: UUID, find: Callable[[UUID], set[str]]) -> set[str]:
+    """``find(key)``, remembered in the batch (a copy: callers add to it)."""
+    memo = _remembered.get()
+    if memo is None:
+        return find(key)
+    found = getattr(memo, kind)
+    if key not in found:
+        found[key] = find(key)
+    return set(found[key])
 
 
 def _uuid(value: Any) -> UUID | None:
@@ -157,11 +221,15 @@ def _named_tables(source: Any) -> set[UUID | None] | None:
     return named
 
 
+def _list_scopes(list_id: UUID) -> set[str]:
+    return _scopes(_open_tables_of_lists(WaitingListView.objects.filter(id=list_id)))
+
+
 def before(event: DomainEventProtocol) -> set[str]:
     """What the event touches as the read models stood before it: where a
     player sat, the tables a group held."""
     if isinstance(event, Player.Event):
-        return _player_scopes(event.originator_id)
+        return _recall("players", event.originator_id, _player_scopes)
     if isinstance(event, BalanceGroup.Event):
         return _tables_and_sectors(_group_tables(event.originator_id))
     return set()
@@ -175,11 +243,11 @@ def after(event: DomainEventProtocol, state: Callable[[Any], Any]) -> set[str]:
         ids = tables.values_list("id", flat=True)
         return {sector_scope(origin), *(table_scope(t) for t in ids)}
     if isinstance(event, Table.Event):
-        return _table_scopes(origin) | {CAGE}
+        return _recall("tables", origin, _table_scopes) | {CAGE}
     if isinstance(event, Player.Event):
-        return _player_scopes(origin) | {CAGE}
+        return _recall("players", origin, _player_scopes) | {CAGE}
     if isinstance(event, WaitingList.Event):
-        return _scopes(_open_tables_of_lists(WaitingListView.objects.filter(id=origin)))
+        return _recall("lists", origin, _list_scopes)
     if isinstance(event, BalanceGroup.Event):
         return _tables_and_sectors(_group_tables(origin))
     if any(isinstance(event, part.events) for part in ROOM.read_model_parts()):
@@ -206,6 +274,19 @@ def stamp(scopes: set[str], position: int) -> None:
         return
     LiveMark.objects.bulk_create(
         [LiveMark(scope=scope, position=position) for scope in sorted(scopes)],
+        update_conflicts=True,
+        unique_fields=["scope"],
+        update_fields=["position"],
+    )
+
+
+def stamp_all(marks: dict[str, int]) -> None:
+    """Moves each scope's mark to its position (a batch's: the last event
+    that touched it), in one statement."""
+    if not marks:
+        return
+    LiveMark.objects.bulk_create(
+        [LiveMark(scope=scope, position=marks[scope]) for scope in sorted(marks)],
         update_conflicts=True,
         unique_fields=["scope"],
         update_fields=["position"],

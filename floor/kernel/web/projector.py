@@ -21,9 +21,11 @@ which would insert through a function without that guarantee being ours to check
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import time
 from collections.abc import Callable, Iterable
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -47,6 +49,15 @@ class Projection(Protocol):
     def apply(self, event: DomainEventProtocol, position: int) -> None:
         """Changes the read models for one event (inside the batch transaction)."""
         ...
+
+
+def batch_of(projection: Projection) -> AbstractContextManager[object]:
+    """The projection's batch, if it has one: ``batch()``, a context entered
+    around a batch's events inside its transaction, where a projection writes
+    what it gathered per event in bulk (issue 23, item 2: the floor's journal
+    rows). A projection without it applies event by event."""
+    batch = getattr(projection, "batch", None)
+    return batch() if batch is not None else contextlib.nullcontext()
 
 
 class ProjectionLagging(RuntimeError):
@@ -99,9 +110,10 @@ class CatchUpProjector:
             )
             if not moved:
                 return 0
-            for notification in notifications:
-                event = app.mapper.to_domain_event(notification)
-                self.projection.apply(event, notification.id)
+            with batch_of(self.projection):
+                for notification in notifications:
+                    event = app.mapper.to_domain_event(notification)
+                    self.projection.apply(event, notification.id)
         return len(notifications)
 
     def catch_up(self, until: int | None = None, timeout: float = 30.0) -> int:

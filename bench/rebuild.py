@@ -1,0 +1,305 @@
+"""The rebuild: ``rebuild_projections`` against the library reading and decoding
+the same log, side by side (issue 23: >= 15,000 events/s and >= 0.3x the read).
+
+A scratch room (SQLite read models and event store, the embedded default,
+under a scratch FLOOR_VAR_DIR) runs a shift through the floor's own commands
+(tests/support/shift.py: tables of six to nine, honest hands, rests, players
+leaving and cashing out, newcomers called from the list, rebuys) until the log
+holds ``--events`` events, while a live projector catches up after every round,
+in batches of 100, as the projector process does. Then, each in a fresh
+process and alternating so that outside load falls on both:
+
+- ``decode``: the library reads the whole log and decodes every event
+  (``recorder.select_notifications`` + ``mapper.to_domain_event``): the peer;
+- ``rebuild``: ``manage.py rebuild_projections --batch-size N``.
+
+Reported: the build's time and rate, events/s of each and their ratio, the
+rebuild's RSS at a quarter, half, three quarters and the end of its run (memory
+must stay flat as the log grows). Checked (exit status 1 when one fails): the
+rebuilt read models equal the live ones, and ``verify_log`` passes.
+
+Usage: .venv/bin/python bench/rebuild.py [--events 50000] [--tables 12]
+       [--batch-size 500] [--rounds 2] [--keep DIR]
+Results: printed, and written to var/bench/rebuild-<timestamp>.json.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from datetime import UTC, datetime
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from bench.scratch_env import clean_environ, output_dir, shown  # noqa: E402
+
+PYTHON = str(ROOT / ".venv" / "bin" / "python")
+PAGE = 500  # notifications read per query by the peer
+
+
+def rss_mb() -> float:
+    """This process's resident set now (not its peak), in MB."""
+    with open("/proc/self/statm") as statm:
+        pages = int(statm.read().split()[1])
+    return round(pages * os.sysconf("SC_PAGE_SIZE") / 2**20, 1)
+
+
+class RssSampler(threading.Thread):
+    """RSS every 0.2 s while the measured work runs."""
+
+    def __init__(self) -> None:
+        super().__init__(daemon=True)
+        self.samples: list[tuple[float, float]] = []
+        self.stop = threading.Event()
+        self.began = time.perf_counter()
+
+    def run(self) -> None:
+        while not self.stop.wait(0.2):
+            self.samples.append((time.perf_counter() - self.began, rss_mb()))
+
+    def points(self, seconds: float) -> dict[str, float]:
+        """The RSS at 25, 50, 75 and 100 % of the run (the sample nearest each)."""
+        points = {}
+        for share in (25, 50, 75, 100):
+            at = seconds * share / 100
+            near = min(self.samples, key=lambda s: abs(s[0] - at), default=(at, rss_mb()))
+            points[f"{share}%"] = near[1]
+        return points
+
+
+def setup_django() -> None:
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    import django
+
+    django.setup()
+
+
+# --- The child processes: each measures one thing on the scratch room. ------------
+
+
+def build(events: int, tables: int, seed: int) -> dict:
+    """The shift, up to ``events`` in the log, projected live as it goes."""
+    setup_django()
+    from django.core.management import call_command
+
+    from floor import runtime
+    from floor.application.floor_app import FloorApplication
+    from games.profiles import get_profile
+    from tests.support.shift import Shift
+
+    call_command("migrate", verbosity=0)
+    # The library's cache of the latest states (the write side's own business,
+    # issue 23 item 5): without it a command replays its table from the last
+    # snapshot, and building a large log takes hours instead of minutes.
+    env = {**runtime.event_store_env(), "AGGREGATE_CACHE_MAXSIZE": "5000"}
+    app = FloorApplication(env=env, profile=get_profile("CM"))
+    runtime.install(app)
+    live = runtime.floor_projector()  # one projector for the run: its states stay in memory
+    shift = Shift(app, seed=seed)
+    began = time.perf_counter()
+    shift.open(tables)
+    while app.last_position() < events:
+        shift.round()
+        live.catch_up()
+    seconds = time.perf_counter() - began
+    return {
+        "events": app.last_position(),
+        "seconds": round(seconds, 1),
+        "commands": shift.accepted,
+        "refused": shift.refused,
+        "tables": tables,
+        "players": shift.players,
+        "events_per_second": round(app.last_position() / seconds, 1),
+    }
+
+
+def decode() -> dict:
+    """The peer: every notification of the log read and decoded by the library."""
+    setup_django()
+    from floor.runtime import floor_app
+
+    app = floor_app()
+    sampler = RssSampler()
+    sampler.start()
+    began = time.perf_counter()
+    count, start = 0, 0
+    while True:
+        page = app.recorder.select_notifications(start=start, limit=PAGE, inclusive_of_start=False)
+        if not page:
+            break
+        for notification in page:
+            app.mapper.to_domain_event(notification)
+        count += len(page)
+        start = page[-1].id
+    seconds = time.perf_counter() - began
+    sampler.stop.set()
+    return {"events": count, "seconds": round(seconds, 2), "rss_mb": sampler.points(seconds)}
+
+
+def rebuild(batch_size: int) -> dict:
+    """``rebuild_projections``, as an operator runs it."""
+    setup_django()
+    from django.core.management import call_command
+
+    from floor.runtime import floor_app
+
+    events = floor_app().last_position()
+    sampler = RssSampler()
+    sampler.start()
+    began = time.perf_counter()
+    with open(os.devnull, "w") as quiet:
+        call_command("rebuild_projections", "--batch-size", str(batch_size), "--no-progress",
+                     stdout=quiet, stderr=quiet)  # fmt: skip
+    seconds = time.perf_counter() - began
+    sampler.stop.set()
+    return {"events": events, "seconds": round(seconds, 2), "rss_mb": sampler.points(seconds)}
+
+
+def snapshot(path: str) -> dict:
+    """The read models as they stand (the live ones, or the rebuilt), to a file."""
+    setup_django()
+    from tests.support.read_models import read_models
+
+    Path(path).write_text(json.dumps(read_models()))
+    return {}
+
+
+def verify() -> dict:
+    setup_django()
+    from django.core.management import call_command
+    from django.core.management.base import CommandError
+
+    try:
+        with open(os.devnull, "w") as quiet:
+            call_command("verify_log", stdout=quiet)
+    except CommandError as error:
+        return {"ok": False, "error": str(error)}
+    return {"ok": True}
+
+
+CHILDREN = {"build": build, "decode": decode, "rebuild": rebuild, "snapshot": snapshot,
+            "verify": verify}  # fmt: skip
+
+
+# --- The orchestrator. ------------------------------------------------------------
+
+
+def child(env: dict[str, str], *args: str) -> dict:
+    """Runs one measure in a fresh process on the scratch room; its JSON answer."""
+    done = subprocess.run(
+        [PYTHON, __file__, "child", *args], env=env, capture_output=True, text=True, check=False
+    )
+    if done.returncode != 0:
+        raise RuntimeError(f"{args[0]} failed:\n{done.stderr[-3000:]}")
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def rate(run: dict) -> float:
+    return run["events"] / run["seconds"] if run["seconds"] else 0.0
+
+
+def run(args: argparse.Namespace, scratch: Path) -> int:
+    env = clean_environ() | {
+        "FLOOR_VAR_DIR": str(scratch),
+        "DJANGO_SETTINGS_MODULE": "config.settings",
+    }
+    print(f"building a log of {args.events} events through the floor's commands ...", flush=True)
+    built = child(env, "build", str(args.events), str(args.tables), str(args.seed))
+    print(
+        f"built {built['events']} events ({built['commands']} commands, {built['tables']} "
+        f"tables, {built['players']} players) in {built['seconds']} s: "
+        f"{built['events_per_second']} events/s, projected live",
+        flush=True,
+    )
+    child(env, "snapshot", str(scratch / "live.json"))
+    decodes, rebuilds = [], []
+    for _ in range(args.rounds):
+        decodes.append(child(env, "decode"))
+        rebuilds.append(child(env, "rebuild", str(args.batch_size)))
+    child(env, "snapshot", str(scratch / "rebuilt.json"))
+    verified = child(env, "verify")
+
+    from tests.support.read_models import differences
+
+    live = json.loads((scratch / "live.json").read_text())
+    rebuilt = json.loads((scratch / "rebuilt.json").read_text())
+    differ = differences(live, rebuilt)
+    decode_rate = max(rate(r) for r in decodes)
+    rebuild_rate = max(rate(r) for r in rebuilds)
+    best = max(rebuilds, key=rate)
+    ratio = rebuild_rate / decode_rate if decode_rate else 0.0
+    rows = sum(len(v) for v in live.values())
+    print(f"{'':34}{'events/s':>10}  (best of {args.rounds}, each run in a fresh process)")
+    print(f"{'read + decode (the library)':34}{decode_rate:>10.0f}")
+    print(f"{'rebuild_projections':34}{rebuild_rate:>10.0f}  batch {args.batch_size}")
+    print(f"rebuild / read+decode: {ratio:.3f}")
+    print(f"rebuild RSS (MB) at 25/50/75/100 % of its run: {best['rss_mb']}")
+    print(f"read models: {rows} rows; rebuilt equal to live: {not differ}")
+    print(f"verify_log: {'passes' if verified['ok'] else verified['error']}")
+    problems = []
+    if differ:
+        problems.append(f"rebuilt read models differ from the live ones: {differ}")
+    if not verified["ok"]:
+        problems.append(f"verify_log: {verified['error']}")
+    if not rows:
+        problems.append("no read model rows: the shift did nothing")
+    for problem in problems:
+        print(f"WRONG: {problem}"[:2000])
+    output_dir().mkdir(parents=True, exist_ok=True)
+    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
+    out = output_dir() / f"rebuild-{stamp}.json"
+    report = {
+        "args": {k: str(v) if isinstance(v, Path) else v for k, v in vars(args).items()},
+        "build": built,
+        "decode": decodes,
+        "rebuild": rebuilds,
+        "decode_events_per_second": round(decode_rate),
+        "rebuild_events_per_second": round(rebuild_rate),
+        "ratio": round(ratio, 4),
+        "read_model_rows": rows,
+        "rebuilt_equal": not differ,
+        "verify_log": verified,
+        "problems": problems,
+    }
+    out.write_text(json.dumps(report, indent=2))
+    print(f"written to {shown(out)}")
+    return 1 if problems else 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv and argv[0] == "child":
+        name, rest = argv[1], argv[2:]
+        measure = CHILDREN[name]
+        params = [int(a) if a.isdigit() else a for a in rest]
+        print(json.dumps(measure(*params)))
+        return 0
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--events", type=int, default=50_000, help="the log's size, at least")
+    parser.add_argument("--tables", type=int, default=12)
+    parser.add_argument("--batch-size", type=int, default=500)
+    parser.add_argument("--rounds", type=int, default=2, help="decode and rebuild runs each")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--keep", type=Path, help="build the room in this (new) directory and keep it"
+    )
+    args = parser.parse_args(argv)
+    if args.events < 1 or args.tables < 1 or args.batch_size < 1 or args.rounds < 1:
+        parser.error("--events, --tables, --batch-size and --rounds are at least 1")
+    if args.keep:
+        args.keep.mkdir(parents=True)
+        return run(args, args.keep)
+    with tempfile.TemporaryDirectory(prefix="rebuild-bench-") as scratch:
+        return run(args, Path(scratch))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

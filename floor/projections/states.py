@@ -1,0 +1,79 @@
+"""Aggregate states held in memory by the projection (issue 23, item 2).
+
+The read models that are rewritten from an aggregate's state (tables, players,
+waiting lists, balancing groups, the books' tray requests and gaming days) need
+the aggregate *as it stood right after* each event. Loading it from the store
+per event (``repository.get(id, version=...)``) was a quarter of a rebuild's
+time: the snapshot, then every event since, again and again for a table that
+lives all day. The projection sees every event in order, so it folds each one
+onto the state it already holds (``event.mutate(aggregate)``, what the
+library's own replay does) and loads from the store only on a miss, or when the
+state it holds is not the version just before (a gap: another process
+projected the events between, or a batch was rolled back and is read again).
+
+The states are kept in the library's LRU cache, bounded, so memory stays flat
+however long the log: an aggregate not seen for a while is dropped and loaded
+again if it comes back. A state handed out must not be changed by its reader:
+the next event of that aggregate is folded onto the same object.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from eventsourcing.application import Application, LRUCache
+from eventsourcing.domain import DomainEventProtocol
+
+# Aggregates held at most: a big room's open tables, its players of the day and
+# its lists fit with room to spare; a table is a few kilobytes.
+DEFAULT_MAXSIZE = 5_000
+
+
+class AggregateStates:
+    """The aggregate after each event, folded in memory, loaded on a miss."""
+
+    def __init__(
+        self, application: Callable[[], Application], maxsize: int = DEFAULT_MAXSIZE
+    ) -> None:
+        self.application = application
+        self.cache: LRUCache[Any, Any] = LRUCache(maxsize=maxsize)
+        self.loads = 0  # how many states came from the store (a bench's figure)
+        self.folds = 0  # how many events were folded in memory
+
+    def observe(self, event: DomainEventProtocol) -> None:
+        """Folds ``event`` onto the aggregate's state if one is held, right
+        before it; every event of the log passes here, in order, so a state
+        once loaded follows its aggregate without a store read. An aggregate
+        not held is not loaded (a transaction of the books is never read back)."""
+        try:
+            held = self.cache.get(event.originator_id)
+        except KeyError:
+            return
+        if held.version == event.originator_version - 1:
+            self.cache.put(event.originator_id, event.mutate(held))
+            self.folds += 1
+
+    def __call__(self, event: DomainEventProtocol) -> Any:
+        """The aggregate as it stood right after ``event`` (the ``state``
+        callable the read models take): equal to
+        ``repository.get(event.originator_id, version=event.originator_version)``."""
+        version = event.originator_version
+        try:
+            held = self.cache.get(event.originator_id)
+        except KeyError:
+            held = None
+        if held is not None and held.version == version:
+            return held
+        if held is not None and held.version == version - 1:
+            folded = event.mutate(held)
+            self.folds += 1
+        else:
+            folded = self.application().repository.get(event.originator_id, version=version)
+            self.loads += 1
+        self.cache.put(event.originator_id, folded)
+        return folded
+
+    def clear(self) -> None:
+        """Forgets every state (a rebuild starts from nothing)."""
+        self.cache = LRUCache(maxsize=self.cache.maxsize)
