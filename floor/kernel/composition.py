@@ -71,12 +71,16 @@ class ReadModelPart:
     ``apply(event, position, state)`` changes them for one event of ``events``
     (``state(event)`` is the aggregate as it stood right after it);
     ``read_models`` are its models, children first: what a rebuild empties
-    (before the floor's own)."""
+    (before the floor's own). ``mentions(event)``, when given, names the
+    subjects besides ids that an event of ``events`` concerns (the books: the
+    accounts a transaction posts to), so the history report finds it by an
+    index (floor.projections.report_views)."""
 
     name: str
     events: tuple[type, ...]
     apply: Callable[[Any, int, Callable[[Any], Any]], None]
     read_models: tuple[Any, ...]
+    mentions: Callable[[Any], Iterable[str]] | None = None
 
 
 @dataclass(frozen=True)
