@@ -48,6 +48,7 @@ bench: $(VENV)/.dev-installed node_modules/.installed
 	$(PY) bench/timers.py
 	$(PY) bench/balance.py
 	$(PY) bench/ledger.py
+	$(PY) bench/reports.py
 	$(PY) bench/console.py
 	$(PY) bench/live.py
 	$(PY) bench/broker.py
