@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections import defaultdict
 from datetime import timedelta
 
+from floor.projections.report_views import SEAT_CHANGES
 from floor.reports.common import (
     ReportFilter,
     hour_of,
@@ -21,6 +22,8 @@ from floor.reports.common import (
 )
 from floor.selectors import reports as selected
 
+# The events the seat changes it adds up are projected from.
+CHANGES = SEAT_CHANGES
 COLUMNS = {
     "hour": ("table_id", "sector", "table", "game", "hour", "seat_seconds", "seats_occupied"),
     "game": ("game", "tables", "player_seconds", "player_hours"),

@@ -4,8 +4,12 @@ jefe called, and who did not come when called [CM-5, CM-6; PT 12]."""
 from __future__ import annotations
 
 from floor.models import ListMove
+from floor.projections.report_views import LIST_EVENTS as PROJECTED_FROM
 from floor.reports.common import ReportFilter, percentile
 from floor.selectors import reports as selected
+
+# The events a list's waits, calls and removals are projected from.
+LIST_EVENTS = PROJECTED_FROM
 
 COLUMNS = (
     "game",
