@@ -86,21 +86,25 @@ def occupancy_steps(
 ) -> dict[UUID, list[tuple[datetime, int]]]:
     """Per table, the (moment, seats occupied) of each change before ``end``
     that counts from ``start`` on: those inside the range, after the last one
-    before it (the count the range opens with). Two indexed queries, whatever
-    the length of the log."""
+    before it (the count the range opens with) where seats were occupied. Two
+    indexed queries, whatever the length of the log."""
     steps: dict[UUID, list[tuple[datetime, int]]] = {}
     inside = OccupancyStep.objects.filter(table_id__in=table_ids)
     if start is not None:
         before = OccupancyStep.objects.filter(table_id=OuterRef("id"), at__lt=start).order_by(
             "-at", "-position"
         )
+        # A table closed before the range, or empty at its start, counts
+        # nothing until its next change (inside the range, if any).
         opening = (
             TableView.objects.filter(id__in=table_ids)
+            .exclude(closed_at__lt=start)
             .annotate(
                 step_at=Subquery(before.values("at")[:1]),
                 step_seated=Subquery(before.values("seated")[:1]),
             )
             .filter(step_at__isnull=False)
+            .exclude(step_seated=0)
             .values_list("id", "step_at", "step_seated")
         )
         for table_id, at, seated in opening:
