@@ -12,7 +12,7 @@ seated from the list, and the tables close. After the first day, then after
 ``--repeats`` times each, both ways, alternating:
 
 - ``history``: a table's history (its events, the money naming it, its fills);
-  before: the journal matched by text (``data LIKE '%<id>%'``);
+  before: the same report, its rows matched by text (``data LIKE '%<id>%'``);
 - ``occupancy``: seats occupied per table and hour; before: every table's seat
   changes replayed from its opening;
 - ``waiting``: the waiting lists' waits, calls and removals; before: each list's
@@ -111,27 +111,32 @@ def history_indexed(day: dict) -> list:
     return [row["position"] for row in rows]
 
 
-def history_scanned(day: dict) -> list:
-    """The table's history as it was selected before: by text match."""
+def text_match(table_hex: str, *requests: str):
+    """The history's selection before the index: the table's id matched in the
+    journal's text, and its fills' and credits' own events."""
     from django.db.models import Q
 
-    from floor.models import EventJournalEntry
-    from floor.reports.history import LEFT_OUT
-    from floor.selectors.journal import topics_of
-    from ledger.domain.tray_request import TrayRequest
-
-    table = UUID(day["table"])
-    asked = EventJournalEntry.objects.filter(
-        topic__in=topics_of([TrayRequest.Requested]), data__table_id=table.hex
-    ).values("originator_id")
-    concerns = (
+    table = UUID(table_hex)
+    return (
         Q(originator_id=table)
         | Q(data__icontains=table.hex)
         | Q(data__icontains=str(table))
-        | Q(originator_id__in=asked)
+        | Q(originator_id__in=[UUID(r) for r in requests])
     )
-    found = EventJournalEntry.objects.filter(concerns).exclude(topic__in=topics_of(LEFT_OUT))
-    return list(found.order_by("position").values_list("position", flat=True))
+
+
+def history_scanned(day: dict) -> list:
+    """The same report, its rows selected as before: by text match."""
+    from floor.reports import history
+    from floor.selectors import journal
+
+    indexed = journal.mentioning
+    journal.mentioning = text_match
+    try:
+        _subject, rows = history.history_report({"table": day["table"]})
+        return [row["position"] for row in rows]
+    finally:
+        journal.mentioning = indexed
 
 
 def the_filter(day: dict):
