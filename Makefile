@@ -54,6 +54,7 @@ bench: $(VENV)/.dev-installed node_modules/.installed
 	$(PY) bench/table_age.py
 	$(PY) bench/rebuild_shadow.py
 	$(PY) bench/rebuild.py
+	$(PY) bench/reports.py
 	$(PY) bench/console.py
 	$(PY) bench/live.py
 	$(PY) bench/broker.py

@@ -349,3 +349,71 @@ class PendingTimer(models.Model):
 
     def __str__(self) -> str:
         return f"{self.kind} at {self.due_at:%H:%M:%S} ({self.state})"
+
+
+# --- the reports' indexed read models (issue 23, item 4) ------------------------------
+# Projected with the others (floor.projections.report_views), so that a report
+# reads an index rather than the whole journal: its time follows what it
+# answers, not the length of the log.
+
+
+class JournalMention(models.Model):
+    """One event of the journal that concerns one subject: a table, player or
+    other aggregate by its id as hex (its own events and every event whose
+    data names it), or an account by its name (declared by the books). The
+    history report selects its rows by ``subject`` (floor.reports.history)."""
+
+    subject = models.CharField(max_length=120)
+    position = models.BigIntegerField()
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["subject", "position"], name="mention_once")]
+
+    def __str__(self) -> str:
+        return f"{self.subject} at {self.position}"
+
+
+class OccupancyStep(models.Model):
+    """A moment a table's count of occupied seats changed, and to what: the
+    occupancy report adds seat-seconds between a table's steps."""
+
+    position = models.BigIntegerField(primary_key=True)
+    table_id = models.UUIDField()
+    at = models.DateTimeField()
+    seated = models.IntegerField()
+
+    class Meta:
+        indexes = [models.Index(fields=["table_id", "at"], name="occupancy_table_at")]
+
+    def __str__(self) -> str:
+        return f"{self.table_id} at {self.at:%H:%M:%S}: {self.seated}"
+
+
+class ListMove(models.Model):
+    """A waiting list's registration, call or removal, with what the waiting
+    report counts of it: the wait a seating ended (``wait_seconds``), or the
+    registration still ``open`` that a later removal ends."""
+
+    REGISTERED, CALLED, REMOVED = "registered", "called", "removed"
+
+    position = models.BigIntegerField(primary_key=True)
+    list_id = models.UUIDField()
+    kind = models.CharField(max_length=12)
+    occurred_at = models.DateTimeField()
+    player_id = models.CharField(max_length=40, default="", blank=True)
+    # A registration: when the wait began (its event's ``at``), and whether a
+    # removal or a new registration of the same player has ended it yet.
+    since = models.DateTimeField(null=True)
+    open = models.BooleanField(default=False)
+    # A removal: why, and the wait it ended (None: no registration found).
+    reason = models.CharField(max_length=40, default="", blank=True)
+    wait_seconds = models.IntegerField(null=True)
+
+    class Meta:
+        indexes = [
+            models.Index(fields=["list_id", "occurred_at"], name="list_move_at"),
+            models.Index(fields=["list_id", "player_id", "open"], name="list_move_open"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.kind} on {self.list_id} at {self.occurred_at:%H:%M:%S}"

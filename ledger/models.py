@@ -66,7 +66,8 @@ class TrayRequestView(models.Model):
     amount_cents = models.BigIntegerField()
     status = models.CharField(max_length=12, db_index=True)
     requested_by = models.CharField(max_length=150)
-    requested_at = models.DateTimeField()
+    # Indexed: the cage report selects the moves asked in its range (issue 23).
+    requested_at = models.DateTimeField(db_index=True)
     confirmed_by = models.CharField(max_length=150, blank=True)
     confirmed_at = models.DateTimeField(null=True)
     transaction_id = models.UUIDField(null=True)

@@ -14,7 +14,7 @@ the floor imports nothing of the ledger.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -24,7 +24,8 @@ from uuid import UUID
 from eventsourcing.domain import DomainEventProtocol
 
 from floor.kernel.composition import ReadModelPart
-from ledger.domain.accounts import AccountRef
+from floor.kernel.errors import DomainError
+from ledger.domain.accounts import AccountRef, Kind
 from ledger.domain.gaming_day import GamingDay
 from ledger.domain.jackpot import Jackpot
 from ledger.domain.transaction import Transaction, amount_of
@@ -209,6 +210,43 @@ def _gaming_day(day: GamingDay, event: DomainEventProtocol, position: int) -> No
     GamingDayView.objects.filter(day=day.day).update(**fields)
 
 
+# The kinds of account: a name is one of them, or starts with one and a colon.
+_KINDS = frozenset(kind.value for kind in Kind)
+# What every event carries besides its data (floor.projections.journal): no
+# account is named there.
+_METADATA = frozenset(
+    {"originator_id", "originator_version", "originator_topic", "timestamp"}
+    | {"actor", "actor_role", "command_id", "rule_profile"}
+)
+
+
+def _account_names(value: Any) -> set[str]:
+    """Every key and string of ``value`` (nested) that names an account."""
+    found: set[str] = set()
+    if isinstance(value, dict):
+        for key, inner in value.items():
+            found |= _account_names(str(key)) | _account_names(inner)
+    elif isinstance(value, (list, tuple)):
+        for inner in value:
+            found |= _account_names(inner)
+    elif isinstance(value, str) and (":" in value or value in _KINDS):
+        with suppress(DomainError):  # a string that names no account
+            found.add(AccountRef.parse(value).name)
+    return found
+
+
+def mentioned_accounts(event: DomainEventProtocol) -> set[str]:
+    """The accounts an event concerns, by name, as the history report of an
+    account selects them (ledger.reports.history): those a transaction posts
+    to, and those a gaming day names anywhere in its data (opened, counted,
+    explained)."""
+    if isinstance(event, Transaction.Posted):
+        return set(event.postings)
+    if isinstance(event, GamingDay.Event):
+        return _account_names({k: v for k, v in vars(event).items() if k not in _METADATA})
+    return set()
+
+
 def keep_close_anchor(day: str, anchor: dict[str, Any]) -> None:
     """Keeps the audit chain's head, anchored at the close of ``day``
     (floor.projections.journal), on the day's report."""
@@ -226,4 +264,5 @@ READ_MODEL_PART = ReadModelPart(
     apply=apply_ledger_event,
     read_models=tuple(READ_MODELS),
     batch=books_batch,
+    mentions=mentioned_accounts,
 )

@@ -163,6 +163,47 @@ def tray_requests(status: str | None = None) -> QuerySet[TrayRequestView]:
     return _matching(TrayRequestView.objects.all(), status=status)
 
 
+def tray_requests_asked(start: Any = None, end: Any = None) -> list[Any]:
+    """The ids of the fills and credits asked for in [start, end) (either
+    open), by their indexed request time: the cage report's moves."""
+    found = TrayRequestView.objects.all()
+    if start is not None:
+        found = found.filter(requested_at__gte=start)
+    if end is not None:
+        found = found.filter(requested_at__lt=end)
+    return list(found.values_list("id", flat=True))
+
+
+def gaming_days_between(first_day: str | None, last_day: str | None) -> QuerySet[GamingDayView]:
+    """The gaming days from ``first_day`` to ``last_day`` (either open), by
+    their indexed date: the cage report's days."""
+    return _days_between(GamingDayView.objects.all(), first_day, last_day)
+
+
+def gaming_days_open_during(start: Any = None, end: Any = None) -> list[str]:
+    """The gaming days open at some moment of [start, end) (either open): those
+    whose counts may have found a difference in that range."""
+    found = GamingDayView.objects.all()
+    if end is not None:
+        found = found.filter(opened_at__lt=end)
+    if start is not None:
+        found = found.filter(Q(closed_at__isnull=True) | Q(closed_at__gte=start))
+    return list(found.values_list("day", flat=True))
+
+
+def _days_between(found: QuerySet, first_day: str | None, last_day: str | None) -> QuerySet:
+    if first_day is not None:
+        found = found.filter(day__gte=first_day)
+    if last_day is not None:
+        found = found.filter(day__lte=last_day)
+    return found
+
+
+def tray_request_ids_of(table_id: Any) -> QuerySet:
+    """The ids of the fills and credits ever asked for a table (its history)."""
+    return TrayRequestView.objects.filter(table_id=table_id).values_list("id", flat=True)
+
+
 def pending_tray_requests() -> list[TrayRequestView]:
     """The fills and credits waiting for the cage, oldest first (its console)."""
     return list(TrayRequestView.objects.filter(status="pending").order_by("requested_at"))

@@ -75,13 +75,18 @@ class ReadModelPart:
     (before the floor's own). ``batch()``, if given, is entered around each
     batch of events, inside its transaction: a part may gather there what no
     event of the batch reads back and write it once as the batch ends (issue
-    23, item 2); it writes nothing when the batch fails."""
+    23, item 2); it writes nothing when the batch fails.
+    ``mentions(event)``, when given, names the
+    subjects besides ids that an event of ``events`` concerns (the books: the
+    accounts a transaction posts to), so the history report finds it by an
+    index (floor.projections.report_views)."""
 
     name: str
     events: tuple[type, ...]
     apply: Callable[[Any, int, Callable[[Any], Any]], None]
     read_models: tuple[Any, ...]
     batch: Callable[[], AbstractContextManager[Any]] | None = None
+    mentions: Callable[[Any], Iterable[str]] | None = None
 
 
 @dataclass(frozen=True)

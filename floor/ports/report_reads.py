@@ -32,13 +32,10 @@ from floor.runtime import floor_app
 from floor.selectors.journal import (
     data_of_commands,
     event_types_of,
-    events_of_types,
+    events_of_aggregates,
     first_event,
     hiding,
-    of_types_naming,
-    of_types_with_key,
-    originators_of,
-    replay_of_started,
+    mentioning,
 )
 
 __all__ = [
@@ -54,19 +51,16 @@ __all__ = [
     "data_of_commands",
     "event_of",
     "event_types_of",
-    "events_of_types",
+    "events_of_aggregates",
     "filters",
     "first_event",
     "gaming_day_of",
     "hiding",
     "iso",
     "json_or_csv",
-    "of_types_naming",
-    "of_types_with_key",
-    "originators_of",
+    "mentioning",
     "page_of",
     "parameter",
-    "replay_of_started",
     "table_columns",
     "table_labels",
 ]

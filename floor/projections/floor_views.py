@@ -46,6 +46,8 @@ from floor.models import (
 )
 from floor.projections import live_marks
 from floor.projections.journal import JournalBatch, anchor_close, journal
+from floor.projections.report_views import READ_MODELS as REPORT_MODELS
+from floor.projections.report_views import apply_report_views
 from floor.projections.states import AggregateStates
 from floor.projections.timers import apply_timer_event
 
@@ -108,6 +110,7 @@ class FloorProjection:
         declared parts' first, then the floor's."""
         return [
             *(model for part in ROOM.read_model_parts() for model in part.read_models),
+            *REPORT_MODELS,
             LiveMark,
             PendingTimer,
             BalanceGroupView,
@@ -145,6 +148,7 @@ class FloorProjection:
             written = journal(event, position)
         anchor_close(event, position, written)
         apply_timer_event(event)
+        apply_report_views(event, position)
         if isinstance(event, Sector.Opened):
             SectorView.objects.create(
                 id=event.originator_id,

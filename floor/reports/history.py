@@ -6,7 +6,8 @@ profile. The audit trail an inspector reads, in the journal's own shape
 Events name a table or a player by its id, as hex or with dashes, in a field
 (``table_id``, ``player_id``), as a key (a draw's ``assignment``), as a value
 (a hand's ``players``) or inside an account's name (``stack:<table>:<player>``):
-a text match on the id finds them all, on SQLite and PostgreSQL alike.
+the projection indexes each id an event names (floor.projections.report_views,
+issue 23), so a history reads that index, not the whole journal.
 
 The floor answers of its tables and players; what the books add (an account's
 history, the fills and credits asked for a table, the money a jefe does not
@@ -45,10 +46,10 @@ LEFT_OUT = tuple(event_types_of(CommandRecord))
 def _table(table_id: UUID) -> Subject:
     if not selected.table_exists(table_id):
         raise not_found("table_not_found")
-    concerns = journal.mentioning(table_id)
+    subjects = [table_id.hex]
     for more in REPORT_PARTS.table_concerns(table_id):
-        concerns |= more
-    return Subject("table", str(table_id), concerns)
+        subjects += more
+    return Subject("table", str(table_id), journal.mentioning(*subjects))
 
 
 def _player(text: str) -> Subject:
@@ -63,7 +64,7 @@ def _player(text: str) -> Subject:
     found = selected.player_or_none(player_id)
     if found is None:
         raise not_found("player_not_found")
-    return Subject("player", str(found.id), journal.mentioning(found.id))
+    return Subject("player", str(found.id), journal.mentioning(found.id.hex))
 
 
 def _check_table(reader, subject: Subject) -> None:

@@ -1,28 +1,29 @@
 """The occupancy report: how full the tables were, hour by hour, and the
 player hours each game drew; a seat counts from the player sitting down to
-their leaving (or the table closing)."""
+their leaving (or the table closing). The changes are projected as they
+happen (floor.projections.report_views: a draw seats its assignment, a player
+sitting down or moved in counts one, leaving or moved out takes one, a close
+empties the table)."""
 
 from __future__ import annotations
 
 from collections import defaultdict
 from datetime import timedelta
 
-from floor.domain.table import Table
+from floor.projections.report_views import SEAT_CHANGES
 from floor.reports.common import (
     ReportFilter,
-    event_of,
     hour_of,
     hours,
     iso,
     now,
     table_columns,
-    table_events,
     table_labels,
 )
+from floor.selectors import reports as selected
 
-SITTING_DOWN = (Table.PlayerSeated, Table.PlayerMovedIn)
-LEAVING = (Table.PlayerLeft, Table.PlayerMovedOut)
-CHANGES = (Table.SeatsDrawn, *SITTING_DOWN, *LEAVING, Table.Closed)
+# The events the seat changes it adds up are projected from.
+CHANGES = SEAT_CHANGES
 COLUMNS = {
     "hour": ("table_id", "sector", "table", "game", "hour", "seat_seconds", "seats_occupied"),
     "game": ("game", "tables", "player_seconds", "player_hours"),
@@ -31,21 +32,11 @@ HOUR = timedelta(hours=1)
 
 
 def _steps(report: ReportFilter) -> dict:
-    """Per table, the moments its count of occupied seats changed, and to what."""
-    steps: dict = defaultdict(list)
-    seated: dict = defaultdict(int)
-    for entry in table_events(report, CHANGES):
-        kind, table_id = event_of(entry), entry.originator_id
-        if kind is Table.SeatsDrawn:
-            seated[table_id] += len(entry.data.get("assignment") or {})
-        elif kind in SITTING_DOWN:
-            seated[table_id] += 1
-        elif kind in LEAVING:
-            seated[table_id] -= 1
-        else:
-            seated[table_id] = 0
-        steps[table_id].append((entry.occurred_at, seated[table_id]))
-    return steps
+    """Per table, the moments its count of occupied seats changed, and to what,
+    from the last change before the range on: read from the projected steps
+    (floor.projections.report_views), not replayed from the table's opening,
+    so the report's time does not grow with the log (issue 23)."""
+    return selected.occupancy_steps(report.table_ids, report.start, report.end)
 
 
 def _seat_seconds(report: ReportFilter) -> dict:

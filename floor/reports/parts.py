@@ -11,7 +11,7 @@ them when Django loads it (ledger.reports, through floor.ports.report_reads).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 from uuid import UUID
@@ -46,7 +46,7 @@ class ReportParts:
     def __init__(self) -> None:
         self._booked_days: Callable[[Sequence[str]], dict[str, str]] | None = None
         self._subjects: dict[str, HistorySubject] = {}
-        self._table_concerns: list[Callable[[UUID], Q]] = []
+        self._table_concerns: list[Callable[[UUID], Iterable[str]]] = []
         self._narrowings: list[Callable[[Any, QuerySet], QuerySet]] = []
 
     # --- the rake report's gaming days ---------------------------------------------------
@@ -72,13 +72,14 @@ class ReportParts:
         """The kinds of subject declared, in the order they were declared."""
         return dict(self._subjects)
 
-    def add_table_concerns(self, concerns: Callable[[UUID], Q]) -> None:
-        """Declares more journal rows a table's history holds (table id -> rows);
+    def add_table_concerns(self, concerns: Callable[[UUID], Iterable[str]]) -> None:
+        """Declares more journal rows a table's history holds: table id -> the
+        subjects whose mentions it adds (floor.selectors.journal.mentioning);
         declaring it again changes nothing."""
         if concerns not in self._table_concerns:
             self._table_concerns.append(concerns)
 
-    def table_concerns(self, table_id: UUID) -> list[Q]:
+    def table_concerns(self, table_id: UUID) -> list[Iterable[str]]:
         return [concerns(table_id) for concerns in self._table_concerns]
 
     def add_history_narrowing(self, narrow: Callable[[Any, QuerySet], QuerySet]) -> None:

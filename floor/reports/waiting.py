@@ -3,15 +3,13 @@ jefe called, and who did not come when called [CM-5, CM-6; PT 12]."""
 
 from __future__ import annotations
 
-from datetime import datetime
-
-from floor.domain.waiting_list import WaitingList
-from floor.reports.common import ReportFilter, event_of, percentile
-from floor.selectors import journal
+from floor.models import ListMove
+from floor.projections.report_views import LIST_EVENTS as PROJECTED_FROM
+from floor.reports.common import ReportFilter, percentile
 from floor.selectors import reports as selected
 
-# The events a list's waits, calls and removals are replayed from.
-LIST_EVENTS = (WaitingList.Registered, WaitingList.Called, WaitingList.Removed)
+# The events a list's waits, calls and removals are projected from.
+LIST_EVENTS = PROJECTED_FROM
 
 COLUMNS = (
     "game",
@@ -40,9 +38,10 @@ def _games(report: ReportFilter) -> dict:
 
 
 def waiting_report(report: ReportFilter) -> list[dict]:
-    """One row per game's list: waits end when the player is seated from it."""
+    """One row per game's list: waits end when the player is seated from it.
+    The moves are projected as they happen (floor.projections.report_views),
+    each removal with the wait it ended, so only the range's are read."""
     games = _games(report)
-    events = journal.events_of_aggregates(games, LIST_EVENTS, report.end)
     rows = {
         list_id: {
             "game": game,
@@ -55,29 +54,20 @@ def waiting_report(report: ReportFilter) -> list[dict]:
         }
         for list_id, game in games.items()
     }
-    waiting_since: dict[tuple, datetime] = {}
-    for entry in events:
-        row, kind, data = rows[entry.originator_id], event_of(entry), entry.data
-        inside = report.covers(entry.occurred_at)
-        key = (entry.originator_id, data.get("player_id"))
-        if kind is WaitingList.Registered:
+    for list_id, kind, reason, wait in selected.list_moves(games, report.start, report.end):
+        row = rows[list_id]
+        if kind == ListMove.REGISTERED:
             # Registering again starts a new wait under a new number [CM-6].
-            waiting_since[key] = datetime.fromisoformat(data["at"])
-            row["registrations"] += inside
-        elif kind is WaitingList.Called:
-            row["calls"] += inside
-        elif kind is WaitingList.Removed:
-            since = waiting_since.pop(key, None)
-            if not inside:
-                continue
-            reason = data.get("reason")
-            if reason == "seated" and since is not None:
-                row["seated"] += 1
-                row["waits"].append(int((entry.occurred_at - since).total_seconds()))
-            elif reason == "absent_when_called":
-                row["no_shows"] += 1
-            elif reason == "withdrew":
-                row["withdrew"] += 1
+            row["registrations"] += 1
+        elif kind == ListMove.CALLED:
+            row["calls"] += 1
+        elif reason == "seated" and wait is not None:
+            row["seated"] += 1
+            row["waits"].append(wait)
+        elif reason == "absent_when_called":
+            row["no_shows"] += 1
+        elif reason == "withdrew":
+            row["withdrew"] += 1
     answer = []
     for row in sorted(rows.values(), key=lambda r: r["game"]):
         waits = row.pop("waits")

@@ -3,10 +3,20 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from datetime import datetime
 from typing import Any
 from uuid import UUID
 
-from floor.models import PlayerView, SectorView, TableView, WaitingListView
+from django.db.models import OuterRef, Subquery
+
+from floor.models import (
+    ListMove,
+    OccupancyStep,
+    PlayerView,
+    SectorView,
+    TableView,
+    WaitingListView,
+)
 from floor.selectors.scopes import table_or_none
 from floor.selectors.tables import tables_by_id
 
@@ -66,3 +76,55 @@ def games_played(table_ids: Iterable[UUID]) -> set[tuple]:
         (t.variant, t.limit, t.minimum_cents, t.maximum_cents)
         for t in TableView.objects.filter(id__in=table_ids)
     }
+
+
+# --- the reports' indexed read models (floor.projections.report_views) -----------------
+
+
+def occupancy_steps(
+    table_ids: Iterable[UUID], start: datetime | None, end: datetime | None
+) -> dict[UUID, list[tuple[datetime, int]]]:
+    """Per table, the (moment, seats occupied) of each change before ``end``
+    that counts from ``start`` on: those inside the range, after the last one
+    before it (the count the range opens with) where seats were occupied. Two
+    indexed queries, whatever the length of the log."""
+    steps: dict[UUID, list[tuple[datetime, int]]] = {}
+    inside = OccupancyStep.objects.filter(table_id__in=table_ids)
+    if start is not None:
+        before = OccupancyStep.objects.filter(table_id=OuterRef("id"), at__lt=start).order_by(
+            "-at", "-position"
+        )
+        # A table closed before the range, or empty at its start, counts
+        # nothing until its next change (inside the range, if any).
+        opening = (
+            TableView.objects.filter(id__in=table_ids)
+            .exclude(closed_at__lt=start)
+            .annotate(
+                step_at=Subquery(before.values("at")[:1]),
+                step_seated=Subquery(before.values("seated")[:1]),
+            )
+            .filter(step_at__isnull=False)
+            .exclude(step_seated=0)
+            .values_list("id", "step_at", "step_seated")
+        )
+        for table_id, at, seated in opening:
+            steps[table_id] = [(at, seated)]
+        inside = inside.filter(at__gte=start)
+    if end is not None:
+        inside = inside.filter(at__lt=end)
+    for table_id, at, seated in inside.order_by("position").values_list("table_id", "at", "seated"):
+        steps.setdefault(table_id, []).append((at, seated))
+    return steps
+
+
+def list_moves(
+    list_ids: Iterable[UUID], start: datetime | None, end: datetime | None
+) -> list[tuple[UUID, str, str, int | None]]:
+    """(list, kind, reason, wait) of each registration, call and removal of
+    the lists ``list_ids`` in [start, end), by the moves' index."""
+    found = ListMove.objects.filter(list_id__in=list_ids)
+    if start is not None:
+        found = found.filter(occurred_at__gte=start)
+    if end is not None:
+        found = found.filter(occurred_at__lt=end)
+    return list(found.order_by("position").values_list("list_id", "kind", "reason", "wait_seconds"))

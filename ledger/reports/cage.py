@@ -97,15 +97,20 @@ def in_range(report: ReportFilter, day: str) -> bool:
     )
 
 
-def _booked_in_range(report: ReportFilter, table_ids=None) -> list[tuple]:
-    """The transactions of the days in the range, by their indexed gaming day
-    (``in_range`` in the database: the first and last dates the range touches)."""
+def days_touched(report: ReportFilter) -> tuple[str | None, str | None]:
+    """The first and last dates the range touches (either open): ``in_range``
+    as the database's indexed gaming days take it."""
     first = last = None
     if report.start is not None:
         first = report.start.astimezone(UTC).date().isoformat()
     if report.end is not None:
         last = (report.end.astimezone(UTC) - timedelta(microseconds=1)).date().isoformat()
-    return books.booked_between(first, last, table_ids)
+    return first, last
+
+
+def _booked_in_range(report: ReportFilter, table_ids=None) -> list[tuple]:
+    """The transactions of the days in the range, by their indexed gaming day."""
+    return books.booked_between(*days_touched(report), table_ids)
 
 
 def filtered(report: ReportFilter) -> bool:
@@ -201,7 +206,7 @@ def cage_days_report(report: ReportFilter) -> list[dict]:
     or game, the rows count only those tables' money and leave the cage's own
     figures out; a day where they moved nothing is left out."""
     tables = {t.hex for t in report.table_ids} if filtered(report) else None
-    days = {d.day: d for d in books.gaming_days() if in_range(report, d.day)}
+    days = {d.day: d for d in books.gaming_days_between(*days_touched(report))}
     booked = _booked_in_range(report, report.table_ids if tables is not None else None)
     rows: dict[str, dict] = {}
     for gaming_day, kind, postings, amount, position, params in booked:

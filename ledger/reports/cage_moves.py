@@ -18,10 +18,9 @@ from floor.kernel.errors import invalid
 from floor.ports.report_reads import (
     ReportFilter,
     event_of,
-    events_of_types,
+    events_of_aggregates,
     gaming_day_of,
     iso,
-    replay_of_started,
     table_columns,
     table_labels,
 )
@@ -94,7 +93,10 @@ def _tray_moves(kinds: frozenset[str], report: ReportFilter) -> list[dict]:
     """Each fill and credit asked for in the range, with its confirmation or
     cancellation (whenever that came)."""
     moves: dict[UUID, dict] = {}
-    entries = replay_of_started(TrayRequest.Requested, TRAY_EVENTS, report.start, report.end)
+    # The requests asked in the range by their indexed time, then their own
+    # events by the journal's index of aggregates: never the whole journal.
+    asked = books.tray_requests_asked(report.start, report.end)
+    entries = events_of_aggregates(asked, TRAY_EVENTS)
     for entry in entries:
         kind, data = event_of(entry), entry.data
         if kind is TrayRequest.Requested:
@@ -159,13 +161,16 @@ def _found(entry: EventJournalEntry, day: str, exception: dict) -> dict:
     )
 
 
-def _exceptions() -> list[dict]:
+def _exceptions(report: ReportFilter) -> list[dict]:
     """Each gaming day's count differences, replayed as the day keeps them: a
-    new count replaces the differences not yet explained (GamingDay.count)."""
+    new count replaces the differences not yet explained (GamingDay.count).
+    Only the days open during the range can have found one in it: their
+    events are read by the journal's index of aggregates."""
+    open_then = books.gaming_days_open_during(report.start, report.end)
     kept: dict[UUID, list[dict]] = {}
     days: dict[UUID, str] = {}
     explained: dict[str, dict] = {}  # command id -> the difference it explained
-    for entry in events_of_types(DAY_EVENTS):
+    for entry in events_of_aggregates([GamingDay.id_for(d) for d in open_then], DAY_EVENTS):
         kind, data, day = event_of(entry), entry.data, entry.originator_id
         if kind is GamingDay.Opened:
             days[day] = data["day"]
@@ -194,7 +199,7 @@ def cage_moves_report(report: ReportFilter, kinds: frozenset[str] = frozenset(KI
     they were recorded; a sector, table or game keeps those of its tables."""
     rows = _tray_moves(kinds, report) if kinds & {"fill", "credit"} else []
     if "exception" in kinds:
-        rows += _exceptions()
+        rows += _exceptions(report)
     rows = [r for r in rows if report.covers(r["at"])]
     if filtered(report):
         wanted = {t.hex for t in report.table_ids}

@@ -10,36 +10,28 @@ floor.reports.parts; the ledger declares them (``declare``).
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from uuid import UUID
 
-from django.db.models import Q, QuerySet
+from django.db.models import QuerySet
 
 from floor.kernel.errors import DomainError, invalid, not_found
 from floor.ports.report_reads import (
     REPORT_PARTS,
     HistorySubject,
     Subject,
-    event_types_of,
     filters,
     first_event,
     hiding,
-    of_types_naming,
-    of_types_with_key,
-    originators_of,
+    mentioning,
 )
 from ledger import selectors as books
 from ledger.domain.account import Account
 from ledger.domain.accounts import AccountRef
-from ledger.domain.gaming_day import GamingDay
 from ledger.domain.transaction import Transaction
-from ledger.domain.tray_request import TrayRequest
 
-# A transaction posting to an account; the gaming days that opened, counted or
-# explained it (every event of a day).
+# A transaction posting to an account: what a jefe's history hides of others'.
 POSTED = (Transaction.Posted,)
-DAY_EVENTS = tuple(event_types_of(GamingDay))
-# A fill or credit asked for a table.
-REQUESTED = TrayRequest.Requested
 
 
 def _account_name(text: str) -> str:
@@ -66,23 +58,23 @@ def _account(text: str) -> Subject:
     name = _account_name(text)
     if not books.account_exists(name):
         raise not_found("account_not_found")
-    concerns = (
-        Q(originator_id=AccountRef(name).aggregate_id)
-        | of_types_with_key(POSTED, name)
-        # The name as a whole JSON string: a key or a value, never part of one.
-        | of_types_naming(DAY_EVENTS, f'"{name}"')
-    )
-    return Subject("account", name, concerns)
+    # Its own aggregate's events, and those the books' projection indexed under
+    # its name (ledger.projections.mentioned_accounts): the transactions that
+    # post to it, the gaming days that name it.
+    return Subject("account", name, mentioning(AccountRef(name).aggregate_id.hex, name))
 
 
 def _check_account(reader, subject: Subject) -> None:
     reader.check_account(books.account_named(subject.name))
 
 
-def tray_requests_of(table_id: UUID) -> Q:
+def tray_requests_of(table_id: UUID) -> Iterator[str]:
     """A fill or credit names its table when asked; its confirmation or
-    cancellation, only the request: a table's history holds all three."""
-    return Q(originator_id__in=originators_of(REQUESTED, table_id=table_id.hex))
+    cancellation, only the request: a table's history holds all three, the
+    request's own events (its id, from the indexed read model, read when the
+    history is)."""
+    for request in books.tray_request_ids_of(table_id):
+        yield request.hex
 
 
 def readable_money(reader, entries: QuerySet) -> QuerySet:

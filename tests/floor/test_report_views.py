@@ -1,0 +1,282 @@
+"""The reports' indexed read models (issue 23, item 4): what the history,
+occupancy and waiting reports used to scan or replay the journal for, projected
+as each event is applied (floor.projections.report_views).
+
+Each is checked against the replay the reports did before, run here as the
+oracle on the scripted shifts of tests/floor/test_reports.py and
+tests/ledger/test_cage_report.py; a rebuild fills them alike; and a report's
+queries neither grow in number with the log nor read the journal by scanning.
+"""
+
+from __future__ import annotations
+
+import io
+from collections import defaultdict
+from datetime import datetime, timedelta
+from uuid import UUID
+
+import pytest
+from django.core.management import call_command
+from django.db import connection
+from django.db.models import Q
+from django.test.utils import CaptureQueriesContext
+
+from floor import runtime
+from floor.domain.table import Table
+from floor.domain.waiting_list import WaitingList
+from floor.models import EventJournalEntry, JournalMention, ListMove, OccupancyStep, PlayerView
+from floor.reports.common import ReportFilter, percentile
+from floor.reports.waiting import COLUMNS as WAITING_COLUMNS
+from floor.reports.waiting import waiting_report
+from floor.selectors.journal import event_type, event_types_of, mentioning, topics_of
+from ledger.domain.accounts import AccountRef
+from ledger.domain.gaming_day import GamingDay
+from ledger.domain.transaction import Transaction
+from ledger.models import AccountView
+from tests.floor import test_reports
+from tests.ledger import test_cage_report
+from tests.support.floor import JEFE, new_id
+
+pytestmark = pytest.mark.django_db
+
+# The scripted shifts the reports' own tests check their answers on.
+shift = test_reports.shift
+inspector = test_reports.inspector
+days = test_cage_report.days
+
+
+# --- the replays the reports did before: the oracles ------------------------------------
+
+
+def replayed_mentions(some_id: UUID) -> set[int]:
+    """The history's rows of an aggregate, by the text match it used."""
+    found = EventJournalEntry.objects.filter(
+        Q(originator_id=some_id) | Q(data__icontains=some_id.hex) | Q(data__icontains=str(some_id))
+    )
+    return set(found.values_list("position", flat=True))
+
+
+def replayed_account(name: str) -> set[int]:
+    """An account's history rows, as the books selected them from the journal."""
+    found = EventJournalEntry.objects.filter(
+        Q(originator_id=AccountRef(name).aggregate_id)
+        | Q(topic__in=topics_of([Transaction.Posted]), data__postings__has_key=name)
+        | Q(topic__in=topics_of(event_types_of(GamingDay)), data__icontains=f'"{name}"')
+    )
+    return set(found.values_list("position", flat=True))
+
+
+def indexed(*subjects: str) -> set[int]:
+    found = EventJournalEntry.objects.filter(mentioning(*subjects))
+    return set(found.values_list("position", flat=True))
+
+
+SITTING_DOWN = (Table.PlayerSeated, Table.PlayerMovedIn)
+LEAVING = (Table.PlayerLeft, Table.PlayerMovedOut)
+
+
+def replayed_steps() -> dict:
+    """Per table, (moment, seats occupied) of each change, replayed from its opening."""
+    steps: dict = defaultdict(list)
+    seated: dict = defaultdict(int)
+    for entry in EventJournalEntry.objects.order_by("position"):
+        kind, table_id = event_type(entry), entry.originator_id
+        if kind is Table.SeatsDrawn:
+            seated[table_id] += len(entry.data.get("assignment") or {})
+        elif kind in SITTING_DOWN:
+            seated[table_id] += 1
+        elif kind in LEAVING:
+            seated[table_id] -= 1
+        elif kind is Table.Closed:
+            seated[table_id] = 0
+        else:
+            continue
+        steps[table_id].append((entry.occurred_at, seated[table_id]))
+    return dict(steps)
+
+
+def replayed_waiting(report: ReportFilter, games: dict) -> list[dict]:
+    """The waiting report as it replayed each list's events from its opening."""
+    rows = {
+        list_id: dict.fromkeys(("registrations", "seated", "calls", "no_shows", "withdrew"), 0)
+        | {"game": game, "waits": []}
+        for list_id, game in games.items()
+    }
+    since: dict = {}
+    entries = EventJournalEntry.objects.filter(originator_id__in=games).order_by("position")
+    for entry in entries:
+        kind, data = event_type(entry), entry.data
+        if report.end is not None and entry.occurred_at >= report.end:
+            continue
+        row, inside = rows[entry.originator_id], report.covers(entry.occurred_at)
+        key = (entry.originator_id, data.get("player_id"))
+        if kind is WaitingList.Registered:
+            since[key] = datetime.fromisoformat(data["at"])
+            row["registrations"] += inside
+        elif kind is WaitingList.Called:
+            row["calls"] += inside
+        elif kind is WaitingList.Removed:
+            began = since.pop(key, None)
+            if not inside:
+                continue
+            if data.get("reason") == "seated" and began is not None:
+                row["seated"] += 1
+                row["waits"].append(int((entry.occurred_at - began).total_seconds()))
+            elif data.get("reason") == "absent_when_called":
+                row["no_shows"] += 1
+            elif data.get("reason") == "withdrew":
+                row["withdrew"] += 1
+    answer = []
+    for row in sorted(rows.values(), key=lambda r: r["game"]):
+        waits = row.pop("waits")
+        if any(row[k] for k in ("registrations", "seated", "calls", "no_shows", "withdrew")):
+            row["median_wait_seconds"] = percentile(waits, 0.5)
+            row["p90_wait_seconds"] = percentile(waits, 0.9)
+            answer.append({c: row[c] for c in WAITING_COLUMNS})
+    return answer
+
+
+def report_views() -> dict:
+    """Every row of the reports' read models, comparable across a rebuild."""
+    return {
+        "mentions": sorted(JournalMention.objects.values_list("subject", "position")),
+        "steps": list(OccupancyStep.objects.order_by("position").values_list()),
+        "moves": list(ListMove.objects.order_by("position").values_list()),
+    }
+
+
+# --- the read models equal the replay --------------------------------------------------
+
+
+def test_the_mentions_of_every_aggregate_and_player_are_the_text_matchs(shift):
+    subjects = set(EventJournalEntry.objects.values_list("originator_id", flat=True))
+    subjects |= set(PlayerView.objects.values_list("id", flat=True))
+    assert len(subjects) > 20
+    for some_id in subjects:
+        assert indexed(some_id.hex) == replayed_mentions(some_id), some_id
+    table = UUID(shift["holdem"])
+    assert len(indexed(table.hex)) > 50  # its own events, the hands' money, the lists' calls
+
+
+def test_the_mentions_of_every_account_are_the_books_selection(days):
+    names = list(AccountView.objects.values_list("name", flat=True))
+    assert any(n.startswith("tray:") for n in names) and "cage_cash" in names
+    for name in names:
+        assert indexed(AccountRef(name).aggregate_id.hex, name) == replayed_account(name), name
+    assert len(replayed_account("cage_cash")) > 5
+
+
+def test_the_occupancy_steps_are_the_replayed_changes(shift):
+    projected: dict = defaultdict(list)
+    for _position, table_id, at, seated in OccupancyStep.objects.order_by("position").values_list(
+        "position", "table_id", "at", "seated"
+    ):
+        projected[table_id].append((at, seated))
+    replayed = replayed_steps()
+    assert dict(projected) == replayed
+    assert replayed[UUID(shift["holdem"])][-1][1] == 0  # closed, empty
+
+
+@pytest.mark.parametrize(
+    "bounds",
+    [
+        {},
+        {"start": "2026-11-22T20:15:00+00:00"},
+        {"end": "2026-11-22T21:05:00+00:00"},
+        {"start": "2026-11-22T20:05:00+00:00", "end": "2026-11-22T21:09:00+00:00"},
+    ],
+)
+def test_the_waiting_report_from_the_moves_is_the_replays(shift, bounds):
+    from floor.reports.waiting import _games
+
+    report = ReportFilter(**{k: datetime.fromisoformat(v) for k, v in bounds.items()})
+    games = _games(report)
+    assert waiting_report(report) == replayed_waiting(report, games)
+    assert waiting_report(report)  # something happened in each range
+
+
+def test_a_rebuild_fills_the_reports_read_models_alike(shift):
+    live = report_views()
+    assert all(live.values())
+    JournalMention.objects.all().delete()  # lose some
+    call_command("rebuild_projections", "--no-progress", stdout=io.StringIO())
+    assert report_views() == live
+
+
+# --- a report's cost does not follow the log ------------------------------------------
+
+REPORTS = [
+    ("occupancy", {"by": "hour"}),
+    ("occupancy", {"by": "game"}),
+    ("waiting-lists", {}),
+    ("tables", {}),
+]
+RANGE = {"from": "2026-11-22T20:00:00Z", "to": "2026-11-22T22:00:00Z"}
+
+
+def another_day(shift, clock) -> None:
+    """A day later, a table fills from its list, plays and closes: more log."""
+    room = shift["room"]
+    clock.advance(timedelta(days=1))
+    for _ in range(2):
+        table_id, cards = room.drawn_table(5)
+        for _ in range(4):
+            room.played(table_id)
+        room.leave(table_id, cards[0])
+        room.app.close_table(JEFE, new_id(), table_id=table_id)
+    runtime.floor_projector().catch_up()
+
+
+def asked(client, path: str, params: dict) -> tuple[object, list[str]]:
+    with CaptureQueriesContext(connection) as queries:
+        response = client.get(f"/api/reports/{path}/", params)
+    assert response.status_code == 200, response.content
+    return response.json(), [q["sql"] for q in queries.captured_queries]
+
+
+def test_a_reports_queries_do_not_grow_with_the_log(shift, clock, inspector):
+    table = shift["holdem"]
+    asks = [*((p, {**RANGE, **extra}) for p, extra in REPORTS)]
+    asks += [("history", {"table": table}), ("history", {"player": _a_player(table)})]
+    before = [asked(inspector, path, params) for path, params in asks]
+    journal = EventJournalEntry.objects.count()
+    another_day(shift, clock)
+    assert EventJournalEntry.objects.count() > journal + 100
+    after = [asked(inspector, path, params) for path, params in asks]
+    for (path, _), (answer, sql), (answer_after, sql_after) in zip(
+        asks, before, after, strict=True
+    ):
+        assert answer_after == answer, path
+        assert len(sql_after) == len(sql), path
+
+
+@pytest.mark.parametrize(("path", "extra"), REPORTS[:3])
+def test_occupancy_and_waiting_read_no_journal(shift, inspector, path, extra):
+    _answer, sql = asked(inspector, path, {**RANGE, **extra})
+    assert not [q for q in sql if "eventjournalentry" in q.lower()]
+
+
+def test_a_history_reads_the_journal_by_its_mentions_not_its_text(shift, inspector):
+    answer, sql = asked(inspector, "history", {"table": shift["holdem"]})
+    assert answer["count"] > 50
+    journal = [q for q in sql if "eventjournalentry" in q.lower()]
+    assert journal and all("journalmention" in q.lower() for q in journal)
+    assert not [q for q in journal if " like " in q.lower()]
+
+
+def test_the_cage_report_reads_its_days_by_their_index(days, inspector):
+    _answer, sql = asked(inspector, "cage", {"by": "day", "from": "2026-11-23"})
+    day_queries = [q for q in sql if "gamingdayview" in q.lower()]
+    assert day_queries and all("where" in q.lower() for q in day_queries)
+    _answer, sql = asked(inspector, "cage", {"by": "transaction", "from": "2026-11-23"})
+    journal = [q for q in sql if "eventjournalentry" in q.lower()]
+    assert journal and all("originator_id" in q.lower() for q in journal)
+
+
+def _a_player(table_id: str) -> str:
+    """A player seated at the table in the shift, by id."""
+    mentioned = JournalMention.objects.filter(
+        position__in=OccupancyStep.objects.filter(table_id=table_id).values("position")
+    ).values_list("subject", flat=True)
+    players = set(PlayerView.objects.values_list("id", flat=True))
+    return str(next(UUID(s) for s in mentioned if UUID(s) in players))
