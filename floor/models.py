@@ -16,6 +16,10 @@ class ProjectionPosition(models.Model):
     name = models.CharField(primary_key=True, max_length=100)
     position = models.BigIntegerField(default=0)
     updated_at = models.DateTimeField(null=True)
+    # The shape of the read models this row's projection built (its
+    # ``version``): a release that changes them finds its predecessor's number
+    # here and rebuilds them (floor.kernel.web.shadow_rebuild.rebuild_if_outdated).
+    version = models.PositiveIntegerField(default=1)
 
     def __str__(self) -> str:
         return f"{self.name} at {self.position}"

@@ -61,6 +61,12 @@ class FloorProjection:
     the read models other contexts declared a part of it."""
 
     name = "floor"
+    # The read models' shape (floor.kernel.web.projector, Projection.version).
+    # Raise it with any release whose read models hold what the earlier ones did
+    # not, so that a store upgraded in place rebuilds them when its projector
+    # starts (run_projector, runfloor) instead of showing them empty for the
+    # events before it. 2: the reports' mentions, occupancy steps and list moves.
+    version = 2
 
     def __init__(self, application: Callable[[], Application] | None = None) -> None:
         self.application = application

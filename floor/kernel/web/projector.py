@@ -50,6 +50,10 @@ class Projection(Protocol):
         """Changes the read models for one event (inside the batch transaction)."""
         ...
 
+    # Optional: ``version``, the shape of the read models (1 when absent),
+    # raised by a release that changes what they hold, so that read models an
+    # earlier release built are rebuilt (CatchUpProjector.outdated).
+
 
 def batch_of(projection: Projection) -> AbstractContextManager[object]:
     """The projection's batch, if it has one: ``batch()``, a context entered
@@ -79,6 +83,24 @@ class CatchUpProjector:
     def name(self) -> str:
         return self.projection.name
 
+    @property
+    def version(self) -> int:
+        """The shape of the read models this code builds (Projection.version)."""
+        return int(getattr(self.projection, "version", 1))
+
+    def outdated(self) -> bool:
+        """Whether the read models were built by an earlier shape of the
+        projection and show events: a release that added a read model finds
+        it empty for the events before it, so they must be rebuilt. Read models
+        that show no event yet are simply stamped with this shape."""
+        row = self.positions.objects.filter(name=self.name).first()
+        if row is None or row.version == self.version:
+            return False
+        if row.position == 0:
+            self.positions.objects.filter(name=self.name, position=0).update(version=self.version)
+            return False
+        return True
+
     def position(self) -> int:
         """The last event the read models show (0: none)."""
         row = self.positions.objects.filter(name=self.name).first()
@@ -96,7 +118,7 @@ class CatchUpProjector:
         position first (the caller reads the position again).
         """
         app = self.application()
-        self.positions.objects.get_or_create(name=self.name)
+        self.positions.objects.get_or_create(name=self.name, defaults={"version": self.version})
         start = self.position()
         notifications = app.recorder.select_notifications(
             start=start, limit=self.batch_size, inclusive_of_start=False
@@ -137,7 +159,8 @@ class CatchUpProjector:
         """Empties the read models and rewinds the position, in one transaction."""
         with transaction.atomic():
             self.positions.objects.update_or_create(
-                name=self.name, defaults={"position": 0, "updated_at": timezone.now()}
+                name=self.name,
+                defaults={"position": 0, "updated_at": timezone.now(), "version": self.version},
             )
             for model in self.projection.read_models():
                 model.objects.all().delete()

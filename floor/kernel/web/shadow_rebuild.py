@@ -144,8 +144,11 @@ class ShadowRebuild:
         with transaction.atomic(using=self.live):
             positions = self.projector.positions.objects.using(self.live)
             positions.get_or_create(name=name)
-            # The lock: a live projector's compare-and-set now waits for the switch.
-            positions.filter(name=name).update(updated_at=timezone.now())
+            # The lock: a live projector's compare-and-set now waits for the
+            # switch. The rows it puts in place have this code's shape.
+            positions.filter(name=name).update(
+                updated_at=timezone.now(), version=self.projector.version
+            )
             live = self.live_position()
             self.build(live)  # the gap: events the live projector did meanwhile
             self.shadow.copy_into_live()

@@ -24,9 +24,24 @@ class Command(BaseCommand):
     def add_arguments(self, parser) -> None:
         parser.add_argument("--batch-size", type=int, default=500)
         parser.add_argument("--no-progress", action="store_true")
+        parser.add_argument(
+            "--if-outdated",
+            action="store_true",
+            help="Only when the read models were built by an earlier release's shape.",
+        )
 
-    def handle(self, *args, batch_size: int, no_progress: bool, **options) -> None:
+    def handle(
+        self, *args, batch_size: int, no_progress: bool, if_outdated: bool, **options
+    ) -> None:
         projector = floor_projector()
+        if if_outdated and not projector.outdated():
+            self.stdout.write(f"{projector.name}: read models current (shape {projector.version}).")
+            return
+        if if_outdated:
+            self.stdout.write(
+                f"{projector.name}: read models built by an earlier release: "
+                f"rebuilding them in a shadow while the floor keeps running."
+            )
         with tqdm(
             total=projector.application().last_position(),
             unit="event",

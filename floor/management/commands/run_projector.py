@@ -18,6 +18,7 @@ from __future__ import annotations
 import signal
 import threading
 
+from django.core.management import call_command
 from django.core.management.base import BaseCommand
 
 from floor.liveness import PROJECTOR, start_heartbeat
@@ -59,6 +60,11 @@ class Command(BaseCommand):
         previous = None
         if threading.current_thread() is threading.main_thread():
             previous = signal.signal(signal.SIGTERM, lambda *_: stop.set())
+        # A release whose read models hold more than the last one's: built again
+        # in a shadow first, while the old ones keep serving (issue 23).
+        call_command(
+            "rebuild_projections", if_outdated=True, stdout=self.stdout, stderr=self.stderr
+        )
         wakeup = wakeup_for(floor_app().recorder, poll_seconds)
         heartbeat = None if once else start_heartbeat(PROJECTOR)
         try:
