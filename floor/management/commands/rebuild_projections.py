@@ -22,7 +22,7 @@ class Command(BaseCommand):
     )
 
     def add_arguments(self, parser) -> None:
-        parser.add_argument("--batch-size", type=int, default=500)
+        parser.add_argument("--batch-size", type=int, default=2000)
         parser.add_argument("--no-progress", action="store_true")
         parser.add_argument(
             "--if-outdated",
