@@ -45,11 +45,23 @@ def rebuy(app: FloorApplication, table_id: str, rake: dict[str, int]) -> None:
     """Tops up to the first buy-in every seat the rake left short of the
     table's minimum (it must rebuy to be dealt in [CM-16; PT 79]). What is
     bought is taken off ``rake``, so that the ledger bench's check (stacks and
-    rake add up to the chips bought at first) still holds."""
+    rake add up to the chips bought at first) still holds; the cage fills the
+    tray with what is sold, so a long run never empties it."""
     table = app.repository.get(UUID(table_id))
     for state in table.occupants.values():
         if state["must_rebuy"]:
             amount = ledger_bench.BUY_IN_CENTS - state["stack"]
+            # The chips sold come from the table's tray: the cage fills it first.
+            asked = app.request_tray_move(
+                ledger_bench.JEFE,
+                ledger_bench.cid(),
+                table_id=table_id,
+                move="fill",
+                amount_cents=amount,
+            )
+            app.confirm_tray_move(
+                ledger_bench.CAJERO, ledger_bench.cid(), request_id=asked.result["request_id"]
+            )
             app.buy_in(
                 ledger_bench.DEALER,
                 ledger_bench.cid(),
