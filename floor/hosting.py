@@ -25,11 +25,11 @@ def log_position(*scopes: str) -> str:
     return str(top) + ("-timers-stopped" if timers_stopped() else "")
 
 
-def catch_up(*, until: int, timeout: float) -> None:
+def catch_up(*, until: int | None, timeout: float, wait: bool = True) -> None:
     """The read models at ``until`` within ``timeout`` seconds: waited for behind
-    the projector process, or applied here under FLOOR_READ_MODELS="inline"
-    (floor.read_models, issue 23)."""
-    read_models.show(runtime.floor_projector(), until, timeout)
+    the projector process (unless not ``wait``), or applied here under
+    FLOOR_READ_MODELS="inline" (floor.read_models, issue 23)."""
+    read_models.show(runtime.floor_projector(), until, timeout, wait=wait)
 
 
 def install_host() -> None:

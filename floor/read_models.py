@@ -35,12 +35,22 @@ def inline() -> bool:
     return settings.FLOOR_READ_MODELS == "inline"
 
 
-def show(projector: CatchUpProjector, until: int, timeout: float) -> None:
+def show(
+    projector: CatchUpProjector, until: int | None, timeout: float, *, wait: bool = True
+) -> None:
     """The read models at ``until`` or past it within ``timeout`` seconds, or
-    ProjectionLagging: applied here when ``inline()``, else awaited."""
+    ProjectionLagging: applied here when ``inline()``, else awaited.
+
+    ``until`` None: a repeated command, whose first outcome's events are in
+    the log already, so the log's end as it is now (never a failure: a client's
+    retry or a double click answers as the first did). ``wait`` False: the
+    caller shows nothing (the clock firing a timer), so behind the projector
+    it does not wait at all."""
+    if until is None:
+        until = projector.application().recorder.max_notification_id() or 0
     if inline():
         projector.catch_up(until=until, timeout=timeout)
-    else:
+    elif wait:
         wait_for(projector.position, until, timeout)
 
 

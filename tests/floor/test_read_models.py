@@ -97,3 +97,45 @@ def test_under_the_projector_a_request_answers_as_soon_as_the_position_passes_it
     )
     assert response.status_code == 201, response.content
     assert [s["name"] for s in director.get("/api/sectors/").json()] == ["B"]
+
+
+def test_under_the_projector_a_repeated_command_answers_as_the_first_did(
+    floor_app, settings, director
+):
+    """A client's retry, a double click: the repeat's outcome has no position
+    of its own (it recorded nothing), so it waits for the log's end as it is,
+    and answers as the first did, never the lagging 202 (seen: a TypeError
+    turned into 202 on every repeat)."""
+    settings.FLOOR_READ_MODELS = "projector"
+    settings.FLOOR_READ_YOUR_WRITES_SECONDS = 0.05
+    command = {"command_id": str(uuid.uuid4()), "name": "C"}
+    first = director.post("/api/sectors/", command, format="json")
+    assert first.status_code == 202, first.content  # no projector process here
+    runtime.floor_projector().catch_up()  # the projector process, between the two
+
+    again = director.post("/api/sectors/", command, format="json")
+
+    assert again.status_code == 200, again.content  # a repeat: the first outcome
+    assert again.json()["id"] == director.get("/api/sectors/").json()[0]["id"]
+
+
+def test_under_the_projector_a_command_nobody_reads_does_not_wait_for_it(
+    floor_app, settings, monkeypatch, director, django_user_model
+):
+    """Nobody reads the clock's answer (floor.timers fires with ``shown=False``):
+    the command is recorded without waiting for the projector, which would
+    otherwise hold every due timer up to the wait's bound, one after another."""
+    from floor.kernel.web import gateway
+
+    settings.FLOOR_READ_MODELS = "projector"
+    settings.FLOOR_READ_YOUR_WRITES_SECONDS = 30  # a wait would hang the test
+
+    def never(*args, **kwargs):
+        raise AssertionError("the clock waited for the projector")
+
+    monkeypatch.setattr(read_models, "wait_for", never)
+    dora = gateway.actor_for(django_user_model.objects.get(username="dora"))
+    outcome = gateway.perform_as(dora, "open_sector", str(uuid.uuid4()), shown=False, name="R")
+
+    assert outcome.position and floor_app.last_position() >= outcome.position
+    assert not ProjectionPosition.objects.filter(position__gt=0).exists()

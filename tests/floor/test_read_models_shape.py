@@ -84,3 +84,87 @@ def test_read_models_that_show_no_event_are_only_stamped(floor_app):
 
     assert not runtime.floor_projector().outdated()
     assert ProjectionPosition.objects.get(name="floor").version == runtime.floor_projector().version
+
+
+class StopAfter:
+    """The projector's wake-up, standing in for the log's: the loop is
+    stopped the first time it would wait (nothing left to apply)."""
+
+    def wait(self, position, idle_seconds, stop) -> None:
+        stop.set()
+
+    def close(self) -> None:
+        pass
+
+
+def test_the_running_projector_rebuilds_beside_its_loop(played, monkeypatch):
+    """Not ``--once``: the rebuild is a process of its own, started as the
+    projector starts, while the loop goes on applying the log (a long rebuild
+    must not stop the live read models following it)."""
+    from floor.management.commands import run_projector
+
+    as_an_earlier_release_left_it()
+    started = []
+
+    class Rebuild:
+        returncode = None
+
+        def poll(self):
+            return None  # still running when the loop is stopped
+
+        def terminate(self):
+            started.append("terminated")
+
+        def wait(self):
+            return 0
+
+    monkeypatch.setattr(
+        run_projector, "start_rebuild", lambda: started.append("rebuild") or Rebuild()
+    )
+    monkeypatch.setattr(run_projector, "wakeup_for", lambda recorder, poll: StopAfter())
+    monkeypatch.setattr(run_projector, "start_heartbeat", lambda name: None)
+    played.table()  # an event the loop applies while the rebuild runs
+    behind = runtime.floor_projector().lag()
+
+    call_command("run_projector", stdout=io.StringIO())
+
+    assert behind and runtime.floor_projector().lag() == 0
+    assert started == [
+        "rebuild",
+        "terminated",
+    ]  # stopped with the projector: begun again next start
+
+
+def test_a_database_error_does_not_end_the_projector(played, monkeypatch):
+    """A lock held too long, a connection lost: logged, and the loop goes on
+    (before, the process died and every command answered 202 until restarted)."""
+    from django.db import OperationalError
+
+    from floor.management.commands import run_projector
+
+    monkeypatch.setattr(run_projector, "wakeup_for", lambda recorder, poll: StopAfter())
+    monkeypatch.setattr(run_projector, "start_heartbeat", lambda name: None)
+    monkeypatch.setattr(run_projector, "FIRST_ERROR_PAUSE", 0)
+    monkeypatch.setattr(run_projector.connections, "close_all", lambda: None)  # the test's
+    real = run_projector.floor_projector
+    failures = []
+
+    def projector():
+        made = real()
+        run_once = made.run_once
+
+        def once_failing():
+            if not failures:
+                failures.append("locked")
+                raise OperationalError("database is locked")
+            return run_once()
+
+        made.run_once = once_failing
+        return made
+
+    monkeypatch.setattr(run_projector, "floor_projector", projector)
+    played.table()
+
+    call_command("run_projector", stdout=io.StringIO())
+
+    assert failures == ["locked"] and runtime.floor_projector().lag() == 0

@@ -69,8 +69,14 @@ def perform(command: Command, user: Any, command_id: str, **arguments: Any) -> O
     return perform_as(actor_for(user), command, command_id, **arguments)
 
 
-def perform_as(actor: Actor, command: Command, command_id: str, **arguments: Any) -> Outcome:
+def perform_as(
+    actor: Actor, command: Command, command_id: str, *, shown: bool = True, **arguments: Any
+) -> Outcome:
     """Runs ``command`` as ``actor`` (a person's, or the clock's), then shows it.
+
+    ``shown`` False: nobody reads an answer (the clock firing a timer), so the
+    command does not wait for the projector to show it (issue 23): a lagging
+    projector then delays no timer.
 
     Every line logged meanwhile names the command, its id, actor, role and
     profile (floor.logs), and the command is counted by outcome and timed
@@ -82,7 +88,7 @@ def perform_as(actor: Actor, command: Command, command_id: str, **arguments: Any
     fields = {"command": command, "command_id": command_id, "actor": actor.username or None}
     with running.command_logging(**fields, role=role_of(actor, command)) as context:
         try:
-            outcome = _perform_as(actor, command, command_id, context, **arguments)
+            outcome = _perform_as(actor, command, command_id, context, shown, **arguments)
         except RuleViolation as refused:
             result = f"refused_{getattr(refused, 'kind', None) or 'invalid'}"
             raise
@@ -109,7 +115,12 @@ def role_of(actor: Actor, command: str) -> str | None:
 
 
 def _perform_as(
-    actor: Actor, command: str, command_id: str, context: dict[str, str], **arguments: Any
+    actor: Actor,
+    command: str,
+    command_id: str,
+    context: dict[str, str],
+    shown: bool,
+    **arguments: Any,
 ) -> Outcome:
     try:
         app = host().application()
@@ -119,7 +130,7 @@ def _perform_as(
         logger.exception("%s of %s: the event store did not answer", command, actor.username)
         raise ServiceUnavailable(str(error)) from error
     try:
-        host().catch_up(until=outcome.position, timeout=read_your_writes_seconds())
+        host().catch_up(until=outcome.position, timeout=read_your_writes_seconds(), wait=shown)
     except Exception as error:
         # Recorded is recorded: report the lag, never a failure of the command.
         logger.exception("%s recorded, but the read models did not follow", command)

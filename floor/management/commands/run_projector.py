@@ -11,19 +11,47 @@ projector's position with a compare-and-set (floor.kernel.web.projector).
 While it runs it writes the ``projector`` heartbeat (floor.liveness), so
 /healthz says when it is gone. SIGTERM (systemd's stop) ends it between
 batches, with exit status 0. Beat's sweep still catches up too, as a backstop.
+
+Read models an earlier release built (the projection's shape is older,
+CatchUpProjector.outdated) are rebuilt in a shadow by a ``rebuild_projections
+--if-outdated`` process it starts beside its loop, so the live read models keep
+following the log meanwhile (``--once`` rebuilds first, in this process). A
+database error (a lock held too long, a connection lost, a deadlock) is logged
+and the loop goes on after a short pause on a fresh connection: the position
+row is the record, so nothing is applied twice nor skipped.
 """
 
 from __future__ import annotations
 
+import logging
 import signal
+import subprocess
+import sys
 import threading
+from pathlib import Path
 
+from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import BaseCommand
+from django.db import DatabaseError, connections
 
 from floor.liveness import PROJECTOR, start_heartbeat
 from floor.projector_wakeup import wakeup_for
 from floor.runtime import floor_app, floor_projector
+
+logger = logging.getLogger(__name__)
+
+# The pause after a database error, doubling up to the longest (seconds).
+FIRST_ERROR_PAUSE = 0.5
+LONGEST_ERROR_PAUSE = 10.0
+
+
+def start_rebuild() -> subprocess.Popen:
+    """``rebuild_projections --if-outdated`` in a process of its own, beside the
+    live loop (it takes the rebuild lock: a second projector's finds it taken)."""
+    manage = Path(settings.BASE_DIR) / "manage.py"
+    command = [sys.executable, str(manage), "rebuild_projections", "--if-outdated", "--no-progress"]
+    return subprocess.Popen(command)
 
 
 class Command(BaseCommand):
@@ -61,22 +89,39 @@ class Command(BaseCommand):
         if threading.current_thread() is threading.main_thread():
             previous = signal.signal(signal.SIGTERM, lambda *_: stop.set())
         # A release whose read models hold more than the last one's: built again
-        # in a shadow first, while the old ones keep serving (issue 23).
-        call_command(
-            "rebuild_projections", if_outdated=True, stdout=self.stdout, stderr=self.stderr
-        )
+        # in a shadow, while the old ones keep serving and following the log.
+        rebuild = None
+        if projector.outdated():
+            if once:
+                call_command("rebuild_projections", if_outdated=True, stdout=self.stdout)
+            else:
+                rebuild = start_rebuild()
         wakeup = wakeup_for(floor_app().recorder, poll_seconds)
         heartbeat = None if once else start_heartbeat(PROJECTOR)
+        pause = FIRST_ERROR_PAUSE
         try:
             while not stop.is_set():
-                applied = projector.run_once()
-                if applied:
+                if rebuild is not None and rebuild.poll() is not None:
+                    logger.info("the read models' rebuild ended (%s)", rebuild.returncode)
+                    rebuild = None
+                try:
+                    applied = projector.run_once()
+                    if not applied:
+                        if once and projector.lag() == 0:
+                            break
+                        # Nothing new in the log past the read models: wait for it.
+                        wakeup.wait(projector.position(), idle_seconds, stop)
+                except DatabaseError:
+                    logger.exception("the projector's database did not answer; trying again")
+                    connections.close_all()
+                    stop.wait(pause)
+                    pause = min(LONGEST_ERROR_PAUSE, pause * 2)
                     continue
-                if once and projector.lag() == 0:
-                    break
-                # Nothing new in the log past where the read models are: wait for it.
-                wakeup.wait(projector.position(), idle_seconds, stop)
+                pause = FIRST_ERROR_PAUSE
         finally:
+            if rebuild is not None and rebuild.poll() is None:
+                rebuild.terminate()  # the next start begins it again, the shadow dropped
+                rebuild.wait()
             wakeup.close()
             if heartbeat is not None:
                 heartbeat.stopped.set()

@@ -32,7 +32,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from django.conf import settings
-from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
 from django.db import close_old_connections
 
@@ -154,10 +153,6 @@ class Command(BaseCommand):
         self.refuse_if_running()
         # The audit chain's head as the service starts, outside the database
         # (the anchor file; beat anchors it again every FLOOR_AUDIT_ANCHOR_SECONDS).
-        # Read models an earlier release built are rebuilt before anyone reads them.
-        call_command(
-            "rebuild_projections", if_outdated=True, stdout=self.stdout, stderr=self.stderr
-        )
         floor_projector().catch_up()
         anchor_head()
         close_old_connections()
