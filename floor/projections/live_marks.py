@@ -83,7 +83,8 @@ class _Remembered:
 
     def __init__(self) -> None:
         self.tables: dict[UUID, set[str]] = {}  # a table -> _table_scopes
-        self.players: dict[UUID, set[str]] = {}  # a player -> _player_scopes
+        self.players: dict[UUID, set[str]] = {}  # a player -> where they sit
+        self.entries: dict[UUID, set[str]] = {}  # a player -> the open tables of their lists
         self.lists: dict[UUID, set[str]] = {}  # a waiting list -> its open tables' scopes
         self.games: dict[tuple, set[str]] = {}  # a game -> its open tables' scopes
 
@@ -108,6 +109,7 @@ def tables_changed() -> None:
     if memo is not None:
         memo.tables.clear()
         memo.players.clear()
+        memo.entries.clear()
         memo.lists.clear()
         memo.games.clear()
 
@@ -120,10 +122,11 @@ def player_changed(player_id: UUID) -> None:
 
 
 def lists_changed() -> None:
-    """A waiting list's entries changed: who is on which list."""
+    """A waiting list's entries changed: who is on which list (not where
+    anyone sits: a player's own events move them)."""
     memo = _remembered.get()
     if memo is not None:
-        memo.players.clear()
+        memo.entries.clear()
 
 
 def _recall(kind: str, key: UUID, find: Callable[[UUID], set[str]]) -> set[str]:
@@ -194,15 +197,27 @@ def _table_scopes(table_id: UUID) -> set[str]:
     return scopes
 
 
+def _seated_scopes(player_id: UUID) -> set[str]:
+    """Where a player sits, with its sector: one statement."""
+    seated = PlayerView.objects.filter(id=player_id, table__isnull=False).order_by()
+    return _scopes(seated.values_list("table_id", "table__sector_id"))
+
+
+def _listed_scopes(player_id: UUID) -> set[str]:
+    """The open tables of the lists a player is on, with their sectors: one
+    statement, and one for each game not asked yet."""
+    games = WaitingEntryView.objects.filter(player_id=player_id).order_by()
+    fields = (f"waiting_list__{field}" for field in GAME)
+    return set().union(*(_game_scopes(game) for game in set(games.values_list(*fields))))
+
+
 def _player_scopes(player_id: UUID) -> set[str]:
     """Where a player sits and the open tables of the lists they are on, with
-    their sectors: two statements, and one for each game not asked yet."""
-    seated = PlayerView.objects.filter(id=player_id, table__isnull=False)
-    games = WaitingEntryView.objects.filter(player_id=player_id).order_by()
-    scopes = _scopes(seated.order_by().values_list("table_id", "table__sector_id"))
-    for game in set(games.values_list(*(f"waiting_list__{field}" for field in GAME))):
-        scopes |= _game_scopes(game)
-    return scopes
+    their sectors, each remembered apart: a player's event moves them, a
+    list's changes who is on it."""
+    return _recall("players", player_id, _seated_scopes) | _recall(
+        "entries", player_id, _listed_scopes
+    )
 
 
 def _group_tables(group_id: UUID) -> set[UUID | None]:
@@ -229,7 +244,7 @@ def before(event: DomainEventProtocol) -> set[str]:
     """What the event touches as the read models stood before it: where a
     player sat, the tables a group held."""
     if isinstance(event, Player.Event):
-        return _recall("players", event.originator_id, _player_scopes)
+        return _player_scopes(event.originator_id)
     if isinstance(event, BalanceGroup.Event):
         return _tables_and_sectors(_group_tables(event.originator_id))
     return set()
@@ -245,7 +260,7 @@ def after(event: DomainEventProtocol, state: Callable[[Any], Any]) -> set[str]:
     if isinstance(event, Table.Event):
         return _recall("tables", origin, _table_scopes) | {CAGE}
     if isinstance(event, Player.Event):
-        return _recall("players", origin, _player_scopes) | {CAGE}
+        return _player_scopes(origin) | {CAGE}
     if isinstance(event, WaitingList.Event):
         return _recall("lists", origin, _list_scopes)
     if isinstance(event, BalanceGroup.Event):
