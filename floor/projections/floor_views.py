@@ -47,7 +47,7 @@ from floor.models import (
 from floor.projections import live_marks
 from floor.projections.journal import JournalBatch, anchor_close, journal
 from floor.projections.report_views import READ_MODELS as REPORT_MODELS
-from floor.projections.report_views import apply_report_views
+from floor.projections.report_views import ReportBatch, apply_report_views
 from floor.projections.states import AggregateStates
 from floor.projections.timers import apply_timer_event
 
@@ -78,6 +78,7 @@ class FloorProjection:
         # Each table's sector, status and game as the batch last wrote them:
         # the consoles' scopes depend on them (live_marks.tables_changed).
         self._games: dict[UUID, tuple] | None = None
+        self._reports: ReportBatch | None = None
 
     @contextmanager
     def batch(self) -> Iterator[None]:
@@ -95,6 +96,7 @@ class FloorProjection:
         self._marks: dict[str, int] = {}
         self._tables: dict[UUID, tuple[Table, DomainEventProtocol]] = {}
         self._games: dict[UUID, tuple] = {}
+        self._reports = ReportBatch()
         try:
             with ExitStack() as parts:
                 parts.enter_context(live_marks.remembered())
@@ -103,6 +105,7 @@ class FloorProjection:
                         parts.enter_context(part.batch())
                 yield
                 self._journal.flush()
+                self._reports.flush()
                 self._write_tables(self._tables)
                 live_marks.stamp_all(self._marks)
         finally:
@@ -110,6 +113,7 @@ class FloorProjection:
             self._marks = None
             self._tables = None
             self._games = None
+            self._reports = None
 
     def read_models(self) -> Iterable[type[models.Model]]:
         """Children first, so that emptying them respects foreign keys: the
@@ -154,7 +158,7 @@ class FloorProjection:
             written = journal(event, position)
         anchor_close(event, position, written)
         apply_timer_event(event)
-        apply_report_views(event, position)
+        apply_report_views(event, position, self._reports)
         if isinstance(event, Sector.Opened):
             SectorView.objects.create(
                 id=event.originator_id,

@@ -50,8 +50,6 @@ from contextvars import ContextVar
 from typing import Any
 from uuid import UUID
 
-from django.db import models
-from django.db.models import Exists, OuterRef, Q
 from eventsourcing.domain import DomainEventProtocol
 
 from floor.domain.balance_group import BalanceGroup
@@ -85,8 +83,10 @@ class _Remembered:
 
     def __init__(self) -> None:
         self.tables: dict[UUID, set[str]] = {}  # a table -> _table_scopes
-        self.players: dict[UUID, set[str]] = {}  # a player -> _player_scopes
+        self.players: dict[UUID, set[str]] = {}  # a player -> where they sit
+        self.entries: dict[UUID, set[str]] = {}  # a player -> the open tables of their lists
         self.lists: dict[UUID, set[str]] = {}  # a waiting list -> its open tables' scopes
+        self.games: dict[tuple, set[str]] = {}  # a game -> its open tables' scopes
 
 
 _remembered: ContextVar[_Remembered | None] = ContextVar("live_marks_remembered", default=None)
@@ -109,7 +109,9 @@ def tables_changed() -> None:
     if memo is not None:
         memo.tables.clear()
         memo.players.clear()
+        memo.entries.clear()
         memo.lists.clear()
+        memo.games.clear()
 
 
 def player_changed(player_id: UUID) -> None:
@@ -120,10 +122,11 @@ def player_changed(player_id: UUID) -> None:
 
 
 def lists_changed() -> None:
-    """A waiting list's entries changed: who is on which list."""
+    """A waiting list's entries changed: who is on which list (not where
+    anyone sits: a player's own events move them)."""
     memo = _remembered.get()
     if memo is not None:
-        memo.players.clear()
+        memo.entries.clear()
 
 
 def _recall(kind: str, key: UUID, find: Callable[[UUID], set[str]]) -> set[str]:
@@ -165,44 +168,55 @@ def _tables_and_sectors(table_ids: Iterable[UUID | None]) -> set[str]:
     return {table_scope(t) for t in ids} | _scopes(found)
 
 
-def _plays_a_game_of(rows: models.QuerySet) -> Exists:
-    """Whether a table plays the game of any of ``rows`` (waiting lists or
-    tables: both name it by variant, limit and stakes), as a subquery."""
-    return Exists(
-        rows.filter(
-            variant=OuterRef("variant"),
-            limit=OuterRef("limit"),
-            minimum_cents=OuterRef("minimum_cents"),
-            maximum_cents=OuterRef("maximum_cents"),
-        )
-    )
+# A game as the read models name it: a table's or a waiting list's.
+GAME = ("variant", "limit", "minimum_cents", "maximum_cents")
 
 
-def _open_tables_of_lists(lists: models.QuerySet) -> models.QuerySet:
-    """(table, sector) of the open tables that play the game of any of ``lists``
-    (a subquery: one statement)."""
-    open_tables = TableView.objects.filter(status__in=OPEN).filter(_plays_a_game_of(lists))
-    return open_tables.order_by().values_list("id", "sector_id")
+def _game_scopes(game: tuple) -> set[str]:
+    """The open tables that play ``game``, with their sectors (one plain
+    statement, remembered in the batch: most player events ask for the same
+    few games, and building the subquery of every list a player is on cost a
+    rebuild a third of its time, issue 23 item 2)."""
+    memo = _remembered.get()
+    if memo is not None and game in memo.games:
+        return set(memo.games[game])
+    tables = TableView.objects.filter(status__in=OPEN, **dict(zip(GAME, game, strict=True)))
+    found = _scopes(tables.order_by().values_list("id", "sector_id"))
+    if memo is not None:
+        memo.games[game] = found
+    return set(found)
 
 
 def _table_scopes(table_id: UUID) -> set[str]:
     """The table, and the open tables of its game (its balancing group), with
-    their sectors (a subquery: one statement). The table itself counts even
-    closed: its own card shows it closing."""
-    same_game = Q(status__in=OPEN) & Q(_plays_a_game_of(TableView.objects.filter(id=table_id)))
-    tables = TableView.objects.filter(Q(id=table_id) | same_game).order_by()
-    return {table_scope(table_id)} | _scopes(tables.values_list("id", "sector_id"))
+    their sectors. The table itself counts even closed: its own card shows it
+    closing."""
+    scopes = {table_scope(table_id)}
+    for sector_id, *game in TableView.objects.filter(id=table_id).values_list("sector_id", *GAME):
+        scopes |= _scopes([(table_id, sector_id)]) | _game_scopes(tuple(game))
+    return scopes
+
+
+def _seated_scopes(player_id: UUID) -> set[str]:
+    """Where a player sits, with its sector: one statement."""
+    seated = PlayerView.objects.filter(id=player_id, table__isnull=False).order_by()
+    return _scopes(seated.values_list("table_id", "table__sector_id"))
+
+
+def _listed_scopes(player_id: UUID) -> set[str]:
+    """The open tables of the lists a player is on, with their sectors: one
+    statement, and one for each game not asked yet."""
+    games = WaitingEntryView.objects.filter(player_id=player_id).order_by()
+    fields = (f"waiting_list__{field}" for field in GAME)
+    return set().union(*(_game_scopes(game) for game in set(games.values_list(*fields))))
 
 
 def _player_scopes(player_id: UUID) -> set[str]:
     """Where a player sits and the open tables of the lists they are on, with
-    their sectors: two statements."""
-    seated = PlayerView.objects.filter(id=player_id, table__isnull=False)
-    lists = WaitingListView.objects.filter(
-        id__in=WaitingEntryView.objects.filter(player_id=player_id).values("waiting_list_id")
-    )
-    return _scopes(seated.order_by().values_list("table_id", "table__sector_id")) | _scopes(
-        _open_tables_of_lists(lists)
+    their sectors, each remembered apart: a player's event moves them, a
+    list's changes who is on it."""
+    return _recall("players", player_id, _seated_scopes) | _recall(
+        "entries", player_id, _listed_scopes
     )
 
 
@@ -222,14 +236,15 @@ def _named_tables(source: Any) -> set[UUID | None] | None:
 
 
 def _list_scopes(list_id: UUID) -> set[str]:
-    return _scopes(_open_tables_of_lists(WaitingListView.objects.filter(id=list_id)))
+    games = WaitingListView.objects.filter(id=list_id).order_by().values_list(*GAME)
+    return set().union(*(_game_scopes(game) for game in games))
 
 
 def before(event: DomainEventProtocol) -> set[str]:
     """What the event touches as the read models stood before it: where a
     player sat, the tables a group held."""
     if isinstance(event, Player.Event):
-        return _recall("players", event.originator_id, _player_scopes)
+        return _player_scopes(event.originator_id)
     if isinstance(event, BalanceGroup.Event):
         return _tables_and_sectors(_group_tables(event.originator_id))
     return set()
@@ -245,7 +260,7 @@ def after(event: DomainEventProtocol, state: Callable[[Any], Any]) -> set[str]:
     if isinstance(event, Table.Event):
         return _recall("tables", origin, _table_scopes) | {CAGE}
     if isinstance(event, Player.Event):
-        return _recall("players", origin, _player_scopes) | {CAGE}
+        return _player_scopes(origin) | {CAGE}
     if isinstance(event, WaitingList.Event):
         return _recall("lists", origin, _list_scopes)
     if isinstance(event, BalanceGroup.Event):

@@ -11,7 +11,13 @@ from django.core.management import call_command
 from floor import runtime
 from floor.domain.table import Table
 from floor.kernel.web.projector import CatchUpProjector
-from floor.models import EventJournalEntry, ProjectionPosition
+from floor.models import (
+    EventJournalEntry,
+    JournalMention,
+    ListMove,
+    OccupancyStep,
+    ProjectionPosition,
+)
 from floor.projections.floor_views import FloorProjection
 from floor.projections.states import AggregateStates
 from tests.support.read_models import differences, read_models
@@ -146,3 +152,53 @@ def test_a_failed_batch_writes_no_journal_row_and_is_applied_again(floor_app, sh
     assert [row["position"] for row in journal_rows()] == list(
         range(1, floor_app.last_position() + 1)
     )
+
+
+def report_rows() -> dict[str, list]:
+    """The reports' read models, mentions included (read_models leaves out
+    anything named like the journal)."""
+    return {
+        "mentions": list(
+            JournalMention.objects.order_by("position", "subject").values_list(
+                "position", "subject"
+            )
+        ),
+        "steps": list(OccupancyStep.objects.order_by("position").values()),
+        "moves": list(ListMove.objects.order_by("position").values()),
+    }
+
+
+def test_reports_rows_gathered_per_batch_survive_a_failed_batch(floor_app, shift_log):
+    """The reports' rows are gathered in memory and written at a batch's end,
+    reading each table's last count and each list's open registrations once
+    (floor.projections.report_views.ReportBatch): a batch that fails mid-way
+    leaves nothing behind, and the retried one writes what one event at a
+    time did."""
+    one_by_one = CatchUpProjector(
+        FloorProjection(runtime.floor_app), runtime.floor_app, ProjectionPosition, batch_size=1
+    )
+    one_by_one.reset()
+    one_by_one.catch_up()
+    expected = report_rows()
+    assert expected["steps"] and expected["moves"]
+    assert any(not move["open"] for move in expected["moves"])
+
+    class Failing(FloorProjection):
+        def apply(self, event, position):
+            super().apply(event, position)
+            if position == 250:
+                raise RuntimeError("the batch fails half-way")
+
+    failing = CatchUpProjector(
+        Failing(runtime.floor_app), runtime.floor_app, ProjectionPosition, batch_size=100
+    )
+    failing.reset()
+    assert failing.run_once() == 100
+    assert failing.run_once() == 100
+    with pytest.raises(RuntimeError):
+        failing.run_once()
+    assert not OccupancyStep.objects.filter(position__gt=200).exists()
+    assert not JournalMention.objects.filter(position__gt=200).exists()
+    failing.projection.__class__ = FloorProjection
+    failing.catch_up()
+    assert report_rows() == expected
