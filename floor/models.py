@@ -348,6 +348,15 @@ class PendingTimer(models.Model):
     fired_at = models.DateTimeField(null=True)
     outcome = models.JSONField(null=True)
 
+    # What the sweeper and the worker write (floor.timers), which no event
+    # holds: a shadow rebuild carries it over from the live rows it replaces,
+    # for the timers they claimed or fired (floor.kernel.web.shadow_db), or
+    # the switch would set those pending again and they would be refired.
+    shadow_carried = (
+        ("state", "claimed_at", "fired_at", "outcome"),
+        models.Q(state__in=(CLAIMED, FIRED)),
+    )
+
     class Meta:
         ordering = ["due_at"]
 

@@ -11,16 +11,17 @@ import json
 from pathlib import Path
 
 import pytest
-from django.core.management import call_command
+from django.core.management import CommandError, call_command
 from django.db import connection
 from django.utils import timezone
 from django.utils.connection import ConnectionDoesNotExist
 
 from floor import runtime
+from floor import timers as sweeper
 from floor.kernel.clock import ManualClock
 from floor.kernel.web import shadow_db
 from floor.kernel.web.shadow_rebuild import ShadowRebuild
-from floor.models import EventJournalEntry, PendingTimer, TableView
+from floor.models import EventJournalEntry, PendingTimer, ProjectionPosition, TableView
 from floor.projections import timers
 from tests.support.floor import open_sector, open_tables
 from tests.support.room import Room
@@ -190,6 +191,77 @@ def test_a_shadow_left_by_a_rebuild_that_died_is_dropped_by_the_next(floor_app, 
     dead.build(7)  # the process dies here: the shadow stays behind
     connection_of_the_dead = dead.shadow.connection
     connection_of_the_dead.close()
+    dead.shadow.unlock()  # as the end of its process does
     assert ShadowRebuild(projector, batch_size=5).run() == floor_app.last_position()
     assert read_models() == live
     assert not shadow_left()
+
+
+def test_a_second_rebuild_while_one_runs_is_refused_and_leaves_its_shadow_alone(floor_app, floor):
+    projector = runtime.floor_projector()
+    live = read_models()
+    first = ShadowRebuild(projector, batch_size=5)
+    first.shadow.open()
+    try:
+        first.build(7)
+        built = (TableView.objects.using(shadow_db.ALIAS).count(), first.shadow_position())
+        with pytest.raises(CommandError, match="already under way"):
+            call_command("rebuild_projections", "--no-progress", stdout=io.StringIO())
+        # A projector starting with outdated read models leaves it to the first.
+        ProjectionPosition.objects.filter(name=projector.name).update(version=1)
+        assert projector.outdated()
+        out = io.StringIO()
+        call_command("rebuild_projections", "--if-outdated", "--no-progress", stdout=out)
+        assert "another rebuild is already under way" in out.getvalue()
+        assert (TableView.objects.using(shadow_db.ALIAS).count(), first.shadow_position()) == built
+        assert first.switch() == floor_app.last_position()
+    finally:
+        first.shadow.close()
+    assert read_models() == live
+    assert not projector.outdated()
+    assert not shadow_left()
+    # Its end released the lock: the next rebuild may take it.
+    following = ShadowRebuild(projector).shadow
+    following.lock()
+    following.unlock()
+
+
+def suspended_table(room: Room, minimum: int, sector: str) -> PendingTimer:
+    """A new table, suspended by one of its four players' leaving: its
+    closing deadline, projected live. Each its own game (``minimum`` cents), or its
+    draw would first complete the suspended tables of the same game."""
+    room.sector_id = sector  # a sector with room for one more table
+    table_id, cards = room.drawn_table(4, minimum_cents=minimum)
+    room.leave(table_id, cards[3])
+    runtime.floor_projector().catch_up()
+    return PendingTimer.objects.get(subject=table_id, kind="suspension_close")
+
+
+def test_the_timers_the_sweeper_claimed_or_fired_stay_so_across_a_rebuild(floor_app, floor):
+    fired = PendingTimer.objects.get(state=PendingTimer.PENDING)
+    claimed = suspended_table(floor["room"], 250, floor["sectors"][0])
+    left = suspended_table(floor["room"], 300, floor["sectors"][1])  # pending, and left so
+    now = timezone.now()
+    assert sweeper.claim(claimed, now)
+    # What floor.timers.run_command writes once the firing command answered.
+    PendingTimer.objects.filter(key=fired.key).update(
+        state=PendingTimer.FIRED, fired_at=now, outcome={"recorded": ["TableClosed"]}
+    )
+    before = {t.key: t for t in PendingTimer.objects.all()}
+    made: list[PendingTimer] = []
+
+    def between_batches(done: int, total: int) -> None:
+        if not made:  # a table suspended while the rebuild runs
+            made.append(suspended_table(floor["room"], 400, floor["sectors"][2]))
+
+    position = ShadowRebuild(
+        runtime.floor_projector(), batch_size=5, progress=between_batches
+    ).run()
+
+    assert position == floor_app.last_position()
+    after = {t.key: t for t in PendingTimer.objects.all()}
+    assert set(after) == {*before, made[0].key}
+    assert (after[fired.key].state, after[fired.key].fired_at) == (PendingTimer.FIRED, now)
+    assert after[fired.key].outcome == {"recorded": ["TableClosed"]}
+    assert (after[claimed.key].state, after[claimed.key].claimed_at) == (PendingTimer.CLAIMED, now)
+    assert after[left.key].state == after[made[0].key].state == PendingTimer.PENDING

@@ -27,11 +27,27 @@ index, constraint and sequence names; SQLite cannot rename across files.
 ``DELETE`` and ``INSERT`` are ordinary writes: PostgreSQL's readers keep
 reading the old rows (MVCC) and SQLite's (WAL) the last committed snapshot
 until the switch commits, so no reader sees a partial floor.
+
+Columns that no event holds (a model's ``shadow_carried``: what the timers'
+sweeper writes on ``PendingTimer``) are carried over from the live rows being
+replaced, by primary key: a shadow made from the log alone would reset them.
+
+One rebuild at a time (``ShadowDatabase.open`` takes the lock, ``close``
+releases it): a second one would drop the first's shadow while it builds
+(PostgreSQL) or recreate its file under it (SQLite). The lock is an exclusive
+``flock`` on ``<live db>-shadow.lock`` (SQLite) or a session advisory lock on
+a key derived from the database and shadow schema (PostgreSQL), held on a
+connection of its own; either is released by the process's end, so a rebuild
+that dies leaves no lock behind. A second rebuild does not wait for it: it is
+refused (``RebuildUnderWay``).
 """
 
 from __future__ import annotations
 
 import contextlib
+import fcntl
+import hashlib
+import os
 import re
 import sqlite3
 from collections.abc import Iterable, Iterator
@@ -51,6 +67,14 @@ _routed: ContextVar[tuple[str, frozenset[type[models.Model]]] | None] = ContextV
 
 # Rows moved per statement when the shadow is copied across SQLite files.
 COPY_CHUNK = 2000
+
+# Where the switch keeps the carried-over columns while it replaces the rows
+# (a temporary table: the switch's connection alone sees it).
+CARRIED = "floor_shadow_carried"
+
+
+class RebuildUnderWay(RuntimeError):
+    """Another rebuild holds the shadow: this one would destroy its work."""
 
 
 class ShadowRouter:
@@ -123,6 +147,55 @@ class ShadowDatabase:
         else:
             raise NotImplementedError(f"no shadow rebuild on {self.vendor}")
         self.settings = settings
+        self._lock: object = None  # the lock file's descriptor or the lock's connection
+
+    def _lock_key(self) -> int:
+        """The advisory lock's key: one per database and shadow schema, a
+        signed 64-bit integer as pg_try_advisory_lock(bigint) takes."""
+        name = f"floor-shadow-rebuild:{self.settings['NAME']}:{self.schema}"
+        return int.from_bytes(hashlib.blake2b(name.encode(), digest_size=8).digest(), signed=True)
+
+    def lock(self) -> None:
+        """Takes the one-rebuild-at-a-time lock, or raises RebuildUnderWay at
+        once (it never waits: the other rebuild does the work)."""
+        if self._lock is not None:
+            return
+        if self.vendor == "sqlite":
+            fd = os.open(f"{self.path}.lock", os.O_RDWR | os.O_CREAT, 0o600)
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                os.close(fd)
+                raise RebuildUnderWay("a rebuild is already under way") from None
+            self._lock = fd
+            return
+        # Its own connection, not the live alias's: a session lock is
+        # re-entrant within a session, and the live connection is shared.
+        # Never pooled: closing it must end the session, which releases the lock.
+        settings = dict(connections[self.live].settings_dict)
+        settings["OPTIONS"] = {
+            k: v for k, v in (settings.get("OPTIONS") or {}).items() if k != "pool"
+        }
+        holder = load_backend(self.settings["ENGINE"]).DatabaseWrapper(
+            settings, f"{self.alias}_lock"
+        )
+        with holder.cursor() as cursor:
+            cursor.execute("SELECT pg_try_advisory_lock(%s)", [self._lock_key()])
+            (taken,) = cursor.fetchone()
+        if not taken:
+            holder.close()
+            raise RebuildUnderWay("a rebuild is already under way")
+        self._lock = holder
+
+    def unlock(self) -> None:
+        """Releases the lock (closing its file or connection releases it)."""
+        held, self._lock = self._lock, None
+        if held is None:
+            return
+        if self.vendor == "sqlite":
+            os.close(held)
+        else:
+            held.close()
 
     def _connect(self) -> None:
         """This thread's connection to the shadow, made here rather than
@@ -137,8 +210,17 @@ class ShadowDatabase:
         return connections[self.alias]
 
     def open(self) -> None:
-        """Registers the alias and makes its tables, empty (a shadow left by a
-        rebuild that died is dropped first)."""
+        """Takes the lock, registers the alias and makes its tables, empty (a
+        shadow left by a rebuild that died is dropped first); raises
+        RebuildUnderWay, touching nothing, while another rebuild runs."""
+        self.lock()
+        try:
+            self._make()
+        except BaseException:
+            self.unlock()
+            raise
+
+    def _make(self) -> None:
         self.close(stale=True)
         self._connect()
         if self.vendor == "postgresql":
@@ -151,8 +233,16 @@ class ShadowDatabase:
                 editor.create_model(model)
 
     def close(self, *, stale: bool = False) -> None:
-        """Drops the shadow (file or schema) and forgets the alias; ``stale``:
-        one a rebuild that died left, before a new one is made."""
+        """Drops the shadow (file or schema), forgets the alias and releases the
+        lock; ``stale``: one a rebuild that died left, before a new one is made
+        (the lock is kept)."""
+        try:
+            self._drop(stale=stale)
+        finally:
+            if not stale:
+                self.unlock()
+
+    def _drop(self, *, stale: bool) -> None:
         self._connect()
         if self.vendor == "postgresql":
             # A live transaction still open that read the shadow (a caller's
@@ -178,7 +268,10 @@ class ShadowDatabase:
             raise RuntimeError("the switch must run inside one live transaction")
         quote = live.ops.quote_name
         copied = 0
+        carried = [m for m in self.tables if getattr(m, "shadow_carried", None)]
         with live.cursor() as cursor:
+            for model in carried:
+                self._keep_carried(cursor, model)
             for model in self.tables:  # children first
                 cursor.execute(f"DELETE FROM {quote(model._meta.db_table)}")
             for model in reversed(self.tables):
@@ -194,11 +287,56 @@ class ShadowDatabase:
                     copied += self._copy_sqlite(cursor, table, columns)
             for statement in live.ops.sequence_reset_sql(no_style(), self.tables):
                 cursor.execute(statement)  # PostgreSQL: ids go on after the copied ones
+            for model in carried:
+                self._put_back_carried(cursor, model)
         return copied
+
+    def _carried_table(self, model: type[models.Model]) -> str:
+        return f"{CARRIED}_{model._meta.db_table}"
+
+    def _keep_carried(self, cursor, model: type[models.Model]) -> None:
+        """Copies the live rows' carried columns, for the rows ``where``
+        selects, into a temporary table, before the live rows are deleted.
+
+        ``model.shadow_carried`` is ``(columns, where)``: field names and a
+        ``Q`` on the live rows. The live table's write lock is the switch's
+        (SQLite: its IMMEDIATE transaction; PostgreSQL: taken here), so no
+        sweeper's write falls between this copy and the delete."""
+        live = connections[self.live]
+        quote = live.ops.quote_name
+        columns, where = model.shadow_carried
+        pk = model._meta.pk.name
+        if self.vendor == "postgresql":
+            # Readers go on (EXCLUSIVE MODE lets SELECT through); a sweeper's
+            # claim waits for the switch, then finds the rebuilt row.
+            cursor.execute(f"LOCK TABLE {quote(model._meta.db_table)} IN EXCLUSIVE MODE")
+        kept = model.objects.using(self.live).filter(where).values(pk, *columns)
+        sql, params = kept.query.sql_with_params()
+        table = quote(self._carried_table(model))
+        cursor.execute(f"DROP TABLE IF EXISTS {table}")
+        cursor.execute(f"CREATE TEMPORARY TABLE {table} AS {sql}", params)
+
+    def _put_back_carried(self, cursor, model: type[models.Model]) -> None:
+        """Writes the kept columns over the rebuilt rows of the same key; a
+        key the rebuild no longer makes stays gone."""
+        quote = connections[self.live].ops.quote_name
+        columns, _ = model.shadow_carried
+        table = quote(model._meta.db_table)
+        carried = quote(self._carried_table(model))
+        fields = [model._meta.get_field(name) for name in columns]
+        assignments = ", ".join(f"{quote(f.column)} = c.{quote(f.column)}" for f in fields)
+        pk = quote(model._meta.pk.column)
+        cursor.execute(
+            f"UPDATE {table} SET {assignments} FROM {carried} AS c WHERE {table}.{pk} = c.{pk}"
+        )
+        cursor.execute(f"DROP TABLE {carried}")
 
     def _copy_sqlite(self, cursor, table: str, columns: str) -> int:
         """Across files, through Python: values are read raw (no Django
-        converters), so each is written back exactly as the shadow stored it."""
+        converters), so each is written back exactly as the shadow stored it.
+        The file is opened by its path, which is this rebuild's own shadow: the
+        lock keeps any other rebuild from recreating it (Django's connection to
+        it would convert the values it reads)."""
         marks = ", ".join("%s" for _ in columns.split(", "))
         insert = f'INSERT INTO "{table}" ({columns}) VALUES ({marks})'
         copied = 0

@@ -16,7 +16,8 @@ switched in one live transaction; the tail is caught up as usual.
    row (SQLite: the write lock its IMMEDIATE transaction takes; PostgreSQL: the
    row's lock, on which a live projector's compare-and-set waits), applies to
    the shadow the few events the live projector did meanwhile (the gap), then
-   replaces every live read model's rows by the shadow's. The live position
+   replaces every live read model's rows by the shadow's (keeping what the
+   timers' sweeper wrote on the live ones: shadow_db). The live position
    row is not moved: the switched read models show exactly the events up to
    it, so each event stays applied exactly once whichever projector goes on.
 3. **Tail.** The live projector catches up whatever the log holds past that
@@ -25,6 +26,8 @@ switched in one live transaction; the tail is caught up as usual.
 
 Readers see the old read models until the switch commits and the rebuilt
 ones after: never a partial floor (shadow_db says why for each backend).
+One rebuild runs at a time: ``run`` raises shadow_db.RebuildUnderWay, having
+touched nothing, while another holds the shadow.
 
 It drives the kernel's ``CatchUpProjector.run_once`` unchanged; what it asks
 of it is that the projector and its projection reach the database through the

@@ -8,9 +8,10 @@ models"). The audit journal is kept as it is.
 
 from __future__ import annotations
 
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandError
 from tqdm import tqdm
 
+from floor.kernel.web.shadow_db import RebuildUnderWay
 from floor.kernel.web.shadow_rebuild import ShadowRebuild
 from floor.runtime import floor_projector
 
@@ -56,5 +57,18 @@ class Command(BaseCommand):
                 bar.total = max(bar.total or 0, total)
                 bar.update(done - bar.n)
 
-            position = ShadowRebuild(projector, batch_size=batch_size, progress=progress).run()
+            try:
+                position = ShadowRebuild(projector, batch_size=batch_size, progress=progress).run()
+            except RebuildUnderWay:
+                # One at a time (shadow_db): with --if-outdated, as every
+                # projector's start may ask, the one under way does the work.
+                if not if_outdated:
+                    raise CommandError(
+                        "a rebuild is already under way: run this again when it has ended"
+                    ) from None
+                self.stdout.write(
+                    f"{projector.name}: another rebuild is already under way; "
+                    f"it brings the read models up to date."
+                )
+                return
         self.stdout.write(self.style.SUCCESS(f"{projector.name}: rebuilt up to event {position}."))
