@@ -30,7 +30,7 @@ from django.utils import timezone
 from floor import metrics
 from floor.application.clocks import CLOCK_ACTOR
 from floor.kernel.errors import DomainError
-from floor.kernel.web.gateway import ReadModelsBehind, perform_as
+from floor.kernel.web.gateway import ReadModelsBehind, record_as
 from floor.models import PendingTimer
 
 logger = logging.getLogger(__name__)
@@ -99,8 +99,8 @@ def run_command(timer: PendingTimer) -> dict:
     """The timer's command, and its outcome recorded on the timer."""
     try:
         # Nobody waits on the clock's answer: recorded is fired (issue 23).
-        outcome = perform_as(
-            CLOCK_ACTOR, timer.command, command_id_for(timer.key), shown=False, **timer.arguments
+        outcome = record_as(
+            CLOCK_ACTOR, timer.command, command_id_for(timer.key), **timer.arguments
         )
         result = outcome.result
     except ReadModelsBehind as behind:

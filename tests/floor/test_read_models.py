@@ -122,7 +122,7 @@ def test_under_the_projector_a_repeated_command_answers_as_the_first_did(
 def test_under_the_projector_a_command_nobody_reads_does_not_wait_for_it(
     floor_app, settings, monkeypatch, director, django_user_model
 ):
-    """Nobody reads the clock's answer (floor.timers fires with ``shown=False``):
+    """Nobody reads the clock's answer (floor.timers fires through ``record_as``):
     the command is recorded without waiting for the projector, which would
     otherwise hold every due timer up to the wait's bound, one after another."""
     from floor.kernel.web import gateway
@@ -135,7 +135,7 @@ def test_under_the_projector_a_command_nobody_reads_does_not_wait_for_it(
 
     monkeypatch.setattr(read_models, "wait_for", never)
     dora = gateway.actor_for(django_user_model.objects.get(username="dora"))
-    outcome = gateway.perform_as(dora, "open_sector", str(uuid.uuid4()), shown=False, name="R")
+    outcome = gateway.record_as(dora, "open_sector", str(uuid.uuid4()), name="R")
 
     assert outcome.position and floor_app.last_position() >= outcome.position
     assert not ProjectionPosition.objects.filter(position__gt=0).exists()

@@ -247,7 +247,7 @@ def test_fire_keeps_the_lease_while_the_command_runs(monkeypatch):
         )
         return SimpleNamespace(result={"fired": True})
 
-    monkeypatch.setattr(timers, "perform_as", slow_command)
+    monkeypatch.setattr(timers, "record_as", slow_command)
     assert fire(timer) == {"fired": True}
     timer.refresh_from_db()
     assert (timer.state, timer.outcome) == (PendingTimer.FIRED, {"fired": True})

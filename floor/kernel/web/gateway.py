@@ -69,18 +69,26 @@ def perform(command: Command, user: Any, command_id: str, **arguments: Any) -> O
     return perform_as(actor_for(user), command, command_id, **arguments)
 
 
-def perform_as(
-    actor: Actor, command: Command, command_id: str, *, shown: bool = True, **arguments: Any
-) -> Outcome:
+def perform_as(actor: Actor, command: Command, command_id: str, **arguments: Any) -> Outcome:
     """Runs ``command`` as ``actor`` (a person's, or the clock's), then shows it.
-
-    ``shown`` False: nobody reads an answer (the clock firing a timer), so the
-    command does not wait for the projector to show it (issue 23): a lagging
-    projector then delays no timer.
 
     Every line logged meanwhile names the command, its id, actor, role and
     profile (floor.logs), and the command is counted by outcome and timed
     (floor.metrics): the one place every command passes (docs/operations.md)."""
+    return _run(actor, command, command_id, arguments, wait=True)
+
+
+def record_as(actor: Actor, command: Command, command_id: str, **arguments: Any) -> Outcome:
+    """Runs ``command`` as ``actor`` like perform_as, for a caller who reads no
+    answer (the clock firing a timer): it does not wait for the projector to
+    show it (issue 23), so a lagging projector delays no timer. (Not a keyword
+    of perform_as: a command's own arguments, the hands ``shown``, would take it.)"""
+    return _run(actor, command, command_id, arguments, wait=False)
+
+
+def _run(
+    actor: Actor, command: Command, command_id: str, arguments: dict[str, Any], *, wait: bool
+) -> Outcome:
     running = host()
     command = COMMANDS.name_of(command)
     started = time.perf_counter()
@@ -88,7 +96,7 @@ def perform_as(
     fields = {"command": command, "command_id": command_id, "actor": actor.username or None}
     with running.command_logging(**fields, role=role_of(actor, command)) as context:
         try:
-            outcome = _perform_as(actor, command, command_id, context, shown, **arguments)
+            outcome = _perform_as(actor, command, command_id, context, arguments, wait)
         except RuleViolation as refused:
             result = f"refused_{getattr(refused, 'kind', None) or 'invalid'}"
             raise
@@ -119,8 +127,8 @@ def _perform_as(
     command: str,
     command_id: str,
     context: dict[str, str],
-    shown: bool,
-    **arguments: Any,
+    arguments: dict[str, Any],
+    wait: bool,
 ) -> Outcome:
     try:
         app = host().application()
@@ -130,7 +138,7 @@ def _perform_as(
         logger.exception("%s of %s: the event store did not answer", command, actor.username)
         raise ServiceUnavailable(str(error)) from error
     try:
-        host().catch_up(until=outcome.position, timeout=read_your_writes_seconds(), wait=shown)
+        host().catch_up(until=outcome.position, timeout=read_your_writes_seconds(), wait=wait)
     except Exception as error:
         # Recorded is recorded: report the lag, never a failure of the command.
         logger.exception("%s recorded, but the read models did not follow", command)
