@@ -98,7 +98,11 @@ def test_a_seat_lines_done_goes_once_the_jefe_acts_elsewhere(live_server, browse
         # A "done" on the first line: the player rests.
         rest = first.locator("form[data-command=start_rest]")
         rest.locator("button[type=submit]").click()
-        rest.locator("[data-testid=answer][role=status]").wait_for()
+        # The live part moves on (the line now offers the return from rest) and
+        # the answer stays, though its form is no longer offered.
+        first.locator("form[data-command=end_rest] button[type=submit]").wait_for()
+        assert rest.count() == 0
+        first.locator("[data-testid=answer][role=status]").wait_for()
 
         # The jefe acts on the third line: a buy-in refused (not how Spanish writes it).
         third.locator("details.more summary").click()
@@ -108,6 +112,7 @@ def test_a_seat_lines_done_goes_once_the_jefe_acts_elsewhere(live_server, browse
         refused.locator("[data-testid=answer][role=alert]").wait_for()
 
         first.locator("[data-testid=answer][role=status]").wait_for(state="detached")
+        assert first.locator("form[data-command=start_rest]").count() == 0
         refused.locator("[data-testid=answer][role=alert]", has_text="12,50").wait_for()
     finally:
         context.close()
