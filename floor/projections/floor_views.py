@@ -49,7 +49,7 @@ from floor.projections.journal import JournalBatch, anchor_close, journal
 from floor.projections.report_views import READ_MODELS as REPORT_MODELS
 from floor.projections.report_views import ReportBatch, apply_report_views
 from floor.projections.states import AggregateStates
-from floor.projections.timers import apply_timer_event
+from floor.projections.timers import TimerBatch, apply_timer_event
 
 
 def _when(text: str | None) -> datetime | None:
@@ -79,6 +79,11 @@ class FloorProjection:
         # the consoles' scopes depend on them (live_marks.tables_changed).
         self._games: dict[UUID, tuple] | None = None
         self._reports: ReportBatch | None = None
+        self._timers: TimerBatch | None = None
+        # The batch's hands: rows it started, by (table, number), and what it
+        # changed of hands started before it.
+        self._hands: dict[tuple[UUID, int], HandView] | None = None
+        self._hand_changes: dict[tuple[UUID, int], dict] | None = None
 
     @contextmanager
     def batch(self) -> Iterator[None]:
@@ -97,6 +102,8 @@ class FloorProjection:
         self._tables: dict[UUID, tuple[Table, DomainEventProtocol]] = {}
         self._games: dict[UUID, tuple] = {}
         self._reports = ReportBatch()
+        self._timers = TimerBatch()
+        self._hands, self._hand_changes = {}, {}
         try:
             with ExitStack() as parts:
                 parts.enter_context(live_marks.remembered())
@@ -106,7 +113,9 @@ class FloorProjection:
                 yield
                 self._journal.flush()
                 self._reports.flush()
+                self._timers.flush()
                 self._write_tables(self._tables)
+                self._write_hands(self._hands, self._hand_changes)
                 live_marks.stamp_all(self._marks)
         finally:
             self._journal = None
@@ -114,6 +123,8 @@ class FloorProjection:
             self._tables = None
             self._games = None
             self._reports = None
+            self._timers = None
+            self._hands = self._hand_changes = None
 
     def read_models(self) -> Iterable[type[models.Model]]:
         """Children first, so that emptying them respects foreign keys: the
@@ -157,7 +168,7 @@ class FloorProjection:
         else:  # one event applied on its own: its row at once
             written = journal(event, position)
         anchor_close(event, position, written)
-        apply_timer_event(event)
+        apply_timer_event(event, self._timers)
         apply_report_views(event, position, self._reports)
         if isinstance(event, Sector.Opened):
             SectorView.objects.create(
@@ -235,7 +246,7 @@ class FloorProjection:
             if changed:
                 TableView.objects.filter(id=table.id).update(status=table.status)
         if isinstance(event, Table.HandStarted):
-            HandView.objects.create(
+            self._new_hand(
                 table_id=table.id,
                 number=event.number,
                 variant=event.variant,
@@ -246,13 +257,11 @@ class FloorProjection:
                 started_at=event.timestamp,
             )
         elif isinstance(event, Table.HandDeclaredDead) and table.hand:
-            HandView.objects.filter(table_id=table.id, number=table.hand["number"]).update(
-                dead=table.hand["dead"]
-            )
+            self._change_hand(table.id, table.hand["number"], dead=table.hand["dead"])
         elif isinstance(event, Table.BankedHandSettled):
             # A banked hand is reported whole: its boxes, each box's result
             # against the bank (net of the jackpot), the house commission.
-            HandView.objects.create(
+            self._new_hand(
                 table_id=table.id,
                 number=event.number,
                 variant=event.variant,
@@ -264,13 +273,47 @@ class FloorProjection:
                 winnings={seat: box["net_cents"] for seat, box in event.boxes.items()},
             )
         elif isinstance(event, Table.HandEnded):
-            HandView.objects.filter(table_id=table.id, number=event.number).update(
+            self._change_hand(
+                table.id,
+                event.number,
                 ended_at=event.timestamp,
                 pot_cents=event.pot_cents,
                 rake_cents=event.rake_cents,
                 contributions=event.contributions,
                 winnings=event.winnings,
             )
+
+    def _new_hand(self, **fields) -> None:
+        """A hand's row: saved at once, or at the batch's end."""
+        row = HandView(**fields)
+        if self._hands is None:
+            row.save(force_insert=True)
+        else:
+            self._hands[(row.table_id, row.number)] = row
+
+    def _change_hand(self, table_id: UUID, number: int, **fields) -> None:
+        """Changes a hand's row: the batch's own in memory, one started
+        before it at the batch's end (or at once, outside a batch)."""
+        if self._hands is None:
+            HandView.objects.filter(table_id=table_id, number=number).update(**fields)
+            return
+        row = self._hands.get((table_id, number))
+        if row is None:
+            self._hand_changes.setdefault((table_id, number), {}).update(fields)
+            return
+        for name, value in fields.items():
+            setattr(row, name, value)
+
+    @staticmethod
+    def _write_hands(
+        hands: dict[tuple[UUID, int], HandView], changes: dict[tuple[UUID, int], dict]
+    ) -> None:
+        """The batch's new hands in one statement (in the order they
+        started, so their ids are those one event at a time gave), then the
+        changes to hands started before it, one statement each."""
+        HandView.objects.bulk_create(hands.values())
+        for (table_id, number), fields in changes.items():
+            HandView.objects.filter(table_id=table_id, number=number).update(**fields)
 
     def _write_tables(self, tables: dict[UUID, tuple[Table, DomainEventProtocol]]) -> None:
         """Rewrites the rows and seats of ``tables`` from their states (each

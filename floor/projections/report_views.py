@@ -32,6 +32,7 @@ from floor.domain.waiting_list import WaitingList
 from floor.kernel.composition import ROOM
 from floor.models import JournalMention, ListMove, OccupancyStep
 from floor.projections.journal import entry_content
+from floor.projections.rows import insert_plain
 
 READ_MODELS = (JournalMention, OccupancyStep, ListMove)
 
@@ -60,7 +61,7 @@ class ReportBatch:
     behind, and the next one reads the rows again."""
 
     def __init__(self) -> None:
-        self.mentions: list[JournalMention] = []
+        self.mentions: list[tuple[str, int]] = []  # (subject, position)
         self.steps: list[OccupancyStep] = []
         self.seated: dict[UUID, int] = {}  # a table -> its last count
         self.moves: list[ListMove] = []
@@ -97,7 +98,7 @@ class ReportBatch:
         self.open[(list_id, player)] = []
 
     def flush(self) -> None:
-        JournalMention.objects.bulk_create(self.mentions, ignore_conflicts=True)
+        insert_plain(JournalMention, ("subject", "position"), self.mentions, ignore_conflicts=True)
         OccupancyStep.objects.bulk_create(self.steps)
         if self.closed:
             ListMove.objects.filter(pk__in=self.closed).update(open=False)
@@ -143,7 +144,7 @@ def _mentions(
     for part in ROOM.read_model_parts():
         if part.mentions is not None and isinstance(event, part.events):
             subjects |= set(part.mentions(event))
-    batch.mentions.extend(JournalMention(subject=s, position=position) for s in sorted(subjects))
+    batch.mentions.extend((subject, position) for subject in sorted(subjects))
 
 
 # --- occupancy -------------------------------------------------------------------------
