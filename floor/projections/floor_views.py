@@ -14,6 +14,7 @@ position, and empties first on a rebuild.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import ExitStack, contextmanager
 from datetime import datetime
@@ -51,6 +52,12 @@ from floor.projections.report_views import ReportBatch, apply_report_views
 from floor.projections.states import AggregateStates
 from floor.projections.timers import TimerBatch, apply_timer_event
 
+# A player's row as the projection writes it, but for when they registered.
+PLAYER_FIELDS = [
+    "card_number", "display_name", "barred", "bar_reason", "table", "seat",
+    "in_tournament", "kept_apart", "absence_days",
+]  # fmt: skip
+
 
 def _when(text: str | None) -> datetime | None:
     return datetime.fromisoformat(text) if text else None
@@ -75,9 +82,12 @@ class FloorProjection:
         self._journal: JournalBatch | None = None
         self._marks: dict[str, int] | None = None
         self._tables: dict[UUID, tuple[Table, DomainEventProtocol]] | None = None
-        # Each table's sector, status and game as the batch last wrote them:
-        # the consoles' scopes depend on them (live_marks.tables_changed).
-        self._games: dict[UUID, tuple] | None = None
+        # The rows the consoles' scopes read, as the batch changes them.
+        self._rows: live_marks.Rows | None = None
+        # The batch's players (their row's fields, and when each new one
+        # registered) and waiting lists (their game and entries), by id.
+        self._players: dict[UUID, tuple[dict, datetime | None]] | None = None
+        self._lists: dict[UUID, tuple[str, list[dict]]] | None = None
         self._reports: ReportBatch | None = None
         self._timers: TimerBatch | None = None
         # The batch's hands: rows it started, by (table, number), and what it
@@ -100,28 +110,32 @@ class FloorProjection:
         self._journal = JournalBatch()
         self._marks: dict[str, int] = {}
         self._tables: dict[UUID, tuple[Table, DomainEventProtocol]] = {}
-        self._games: dict[UUID, tuple] = {}
+        self._rows = live_marks.Rows()
+        self._players, self._lists = {}, {}
         self._reports = ReportBatch()
         self._timers = TimerBatch()
         self._hands, self._hand_changes = {}, {}
         try:
             with ExitStack() as parts:
-                parts.enter_context(live_marks.remembered())
+                parts.enter_context(live_marks.held(self._rows))
                 for part in ROOM.read_model_parts():
                     if part.batch is not None:
                         parts.enter_context(part.batch())
                 yield
                 self._journal.flush()
-                self._reports.flush()
-                self._timers.flush()
+                self._write_players(self._players)
+                self._write_lists(self._lists)
                 self._write_tables(self._tables)
                 self._write_hands(self._hands, self._hand_changes)
+                self._reports.flush()
+                self._timers.flush()
                 live_marks.stamp_all(self._marks)
         finally:
             self._journal = None
             self._marks = None
             self._tables = None
-            self._games = None
+            self._rows = None
+            self._players = self._lists = None
             self._reports = None
             self._timers = None
             self._hands = self._hand_changes = None
@@ -194,10 +208,8 @@ class FloorProjection:
             self._table(event)
         elif isinstance(event, Player.Event):
             self._player(self._state(event), event)
-            live_marks.player_changed(event.originator_id)
         elif isinstance(event, WaitingList.Event):
             self._waiting_list(self._state(event))
-            live_marks.lists_changed()
         elif isinstance(event, BalanceGroup.Event):
             self._balance_group(self._state(event), event)
         else:
@@ -223,28 +235,16 @@ class FloorProjection:
                 opened_at=event.timestamp,
                 opened_by=event.actor,
             )
-        game = (
-            table.sector_id,
-            table.status,
-            table.variant,
-            table.limit,
-            table.minimum_cents,
-            table.maximum_cents,
-        )
-        changed = self._games is None or self._games.get(table.id) != game
-        if changed:
-            live_marks.tables_changed()
-            if self._games is not None:
-                self._games[table.id] = game
         if self._tables is None:
             self._write_tables({table.id: (table, event)})
         else:
             # The row and its seats written at the batch's end, from the
-            # table's last state; its sector, status and game at once, which
-            # the consoles' scopes read (live_marks) while the batch goes on.
+            # table's last state; its sector, status and game told at once to
+            # the rows the consoles' scopes read (live_marks.Rows).
             self._tables[table.id] = (table, event)
-            if changed:
-                TableView.objects.filter(id=table.id).update(status=table.status)
+            game = (table.variant, table.limit, table.minimum_cents, table.maximum_cents)
+            sector = UUID(str(table.sector_id)) if table.sector_id else None
+            self._rows.table(table.id, sector, table.status, game)
         if isinstance(event, Table.HandStarted):
             self._new_hand(
                 table_id=table.id,
@@ -374,10 +374,32 @@ class FloorProjection:
             "kept_apart": [str(UUID(p)) for p in player.kept_apart],
             "absence_days": list(player.absence_days),
         }
-        if isinstance(event, Player.Registered):
-            PlayerView.objects.create(id=player.id, registered_at=event.timestamp, **fields)
+        registered = event.timestamp if isinstance(event, Player.Registered) else None
+        if self._players is not None:
+            # Written at the batch's end; where they sit, told at once.
+            if player.id in self._players and registered is None:
+                registered = self._players[player.id][1]
+            self._players[player.id] = (fields, registered)
+            self._rows.player(player.id, fields["table_id"])
+        elif registered is not None:
+            PlayerView.objects.create(id=player.id, registered_at=registered, **fields)
         else:
             PlayerView.objects.filter(id=player.id).update(**fields)
+
+    @staticmethod
+    def _write_players(players: dict[UUID, tuple[dict, datetime | None]]) -> None:
+        """The batch's players: those it changed in one statement, then
+        those it registered in another, each from its last fields."""
+        if not players:
+            return
+        changed = [PlayerView(id=i, **fields) for i, (fields, new) in players.items() if not new]
+        if changed:
+            PlayerView.objects.bulk_update(changed, PLAYER_FIELDS)
+        PlayerView.objects.bulk_create(
+            PlayerView(id=i, registered_at=new, **fields)
+            for i, (fields, new) in players.items()
+            if new
+        )
 
     def _balance_group(self, group: BalanceGroup, event: DomainEventProtocol) -> None:
         requests = [
@@ -405,14 +427,30 @@ class FloorProjection:
             BalanceGroupView.objects.filter(id=group.id).update(moves=F("moves") + 1)
 
     def _waiting_list(self, waiting: WaitingList) -> None:
+        if self._lists is None:
+            self._write_lists({waiting.id: (waiting.game_key, waiting.entries)})
+            return
+        # Written at the batch's end; its game and who is on it, told at once.
+        entries = copy.deepcopy(waiting.entries)
+        self._lists[waiting.id] = (waiting.game_key, entries)
         game = Game.from_key(waiting.game_key)
-        WaitingListView.objects.update_or_create(
-            id=waiting.id, defaults={"game": game.key, **game.as_dict()}
-        )
-        WaitingEntryView.objects.filter(waiting_list_id=waiting.id).delete()
+        on = (UUID(entry["player_id"]) for entry in entries)
+        self._rows.waiting_list(waiting.id, tuple(game.as_dict().values()), on)
+
+    @staticmethod
+    def _write_lists(lists: dict[UUID, tuple[str, list[dict]]]) -> None:
+        """Each list's row and entries, from its game and entries."""
+        if not lists:
+            return
+        for list_id, (game_key, _entries) in lists.items():
+            game = Game.from_key(game_key)
+            WaitingListView.objects.update_or_create(
+                id=list_id, defaults={"game": game.key, **game.as_dict()}
+            )
+        WaitingEntryView.objects.filter(waiting_list_id__in=list(lists)).delete()
         WaitingEntryView.objects.bulk_create(
             WaitingEntryView(
-                waiting_list_id=waiting.id,
+                waiting_list_id=list_id,
                 player_id=UUID(entry["player_id"]),
                 position=position,
                 reservation=entry["reservation"],
@@ -423,5 +461,6 @@ class FloorProjection:
                 call_table=UUID(entry["call"]["table_id"]) if entry["call"] else None,
                 call_seat=entry["call"]["seat"] if entry["call"] else None,
             )
-            for position, entry in enumerate(waiting.entries, start=1)
+            for list_id, (_game_key, entries) in lists.items()
+            for position, entry in enumerate(entries, start=1)
         )
