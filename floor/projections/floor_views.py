@@ -33,6 +33,7 @@ from floor.domain.sector import Sector
 from floor.domain.table import Table
 from floor.domain.waiting_list import WaitingList
 from floor.kernel.composition import ROOM
+from floor.kernel.web.rows import insert_rows, update_rows
 from floor.models import (
     BalanceGroupView,
     HandView,
@@ -311,7 +312,7 @@ class FloorProjection:
         """The batch's new hands in one statement (in the order they
         started, so their ids are those one event at a time gave), then the
         changes to hands started before it, one statement each."""
-        HandView.objects.bulk_create(hands.values())
+        insert_rows(HandView, hands.values())
         for (table_id, number), fields in changes.items():
             HandView.objects.filter(table_id=table_id, number=number).update(**fields)
 
@@ -346,17 +347,20 @@ class FloorProjection:
                 version=table.version,
             )
         SeatView.objects.filter(table_id__in=list(tables)).delete()
-        SeatView.objects.bulk_create(
-            SeatView(
-                table_id=table.id,
-                seat=int(seat),
-                player_id=UUID(state["player_id"]),
-                stack_cents=state["stack"],
-                rests=state.get("rests", 0),
-                **{flag: state[flag] for flag in SEAT_FLAGS},
-            )
-            for table, _event in tables.values()
-            for seat, state in table.occupants.items()
+        insert_rows(
+            SeatView,
+            (
+                SeatView(
+                    table_id=table.id,
+                    seat=int(seat),
+                    player_id=UUID(state["player_id"]),
+                    stack_cents=state["stack"],
+                    rests=state.get("rests", 0),
+                    **{flag: state[flag] for flag in SEAT_FLAGS},
+                )
+                for table, _event in tables.values()
+                for seat, state in table.occupants.items()
+            ),
         )
 
     # --- players and lists -------------------------------------------------------------
@@ -394,11 +398,14 @@ class FloorProjection:
             return
         changed = [PlayerView(id=i, **fields) for i, (fields, new) in players.items() if not new]
         if changed:
-            PlayerView.objects.bulk_update(changed, PLAYER_FIELDS)
-        PlayerView.objects.bulk_create(
-            PlayerView(id=i, registered_at=new, **fields)
-            for i, (fields, new) in players.items()
-            if new
+            update_rows(PlayerView, changed, PLAYER_FIELDS)
+        insert_rows(
+            PlayerView,
+            (
+                PlayerView(id=i, registered_at=new, **fields)
+                for i, (fields, new) in players.items()
+                if new
+            ),
         )
 
     def _balance_group(self, group: BalanceGroup, event: DomainEventProtocol) -> None:
@@ -448,19 +455,22 @@ class FloorProjection:
                 id=list_id, defaults={"game": game.key, **game.as_dict()}
             )
         WaitingEntryView.objects.filter(waiting_list_id__in=list(lists)).delete()
-        WaitingEntryView.objects.bulk_create(
-            WaitingEntryView(
-                waiting_list_id=list_id,
-                player_id=UUID(entry["player_id"]),
-                position=position,
-                reservation=entry["reservation"],
-                registered_at=_when(entry["registered_at"]),
-                status=entry["status"],
-                called_at=_when((entry["call"] or {}).get("at")),
-                call_ends_at=_when((entry["call"] or {}).get("ends_at")),
-                call_table=UUID(entry["call"]["table_id"]) if entry["call"] else None,
-                call_seat=entry["call"]["seat"] if entry["call"] else None,
-            )
-            for list_id, (_game_key, entries) in lists.items()
-            for position, entry in enumerate(entries, start=1)
+        insert_rows(
+            WaitingEntryView,
+            (
+                WaitingEntryView(
+                    waiting_list_id=list_id,
+                    player_id=UUID(entry["player_id"]),
+                    position=position,
+                    reservation=entry["reservation"],
+                    registered_at=_when(entry["registered_at"]),
+                    status=entry["status"],
+                    called_at=_when((entry["call"] or {}).get("at")),
+                    call_ends_at=_when((entry["call"] or {}).get("ends_at")),
+                    call_table=UUID(entry["call"]["table_id"]) if entry["call"] else None,
+                    call_seat=entry["call"]["seat"] if entry["call"] else None,
+                )
+                for list_id, (_game_key, entries) in lists.items()
+                for position, entry in enumerate(entries, start=1)
+            ),
         )

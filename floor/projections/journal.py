@@ -24,6 +24,7 @@ from floor.audit import GENESIS
 from floor.audit_files import append_anchor, keyring, now_text
 from floor.kernel.command_record import CommandRecord
 from floor.kernel.composition import ROOM
+from floor.kernel.web.rows import insert_rows
 from floor.models import EventJournalEntry
 
 logger = logging.getLogger("floor.audit")
@@ -108,7 +109,7 @@ class JournalBatch:
     def flush(self) -> None:
         """Inserts the rows written since the last flush, in one statement."""
         if self.rows:
-            EventJournalEntry.objects.bulk_create(self.rows)
+            insert_rows(EventJournalEntry, self.rows)
             self.rows = []
 
 

@@ -30,9 +30,9 @@ from eventsourcing.domain import DomainEventProtocol
 from floor.domain.table import Table
 from floor.domain.waiting_list import WaitingList
 from floor.kernel.composition import ROOM
+from floor.kernel.web.rows import insert_plain, insert_rows
 from floor.models import JournalMention, ListMove, OccupancyStep
 from floor.projections.journal import entry_content
-from floor.projections.rows import insert_plain
 
 READ_MODELS = (JournalMention, OccupancyStep, ListMove)
 
@@ -99,10 +99,10 @@ class ReportBatch:
 
     def flush(self) -> None:
         insert_plain(JournalMention, ("subject", "position"), self.mentions, ignore_conflicts=True)
-        OccupancyStep.objects.bulk_create(self.steps)
+        insert_rows(OccupancyStep, self.steps)
         if self.closed:
             ListMove.objects.filter(pk__in=self.closed).update(open=False)
-        ListMove.objects.bulk_create(self.moves)
+        insert_rows(ListMove, self.moves)
         self.__init__()
 
 

@@ -26,6 +26,7 @@ from eventsourcing.domain import DomainEventProtocol
 from floor.domain.sector import Sector
 from floor.domain.table import Table
 from floor.domain.waiting_list import WaitingList
+from floor.kernel.web.rows import insert_rows
 from floor.models import PendingTimer
 
 logger = logging.getLogger(__name__)
@@ -105,7 +106,7 @@ class TimerBatch:
                 PendingTimer.objects.filter(key__in=list(self.new)).values_list("key", flat=True)
             )
             created = [row for key, row in self.new.items() if key not in there]
-            PendingTimer.objects.bulk_create(created)
+            insert_rows(PendingTimer, created)
             for row in created:
                 if row.key in self.eta:
                     # A deadline already past (a rebuild, a late projection) is
