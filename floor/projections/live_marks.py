@@ -95,6 +95,7 @@ class Rows:
         self.tables: dict[UUID, tuple | None] = {}
         self.open_read = False  # every open table is in ``tables``
         self.players: dict[UUID, UUID | None] = {}  # a player -> the table they sit at
+        self.seated_read = False  # every seated player is in ``players``
         # A waiting list -> (its game, the players on it): read all at once.
         self.lists: dict[UUID, tuple[tuple, frozenset]] | None = None
         self.lists_told: dict[UUID, tuple[tuple, frozenset]] = {}
@@ -136,10 +137,13 @@ class Rows:
         ]
 
     def seated_at(self, player_id: UUID) -> UUID | None:
-        if player_id not in self.players:
-            found = PlayerView.objects.filter(id=player_id).values_list("table_id", flat=True)
-            self.players[player_id] = found.first()
-        return self.players[player_id]
+        if player_id not in self.players and not self.seated_read:
+            # Every seated player at once: a player not among them sits nowhere.
+            seated = PlayerView.objects.filter(table__isnull=False).order_by()
+            for seated_id, table_id in seated.values_list("id", "table_id"):
+                self.players.setdefault(seated_id, table_id)  # the batch's is newer
+            self.seated_read = True
+        return self.players.get(player_id)
 
     def all_lists(self) -> dict[UUID, tuple[tuple, frozenset]]:
         if self.lists is None:

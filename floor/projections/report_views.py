@@ -32,7 +32,7 @@ from floor.domain.waiting_list import WaitingList
 from floor.kernel.composition import ROOM
 from floor.kernel.web.rows import insert_plain, insert_rows
 from floor.models import JournalMention, ListMove, OccupancyStep
-from floor.projections.journal import entry_content
+from floor.projections.journal import entry_data, entry_text
 
 READ_MODELS = (JournalMention, OccupancyStep, ListMove)
 
@@ -113,12 +113,11 @@ def apply_report_views(
     batch's rows, or written at once when it comes on its own."""
     alone = batch is None
     batch = ReportBatch() if alone else batch
-    data = entry_content(event, position)["data"]
-    _mentions(event, position, data, batch)
+    _mentions(event, position, batch)
     if isinstance(event, SEAT_CHANGES):
-        _occupancy(event, position, data, batch)
+        _occupancy(event, position, entry_data(event), batch)
     elif isinstance(event, LIST_EVENTS):
-        _list_move(event, position, data, batch)
+        _list_move(event, position, entry_data(event), batch)
     if alone:
         batch.flush()
 
@@ -128,19 +127,18 @@ def apply_report_views(
 
 def subject_of(some_id: Any) -> str:
     """The mention key of an aggregate id: its hex."""
-    return UUID(str(some_id)).hex
+    return some_id.hex if isinstance(some_id, UUID) else UUID(str(some_id)).hex
 
 
-def mentioned_ids(data: dict[str, Any]) -> set[str]:
-    """The ids the journal's data of an event names, anywhere, as hex."""
-    text = json.dumps(data)
+def mentioned_ids(data: dict[str, Any] | str) -> set[str]:
+    """The ids the journal's data of an event names, anywhere, as hex (the
+    data, or its JSON text)."""
+    text = data if isinstance(data, str) else json.dumps(data)
     return {UUID(found).hex for found in UUID_TEXT.findall(text)}
 
 
-def _mentions(
-    event: DomainEventProtocol, position: int, data: dict[str, Any], batch: ReportBatch
-) -> None:
-    subjects = {subject_of(event.originator_id)} | mentioned_ids(data)
+def _mentions(event: DomainEventProtocol, position: int, batch: ReportBatch) -> None:
+    subjects = {subject_of(event.originator_id)} | mentioned_ids(entry_text(event))
     for part in ROOM.read_model_parts():
         if part.mentions is not None and isinstance(event, part.events):
             subjects |= set(part.mentions(event))
