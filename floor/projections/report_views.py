@@ -69,6 +69,7 @@ class ReportBatch:
         # written, and the batch's own moves); rows to close at the end.
         self.open: dict[tuple[UUID, str], list[ListMove]] = {}
         self.closed: list[int] = []
+        self.lists_read: set[UUID] = set()  # lists whose open registrations are in ``open``
 
     def last_seated(self, table_id: UUID) -> int:
         if table_id not in self.seated:
@@ -83,10 +84,17 @@ class ReportBatch:
 
     def still_open(self, list_id: UUID, player: str) -> list[ListMove]:
         key = (list_id, player)
-        if key not in self.open:
-            rows = ListMove.objects.filter(list_id=list_id, player_id=player, open=True)
-            self.open[key] = list(rows.order_by("position"))
-        return self.open[key]
+        if key not in self.open and list_id not in self.lists_read:
+            # The list's open registrations at once (one a player waiting): a
+            # player not among them has none.
+            told = set(self.open)  # the batch's own are newer than the rows
+            rows = ListMove.objects.filter(list_id=list_id, open=True).order_by("position")
+            for row in rows:
+                held = (row.list_id, row.player_id)
+                if held not in told:
+                    self.open.setdefault(held, []).append(row)
+            self.lists_read.add(list_id)
+        return self.open.setdefault(key, [])
 
     def close(self, list_id: UUID, player: str) -> None:
         """Ends every open registration of the player on the list."""
@@ -134,7 +142,8 @@ def mentioned_ids(data: dict[str, Any] | str) -> set[str]:
     """The ids the journal's data of an event names, anywhere, as hex (the
     data, or its JSON text)."""
     text = data if isinstance(data, str) else json.dumps(data)
-    return {UUID(found).hex for found in UUID_TEXT.findall(text)}
+    # What UUID(found).hex gives, for 32 hex digits with or without dashes.
+    return {found.replace("-", "").lower() for found in UUID_TEXT.findall(text)}
 
 
 def _mentions(event: DomainEventProtocol, position: int, batch: ReportBatch) -> None:
