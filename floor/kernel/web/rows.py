@@ -14,13 +14,42 @@ rebuild's shadow (floor.kernel.web.shadow_db) gets them like any ORM write.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
 
 from django.db import connections, models, router
 
 
 def _connection(model: type[models.Model]):
     return connections[router.db_for_write(model)]
+
+
+# Fields whose ``get_db_prep_save`` gives back a value of these exact types
+# (and None) as it is, on SQLite and PostgreSQL alike: text and integers. Only
+# these classes, not their subclasses, which may prepare values their way.
+_AS_IS: dict[type[models.Field], tuple[type, ...]] = {
+    models.CharField: (str,),
+    models.TextField: (str,),
+    models.BooleanField: (bool,),
+    models.IntegerField: (int,),
+    models.BigIntegerField: (int,),
+    models.SmallIntegerField: (int,),
+    models.PositiveIntegerField: (int,),
+    models.PositiveBigIntegerField: (int,),
+    models.PositiveSmallIntegerField: (int,),
+}
+
+
+def _preparer(field: models.Field, connection) -> Callable[[Any], Any]:
+    """``field.get_db_prep_save`` for one field, skipped for the values it
+    would give back unchanged (most of a row's: the field's call per value
+    was most of writing a batch's rows)."""
+    prepare = field.get_db_prep_save
+    plain = _AS_IS.get(type(field))
+    if plain is None or field.choices:
+        return lambda value: prepare(value, connection)
+    kinds = frozenset((*plain, type(None)))
+    return lambda value: value if type(value) in kinds else prepare(value, connection)
 
 
 def insert_plain(
@@ -63,8 +92,20 @@ def insert_rows(model: type[models.Model], objs: Iterable[models.Model]) -> None
     names = ", ".join(quote(field.column) for field in fields)
     marks = ", ".join(["%s"] * len(fields))
     sql = f"INSERT INTO {quote(model._meta.db_table)} ({names}) VALUES ({marks})"
+    # A field's ``pre_save`` (what bulk_create takes) is its attribute's value
+    # unless it overrides it (a date set on saving): its attribute then.
+    plain = [
+        field.attname if type(field).pre_save is models.Field.pre_save else None for field in fields
+    ]
+    prepared = [
+        (field, name, _preparer(field, connection))
+        for field, name in zip(fields, plain, strict=True)
+    ]
     values = [
-        tuple(field.get_db_prep_save(field.pre_save(obj, True), connection) for field in fields)
+        tuple(
+            prepare(getattr(obj, name) if name else field.pre_save(obj, True))
+            for field, name, prepare in prepared
+        )
         for obj in objs
     ]
     with connection.cursor() as cursor:
@@ -82,12 +123,13 @@ def update_rows(
     connection = _connection(model)
     meta = model._meta
     fields = [meta.get_field(name) for name in field_names]
+    prepared = [(field.attname, _preparer(field, connection)) for field in fields]
     quote = connection.ops.quote_name
     sets = ", ".join(f"{quote(field.column)} = %s" for field in fields)
     sql = f"UPDATE {quote(meta.db_table)} SET {sets} WHERE {quote(meta.pk.column)} = %s"
     values = [
         (
-            *(field.get_db_prep_save(getattr(obj, field.attname), connection) for field in fields),
+            *(prepare(getattr(obj, attname)) for attname, prepare in prepared),
             meta.pk.get_db_prep_value(obj.pk, connection),
         )
         for obj in objs
