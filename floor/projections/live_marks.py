@@ -99,11 +99,17 @@ class Rows:
         # A waiting list -> (its game, the players on it): read all at once.
         self.lists: dict[UUID, tuple[tuple, frozenset]] | None = None
         self.lists_told: dict[UUID, tuple[tuple, frozenset]] = {}
+        # The scopes of a table (its own and its game's) and of a game's open
+        # tables, found since a table's row last changed.
+        self.found: dict[tuple, frozenset[str]] = {}
 
     # --- told by the projection --------------------------------------------------------
 
     def table(self, table_id: UUID, sector_id: UUID | None, status: str, game: tuple) -> None:
-        self.tables[table_id] = (sector_id, status, tuple(game))
+        row = (sector_id, status, tuple(game))
+        if self.tables.get(table_id) != row:
+            self.tables[table_id] = row
+            self.found.clear()
 
     def player(self, player_id: UUID, table_id: UUID | None) -> None:
         self.players[player_id] = table_id
@@ -209,7 +215,12 @@ def _game_scopes(game: tuple) -> set[str]:
     """The open tables that play ``game``, with their sectors."""
     rows = _rows.get()
     if rows is not None:
-        return _scopes((t, sector) for t, sector, played in rows.open_tables() if played == game)
+        key = ("game", game)
+        if key not in rows.found:
+            open_tables = rows.open_tables()
+            found = _scopes((t, sector) for t, sector, played in open_tables if played == game)
+            rows.found[key] = frozenset(found)
+        return set(rows.found[key])
     tables = TableView.objects.filter(status__in=OPEN, **dict(zip(GAME, game, strict=True)))
     return _scopes(tables.order_by().values_list("id", "sector_id"))
 
@@ -221,10 +232,14 @@ def _table_scopes(table_id: UUID) -> set[str]:
     scopes = {table_scope(table_id)}
     rows = _rows.get()
     if rows is not None:
-        row = rows.table_row(table_id)
-        found = [] if row is None else [(row[0], *row[2])]
-    else:
-        found = TableView.objects.filter(id=table_id).values_list("sector_id", *GAME)
+        key = ("table", table_id)
+        if key not in rows.found:
+            row = rows.table_row(table_id)
+            if row is not None:
+                scopes |= _scopes([(table_id, row[0])]) | _game_scopes(row[2])
+            rows.found[key] = frozenset(scopes)
+        return set(rows.found[key])
+    found = TableView.objects.filter(id=table_id).values_list("sector_id", *GAME)
     for sector_id, *game in found:
         scopes |= _scopes([(table_id, sector_id)]) | _game_scopes(tuple(game))
     return scopes
