@@ -144,7 +144,7 @@ class ShadowRebuild:
         """Puts the shadow in place of the live read models, in one live
         transaction; returns the position they show."""
         name = self.projector.name
-        with transaction.atomic(using=self.live):
+        with self.shadow.attached(), transaction.atomic(using=self.live):
             positions = self.projector.positions.objects.using(self.live)
             positions.get_or_create(name=name)
             # The lock: a live projector's compare-and-set now waits for the
