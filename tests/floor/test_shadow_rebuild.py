@@ -192,6 +192,32 @@ def test_outside_a_transaction_the_switch_copies_each_table_in_one_statement(
             assert shadow_db.ATTACHED not in [row[1] for row in cursor.fetchall()]
 
 
+@pytest.mark.django_db(transaction=True)
+def test_outside_a_transaction_the_switch_still_applies_what_the_live_projector_did(
+    floor_app, floor
+):
+    """The events the live projector applied between the last shadow batch and
+    the switch are applied to the shadow by the switch, which then copies it,
+    as the test above; here with no live transaction open, as
+    ``rebuild_projections`` runs it (the shadow is written while the switch
+    holds the live lock, so it copies through Python: the shadow's own
+    connection could not write the shadow file attached)."""
+    projector = runtime.floor_projector()
+    rebuild = ShadowRebuild(projector, batch_size=1000)
+    rebuild.shadow.open()
+    try:
+        rebuild.build(projector.position())
+        open_tables(floor_app, floor["sectors"][0], 2)
+        projector.catch_up()
+        live = read_models()
+        assert rebuild.shadow_position() < projector.position()
+        assert rebuild.switch() == projector.position() == floor_app.last_position()
+    finally:
+        rebuild.shadow.close()
+    assert read_models() == live
+    assert TableView.objects.filter(sector_id=floor["sectors"][0]).count() == 4
+
+
 def test_a_rebuild_behind_a_lagging_live_projector_journals_the_rest_once(floor_app, etas):
     sector = open_sector(floor_app, "Sector A")
     open_tables(floor_app, sector, 2)

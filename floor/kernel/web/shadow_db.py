@@ -263,6 +263,10 @@ class ShadowDatabase:
             for suffix in ("", "-wal", "-shm"):
                 Path(f"{self.path}{suffix}").unlink(missing_ok=True)
 
+    @property
+    def is_attached(self) -> bool:
+        return self._attached
+
     @contextlib.contextmanager
     def attached(self) -> Iterator[None]:
         """SQLite: the shadow file attached to the live connection for the
