@@ -99,15 +99,20 @@ class FloorProjection:
     @contextmanager
     def batch(self) -> Iterator[None]:
         """A batch of events applied in one transaction (the projector's):
-        what no event of the batch reads back is written once, at its end
-        (issue 23, item 2). The journal's rows, chained in memory
-        (floor.projections.journal.JournalBatch); the consoles' marks, each
-        scope's at the last position that touched it; each table's row and
-        seats, from its last state (what the projection reads of a table,
-        its sector, status and game, is written as it changes); and
-        what the declared parts gather (ReadModelPart.batch). The final rows
-        are those event by event wrote. Nothing is written if the batch fails:
-        its transaction is rolled back anyway."""
+        the rows are held in memory and written once, at its end (issue 23,
+        item 2), one statement a table where it can. The journal's rows,
+        chained in memory (floor.projections.journal.JournalBatch); the
+        consoles' marks, each scope's at the last position that touched it;
+        each table's row and seats, from its last state; the players, the
+        waiting lists and their entries, the hands, the timers
+        (timers.TimerBatch) and the reports' rows (ReportBatch), each from
+        its last fields; and what the declared parts gather
+        (ReadModelPart.batch). What the consoles' scopes read of them while
+        the batch goes on (which tables are open, who sits where, who is on
+        which list) is told to ``live_marks.Rows`` as it changes, so nothing
+        is read back from rows not written yet. The final rows are those event
+        by event wrote. Nothing is written if the batch fails: its transaction
+        is rolled back anyway."""
         self._journal = JournalBatch()
         self._marks: dict[str, int] = {}
         self._tables: dict[UUID, tuple[Table, DomainEventProtocol]] = {}
