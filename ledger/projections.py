@@ -25,6 +25,7 @@ from eventsourcing.domain import DomainEventProtocol
 
 from floor.kernel.composition import ReadModelPart
 from floor.kernel.errors import DomainError
+from floor.kernel.web.rows import insert_rows, update_rows
 from ledger.domain.accounts import AccountRef, Kind
 from ledger.domain.gaming_day import GamingDay
 from ledger.domain.jackpot import Jackpot
@@ -87,7 +88,7 @@ class _Books:
         move[3] = at
 
     def write(self) -> None:
-        TransactionView.objects.bulk_create(self.transactions)
+        insert_rows(TransactionView, self.transactions)
         if not self.moves:
             return
         known = AccountView.objects.in_bulk(list(self.moves))
@@ -100,9 +101,10 @@ class _Books:
             account.updated_at = at
             if name not in known:
                 new.append(account)
-        AccountView.objects.bulk_create(new)
-        AccountView.objects.bulk_update(
-            list(known.values()),
+        insert_rows(AccountView, new)
+        update_rows(
+            AccountView,
+            known.values(),
             ["balance_cents", "total_in_cents", "total_out_cents", "updated_at"],
         )
 

@@ -76,19 +76,17 @@ class HandsMixin(TableConcern):
             self.last_hands["left"] -= 1
         for seat in dealt_in:
             state = self.seat_at(seat)
-            self._put_seat(
+            self._update_seat(
                 seat,
-                state.but(
-                    played_hand=True,
-                    # Dealt a hand at the seat a move brought them to: no undo now.
-                    moved_from={**state.moved_from, "played": True} if state.moved_from else None,
-                    # The big blind owed is posted: the five hands count again [PT 89].
-                    idle_hands=0 if state.must_post_big_blind else state.idle_hands,
-                    newcomer=False,
-                    posts_big_blind=False,
-                    owes_cents=0,
-                    must_post_big_blind=False,
-                ),
+                played_hand=True,
+                # Dealt a hand at the seat a move brought them to: no undo now.
+                moved_from={**state.moved_from, "played": True} if state.moved_from else None,
+                # The big blind owed is posted: the five hands count again [PT 89].
+                idle_hands=0 if state.must_post_big_blind else state.idle_hands,
+                newcomer=False,
+                posts_big_blind=False,
+                owes_cents=0,
+                must_post_big_blind=False,
             )
         for seat, amount in missed.items():
             self._update_seat(seat, owes_cents=self.seat_at(seat).owes_cents + amount)

@@ -79,9 +79,24 @@ class Seat:
         was three quarters of a table's replay (issue 23, item 5; bench/replay.py)."""
         state = {name: getattr(self, name) for name in _FIELD_NAMES}
         for name, value in state.items():
-            if not isinstance(value, _IMMUTABLE):
+            if type(value) not in _PLAIN and not isinstance(value, _IMMUTABLE):
                 state[name] = deepcopy(value)
         return state
+
+    @classmethod
+    def changed(cls, state: Mapping[str, Any], **changes: Any) -> dict[str, Any]:
+        """``from_state(state).but(**changes).to_state()``, without making
+        the two values on the way: a table's fold changes a seat or two per
+        event, and making them was most of a rebuild's folding (issue 23). A
+        stored seat of another shape (an older snapshot's, with fields
+        missing) takes the long way, which fills them in."""
+        if tuple(state) != _FIELD_NAMES or not changes.keys() <= _FIELD_SET:
+            return cls.from_state(state).but(**changes).to_state()
+        new = {**state, **changes}
+        for name, value in new.items():
+            if type(value) not in _PLAIN and not isinstance(value, _IMMUTABLE):
+                new[name] = deepcopy(value)
+        return new
 
     def but(self, **changes: Any) -> Seat:
         """This seat with ``changes``."""
@@ -96,6 +111,8 @@ class Seat:
 # The stored dict's keys, in order; values of these types are stored as they are.
 _FIELD_NAMES: tuple[str, ...] = tuple(f.name for f in fields(Seat))
 _IMMUTABLE = (str, int, float, type(None))
+_PLAIN = frozenset({str, int, bool, float, type(None)})  # most values: no isinstance
+_FIELD_SET = frozenset(_FIELD_NAMES)
 
 # The flags the floor's read model and the API show for each seat, in this order.
 SEAT_FLAGS: tuple[str, ...] = tuple(f.name for f in fields(Seat) if f.metadata.get("shown"))

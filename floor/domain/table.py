@@ -271,4 +271,5 @@ class Table(
 
     def _update_seat(self, seat: int | str, **changes: object) -> None:
         """Changes some of a seat's fields (event handlers only)."""
-        self._put_seat(seat, Seat.from_state(self.occupants[str(seat)]).but(**changes))
+        key = str(seat)
+        self.occupants[key] = Seat.changed(self.occupants[key], **changes)

@@ -14,6 +14,7 @@ position, and empties first on a rebuild.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import ExitStack, contextmanager
 from datetime import datetime
@@ -32,6 +33,7 @@ from floor.domain.sector import Sector
 from floor.domain.table import Table
 from floor.domain.waiting_list import WaitingList
 from floor.kernel.composition import ROOM
+from floor.kernel.web.rows import insert_rows, update_rows
 from floor.models import (
     BalanceGroupView,
     HandView,
@@ -49,7 +51,13 @@ from floor.projections.journal import JournalBatch, anchor_close, journal
 from floor.projections.report_views import READ_MODELS as REPORT_MODELS
 from floor.projections.report_views import ReportBatch, apply_report_views
 from floor.projections.states import AggregateStates
-from floor.projections.timers import apply_timer_event
+from floor.projections.timers import TimerBatch, apply_timer_event
+
+# A player's row as the projection writes it, but for when they registered.
+PLAYER_FIELDS = [
+    "card_number", "display_name", "barred", "bar_reason", "table", "seat",
+    "in_tournament", "kept_apart", "absence_days",
+]  # fmt: skip
 
 
 def _when(text: str | None) -> datetime | None:
@@ -75,45 +83,68 @@ class FloorProjection:
         self._journal: JournalBatch | None = None
         self._marks: dict[str, int] | None = None
         self._tables: dict[UUID, tuple[Table, DomainEventProtocol]] | None = None
-        # Each table's sector, status and game as the batch last wrote them:
-        # the consoles' scopes depend on them (live_marks.tables_changed).
-        self._games: dict[UUID, tuple] | None = None
+        # The rows the consoles' scopes read, as the batch changes them.
+        self._rows: live_marks.Rows | None = None
+        # The batch's players (their row's fields, and when each new one
+        # registered) and waiting lists (their game and entries), by id.
+        self._players: dict[UUID, tuple[dict, datetime | None]] | None = None
+        self._lists: dict[UUID, tuple[str, list[dict]]] | None = None
         self._reports: ReportBatch | None = None
+        self._timers: TimerBatch | None = None
+        # The batch's hands: rows it started, by (table, number), and what it
+        # changed of hands started before it.
+        self._hands: dict[tuple[UUID, int], HandView] | None = None
+        self._hand_changes: dict[tuple[UUID, int], dict] | None = None
 
     @contextmanager
     def batch(self) -> Iterator[None]:
         """A batch of events applied in one transaction (the projector's):
-        what no event of the batch reads back is written once, at its end
-        (issue 23, item 2). The journal's rows, chained in memory
-        (floor.projections.journal.JournalBatch); the consoles' marks, each
-        scope's at the last position that touched it; each table's row and
-        seats, from its last state (what the projection reads of a table,
-        its sector, status and game, is written as it changes); and
-        what the declared parts gather (ReadModelPart.batch). The final rows
-        are those event by event wrote. Nothing is written if the batch fails:
-        its transaction is rolled back anyway."""
+        the rows are held in memory and written once, at its end (issue 23,
+        item 2), one statement a table where it can. The journal's rows,
+        chained in memory (floor.projections.journal.JournalBatch); the
+        consoles' marks, each scope's at the last position that touched it;
+        each table's row and seats, from its last state; the players, the
+        waiting lists and their entries, the hands, the timers
+        (timers.TimerBatch) and the reports' rows (ReportBatch), each from
+        its last fields; and what the declared parts gather
+        (ReadModelPart.batch). What the consoles' scopes read of them while
+        the batch goes on (which tables are open, who sits where, who is on
+        which list) is told to ``live_marks.Rows`` as it changes, so nothing
+        is read back from rows not written yet. The final rows are those event
+        by event wrote. Nothing is written if the batch fails: its transaction
+        is rolled back anyway."""
         self._journal = JournalBatch()
         self._marks: dict[str, int] = {}
         self._tables: dict[UUID, tuple[Table, DomainEventProtocol]] = {}
-        self._games: dict[UUID, tuple] = {}
+        self._rows = live_marks.Rows()
+        self._players, self._lists = {}, {}
         self._reports = ReportBatch()
+        self._timers = TimerBatch()
+        self._hands, self._hand_changes = {}, {}
         try:
             with ExitStack() as parts:
-                parts.enter_context(live_marks.remembered())
+                parts.enter_context(live_marks.held(self._rows))
                 for part in ROOM.read_model_parts():
                     if part.batch is not None:
                         parts.enter_context(part.batch())
                 yield
                 self._journal.flush()
-                self._reports.flush()
+                self._write_players(self._players)
+                self._write_lists(self._lists)
                 self._write_tables(self._tables)
+                self._write_hands(self._hands, self._hand_changes)
+                self._reports.flush()
+                self._timers.flush()
                 live_marks.stamp_all(self._marks)
         finally:
             self._journal = None
             self._marks = None
             self._tables = None
-            self._games = None
+            self._rows = None
+            self._players = self._lists = None
             self._reports = None
+            self._timers = None
+            self._hands = self._hand_changes = None
 
     def read_models(self) -> Iterable[type[models.Model]]:
         """Children first, so that emptying them respects foreign keys: the
@@ -157,7 +188,7 @@ class FloorProjection:
         else:  # one event applied on its own: its row at once
             written = journal(event, position)
         anchor_close(event, position, written)
-        apply_timer_event(event)
+        apply_timer_event(event, self._timers)
         apply_report_views(event, position, self._reports)
         if isinstance(event, Sector.Opened):
             SectorView.objects.create(
@@ -183,10 +214,8 @@ class FloorProjection:
             self._table(event)
         elif isinstance(event, Player.Event):
             self._player(self._state(event), event)
-            live_marks.player_changed(event.originator_id)
         elif isinstance(event, WaitingList.Event):
             self._waiting_list(self._state(event))
-            live_marks.lists_changed()
         elif isinstance(event, BalanceGroup.Event):
             self._balance_group(self._state(event), event)
         else:
@@ -212,30 +241,18 @@ class FloorProjection:
                 opened_at=event.timestamp,
                 opened_by=event.actor,
             )
-        game = (
-            table.sector_id,
-            table.status,
-            table.variant,
-            table.limit,
-            table.minimum_cents,
-            table.maximum_cents,
-        )
-        changed = self._games is None or self._games.get(table.id) != game
-        if changed:
-            live_marks.tables_changed()
-            if self._games is not None:
-                self._games[table.id] = game
         if self._tables is None:
             self._write_tables({table.id: (table, event)})
         else:
             # The row and its seats written at the batch's end, from the
-            # table's last state; its sector, status and game at once, which
-            # the consoles' scopes read (live_marks) while the batch goes on.
+            # table's last state; its sector, status and game told at once to
+            # the rows the consoles' scopes read (live_marks.Rows).
             self._tables[table.id] = (table, event)
-            if changed:
-                TableView.objects.filter(id=table.id).update(status=table.status)
+            game = (table.variant, table.limit, table.minimum_cents, table.maximum_cents)
+            sector = UUID(str(table.sector_id)) if table.sector_id else None
+            self._rows.table(table.id, sector, table.status, game)
         if isinstance(event, Table.HandStarted):
-            HandView.objects.create(
+            self._new_hand(
                 table_id=table.id,
                 number=event.number,
                 variant=event.variant,
@@ -246,13 +263,11 @@ class FloorProjection:
                 started_at=event.timestamp,
             )
         elif isinstance(event, Table.HandDeclaredDead) and table.hand:
-            HandView.objects.filter(table_id=table.id, number=table.hand["number"]).update(
-                dead=table.hand["dead"]
-            )
+            self._change_hand(table.id, table.hand["number"], dead=table.hand["dead"])
         elif isinstance(event, Table.BankedHandSettled):
             # A banked hand is reported whole: its boxes, each box's result
             # against the bank (net of the jackpot), the house commission.
-            HandView.objects.create(
+            self._new_hand(
                 table_id=table.id,
                 number=event.number,
                 variant=event.variant,
@@ -264,13 +279,47 @@ class FloorProjection:
                 winnings={seat: box["net_cents"] for seat, box in event.boxes.items()},
             )
         elif isinstance(event, Table.HandEnded):
-            HandView.objects.filter(table_id=table.id, number=event.number).update(
+            self._change_hand(
+                table.id,
+                event.number,
                 ended_at=event.timestamp,
                 pot_cents=event.pot_cents,
                 rake_cents=event.rake_cents,
                 contributions=event.contributions,
                 winnings=event.winnings,
             )
+
+    def _new_hand(self, **fields) -> None:
+        """A hand's row: saved at once, or at the batch's end."""
+        row = HandView(**fields)
+        if self._hands is None:
+            row.save(force_insert=True)
+        else:
+            self._hands[(row.table_id, row.number)] = row
+
+    def _change_hand(self, table_id: UUID, number: int, **fields) -> None:
+        """Changes a hand's row: the batch's own in memory, one started
+        before it at the batch's end (or at once, outside a batch)."""
+        if self._hands is None:
+            HandView.objects.filter(table_id=table_id, number=number).update(**fields)
+            return
+        row = self._hands.get((table_id, number))
+        if row is None:
+            self._hand_changes.setdefault((table_id, number), {}).update(fields)
+            return
+        for name, value in fields.items():
+            setattr(row, name, value)
+
+    @staticmethod
+    def _write_hands(
+        hands: dict[tuple[UUID, int], HandView], changes: dict[tuple[UUID, int], dict]
+    ) -> None:
+        """The batch's new hands in one statement (in the order they
+        started, so their ids are those one event at a time gave), then the
+        changes to hands started before it, one statement each."""
+        insert_rows(HandView, hands.values())
+        for (table_id, number), fields in changes.items():
+            HandView.objects.filter(table_id=table_id, number=number).update(**fields)
 
     def _write_tables(self, tables: dict[UUID, tuple[Table, DomainEventProtocol]]) -> None:
         """Rewrites the rows and seats of ``tables`` from their states (each
@@ -303,17 +352,20 @@ class FloorProjection:
                 version=table.version,
             )
         SeatView.objects.filter(table_id__in=list(tables)).delete()
-        SeatView.objects.bulk_create(
-            SeatView(
-                table_id=table.id,
-                seat=int(seat),
-                player_id=UUID(state["player_id"]),
-                stack_cents=state["stack"],
-                rests=state.get("rests", 0),
-                **{flag: state[flag] for flag in SEAT_FLAGS},
-            )
-            for table, _event in tables.values()
-            for seat, state in table.occupants.items()
+        insert_rows(
+            SeatView,
+            (
+                SeatView(
+                    table_id=table.id,
+                    seat=int(seat),
+                    player_id=UUID(state["player_id"]),
+                    stack_cents=state["stack"],
+                    rests=state.get("rests", 0),
+                    **{flag: state[flag] for flag in SEAT_FLAGS},
+                )
+                for table, _event in tables.values()
+                for seat, state in table.occupants.items()
+            ),
         )
 
     # --- players and lists -------------------------------------------------------------
@@ -331,10 +383,35 @@ class FloorProjection:
             "kept_apart": [str(UUID(p)) for p in player.kept_apart],
             "absence_days": list(player.absence_days),
         }
-        if isinstance(event, Player.Registered):
-            PlayerView.objects.create(id=player.id, registered_at=event.timestamp, **fields)
+        registered = event.timestamp if isinstance(event, Player.Registered) else None
+        if self._players is not None:
+            # Written at the batch's end; where they sit, told at once.
+            if player.id in self._players and registered is None:
+                registered = self._players[player.id][1]
+            self._players[player.id] = (fields, registered)
+            self._rows.player(player.id, fields["table_id"])
+        elif registered is not None:
+            PlayerView.objects.create(id=player.id, registered_at=registered, **fields)
         else:
             PlayerView.objects.filter(id=player.id).update(**fields)
+
+    @staticmethod
+    def _write_players(players: dict[UUID, tuple[dict, datetime | None]]) -> None:
+        """The batch's players: those it changed in one statement, then
+        those it registered in another, each from its last fields."""
+        if not players:
+            return
+        changed = [PlayerView(id=i, **fields) for i, (fields, new) in players.items() if not new]
+        if changed:
+            update_rows(PlayerView, changed, PLAYER_FIELDS)
+        insert_rows(
+            PlayerView,
+            (
+                PlayerView(id=i, registered_at=new, **fields)
+                for i, (fields, new) in players.items()
+                if new
+            ),
+        )
 
     def _balance_group(self, group: BalanceGroup, event: DomainEventProtocol) -> None:
         requests = [
@@ -362,23 +439,43 @@ class FloorProjection:
             BalanceGroupView.objects.filter(id=group.id).update(moves=F("moves") + 1)
 
     def _waiting_list(self, waiting: WaitingList) -> None:
+        if self._lists is None:
+            self._write_lists({waiting.id: (waiting.game_key, waiting.entries)})
+            return
+        # Written at the batch's end; its game and who is on it, told at once.
+        entries = copy.deepcopy(waiting.entries)
+        self._lists[waiting.id] = (waiting.game_key, entries)
         game = Game.from_key(waiting.game_key)
-        WaitingListView.objects.update_or_create(
-            id=waiting.id, defaults={"game": game.key, **game.as_dict()}
-        )
-        WaitingEntryView.objects.filter(waiting_list_id=waiting.id).delete()
-        WaitingEntryView.objects.bulk_create(
-            WaitingEntryView(
-                waiting_list_id=waiting.id,
-                player_id=UUID(entry["player_id"]),
-                position=position,
-                reservation=entry["reservation"],
-                registered_at=_when(entry["registered_at"]),
-                status=entry["status"],
-                called_at=_when((entry["call"] or {}).get("at")),
-                call_ends_at=_when((entry["call"] or {}).get("ends_at")),
-                call_table=UUID(entry["call"]["table_id"]) if entry["call"] else None,
-                call_seat=entry["call"]["seat"] if entry["call"] else None,
+        on = (UUID(entry["player_id"]) for entry in entries)
+        self._rows.waiting_list(waiting.id, tuple(game.as_dict().values()), on)
+
+    @staticmethod
+    def _write_lists(lists: dict[UUID, tuple[str, list[dict]]]) -> None:
+        """Each list's row and entries, from its game and entries."""
+        if not lists:
+            return
+        for list_id, (game_key, _entries) in lists.items():
+            game = Game.from_key(game_key)
+            WaitingListView.objects.update_or_create(
+                id=list_id, defaults={"game": game.key, **game.as_dict()}
             )
-            for position, entry in enumerate(waiting.entries, start=1)
+        WaitingEntryView.objects.filter(waiting_list_id__in=list(lists)).delete()
+        insert_rows(
+            WaitingEntryView,
+            (
+                WaitingEntryView(
+                    waiting_list_id=list_id,
+                    player_id=UUID(entry["player_id"]),
+                    position=position,
+                    reservation=entry["reservation"],
+                    registered_at=_when(entry["registered_at"]),
+                    status=entry["status"],
+                    called_at=_when((entry["call"] or {}).get("at")),
+                    call_ends_at=_when((entry["call"] or {}).get("ends_at")),
+                    call_table=UUID(entry["call"]["table_id"]) if entry["call"] else None,
+                    call_seat=entry["call"]["seat"] if entry["call"] else None,
+                )
+                for list_id, (_game_key, entries) in lists.items()
+                for position, entry in enumerate(entries, start=1)
+            ),
         )

@@ -73,71 +73,110 @@ from floor.models import (
 OPEN = ("registering", "running", "suspended")
 
 
-class _Remembered:
-    """The scopes found in a batch (issue 23, item 2), for as long as the rows
-    they were read from stay as they were: the projection says what it
-    changed (``tables_changed``, ``player_changed``, ``lists_changed``) and
-    what depended on it is forgotten, so each answer is the one a fresh query
-    would give. Without it, most of a rebuild's time went into asking again,
-    event after event, which tables play a table's game."""
+# A game as the read models name it: a table's or a waiting list's.
+GAME = ("variant", "limit", "minimum_cents", "maximum_cents")
+
+
+class Rows:
+    """The rows the consoles' scopes are read from, held in memory for a batch
+    (issue 23): each table's sector, status and game, where each player sits,
+    each waiting list's game and who is on it. A row is read from the
+    database the first time the batch asks for it (the open tables, and every
+    list with its entries, in one statement each), and from then on the
+    projection tells what it changes (``table``, ``player``, ``waiting_list``)
+    as it applies each event, before it writes anything: each answer is the
+    one a query would give if every row were written event by event, and the
+    rows themselves are written once, at the batch's end. Without it, the
+    queries were a fifth of a rebuild's time, asked again whenever a list or
+    a table's status changed."""
 
     def __init__(self) -> None:
-        self.tables: dict[UUID, set[str]] = {}  # a table -> _table_scopes
-        self.players: dict[UUID, set[str]] = {}  # a player -> where they sit
-        self.entries: dict[UUID, set[str]] = {}  # a player -> the open tables of their lists
-        self.lists: dict[UUID, set[str]] = {}  # a waiting list -> its open tables' scopes
-        self.games: dict[tuple, set[str]] = {}  # a game -> its open tables' scopes
+        # A table -> (its sector, status, game), None if it has no row.
+        self.tables: dict[UUID, tuple | None] = {}
+        self.open_read = False  # every open table is in ``tables``
+        self.players: dict[UUID, UUID | None] = {}  # a player -> the table they sit at
+        self.seated_read = False  # every seated player is in ``players``
+        # A waiting list -> (its game, the players on it): read all at once.
+        self.lists: dict[UUID, tuple[tuple, frozenset]] | None = None
+        self.lists_told: dict[UUID, tuple[tuple, frozenset]] = {}
+        # The scopes of a table (its own and its game's) and of a game's open
+        # tables, found since a table's row last changed.
+        self.found: dict[tuple, frozenset[str]] = {}
+
+    # --- told by the projection --------------------------------------------------------
+
+    def table(self, table_id: UUID, sector_id: UUID | None, status: str, game: tuple) -> None:
+        row = (sector_id, status, tuple(game))
+        if self.tables.get(table_id) != row:
+            self.tables[table_id] = row
+            self.found.clear()
+
+    def player(self, player_id: UUID, table_id: UUID | None) -> None:
+        self.players[player_id] = table_id
+
+    def waiting_list(self, list_id: UUID, game: tuple, players: Iterable[UUID]) -> None:
+        self.lists_told[list_id] = (tuple(game), frozenset(players))
+
+    # --- read by the scopes -----------------------------------------------------------
+
+    def table_row(self, table_id: UUID) -> tuple | None:
+        if table_id not in self.tables:
+            found = TableView.objects.filter(id=table_id).values_list("sector_id", "status", *GAME)
+            row = found.first()
+            self.tables[table_id] = None if row is None else (row[0], row[1], tuple(row[2:]))
+        return self.tables[table_id]
+
+    def open_tables(self) -> list[tuple[UUID, UUID | None, tuple]]:
+        """(table, sector, game) of every open table."""
+        if not self.open_read:
+            found = TableView.objects.filter(status__in=OPEN).order_by()
+            for table_id, sector_id, status, *game in found.values_list(
+                "id", "sector_id", "status", *GAME
+            ):
+                # A table the batch told of already is newer than its row.
+                self.tables.setdefault(table_id, (sector_id, status, tuple(game)))
+            self.open_read = True
+        return [
+            (table_id, row[0], row[2])
+            for table_id, row in self.tables.items()
+            if row is not None and row[1] in OPEN
+        ]
+
+    def seated_at(self, player_id: UUID) -> UUID | None:
+        if player_id not in self.players and not self.seated_read:
+            # Every seated player at once: a player not among them sits nowhere.
+            seated = PlayerView.objects.filter(table__isnull=False).order_by()
+            for seated_id, table_id in seated.values_list("id", "table_id"):
+                self.players.setdefault(seated_id, table_id)  # the batch's is newer
+            self.seated_read = True
+        return self.players.get(player_id)
+
+    def all_lists(self) -> dict[UUID, tuple[tuple, frozenset]]:
+        if self.lists is None:
+            on: dict[UUID, set] = {}
+            for list_id, player_id in WaitingEntryView.objects.values_list(
+                "waiting_list_id", "player_id"
+            ):
+                on.setdefault(list_id, set()).add(player_id)
+            self.lists = {
+                list_id: (tuple(game), frozenset(on.get(list_id, ())))
+                for list_id, *game in WaitingListView.objects.values_list("id", *GAME)
+            }
+        return {**self.lists, **self.lists_told}
 
 
-_remembered: ContextVar[_Remembered | None] = ContextVar("live_marks_remembered", default=None)
+_rows: ContextVar[Rows | None] = ContextVar("live_marks_rows", default=None)
 
 
 @contextmanager
-def remembered() -> Iterator[None]:
-    """Scopes remembered within a batch (the projection's, in its transaction)."""
-    token = _remembered.set(_Remembered())
+def held(rows: Rows) -> Iterator[None]:
+    """Scopes read from ``rows`` within a batch (the projection's, in its
+    transaction, which tells ``rows`` what it changes)."""
+    token = _rows.set(rows)
     try:
         yield
     finally:
-        _remembered.reset(token)
-
-
-def tables_changed() -> None:
-    """A table's sector, status or game changed (or a table is new): every
-    scope remembered read them."""
-    memo = _remembered.get()
-    if memo is not None:
-        memo.tables.clear()
-        memo.players.clear()
-        memo.entries.clear()
-        memo.lists.clear()
-        memo.games.clear()
-
-
-def player_changed(player_id: UUID) -> None:
-    """The player's row changed (where they sit)."""
-    memo = _remembered.get()
-    if memo is not None:
-        memo.players.pop(player_id, None)
-
-
-def lists_changed() -> None:
-    """A waiting list's entries changed: who is on which list (not where
-    anyone sits: a player's own events move them)."""
-    memo = _remembered.get()
-    if memo is not None:
-        memo.entries.clear()
-
-
-def _recall(kind: str, key: UUID, find: Callable[[UUID], set[str]]) -> set[str]:
-    """``find(key)``, remembered in the batch (a copy: callers add to it)."""
-    memo = _remembered.get()
-    if memo is None:
-        return find(key)
-    found = getattr(memo, kind)
-    if key not in found:
-        found[key] = find(key)
-    return set(found[key])
+        _rows.reset(token)
 
 
 def _uuid(value: Any) -> UUID | None:
@@ -164,27 +203,26 @@ def _tables_and_sectors(table_ids: Iterable[UUID | None]) -> set[str]:
     ids = {t for t in table_ids if t is not None}
     if not ids:
         return set()
-    found = TableView.objects.filter(id__in=ids).order_by().values_list("id", "sector_id")
+    rows = _rows.get()
+    if rows is not None:
+        found = [(t, row[0]) for t in ids if (row := rows.table_row(t)) is not None]
+    else:
+        found = TableView.objects.filter(id__in=ids).order_by().values_list("id", "sector_id")
     return {table_scope(t) for t in ids} | _scopes(found)
 
 
-# A game as the read models name it: a table's or a waiting list's.
-GAME = ("variant", "limit", "minimum_cents", "maximum_cents")
-
-
 def _game_scopes(game: tuple) -> set[str]:
-    """The open tables that play ``game``, with their sectors (one plain
-    statement, remembered in the batch: most player events ask for the same
-    few games, and building the subquery of every list a player is on cost a
-    rebuild a third of its time, issue 23 item 2)."""
-    memo = _remembered.get()
-    if memo is not None and game in memo.games:
-        return set(memo.games[game])
+    """The open tables that play ``game``, with their sectors."""
+    rows = _rows.get()
+    if rows is not None:
+        key = ("game", game)
+        if key not in rows.found:
+            open_tables = rows.open_tables()
+            found = _scopes((t, sector) for t, sector, played in open_tables if played == game)
+            rows.found[key] = frozenset(found)
+        return set(rows.found[key])
     tables = TableView.objects.filter(status__in=OPEN, **dict(zip(GAME, game, strict=True)))
-    found = _scopes(tables.order_by().values_list("id", "sector_id"))
-    if memo is not None:
-        memo.games[game] = found
-    return set(found)
+    return _scopes(tables.order_by().values_list("id", "sector_id"))
 
 
 def _table_scopes(table_id: UUID) -> set[str]:
@@ -192,32 +230,47 @@ def _table_scopes(table_id: UUID) -> set[str]:
     their sectors. The table itself counts even closed: its own card shows it
     closing."""
     scopes = {table_scope(table_id)}
-    for sector_id, *game in TableView.objects.filter(id=table_id).values_list("sector_id", *GAME):
+    rows = _rows.get()
+    if rows is not None:
+        key = ("table", table_id)
+        if key not in rows.found:
+            row = rows.table_row(table_id)
+            if row is not None:
+                scopes |= _scopes([(table_id, row[0])]) | _game_scopes(row[2])
+            rows.found[key] = frozenset(scopes)
+        return set(rows.found[key])
+    found = TableView.objects.filter(id=table_id).values_list("sector_id", *GAME)
+    for sector_id, *game in found:
         scopes |= _scopes([(table_id, sector_id)]) | _game_scopes(tuple(game))
     return scopes
 
 
 def _seated_scopes(player_id: UUID) -> set[str]:
     """Where a player sits, with its sector: one statement."""
+    rows = _rows.get()
+    if rows is not None:
+        table_id = rows.seated_at(player_id)
+        row = rows.table_row(table_id) if table_id is not None else None
+        return set() if row is None else _scopes([(table_id, row[0])])
     seated = PlayerView.objects.filter(id=player_id, table__isnull=False).order_by()
     return _scopes(seated.values_list("table_id", "table__sector_id"))
 
 
 def _listed_scopes(player_id: UUID) -> set[str]:
-    """The open tables of the lists a player is on, with their sectors: one
-    statement, and one for each game not asked yet."""
-    games = WaitingEntryView.objects.filter(player_id=player_id).order_by()
-    fields = (f"waiting_list__{field}" for field in GAME)
-    return set().union(*(_game_scopes(game) for game in set(games.values_list(*fields))))
+    """The open tables of the lists a player is on, with their sectors."""
+    rows = _rows.get()
+    if rows is not None:
+        games = {game for game, on in rows.all_lists().values() if player_id in on}
+    else:
+        entries = WaitingEntryView.objects.filter(player_id=player_id).order_by()
+        games = set(entries.values_list(*(f"waiting_list__{field}" for field in GAME)))
+    return set().union(*(_game_scopes(game) for game in games))
 
 
 def _player_scopes(player_id: UUID) -> set[str]:
     """Where a player sits and the open tables of the lists they are on, with
-    their sectors, each remembered apart: a player's event moves them, a
-    list's changes who is on it."""
-    return _recall("players", player_id, _seated_scopes) | _recall(
-        "entries", player_id, _listed_scopes
-    )
+    their sectors."""
+    return _seated_scopes(player_id) | _listed_scopes(player_id)
 
 
 def _group_tables(group_id: UUID) -> set[UUID | None]:
@@ -236,7 +289,12 @@ def _named_tables(source: Any) -> set[UUID | None] | None:
 
 
 def _list_scopes(list_id: UUID) -> set[str]:
-    games = WaitingListView.objects.filter(id=list_id).order_by().values_list(*GAME)
+    rows = _rows.get()
+    if rows is not None:
+        held = rows.all_lists().get(list_id)
+        games = [] if held is None else [held[0]]
+    else:
+        games = WaitingListView.objects.filter(id=list_id).order_by().values_list(*GAME)
     return set().union(*(_game_scopes(game) for game in games))
 
 
@@ -254,15 +312,19 @@ def after(event: DomainEventProtocol, state: Callable[[Any], Any]) -> set[str]:
     """What the event touches as the read models stand after it."""
     origin = event.originator_id
     if isinstance(event, Sector.Event):
-        tables = TableView.objects.filter(sector_id=origin, status__in=OPEN).order_by()
-        ids = tables.values_list("id", flat=True)
+        rows = _rows.get()
+        if rows is not None:
+            ids = [t for t, sector, _game in rows.open_tables() if sector == origin]
+        else:
+            tables = TableView.objects.filter(sector_id=origin, status__in=OPEN).order_by()
+            ids = tables.values_list("id", flat=True)
         return {sector_scope(origin), *(table_scope(t) for t in ids)}
     if isinstance(event, Table.Event):
-        return _recall("tables", origin, _table_scopes) | {CAGE}
+        return _table_scopes(origin) | {CAGE}
     if isinstance(event, Player.Event):
         return _player_scopes(origin) | {CAGE}
     if isinstance(event, WaitingList.Event):
-        return _recall("lists", origin, _list_scopes)
+        return _list_scopes(origin)
     if isinstance(event, BalanceGroup.Event):
         return _tables_and_sectors(_group_tables(origin))
     if any(isinstance(event, part.events) for part in ROOM.read_model_parts()):

@@ -30,8 +30,9 @@ from eventsourcing.domain import DomainEventProtocol
 from floor.domain.table import Table
 from floor.domain.waiting_list import WaitingList
 from floor.kernel.composition import ROOM
+from floor.kernel.web.rows import insert_plain, insert_rows
 from floor.models import JournalMention, ListMove, OccupancyStep
-from floor.projections.journal import entry_content
+from floor.projections.journal import entry_data, entry_text
 
 READ_MODELS = (JournalMention, OccupancyStep, ListMove)
 
@@ -60,7 +61,7 @@ class ReportBatch:
     behind, and the next one reads the rows again."""
 
     def __init__(self) -> None:
-        self.mentions: list[JournalMention] = []
+        self.mentions: list[tuple[str, int]] = []  # (subject, position)
         self.steps: list[OccupancyStep] = []
         self.seated: dict[UUID, int] = {}  # a table -> its last count
         self.moves: list[ListMove] = []
@@ -68,6 +69,7 @@ class ReportBatch:
         # written, and the batch's own moves); rows to close at the end.
         self.open: dict[tuple[UUID, str], list[ListMove]] = {}
         self.closed: list[int] = []
+        self.lists_read: set[UUID] = set()  # lists whose open registrations are in ``open``
 
     def last_seated(self, table_id: UUID) -> int:
         if table_id not in self.seated:
@@ -82,10 +84,17 @@ class ReportBatch:
 
     def still_open(self, list_id: UUID, player: str) -> list[ListMove]:
         key = (list_id, player)
-        if key not in self.open:
-            rows = ListMove.objects.filter(list_id=list_id, player_id=player, open=True)
-            self.open[key] = list(rows.order_by("position"))
-        return self.open[key]
+        if key not in self.open and list_id not in self.lists_read:
+            # The list's open registrations at once (one a player waiting): a
+            # player not among them has none.
+            told = set(self.open)  # the batch's own are newer than the rows
+            rows = ListMove.objects.filter(list_id=list_id, open=True).order_by("position")
+            for row in rows:
+                held = (row.list_id, row.player_id)
+                if held not in told:
+                    self.open.setdefault(held, []).append(row)
+            self.lists_read.add(list_id)
+        return self.open.setdefault(key, [])
 
     def close(self, list_id: UUID, player: str) -> None:
         """Ends every open registration of the player on the list."""
@@ -97,11 +106,11 @@ class ReportBatch:
         self.open[(list_id, player)] = []
 
     def flush(self) -> None:
-        JournalMention.objects.bulk_create(self.mentions, ignore_conflicts=True)
-        OccupancyStep.objects.bulk_create(self.steps)
+        insert_plain(JournalMention, ("subject", "position"), self.mentions, ignore_conflicts=True)
+        insert_rows(OccupancyStep, self.steps)
         if self.closed:
             ListMove.objects.filter(pk__in=self.closed).update(open=False)
-        ListMove.objects.bulk_create(self.moves)
+        insert_rows(ListMove, self.moves)
         self.__init__()
 
 
@@ -112,12 +121,11 @@ def apply_report_views(
     batch's rows, or written at once when it comes on its own."""
     alone = batch is None
     batch = ReportBatch() if alone else batch
-    data = entry_content(event, position)["data"]
-    _mentions(event, position, data, batch)
+    _mentions(event, position, batch)
     if isinstance(event, SEAT_CHANGES):
-        _occupancy(event, position, data, batch)
+        _occupancy(event, position, entry_data(event), batch)
     elif isinstance(event, LIST_EVENTS):
-        _list_move(event, position, data, batch)
+        _list_move(event, position, entry_data(event), batch)
     if alone:
         batch.flush()
 
@@ -127,23 +135,23 @@ def apply_report_views(
 
 def subject_of(some_id: Any) -> str:
     """The mention key of an aggregate id: its hex."""
-    return UUID(str(some_id)).hex
+    return some_id.hex if isinstance(some_id, UUID) else UUID(str(some_id)).hex
 
 
-def mentioned_ids(data: dict[str, Any]) -> set[str]:
-    """The ids the journal's data of an event names, anywhere, as hex."""
-    text = json.dumps(data)
-    return {UUID(found).hex for found in UUID_TEXT.findall(text)}
+def mentioned_ids(data: dict[str, Any] | str) -> set[str]:
+    """The ids the journal's data of an event names, anywhere, as hex (the
+    data, or its JSON text)."""
+    text = data if isinstance(data, str) else json.dumps(data)
+    # What UUID(found).hex gives, for 32 hex digits with or without dashes.
+    return {found.replace("-", "").lower() for found in UUID_TEXT.findall(text)}
 
 
-def _mentions(
-    event: DomainEventProtocol, position: int, data: dict[str, Any], batch: ReportBatch
-) -> None:
-    subjects = {subject_of(event.originator_id)} | mentioned_ids(data)
+def _mentions(event: DomainEventProtocol, position: int, batch: ReportBatch) -> None:
+    subjects = {subject_of(event.originator_id)} | mentioned_ids(entry_text(event))
     for part in ROOM.read_model_parts():
         if part.mentions is not None and isinstance(event, part.events):
             subjects |= set(part.mentions(event))
-    batch.mentions.extend(JournalMention(subject=s, position=position) for s in sorted(subjects))
+    batch.mentions.extend((subject, position) for subject in sorted(subjects))
 
 
 # --- occupancy -------------------------------------------------------------------------

@@ -26,6 +26,7 @@ from eventsourcing.domain import DomainEventProtocol
 from floor.domain.sector import Sector
 from floor.domain.table import Table
 from floor.domain.waiting_list import WaitingList
+from floor.kernel.web.rows import insert_rows
 from floor.models import PendingTimer
 
 logger = logging.getLogger(__name__)
@@ -43,34 +44,101 @@ def send_eta(key: str, due_at: datetime) -> None:
         logger.warning("could not queue timer %s; the sweeper will fire it", key, exc_info=True)
 
 
-def _add(key: str, kind: str, subject, due_at: datetime, command: str, arguments: dict) -> None:
-    _, created = PendingTimer.objects.get_or_create(
-        key=key,
-        defaults={
-            "kind": kind,
-            "subject": subject,
-            "due_at": due_at,
-            "command": command,
-            "arguments": arguments,
-        },
+class TimerBatch:
+    """The timers a batch of events adds and cancels, written once at its end
+    (issue 23: a statement per event, most of them a hand's end cancelling an
+    action clock that was never started, was a tenth of a rebuild).
+
+    Each subject's pending timers are read once, when the batch first touches
+    it, then followed here: an add is what ``get_or_create`` did (nothing if
+    the key is pending already), a cancel what the ``state=pending`` update
+    did. A key the batch adds that the table already holds in another state
+    (fired, cancelled) is not created at the end, as ``get_or_create`` found
+    it; cancelled ones are updated only if still pending then (the sweeper
+    may have fired them meanwhile). It lives as long as the batch's
+    transaction: a batch that fails leaves it behind."""
+
+    def __init__(self) -> None:
+        self.pending: dict[UUID, dict[str, PendingTimer]] = {}  # subject -> key -> row
+        self.new: dict[str, PendingTimer] = {}  # added by the batch, in order
+        self.eta: set[str] = set()  # new keys whose deadline was ahead when added
+        self.cancelled: set[str] = set()  # rows read pending, to cancel
+
+    def held(self, subject) -> dict[str, PendingTimer]:
+        if subject not in self.pending:
+            rows = PendingTimer.objects.filter(subject=subject, state=PendingTimer.PENDING)
+            self.pending[subject] = {row.key: row for row in rows}
+        return self.pending[subject]
+
+    def add(self, key: str, kind: str, subject, due_at: datetime, command: str, arguments: dict):
+        held = self.held(subject)
+        if key in held or key in self.new:
+            return
+        row = PendingTimer(
+            key=key, kind=kind, subject=subject, due_at=due_at, command=command,
+            arguments=arguments, state=PendingTimer.PENDING,
+        )  # fmt: skip
+        self.new[key] = held[key] = row
+        if due_at > timezone.now():
+            self.eta.add(key)
+
+    def cancel(self, subject, **match: str) -> None:
+        """Cancels the subject's pending timers that match: ``kind``,
+        ``kind_prefix``, ``key_prefix``, ``player_id`` (its arguments'),
+        ``except_key``."""
+        held = self.held(subject)
+        for key, row in list(held.items()):
+            if not _matches(row, **match):
+                continue
+            del held[key]
+            if key in self.new:
+                row.state = PendingTimer.CANCELLED
+            else:
+                self.cancelled.add(key)
+
+    def flush(self) -> None:
+        if self.cancelled:
+            PendingTimer.objects.filter(
+                key__in=sorted(self.cancelled), state=PendingTimer.PENDING
+            ).update(state=PendingTimer.CANCELLED)
+        if self.new:
+            there = set(
+                PendingTimer.objects.filter(key__in=list(self.new)).values_list("key", flat=True)
+            )
+            created = [row for key, row in self.new.items() if key not in there]
+            insert_rows(PendingTimer, created)
+            for row in created:
+                if row.key in self.eta:
+                    # A deadline already past (a rebuild, a late projection) is
+                    # the sweeper's: it fires within a sweep.
+                    transaction.on_commit(lambda r=row: send_eta(r.key, r.due_at))
+        self.__init__()
+
+
+def _matches(
+    row: PendingTimer,
+    kind: str | None = None,
+    kind_prefix: str | None = None,
+    key_prefix: str | None = None,
+    player_id: str | None = None,
+    except_key: str | None = None,
+) -> bool:
+    return (
+        (kind is None or row.kind == kind)
+        and (kind_prefix is None or row.kind.startswith(kind_prefix))
+        and (key_prefix is None or row.key.startswith(key_prefix))
+        and (player_id is None or (row.arguments or {}).get("player_id") == player_id)
+        and (except_key is None or row.key != except_key)
     )
-    if created and due_at > timezone.now():
-        # A deadline already past (a rebuild, a late projection) is the
-        # sweeper's: it fires within a sweep.
-        transaction.on_commit(lambda: send_eta(key, due_at))
 
 
-def _cancel(**match: object) -> None:
-    PendingTimer.objects.filter(state=PendingTimer.PENDING, **match).update(
-        state=PendingTimer.CANCELLED
-    )
-
-
-def _table_timer(event, kind: str, command: str, field: str, when: datetime, **more) -> None:
+def _table_timer(
+    timers: TimerBatch, event, kind: str, command: str, field: str, when: datetime, **more
+) -> None:
     """A deadline of the table that recorded ``event``, keyed by its moment."""
     table_id = event.originator_id
     who = f":{more['player_id']}" if "player_id" in more else ""
-    _add(
+    timers.add(
         f"{kind}:{table_id}{who}:{when.isoformat()}",
         kind,
         table_id,
@@ -84,27 +152,40 @@ def _player_uuid(event) -> str:
     return str(UUID(event.player_id))
 
 
-def _apply_table_event(event: DomainEventProtocol) -> None:
+def _apply_table_event(event: DomainEventProtocol, timers: TimerBatch) -> None:
     table_id = event.originator_id
     if isinstance(event, Table.Suspended) and event.closes_at is not None:
-        _table_timer(event, "suspension_close", "expire_suspension", "closes_at", event.closes_at)
+        _table_timer(
+            timers, event, "suspension_close", "expire_suspension", "closes_at", event.closes_at
+        )
     elif isinstance(event, Table.Resumed):
-        _cancel(subject=table_id, kind="suspension_close")
+        timers.cancel(table_id, kind="suspension_close")
     elif isinstance(event, Table.Closed):
-        _cancel(subject=table_id)  # whatever the table was waiting for
+        timers.cancel(table_id)  # whatever the table was waiting for
     elif isinstance(event, Table.ActionClockStarted):
-        _table_timer(event, "action_clock_warning", "warn_action_clock", "extra_at", event.extra_at)
-        _table_timer(event, "action_clock_expiry", "expire_action_clock", "dead_at", event.dead_at)
+        _table_timer(
+            timers, event, "action_clock_warning", "warn_action_clock", "extra_at", event.extra_at
+        )
+        _table_timer(
+            timers, event, "action_clock_expiry", "expire_action_clock", "dead_at", event.dead_at
+        )
     elif isinstance(event, Table.ActionClockWarned):
-        _cancel(subject=table_id, kind="action_clock_warning")
+        timers.cancel(table_id, kind="action_clock_warning")
     elif isinstance(event, (Table.ActionClockStopped, Table.HandDeclaredDead, Table.HandEnded)):
-        _cancel(subject=table_id, kind__startswith="action_clock_")
+        timers.cancel(table_id, kind_prefix="action_clock_")
     elif isinstance(event, Table.AbsenceStarted):
         player = _player_uuid(event)
         _table_timer(
-            event, "absence_warning", "warn_absence", "warn_at", event.warn_at, player_id=player
+            timers,
+            event,
+            "absence_warning",
+            "warn_absence",
+            "warn_at",
+            event.warn_at,
+            player_id=player,
         )
         _table_timer(
+            timers,
             event,
             "absence_expiry",
             "expire_absence",
@@ -113,23 +194,23 @@ def _apply_table_event(event: DomainEventProtocol) -> None:
             player_id=player,
         )
     elif isinstance(event, Table.AbsenceWarned):
-        _cancel(subject=table_id, kind="absence_warning", arguments__player_id=_player_uuid(event))
+        timers.cancel(table_id, kind="absence_warning", player_id=_player_uuid(event))
     elif isinstance(
         event,
         (Table.AbsenceExpired, Table.AbsenceEnded, Table.PlayerLeft, Table.PlayerMovedOut),
     ):
         player = _player_uuid(event)
-        _cancel(subject=table_id, kind__startswith="absence_", arguments__player_id=player)
+        timers.cancel(table_id, kind_prefix="absence_", player_id=player)
     elif isinstance(event, Table.SessionStarted):
-        _table_timer(event, "session_hour", "strike_session_hour", "hour_at", event.hour_at)
+        _table_timer(timers, event, "session_hour", "strike_session_hour", "hour_at", event.hour_at)
     elif isinstance(event, Table.SessionEnded):
-        _cancel(subject=table_id, kind="session_hour")
+        timers.cancel(table_id, kind="session_hour")
 
 
-def _apply_list_event(event: DomainEventProtocol) -> None:
+def _apply_list_event(event: DomainEventProtocol, timers: TimerBatch) -> None:
     list_id = event.originator_id
     if isinstance(event, WaitingList.Called) and event.ends_at is not None:
-        _add(
+        timers.add(
             f"call:{list_id}:{event.table_id}:{event.player_id}:{event.ends_at.isoformat()}",
             "call_window",
             list_id,
@@ -143,23 +224,21 @@ def _apply_list_event(event: DomainEventProtocol) -> None:
         )
     elif isinstance(event, WaitingList.Registered) and event.relisted:
         # Registering again while called ends the call: last on the list [CM-6].
-        _cancel(subject=list_id, kind="call_window", arguments__player_id=str(event.player_id))
+        timers.cancel(list_id, kind="call_window", player_id=str(event.player_id))
     elif isinstance(event, WaitingList.Removed):
-        _cancel(subject=list_id, kind="call_window", arguments__player_id=str(event.player_id))
+        timers.cancel(list_id, kind="call_window", player_id=str(event.player_id))
     elif isinstance(event, WaitingList.CallsCancelled):  # that table's calls only
-        _cancel(key__startswith=f"call:{list_id}:{event.table_id}:")
+        timers.cancel(list_id, key_prefix=f"call:{list_id}:{event.table_id}:")
 
 
-def _apply_sector_event(event: DomainEventProtocol) -> None:
+def _apply_sector_event(event: DomainEventProtocol, timers: TimerBatch) -> None:
     sector_id = event.originator_id
     if isinstance(event, Sector.ClosingAnnounced):
         # A new announcement replaces the one before [CM-24]; the same time
         # announced again keeps its timer.
         key = f"last_hands:{sector_id}:{event.last_hands_at.isoformat()}"
-        PendingTimer.objects.filter(
-            subject=sector_id, kind="last_hands", state=PendingTimer.PENDING
-        ).exclude(key=key).update(state=PendingTimer.CANCELLED)
-        _add(
+        timers.cancel(sector_id, kind="last_hands", except_key=key)
+        timers.add(
             key,
             "last_hands",
             sector_id,
@@ -169,11 +248,16 @@ def _apply_sector_event(event: DomainEventProtocol) -> None:
         )
 
 
-def apply_timer_event(event: DomainEventProtocol) -> None:
-    """Adds or cancels the timers one event starts or ends."""
+def apply_timer_event(event: DomainEventProtocol, timers: TimerBatch | None = None) -> None:
+    """Adds or cancels the timers one event starts or ends: into the batch's
+    (written at its end), or at once when the event comes on its own."""
+    alone = timers is None
+    timers = TimerBatch() if alone else timers
     if isinstance(event, Table.Event):
-        _apply_table_event(event)
+        _apply_table_event(event, timers)
     elif isinstance(event, WaitingList.Event):
-        _apply_list_event(event)
+        _apply_list_event(event, timers)
     elif isinstance(event, Sector.Event):
-        _apply_sector_event(event)
+        _apply_sector_event(event, timers)
+    if alone:
+        timers.flush()

@@ -74,3 +74,25 @@ def test_a_stored_seat_owns_its_dicts_as_asdict_gave_them():
     stored["moved_from"]["played"] = True
     assert seat.away == away and away["warned"] is False
     assert seat.moved_from["played"] is False
+
+
+def test_a_seat_changed_in_its_stored_form_is_what_the_value_gives():
+    """``Seat.changed`` (a table's fold, issue 23) gives the dict that
+    ``from_state(...).but(...).to_state()`` gives, its own copies of the
+    dicts, old and new; a stored seat of an older shape (keys missing) gets
+    the missing fields filled in, as the value does."""
+    away = {"since": "2026-11-22T20:00:00+00:00", "warned": False, "posting_blinds": False}
+    stored = Seat.sit("ab" * 16, newcomer=True, posts_big_blind=False).but(away=away).to_state()
+    moved = {"table": "cd" * 16, "seat": 3, "kind": "move", "played": False}
+    changes = {"stack": 2500, "resting": True, "moved_from": moved}
+    changed = Seat.changed(stored, **changes)
+    assert changed == Seat.from_state(stored).but(**changes).to_state()
+    assert tuple(changed) == STORED_KEYS
+    changed["away"]["warned"] = True
+    changed["moved_from"]["played"] = True
+    assert stored["away"]["warned"] is False and moved["played"] is False
+    assert stored["stack"] == 0  # the stored dict is not changed under it
+
+    older = {key: stored[key] for key in STORED_KEYS[:14]}  # before issue 21's fields
+    assert Seat.changed(older, stack=100) == Seat.from_state(older).but(stack=100).to_state()
+    assert tuple(Seat.changed(older, stack=100)) == STORED_KEYS

@@ -165,6 +165,59 @@ def test_the_switch_applies_what_the_live_projector_did_meanwhile_exactly_once(f
     assert TableView.objects.filter(sector_id=floor["sectors"][0]).count() == 4
 
 
+@pytest.mark.django_db(transaction=True)
+def test_outside_a_transaction_the_switch_copies_each_table_in_one_statement(
+    floor_app, floor, monkeypatch
+):
+    """As ``rebuild_projections`` runs it (no live transaction open: the other
+    tests run in one), the switch on SQLite attaches the shadow file and
+    copies each table with one ``INSERT ... SELECT`` (issue 23): the read
+    models are the same, nothing goes through Python, nothing stays attached."""
+    live = read_models()
+    through_python: list[str] = []
+    copy = shadow_db.ShadowDatabase._copy_sqlite
+
+    def counted(self, cursor, table, columns):
+        through_python.append(table)
+        return copy(self, cursor, table, columns)
+
+    monkeypatch.setattr(shadow_db.ShadowDatabase, "_copy_sqlite", counted)
+    assert ShadowRebuild(runtime.floor_projector(), batch_size=7).run() == floor_app.last_position()
+    assert read_models() == live
+    assert through_python == []
+    assert not shadow_left()
+    if connection.vendor == "sqlite":
+        with connection.cursor() as cursor:
+            cursor.execute("PRAGMA database_list")
+            assert shadow_db.ATTACHED not in [row[1] for row in cursor.fetchall()]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_outside_a_transaction_the_switch_still_applies_what_the_live_projector_did(
+    floor_app, floor
+):
+    """The events the live projector applied between the last shadow batch and
+    the switch are applied to the shadow by the switch, which then copies it,
+    as the test above; here with no live transaction open, as
+    ``rebuild_projections`` runs it (the shadow is written while the switch
+    holds the live lock, so it copies through Python: the shadow's own
+    connection could not write the shadow file attached)."""
+    projector = runtime.floor_projector()
+    rebuild = ShadowRebuild(projector, batch_size=1000)
+    rebuild.shadow.open()
+    try:
+        rebuild.build(projector.position())
+        open_tables(floor_app, floor["sectors"][0], 2)
+        projector.catch_up()
+        live = read_models()
+        assert rebuild.shadow_position() < projector.position()
+        assert rebuild.switch() == projector.position() == floor_app.last_position()
+    finally:
+        rebuild.shadow.close()
+    assert read_models() == live
+    assert TableView.objects.filter(sector_id=floor["sectors"][0]).count() == 4
+
+
 def test_a_rebuild_behind_a_lagging_live_projector_journals_the_rest_once(floor_app, etas):
     sector = open_sector(floor_app, "Sector A")
     open_tables(floor_app, sector, 2)

@@ -29,12 +29,12 @@ CAGE = "cage"
 
 def sector_scope(sector_id: UUID | str) -> str:
     """The jefe's console of one sector."""
-    return f"sector:{UUID(str(sector_id))}"
+    return f"sector:{sector_id if isinstance(sector_id, UUID) else UUID(str(sector_id))}"
 
 
 def table_scope(table_id: UUID | str) -> str:
     """The dealer's table view of one table."""
-    return f"table:{UUID(str(table_id))}"
+    return f"table:{table_id if isinstance(table_id, UUID) else UUID(str(table_id))}"
 
 
 def log_position(*scopes: str) -> str:
