@@ -44,6 +44,13 @@ def send_eta(key: str, due_at: datetime) -> None:
         logger.warning("could not queue timer %s; the sweeper will fire it", key, exc_info=True)
 
 
+KEYS_PER_STATEMENT = 900
+
+
+def _chunks(keys: list[str]) -> list[list[str]]:
+    return [keys[at : at + KEYS_PER_STATEMENT] for at in range(0, len(keys), KEYS_PER_STATEMENT)]
+
+
 class TimerBatch:
     """The timers a batch of events adds and cancels, written once at its end
     (issue 23: a statement per event, most of them a hand's end cancelling an
@@ -97,14 +104,18 @@ class TimerBatch:
                 self.cancelled.add(key)
 
     def flush(self) -> None:
-        if self.cancelled:
-            PendingTimer.objects.filter(
-                key__in=sorted(self.cancelled), state=PendingTimer.PENDING
-            ).update(state=PendingTimer.CANCELLED)
-        if self.new:
-            there = set(
-                PendingTimer.objects.filter(key__in=list(self.new)).values_list("key", flat=True)
+        # In chunks: a rebuild's large batch may hold more keys than a
+        # statement takes parameters (SQLite 32,766).
+        for keys in _chunks(sorted(self.cancelled)):
+            PendingTimer.objects.filter(key__in=keys, state=PendingTimer.PENDING).update(
+                state=PendingTimer.CANCELLED
             )
+        if self.new:
+            there = set()
+            for keys in _chunks(list(self.new)):
+                there.update(
+                    PendingTimer.objects.filter(key__in=keys).values_list("key", flat=True)
+                )
             created = [row for key, row in self.new.items() if key not in there]
             insert_rows(PendingTimer, created)
             for row in created:

@@ -202,3 +202,39 @@ def test_reports_rows_gathered_per_batch_survive_a_failed_batch(floor_app, shift
     failing.projection.__class__ = FloorProjection
     failing.catch_up()
     assert report_rows() == expected
+
+
+def test_a_batchs_timers_are_written_in_chunks_of_keys(monkeypatch):
+    """A rebuild's large batch may hold more timer keys than one statement
+    takes parameters (SQLite 32,766): they are looked up and cancelled in
+    chunks, with the rows one statement would have written."""
+    from datetime import UTC, datetime, timedelta
+    from uuid import uuid4
+
+    from floor.models import PendingTimer
+    from floor.projections import timers
+
+    monkeypatch.setattr(timers, "KEYS_PER_STATEMENT", 2)
+    subject, due = uuid4(), datetime(2026, 11, 22, 20, tzinfo=UTC)
+
+    def add(batch, n):
+        batch.add(f"t{n}", "absence", subject, due + timedelta(minutes=n), "expire_absence", {})
+
+    before = timers.TimerBatch()
+    for n in range(7):
+        add(before, n)
+    before.flush()  # seven pending, written by an earlier batch
+
+    batch = timers.TimerBatch()
+    for n in range(5, 12):  # t5, t6 held already; t7..t11 new
+        add(batch, n)
+    batch.cancel(subject, except_key="t3")  # all pending but t3: five old, five new
+    add(batch, 12)
+    batch.flush()
+    rows = dict(PendingTimer.objects.values_list("key", "state"))
+    pending, cancelled = PendingTimer.PENDING, PendingTimer.CANCELLED
+    assert rows == {
+        **{f"t{n}": cancelled for n in range(12) if n != 3},
+        "t3": pending,
+        "t12": pending,
+    }

@@ -47,6 +47,7 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import hashlib
+import logging
 import os
 import re
 import sqlite3
@@ -55,7 +56,7 @@ from contextvars import ContextVar
 from pathlib import Path
 
 from django.core.management.color import no_style
-from django.db import DEFAULT_DB_ALIAS, connections, models
+from django.db import DEFAULT_DB_ALIAS, OperationalError, connections, models
 from django.db.utils import load_backend
 
 ALIAS = "floor_shadow"
@@ -70,6 +71,7 @@ COPY_CHUNK = 2000
 
 # The shadow file's name on the live connection while it is attached (SQLite).
 ATTACHED = "floor_shadow_copy"
+logger = logging.getLogger(__name__)
 
 # Where the switch keeps the carried-over columns while it replaces the rows
 # (a temporary table: the switch's connection alone sees it).
@@ -281,14 +283,24 @@ class ShadowDatabase:
             yield
             return
         with live.cursor() as cursor:
+            # One a failed switch left attached (a long-lived process): gone first.
+            cursor.execute("PRAGMA database_list")
+            if any(row[1] == ATTACHED for row in cursor.fetchall()):
+                cursor.execute(f"DETACH DATABASE {ATTACHED}")
             cursor.execute(f"ATTACH DATABASE %s AS {ATTACHED}", [str(self.path)])
         self._attached = True
         try:
             yield
         finally:
             self._attached = False
-            with live.cursor() as cursor:
-                cursor.execute(f"DETACH DATABASE {ATTACHED}")
+            try:
+                with live.cursor() as cursor:
+                    cursor.execute(f"DETACH DATABASE {ATTACHED}")
+            except OperationalError:
+                # The connection was closed or replaced (a failed rollback):
+                # nothing is attached to the new one. The switch's own error,
+                # if any, is the one that goes on.
+                logger.warning("the shadow could not be detached", exc_info=True)
 
     def copy_into_live(self) -> int:
         """Replaces every live table's rows by the shadow's; returns the rows
