@@ -7,8 +7,12 @@ bounded, until that process's position reaches its command's: one cheap read of
 the position row, then short sleeps doubling from 1 ms to 10 ms. No request
 projects anyone's events, so the web workers no longer queue on the position row's
 lock. Waiting by polling, not by LISTEN on PostgreSQL: a request would need a
-connection of its own to listen on, and the projector answers within a poll or
-two anyway (bench/README.md, commands.py).
+connection of its own to listen on. Instead the projector nudges the waiting
+web workers after each batch (floor.nudges, a datagram on a Unix socket), so a
+wait ends as soon as the batch is committed, not at the next of its polls; the
+request also nudges the idle projector about its command's events first. The
+nudges are hints only: the position row decides, and without them (a projector
+on another machine) the polls answer as before.
 
 ``"inline"`` is the seam for processes with no projector beside them: the test
 suite under Django's test client (tests/conftest.py), the POPO store, and
@@ -23,6 +27,7 @@ from collections.abc import Callable
 
 from django.conf import settings
 
+from floor import nudges
 from floor.kernel.web.projector import CatchUpProjector, ProjectionLagging
 
 # The first pause, and the longest, between two reads of the position (seconds).
@@ -50,8 +55,27 @@ def show(
         until = projector.application().recorder.max_notification_id() or 0
     if inline():
         projector.catch_up(until=until, timeout=timeout)
-    elif wait:
-        wait_for(projector.position, until, timeout)
+        return
+    if not wait:
+        nudges.nudge_projector()
+        return
+    # The inbox first: a batch committed from here on leaves its nudge in it.
+    inbox = nudges.waiter_inbox()
+    if inbox is not None:
+        inbox.drain()
+    nudges.nudge_projector()
+    wait_for(projector.position, until, timeout, sleep=pause)
+
+
+def pause(seconds: float) -> None:
+    """The pause between two reads of the position: ``seconds``, or less when
+    the projector nudges this process that it committed a batch (floor.nudges);
+    a plain sleep where no inbox could be made."""
+    inbox = nudges.waiter_inbox()
+    if inbox is None:
+        time.sleep(seconds)
+    else:
+        inbox.wait(seconds)
 
 
 def wait_for(
@@ -66,7 +90,8 @@ def wait_for(
 
     Raises ProjectionLagging once ``timeout`` seconds have passed without it
     (the gateway's ReadModelsBehind: the command is recorded all the same).
-    ``sleep`` and ``monotonic``: time's, unless a test gives its own."""
+    ``sleep`` and ``monotonic``: time's, unless a test gives its own (``show``
+    gives ``pause``, which a nudge from the projector ends early)."""
     sleep = sleep or time.sleep
     monotonic = monotonic or time.monotonic
     deadline = monotonic() + timeout
