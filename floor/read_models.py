@@ -64,7 +64,12 @@ def show(
     if inbox is not None:
         inbox.drain()
     nudges.nudge_projector()
-    wait_for(projector.position, until, timeout, sleep=pause)
+    # Nudged, a pause ends when the projector's batch is in, so there is no
+    # point in reading the position at 1, 3 and 7 ms (measured: 4.4 reads per
+    # wait, most before the projector could have finished): the longest pause
+    # from the start, the position read when nudged or at worst every 10 ms.
+    first = LONGEST_PAUSE if inbox is not None else FIRST_PAUSE
+    wait_for(projector.position, until, timeout, sleep=pause, first=first)
 
 
 def pause(seconds: float) -> None:
@@ -85,17 +90,19 @@ def wait_for(
     *,
     sleep: Callable[[float], None] | None = None,
     monotonic: Callable[[], float] | None = None,
+    first: float | None = None,
 ) -> int:
     """Reads ``position()`` until it reaches ``until``; returns the reads it took.
 
     Raises ProjectionLagging once ``timeout`` seconds have passed without it
     (the gateway's ReadModelsBehind: the command is recorded all the same).
     ``sleep`` and ``monotonic``: time's, unless a test gives its own (``show``
-    gives ``pause``, which a nudge from the projector ends early)."""
+    gives ``pause``, which a nudge from the projector ends early). ``first``:
+    the first pause (FIRST_PAUSE unless given), doubling to LONGEST_PAUSE."""
     sleep = sleep or time.sleep
     monotonic = monotonic or time.monotonic
     deadline = monotonic() + timeout
-    pause = FIRST_PAUSE
+    pause = FIRST_PAUSE if first is None else first
     reads = 1
     while position() < until:
         if monotonic() >= deadline:

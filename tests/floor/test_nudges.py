@@ -118,9 +118,10 @@ def test_a_request_nudges_the_projector_and_its_pause_ends_on_the_projectors_nud
     nudge_dir, settings, monkeypatch
 ):
     """Behind the projector, ``show`` tells the projector about its command and
-    its first pause (5 s here) ends as soon as the projector nudges back."""
+    its first pause, the longest (5 s here), ends as soon as the projector
+    nudges back: two reads of the position, not one per short pause."""
     settings.FLOOR_READ_MODELS = "projector"
-    monkeypatch.setattr(read_models, "FIRST_PAUSE", 5.0)
+    monkeypatch.setattr(read_models, "LONGEST_PAUSE", 5.0)
     projector_inbox = nudges.projector_inbox()
     woke: list[bool] = []
     waited = nudges.Inbox.wait
