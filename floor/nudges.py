@@ -162,13 +162,22 @@ def projector_inbox() -> Inbox | None:
 
 
 _waiter: Inbox | None = None
+_no_waiter_in: int | None = None  # the pid that could not make its inbox
 
 
 def waiter_inbox() -> Inbox | None:
     """This process's inbox for the projector's nudges, made on its first wait
-    (and made again in a forked child, whose pid differs)."""
-    global _waiter
-    if _waiter is not None and _waiter.pid == os.getpid():
+    (and made again in a forked child, whose pid differs); None, and not tried
+    again, where it cannot be made. Threads of one process (runserver, threaded
+    workers) share it: one may take a nudge meant for another, whose pause
+    then ends at its poll, as without nudges."""
+    global _waiter, _no_waiter_in
+    pid = os.getpid()
+    if _waiter is not None and _waiter.pid == pid:
         return _waiter
-    _waiter = _inbox(f"{WAITER_PREFIX}{os.getpid()}.sock")
+    if _no_waiter_in == pid:
+        return None
+    _waiter = _inbox(f"{WAITER_PREFIX}{pid}.sock")
+    if _waiter is None:
+        _no_waiter_in = pid
     return _waiter

@@ -24,6 +24,7 @@ def nudge_dir(settings, monkeypatch):
     var = Path(tempfile.mkdtemp(prefix="nudge-"))
     settings.VAR_DIR = var
     monkeypatch.setattr(nudges, "_waiter", None)
+    monkeypatch.setattr(nudges, "_no_waiter_in", None)
     yield var / "nudges"
     if nudges._waiter is not None:
         nudges._waiter.close()
@@ -75,8 +76,31 @@ def test_nudging_nobody_is_harmless(nudge_dir):
 def test_no_inbox_where_the_path_is_too_long_for_a_socket(settings, monkeypatch, tmp_path):
     settings.VAR_DIR = tmp_path / ("x" * 120)
     monkeypatch.setattr(nudges, "_waiter", None)
+    monkeypatch.setattr(nudges, "_no_waiter_in", None)
     assert nudges.waiter_inbox() is None
     assert nudges.projector_inbox() is None
+
+
+def test_an_inbox_that_cannot_be_made_is_not_tried_again_by_the_process(
+    settings, monkeypatch, tmp_path
+):
+    """A var dir where no socket can be bound (here: ``nudges`` is a file) means
+    polling, with one warning, not one per request."""
+    settings.VAR_DIR = tmp_path
+    (tmp_path / "nudges").write_text("not a directory")
+    monkeypatch.setattr(nudges, "_waiter", None)
+    monkeypatch.setattr(nudges, "_no_waiter_in", None)
+    tried: list[str] = []
+    made = nudges._inbox
+
+    def counted(name: str):
+        tried.append(name)
+        return made(name)
+
+    monkeypatch.setattr(nudges, "_inbox", counted)
+    assert nudges.waiter_inbox() is None
+    assert nudges.waiter_inbox() is None
+    assert len(tried) == 1
 
 
 @pytest.mark.django_db
