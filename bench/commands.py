@@ -27,9 +27,15 @@ own scratch stores and its own ORM baseline, so the ratios compare. ``--workers
 1 2`` runs each configuration with 1 and then 2 gunicorn workers (issue 23,
 item 7: how throughput moves with the web workers).
 
+Half load (issue 23: p99 at half load <= 50 ms): after the rounds at full
+throughput, both paths run an open-loop load paced at half the event-sourced
+path's measured rate (commands arrive on a schedule, whether or not the ones
+before have been answered), and each command's latency counts from its
+scheduled arrival, so queueing shows. ``--half-load-sectors 0`` skips it.
+
 Usage: .venv/bin/python bench/commands.py [--backend both] [--clients 8]
        [--sectors-per-client 25] [--rounds 5] [--workers 2 [...]]
-       [--read-models projector|inline|both]
+       [--read-models projector|inline|both] [--half-load-sectors N]
 Results: printed, and written to var/bench/commands-<timestamp>.json.
 """
 
@@ -53,6 +59,7 @@ import time
 import uuid
 from collections import Counter
 from collections.abc import Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -250,6 +257,70 @@ def run_phase(
     if lost_clients:
         raise RuntimeError(f"{lost_clients} client threads died; see the traceback above")
     return samples, opened, elapsed
+
+
+# --- Half load: an open-loop, paced phase.
+
+# Threads that may hold a paced command at once: far above what half of a
+# measured rate keeps in flight, so the pacing, not the pool, sets the arrivals.
+PACED_THREADS = 32
+
+
+def paced_command(
+    server: Server,
+    target: Target,
+    slot: int,
+    previous: Future | None,
+    name: str,
+    due: float,
+) -> tuple[Sample, str | None]:
+    """One scheduled command of a sector's six (slot 0 opens it; 1 to 4 open its
+    tables; 5 is the refused fifth), timed from when it was due, not from when
+    it was sent: a server that falls behind shows as latency, not as a slower
+    schedule (no coordinated omission). A table's command is sent once the
+    sector's previous command has been answered, as a client would (the fifth
+    must be refused, so the four before it must have landed): at half load
+    that answer came long before, a sector's commands being an interval apart."""
+    if slot == 0:
+        sample, sector_id = open_sector(server, target, name)
+    else:
+        sector_id = previous.result()[1] if previous is not None else None
+        if sector_id is None:  # its sector was not opened: counted as an error
+            return Sample("open_table", 0.0, False, 0, "no_sector", ""), None
+        sample = open_table(server, target, sector_id, refused=slot == TABLES_PER_SECTOR + 1)
+    ms = (time.perf_counter() - due) * 1000
+    return Sample(sample.kind, ms, sample.ok, sample.status, sample.code, sample.command_id), (
+        sector_id
+    )
+
+
+def run_paced(
+    server: Server, target: Target, sectors: int, rate: float, tag: str
+) -> tuple[list[Sample], list[str], float]:
+    """``sectors`` sector cycles (6 commands each) as arrivals every ``1/rate``
+    seconds, each sent by a pool thread when due. Returns samples, opened ids,
+    seconds."""
+    interval = 1.0 / rate
+    per_sector = TABLES_PER_SECTOR + 2
+    pause = threading.Event()
+    futures: list[Future] = []
+    with ThreadPoolExecutor(PACED_THREADS, thread_name_prefix="bench-paced") as pool:
+        began = time.perf_counter()
+        previous: Future | None = None
+        for index in range(sectors * per_sector):
+            number, slot = divmod(index, per_sector)
+            due = began + index * interval
+            ahead = due - time.perf_counter()
+            if ahead > 0:
+                pause.wait(ahead)
+            name = f"{target.name_prefix} {tag} s{number:04d}"
+            chained = previous if slot else None
+            previous = pool.submit(paced_command, server, target, slot, chained, name, due)
+            futures.append(previous)
+        results = [f.result() for f in futures]
+    elapsed = time.perf_counter() - began
+    opened = [i for (sample, i) in results if sample.kind == "open_sector" and i]
+    return [r[0] for r in results], opened, elapsed
 
 
 # --- Figures.
@@ -617,8 +688,23 @@ def measure(server: Server, args: argparse.Namespace) -> dict[str, Any]:
     for label in labels:
         paths[label] = summarise(samples[label], seconds[label])
         paths[label]["warmup_errors"] = warmup_errors[label]
-        paths[label]["read_models"] = verify(server, opened[label])
     sent += samples["event-sourced"]
+    es_rate = paths["event-sourced"]["commands_per_s"]
+    if args.half_load_sectors and es_rate:
+        # Both paths at the same pace, half of what the event-sourced one held.
+        for target in TARGETS:
+            got, ids, elapsed = run_paced(
+                server, target, args.half_load_sectors, es_rate / 2, "half"
+            )
+            paths[target.label]["half_load"] = {
+                "rate_per_s": es_rate / 2,
+                **summarise(got, elapsed),
+            }
+            opened[target.label] += ids
+            if target.label == "event-sourced":
+                sent += got
+    for label in labels:
+        paths[label]["read_models"] = verify(server, opened[label])
     paths["event-sourced"]["event_log"] = verify_log(server, sent)
     return paths
 
@@ -676,14 +762,20 @@ def print_summary(runs: list[dict[str, Any]]) -> None:
     """One line per run: the event-sourced path against its own baseline."""
     print("\nsummary (event-sourced path; ratio to the ORM baseline of the same run)")
     header = ("backend", "read models", "workers", "ES cmd/s", "ORM cmd/s", "ratio", "ES p99")
-    print(f"{header[0]:<10}{header[1]:<12}" + "".join(f"{h:>11}" for h in header[2:]))
+    header += ("half ES p99", "half ORM p99", "half ratio")
+    print(f"{header[0]:<10}{header[1]:<12}" + "".join(f"{h:>13}" for h in header[2:]))
     for run in runs:
         es, orm = run["paths"]["event-sourced"], run["paths"]["ORM baseline"]
         ratios = run["paths"]["ratio_event_sourced_to_baseline"]
         cells = (run["workers"], fmt(es["commands_per_s"]), fmt(orm["commands_per_s"]))
         cells += (fmt(ratios["commands_per_s"], 2), fmt(es["p99_ms"]))
+        cells += (
+            fmt(es.get("half_load", {}).get("p99_ms")),
+            fmt(orm.get("half_load", {}).get("p99_ms")),
+            fmt(ratios.get("half_load_p99_ms"), 2),
+        )
         print(
-            f"{run['backend']:<10}{run['read_models']:<12}" + "".join(f"{c!s:>11}" for c in cells)
+            f"{run['backend']:<10}{run['read_models']:<12}" + "".join(f"{c!s:>13}" for c in cells)
         )
 
 
@@ -714,6 +806,19 @@ def print_backend(
         f"event-sourced/baseline: throughput {fmt(ratios['commands_per_s'], 2)}x, "
         f"p50 {fmt(ratios['p50_ms'], 2)}x, p99 {fmt(ratios['p99_ms'], 2)}x"
     )
+    if "half_load" in paths["event-sourced"]:
+        rate = paths["event-sourced"]["half_load"]["rate_per_s"]
+        print(f"half load, open loop at {fmt(rate)} commands/s (half the event-sourced rate):")
+        print(f"{'path':<14}" + "".join(f"{h:>12}" for h in header[1:]))
+        for target in TARGETS:
+            p = paths[target.label]["half_load"]
+            cells = (p["commands"], p["refused"], fmt(p["commands_per_s"]))
+            cells += (fmt(p["p50_ms"]), fmt(p["p99_ms"]), p["errors"])
+            print(f"{target.label:<14}" + "".join(f"{c!s:>12}" for c in cells))
+        print(
+            f"event-sourced/baseline at half load: p50 {fmt(ratios.get('half_load_p50_ms'), 2)}x, "
+            f"p99 {fmt(ratios.get('half_load_p99_ms'), 2)}x"
+        )
     for target in TARGETS:
         p = paths[target.label]
         checks = [("read models", p["read_models"])]
@@ -725,6 +830,8 @@ def print_backend(
         print(f"  {target.label}: {shown}")
         if p["error_kinds"]:
             print(f"  {target.label} errors: {json.dumps(p['error_kinds'])}")
+        if p.get("half_load", {}).get("error_kinds"):
+            print(f"  {target.label} half-load errors: {json.dumps(p['half_load']['error_kinds'])}")
 
 
 def add_ratios(paths: dict[str, Any]) -> None:
@@ -733,6 +840,13 @@ def add_ratios(paths: dict[str, Any]) -> None:
     paths["ratio_event_sourced_to_baseline"] = {
         key: ratio(es[key], orm[key]) for key in ("commands_per_s", "p50_ms", "p99_ms")
     }
+    if "half_load" in es and "half_load" in orm:
+        paths["ratio_event_sourced_to_baseline"].update(
+            {
+                f"half_load_{key}": ratio(es["half_load"][key], orm["half_load"][key])
+                for key in ("p50_ms", "p99_ms")
+            }
+        )
 
 
 def git_commit() -> str | None:
@@ -783,7 +897,18 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         default="projector",
         help="who applies the events: the projector process, the request, or both runs",
     )
+    parser.add_argument(
+        "--half-load-sectors",
+        type=int,
+        default=None,
+        help="sectors per path in the open-loop phase at half the event-sourced rate "
+        "(6 commands each; default: half the sectors of the full-load rounds; 0: none)",
+    )
     args = parser.parse_args(argv)
+    if args.half_load_sectors is None:
+        args.half_load_sectors = max(1, args.clients * args.sectors_per_client // 2)
+    if args.half_load_sectors < 0:
+        parser.error("--half-load-sectors must be 0 or more")
     for name in ("clients", "sectors_per_client", "rounds"):
         if getattr(args, name) < 1:
             parser.error(f"--{name.replace('_', '-')} must be at least 1")
@@ -848,6 +973,7 @@ def main(argv: list[str] | None = None) -> int:
         or run["paths"][t.label]["warmup_errors"]
         or not run["paths"][t.label]["read_models"]["ok"]
         or not run["paths"][t.label].get("event_log", {"ok": True})["ok"]
+        or run["paths"][t.label].get("half_load", {}).get("errors")
         for run in results["runs"]
         for t in TARGETS
     )

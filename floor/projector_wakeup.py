@@ -10,7 +10,9 @@ an insert, the sooner the request answers.
   the store's pool and wakes on the first notification, or after ``timeout``
   (the safety net: a notification lost with a dropped connection).
 - On SQLite there is nothing to listen to: it polls ``max(id)`` of the events
-  table, one indexed query, every ``poll`` seconds (10 ms by default).
+  table, one indexed query, every ``poll`` seconds (10 ms by default), and a
+  command's request nudges it awake between two polls (floor.nudges), so it
+  starts on the command's events at once rather than 5 ms later on average.
 
 Either way the caller passes the position it has reached and a stop event, so
 SIGTERM ends a wait within a poll (SQLite) or a quarter of a second (PostgreSQL).
@@ -26,6 +28,8 @@ from typing import Any
 
 from psycopg import sql
 
+from floor import nudges
+
 logger = logging.getLogger(__name__)
 
 # PostgreSQL: how often a wait looks at the stop event between notifications.
@@ -33,11 +37,13 @@ STOP_CHECK_SECONDS = 0.25
 
 
 class PollingWakeup:
-    """Wakes when ``max(id)`` passes the position given (SQLite, or any store)."""
+    """Wakes when ``max(id)`` passes the position given (SQLite, or any store);
+    between two polls, a nudge in ``inbox`` (floor.nudges) wakes it early."""
 
-    def __init__(self, recorder: Any, poll: float) -> None:
+    def __init__(self, recorder: Any, poll: float, inbox: Any = None) -> None:
         self.recorder = recorder
         self.poll = poll
+        self.inbox = inbox
 
     def wait(self, after: int, timeout: float, stop: threading.Event) -> bool:
         """True when the log holds an event past ``after``; False on timeout or stop."""
@@ -47,11 +53,17 @@ class PollingWakeup:
                 return True
             if time.monotonic() >= deadline:
                 return False
-            stop.wait(self.poll)
+            if self.inbox is not None:
+                self.inbox.wait(self.poll)
+            else:
+                stop.wait(self.poll)
         return False
 
     def close(self) -> None:
-        """Nothing held."""
+        """Closes the inbox, if any."""
+        if self.inbox is not None:
+            self.inbox.close()
+            self.inbox = None
 
 
 class ListeningWakeup:
@@ -113,7 +125,8 @@ class ListeningWakeup:
 
 
 def wakeup_for(recorder: Any, poll: float) -> PollingWakeup | ListeningWakeup:
-    """The wake-up that fits the store ``recorder`` records into."""
+    """The wake-up that fits the store ``recorder`` records into; a polling one
+    also wakes on the requests' nudges (floor.nudges), a listening one needs none."""
     if hasattr(recorder, "channel_name") and hasattr(recorder, "datastore"):
         return ListeningWakeup(recorder)
-    return PollingWakeup(recorder, poll)
+    return PollingWakeup(recorder, poll, nudges.projector_inbox())

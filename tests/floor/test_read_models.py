@@ -91,7 +91,7 @@ def test_under_the_projector_a_request_answers_as_soon_as_the_position_passes_it
     def projector_runs(seconds: float) -> None:
         runtime.floor_projector().catch_up()
 
-    monkeypatch.setattr(read_models.time, "sleep", projector_runs)
+    monkeypatch.setattr(read_models, "pause", projector_runs)
     response = director.post(
         "/api/sectors/", {"command_id": str(uuid.uuid4()), "name": "B"}, format="json"
     )

@@ -57,11 +57,22 @@ class ReadModelsBehind(ServiceUnavailable):
 
 
 def actor_for(user: Any) -> Actor:
-    """The actor a Django user acts as: their username and floor roles."""
+    """The actor a Django user acts as: their username and floor roles.
+
+    Kept on the user object once read, as Django keeps its permissions
+    (``_perm_cache``): a command's request asks twice, for the permission
+    check and for the command, and the user object lives for that one request
+    (a token or a session loads it anew for the next), so the roles are read
+    with one query per request, not two."""
     if not user.is_authenticated:
         return Actor(username="", roles=frozenset())
+    known = getattr(user, "_floor_actor", None)
+    if known is not None:
+        return known
     names = set(user.groups.values_list("name", flat=True)) & ROLE_NAMES
-    return Actor(username=user.get_username(), roles=frozenset(Role(n) for n in names))
+    actor = Actor(username=user.get_username(), roles=frozenset(Role(n) for n in names))
+    user._floor_actor = actor
+    return actor
 
 
 def perform(command: Command, user: Any, command_id: str, **arguments: Any) -> Outcome:

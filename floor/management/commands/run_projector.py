@@ -6,7 +6,9 @@ its own process: a child of ``runfloor`` (``make run``), the
 deploy/floor-projector.service unit in a deployment. Idle, it wakes as soon as
 the log grows (floor.projector_wakeup): on PostgreSQL on the store's NOTIFY,
 with ``--idle-seconds`` as the safety net; on SQLite by polling the log's last
-id every ``--poll-seconds``. Several may run, since each batch moves the
+id every ``--poll-seconds``, or sooner when a request nudges it (floor.nudges).
+After each batch it nudges the requests waiting for it, so they answer at once
+rather than at their next poll. Several may run, since each batch moves the
 projector's position with a compare-and-set (floor.kernel.web.projector).
 While it runs it writes the ``projector`` heartbeat (floor.liveness), so
 /healthz says when it is gone. SIGTERM (systemd's stop) ends it between
@@ -35,6 +37,7 @@ from django.core.management import call_command
 from django.core.management.base import BaseCommand
 from django.db import DatabaseError, connections
 
+from floor import nudges
 from floor.liveness import PROJECTOR, start_heartbeat
 from floor.projector_wakeup import wakeup_for
 from floor.runtime import floor_app, floor_projector
@@ -106,11 +109,17 @@ class Command(BaseCommand):
                     rebuild = None
                 try:
                     applied = projector.run_once()
-                    if not applied:
-                        if once and projector.lag() == 0:
-                            break
-                        # Nothing new in the log past the read models: wait for it.
-                        wakeup.wait(projector.position(), idle_seconds, stop)
+                    if applied:
+                        # Committed: the requests waiting for it need not poll.
+                        nudges.nudge_waiters()
+                    if applied >= projector.batch_size or (once and applied):
+                        continue  # a full batch: more may be there already
+                    if not applied and once and projector.lag() == 0:
+                        break
+                    # The log as read is applied: wait for it to grow (at once
+                    # when it grew meanwhile), rather than read it again for
+                    # nothing after every short batch.
+                    wakeup.wait(projector.position(), idle_seconds, stop)
                 except DatabaseError:
                     logger.exception("the projector's database did not answer; trying again")
                     connections.close_all()

@@ -1,0 +1,238 @@
+"""Where one HTTP command's time goes, behind the projector process (issue 23).
+
+bench/commands.py says how fast the command path is against the ORM baseline;
+this says why. It migrates scratch stores as commands.py does, starts
+``manage.py run_projector`` beside, and runs sector cycles (a sector, four
+tables, the refused fifth) in this process through Django's test client, so
+every request passes the whole middleware stack, DRF's authentication and
+permission, the gateway, the command service, the wait for the projector
+(floor.read_models) and the response's read, under cProfile. It prints the
+milliseconds per command spent in each of those parts and the distribution of
+the wait for the projector. The profiler's overhead inflates every part alike,
+so read the parts against each other, and a tree against another in the same
+conditions (bench/README.md, commands.py, has the figures).
+
+Each backend runs in its own child process (Django is set up once per process).
+The exit status is 1 when a command got an unexpected answer.
+
+Usage: .venv/bin/python bench/profile_command.py [--backend embedded|postgres|both]
+       [--cycles 20] [--top 0]
+Results: printed, and written to var/bench/profile_command-<timestamp>-<backend>.json.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import cProfile
+import json
+import os
+import pstats
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from bench import commands as bench_commands
+from bench.scratch_env import output_dir, shown
+
+# Its own scratch database: commands.py may run beside it (.ci/benches' lanes).
+bench_commands.PG_BENCH_DB = os.environ.get("FLOOR_BENCH_PROFILE_PG_DB", "floor_bench_profile")
+
+WARM_CYCLES = 2  # not profiled: imports, first queries, the projector's start
+PROJECTOR_READY_TIMEOUT = 30.0  # s
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def cpu_seconds(pid: int) -> float:
+    """User and system CPU seconds a process has used so far (Linux /proc)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
+
+
+# The parts of a request, as (file suffix, function): the largest cumulative
+# time of that function is the part's (its outermost call).
+PARTS = {
+    "whole request": ("django/test/client.py", "request"),
+    "DRF dispatch (auth, permission, view)": ("rest_framework/views.py", "dispatch"),
+    "authentication (knox token)": ("rest_framework/views.py", "perform_authentication"),
+    "permission check": ("rest_framework/views.py", "check_permissions"),
+    "actor_for (the user's roles)": ("floor/kernel/web/gateway.py", "actor_for"),
+    "command service (unit of work, save)": ("floor/kernel/service.py", "run"),
+    "  of which the event store's save": ("eventsourcing/application.py", "save"),
+    "wait for the projector": ("floor/read_models.py", "wait_for"),
+    "  of which reads of its position": ("floor/kernel/web/projector.py", "position"),
+    "answer's read (table_with_sector)": ("floor/selectors/tables.py", "table_with_sector"),
+    "answer's read (sector_of_tables)": ("floor/selectors/tables.py", "sector_of_tables"),
+    "answer's serializer": ("rest_framework/serializers.py", "data"),
+}
+
+
+def parts(profile: cProfile.Profile, commands: int) -> dict[str, dict[str, float]]:
+    """Milliseconds per command of each part, and how often it was called."""
+    stats = pstats.Stats(profile).stats  # type: ignore[attr-defined]
+    found: dict[str, dict[str, float]] = {}
+    for label, (suffix, function) in PARTS.items():
+        best, calls = 0.0, 0
+        for (path, _, name), (_, ncalls, _, cumulative, _) in stats.items():
+            if path.endswith(suffix) and name == function and cumulative > best:
+                best, calls = cumulative, ncalls
+        found[label] = {"ms_per_command": best / commands * 1000, "calls": calls}
+    return found
+
+
+def child(backend: str, cycles: int, top: int) -> int:
+    """One backend, in this process: stores, projector, the profiled cycles."""
+    with contextlib.ExitStack() as stack:
+        scratch = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="floor-prof-")))
+        if backend == "postgres":
+            stack.enter_context(bench_commands.scratch_database())
+        env = bench_commands.server_env(backend, scratch)
+        env["FLOOR_READ_MODELS"] = "projector"
+        tokens = bench_commands.prepare(env)
+        projector = stack.enter_context(bench_commands.projector(env, scratch))
+        os.environ.clear()
+        os.environ.update(env)
+        import django
+
+        django.setup()
+        from django.test import Client
+
+        from floor import read_models
+        from floor.liveness import liveness
+
+        deadline = time.monotonic() + PROJECTOR_READY_TIMEOUT
+        while liveness()["projector_seconds_ago"] is None:
+            if projector.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError("the projector did not start")
+            time.sleep(0.1)
+
+        waits: list[float] = []
+        wait_for = read_models.wait_for
+
+        def timed(*args: Any, **kwargs: Any) -> int:
+            began = time.perf_counter()
+            try:
+                return wait_for(*args, **kwargs)
+            finally:
+                waits.append((time.perf_counter() - began) * 1000)
+
+        read_models.wait_for = timed
+        client = Client(HTTP_HOST="127.0.0.1")
+        unexpected: list[str] = []
+
+        def post(url: str, body: dict, role: str, expected: int) -> Any:
+            answer = client.post(
+                url,
+                json.dumps(body),
+                content_type="application/json",
+                HTTP_AUTHORIZATION=f"Token {tokens[role]}",
+            )
+            if answer.status_code != expected:
+                unexpected.append(f"{url} {answer.status_code} {answer.content[:200]!r}")
+                return None
+            return answer.json()
+
+        def cycle(name: str) -> None:
+            body = {"command_id": str(uuid.uuid4()), "name": name}
+            sector = post("/api/sectors/", body, "director", 201)
+            if sector is None:
+                return
+            url = f"/api/sectors/{sector['id']}/tables/"
+            for index in range(bench_commands.TABLES_PER_SECTOR + 1):
+                refused = index == bench_commands.TABLES_PER_SECTOR
+                body = {"command_id": str(uuid.uuid4()), **bench_commands.TABLE}
+                post(url, body, "jefe_sector", 409 if refused else 201)
+
+        for index in range(WARM_CYCLES):
+            cycle(f"warm {index}")
+        waits.clear()
+        profile = cProfile.Profile()
+        began = time.perf_counter()
+        web_cpu, projector_cpu = time.process_time(), cpu_seconds(projector.pid)
+        profile.enable()
+        for index in range(cycles):
+            cycle(f"profiled {index}")
+        profile.disable()
+        elapsed = time.perf_counter() - began
+        web_cpu = time.process_time() - web_cpu
+        projector_cpu = cpu_seconds(projector.pid) - projector_cpu
+    commands = cycles * (bench_commands.TABLES_PER_SECTOR + 2)
+    found = parts(profile, commands)
+    ordered = sorted(waits)
+    results = {
+        "benchmark": "profile_command",
+        "backend": backend,
+        "commit": bench_commands.git_commit(),
+        "commands": commands,
+        "ms_per_command_profiled": elapsed / commands * 1000,
+        # CPU per command: this process (the web side, profiler included) and
+        # the projector process (not profiled), while the cycles ran.
+        "cpu_ms_per_command": {
+            "web_profiled": web_cpu / commands * 1000,
+            "projector": projector_cpu / commands * 1000,
+        },
+        "parts": found,
+        "waits_ms": {
+            "count": len(ordered),
+            **{f"p{pct}": bench_commands.percentile(ordered, pct) for pct in (10, 50, 90, 99)},
+        },
+        "unexpected": unexpected[:10],
+    }
+    print(
+        f"\n{bench_commands.BACKEND_TITLES[backend]}: {commands} commands under cProfile, "
+        f"{results['ms_per_command_profiled']:.1f} ms each"
+    )
+    cpu = results["cpu_ms_per_command"]
+    print(
+        f"  CPU per command: this process {cpu['web_profiled']:.1f} ms (profiled), "
+        f"the projector process {cpu['projector']:.1f} ms (not profiled)"
+    )
+    for label, part in found.items():
+        print(f"  {label:<40}{part['ms_per_command']:8.2f} ms/command  ({part['calls']} calls)")
+    w = results["waits_ms"]
+    print(
+        f"  the wait for the projector, {w['count']} waits: "
+        + ", ".join(f"p{pct} {bench_commands.fmt(w[f'p{pct}'])}" for pct in (10, 50, 90, 99))
+        + " ms"
+    )
+    if top:
+        pstats.Stats(profile).sort_stats("cumulative").print_stats(top)
+    if unexpected:
+        print(f"  UNEXPECTED answers: {unexpected[:10]}")
+    output_dir().mkdir(parents=True, exist_ok=True)
+    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
+    path = output_dir() / f"profile_command-{stamp}-{backend}.json"
+    path.write_text(json.dumps(results, indent=2, sort_keys=True) + "\n")
+    print(f"  results written to {shown(path)}")
+    return 1 if unexpected else 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--backend", choices=("embedded", "postgres", "both"), default="both")
+    parser.add_argument("--cycles", type=int, default=20, help="sector cycles profiled (6 each)")
+    parser.add_argument("--top", type=int, default=0, help="also print cProfile's top N")
+    parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.cycles < 1:
+        parser.error("--cycles must be at least 1")
+    bench_commands.unwind_on_signals()
+    if args.child:
+        return child(args.backend, args.cycles, args.top)
+    backends = ("embedded", "postgres") if args.backend == "both" else (args.backend,)
+    status = 0
+    for backend in backends:
+        command = [sys.executable, __file__, "--child", "--backend", backend]
+        command += ["--cycles", str(args.cycles), "--top", str(args.top)]
+        status = max(status, subprocess.run(command, check=False).returncode)
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,190 @@
+"""The wake-up hints between web workers and the projector (floor.nudges,
+issue 23): a nudge ends the other side's wait at once, a lost one costs only
+the poll, and a dead worker's socket is cleared, never a live one's."""
+
+from __future__ import annotations
+
+import shutil
+import socket
+import tempfile
+import threading
+from pathlib import Path
+
+import pytest
+
+from floor import nudges, read_models
+from floor.projector_wakeup import PollingWakeup
+from tests.support.floor import open_sector
+
+
+@pytest.fixture
+def nudge_dir(settings, monkeypatch):
+    """A short var dir of the test's own (a socket's path is at most 107 bytes),
+    and no inbox left over from another test."""
+    var = Path(tempfile.mkdtemp(prefix="nudge-"))
+    settings.VAR_DIR = var
+    monkeypatch.setattr(nudges, "_waiter", None)
+    monkeypatch.setattr(nudges, "_no_waiter_in", None)
+    yield var / "nudges"
+    if nudges._waiter is not None:
+        nudges._waiter.close()
+    shutil.rmtree(var, ignore_errors=True)
+
+
+def test_a_waiter_is_woken_by_the_projectors_nudge_and_not_without_one(nudge_dir):
+    inbox = nudges.waiter_inbox()
+    assert inbox is not None and inbox.path.parent == nudge_dir
+    assert nudges.waiter_inbox() is inbox  # one per process
+    assert inbox.wait(0) is False  # nothing sent
+
+    assert nudges.nudge_waiters() == 1
+
+    assert inbox.wait(30) is True  # at once: the nudge is there, not after 30 s
+    assert inbox.wait(0) is False  # taken with the wait
+
+
+def test_drain_takes_every_queued_nudge(nudge_dir):
+    inbox = nudges.waiter_inbox()
+    for _ in range(3):
+        nudges.nudge_waiters()
+    assert inbox.drain() == 3
+    assert inbox.wait(0) is False
+
+
+def test_a_dead_workers_socket_is_removed_and_a_live_ones_kept(nudge_dir):
+    live = nudges.waiter_inbox()
+    dead_path = nudge_dir / f"{nudges.WAITER_PREFIX}999999999.sock"
+    dead = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    dead.bind(str(dead_path))
+    dead.close()  # a killed worker leaves its file behind, nobody bound to it
+
+    assert nudges.nudge_waiters() == 1
+
+    assert not dead_path.exists()
+    assert live.path.exists() and live.wait(0) is True
+
+
+def test_nudging_nobody_is_harmless(nudge_dir):
+    nudges.nudge_projector()  # no projector: no socket at all
+    assert nudges.nudge_waiters() == 0
+    (nudge_dir).mkdir(parents=True, exist_ok=True)
+    (nudge_dir / nudges.PROJECTOR).touch()  # a stopped projector's file
+    nudges.nudge_projector()
+    assert (nudge_dir / nudges.PROJECTOR).exists()  # its next start binds it again
+
+
+def test_no_inbox_where_the_path_is_too_long_for_a_socket(settings, monkeypatch, tmp_path):
+    settings.VAR_DIR = tmp_path / ("x" * 120)
+    monkeypatch.setattr(nudges, "_waiter", None)
+    monkeypatch.setattr(nudges, "_no_waiter_in", None)
+    assert nudges.waiter_inbox() is None
+    assert nudges.projector_inbox() is None
+
+
+def test_an_inbox_that_cannot_be_made_is_not_tried_again_by_the_process(
+    settings, monkeypatch, tmp_path
+):
+    """A var dir where no socket can be bound (here: ``nudges`` is a file) means
+    polling, with one warning, not one per request."""
+    settings.VAR_DIR = tmp_path
+    (tmp_path / "nudges").write_text("not a directory")
+    monkeypatch.setattr(nudges, "_waiter", None)
+    monkeypatch.setattr(nudges, "_no_waiter_in", None)
+    tried: list[str] = []
+    made = nudges._inbox
+
+    def counted(name: str):
+        tried.append(name)
+        return made(name)
+
+    monkeypatch.setattr(nudges, "_inbox", counted)
+    assert nudges.waiter_inbox() is None
+    assert nudges.waiter_inbox() is None
+    assert len(tried) == 1
+
+
+@pytest.mark.django_db
+def test_the_polling_projector_wakes_on_a_requests_nudge_before_its_poll(
+    nudge_dir, floor_app, monkeypatch
+):
+    """A poll of an hour: only the nudge can end the wait in time. The event is
+    recorded once the projector is inside its wait, as a request's would be."""
+    inbox = nudges.projector_inbox()
+    inside = threading.Event()
+    waited = nudges.Inbox.wait
+
+    def entering(self, timeout: float) -> bool:
+        inside.set()
+        return waited(self, timeout)
+
+    monkeypatch.setattr(nudges.Inbox, "wait", entering)
+    wakeup = PollingWakeup(floor_app.recorder, poll=3600, inbox=inbox)
+    last = floor_app.last_position()
+    stop = threading.Event()
+    woke: list[bool] = []
+    waiting = threading.Thread(target=lambda: woke.append(wakeup.wait(last, 3600, stop)))
+    waiting.start()
+    try:
+        assert inside.wait(timeout=30)
+        open_sector(floor_app, "Sector N")
+        nudges.nudge_projector()
+        waiting.join(timeout=30)
+        assert not waiting.is_alive() and woke == [True]
+    finally:
+        stop.set()
+        nudges.nudge_projector()  # ends a wait that is still polling
+        waiting.join(timeout=30)
+        wakeup.close()
+    assert not (nudge_dir / nudges.PROJECTOR).exists()
+
+
+def test_a_request_nudges_the_projector_and_its_pause_ends_on_the_projectors_nudge(
+    nudge_dir, settings, monkeypatch
+):
+    """Behind the projector, ``show`` tells the projector about its command and
+    its first pause, the longest (5 s here), ends as soon as the projector
+    nudges back: two reads of the position, not one per short pause."""
+    settings.FLOOR_READ_MODELS = "projector"
+    monkeypatch.setattr(read_models, "LONGEST_PAUSE", 5.0)
+    projector_inbox = nudges.projector_inbox()
+    woke: list[bool] = []
+    waited = nudges.Inbox.wait
+
+    def spied(self, timeout: float) -> bool:
+        woke.append(waited(self, timeout))
+        return woke[-1]
+
+    monkeypatch.setattr(nudges.Inbox, "wait", spied)
+    reads: list[int] = []
+
+    class Projector:
+        def position(self) -> int:
+            reads.append(len(reads))
+            if len(reads) == 1:
+                # The projector: took the request's nudge, committed, nudged back.
+                assert projector_inbox.drain() == 1
+                nudges.nudge_waiters()
+                return 0
+            return 5
+
+    try:
+        read_models.show(Projector(), until=5, timeout=3600)
+    finally:
+        projector_inbox.close()
+    assert reads == [0, 1]
+    assert woke == [True]  # the pause ended on the nudge, not after its 5 s
+
+
+def test_a_command_nobody_reads_nudges_the_projector_without_waiting(nudge_dir, settings):
+    settings.FLOOR_READ_MODELS = "projector"
+    projector_inbox = nudges.projector_inbox()
+
+    class Projector:
+        def position(self) -> int:  # pragma: no cover - must not be read
+            raise AssertionError("waited")
+
+    try:
+        read_models.show(Projector(), until=5, timeout=3600, wait=False)
+        assert projector_inbox.wait(0) is True
+    finally:
+        projector_inbox.close()
