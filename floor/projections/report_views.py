@@ -33,6 +33,7 @@ from floor.kernel.composition import ROOM
 from floor.kernel.web.rows import insert_plain, insert_rows
 from floor.models import JournalMention, ListMove, OccupancyStep
 from floor.projections.journal import METADATA, entry_data
+from floor.projections.route import Route
 
 READ_MODELS = (JournalMention, OccupancyStep, ListMove)
 
@@ -49,6 +50,7 @@ LEAVING = (Table.PlayerLeft, Table.PlayerMovedOut)
 SEAT_CHANGES = (Table.SeatsDrawn, *SITTING_DOWN, *LEAVING, Table.Closed)
 # The waiting report's list events (floor.reports.waiting).
 LIST_EVENTS = (WaitingList.Registered, WaitingList.Called, WaitingList.Removed)
+_REPORTED = Route(SEAT_CHANGES, LIST_EVENTS)
 
 
 class ReportBatch:
@@ -122,9 +124,10 @@ def apply_report_views(
     alone = batch is None
     batch = ReportBatch() if alone else batch
     _mentions(event, position, batch)
-    if isinstance(event, SEAT_CHANGES):
+    matched = _REPORTED(event)
+    if matched is SEAT_CHANGES:
         _occupancy(event, position, entry_data(event), batch)
-    elif isinstance(event, LIST_EVENTS):
+    elif matched is LIST_EVENTS:
         _list_move(event, position, entry_data(event), batch)
     if alone:
         batch.flush()
@@ -168,6 +171,17 @@ def _search(text: str, found: set[str]) -> None:
             found.add(match.replace("-", "").lower())
 
 
+def _may_hold_an_id(text: str) -> bool:
+    """Whether a string's JSON text can be 32 characters long: a string of
+    printable ASCII gains only backslashes (no hex, nor a dash) there, so
+    one shorter than an id holds none; an escape (``\\u00e9``, ``\\b``)
+    is at most six characters for one."""
+    size = len(text)
+    return size >= _SHORTEST or (
+        size * 6 >= _SHORTEST and not (text.isascii() and text.isprintable())
+    )
+
+
 def _walk(value: Any, found: set[str]) -> None:
     """The ids ``value`` holds, as ``mentioned_ids`` finds them in
     ``entry_text``'s JSON (where each string, key and number stands between
@@ -177,7 +191,8 @@ def _walk(value: Any, found: set[str]) -> None:
     event's are not)."""
     kind = type(value)
     if kind is str:
-        _search(value, found)
+        if _may_hold_an_id(value):
+            _search(value, found)
     elif kind is UUID:
         found.add(value.hex)
     elif kind is dict:
@@ -213,7 +228,18 @@ def event_mentioned_ids(event: DomainEventProtocol) -> set[str]:
     sixth of a rebuild)."""
     found: set[str] = set()
     for name, value in vars(event).items():
-        if name not in METADATA:
+        kind = type(value)
+        # The most common fields at once, without a call (a rebuild's every event).
+        if kind is str:
+            if _may_hold_an_id(value) and name not in METADATA:
+                _search(value, found)
+        elif kind is UUID:
+            if name not in METADATA:
+                found.add(value.hex)
+        elif kind is int or value is None or kind is bool:
+            if kind is int and not -_LONG_INT < value < _LONG_INT and name not in METADATA:
+                _search(str(value), found)
+        elif name not in METADATA:
             _walk(value, found)
     return found
 
