@@ -200,7 +200,8 @@ def _walk(value: Any, found: set[str]) -> None:
             if type(key) is UUID:
                 found.add(key.hex)
             elif isinstance(key, str):
-                _search(key, found)
+                if _may_hold_an_id(key):
+                    _search(key, found)
             else:  # JSON's text of a number, or the plain copy's str()
                 _search(str(key), found)
             _walk(item, found)

@@ -320,6 +320,7 @@ ID_B = UUID("fedcba98-7654-3210-fedc-ba9876543210")
         datetime(2026, 11, 27, 5, 46),
         _Shown(),
         {"nested": {"deeper": [{"id": ID_B.hex}]}},
+        ["é" + ID_A.hex[:28], 10**31 + 1, {"\b" + ID_A.hex[:30]: ID_A}],
     ],
 )
 def test_the_mentions_found_by_walking_the_fields_are_those_of_the_json_text(value):
