@@ -182,6 +182,10 @@ def _may_hold_an_id(text: str) -> bool:
     )
 
 
+# A string this short holds no id, even escaped (six characters a character).
+_NO_ID = (_SHORTEST - 1) // 6
+
+
 def _walk(value: Any, found: set[str]) -> None:
     """The ids ``value`` holds, as ``mentioned_ids`` finds them in
     ``entry_text``'s JSON (where each string, key and number stands between
@@ -195,19 +199,31 @@ def _walk(value: Any, found: set[str]) -> None:
             _search(value, found)
     elif kind is UUID:
         found.add(value.hex)
-    elif kind is dict:
-        for key, item in value.items():
-            if type(key) is UUID:
-                found.add(key.hex)
-            elif isinstance(key, str):
-                if _may_hold_an_id(key):
+    elif kind is dict or kind is list or kind is tuple:
+        if kind is dict:
+            for key in value:
+                if type(key) is str:
+                    if len(key) > _NO_ID and _may_hold_an_id(key):
+                        _search(key, found)
+                elif type(key) is UUID:
+                    found.add(key.hex)
+                elif isinstance(key, str):
                     _search(key, found)
-            else:  # JSON's text of a number, or the plain copy's str()
-                _search(str(key), found)
-            _walk(item, found)
-    elif kind is list or kind is tuple:
+                else:  # JSON's text of a number, or the plain copy's str()
+                    _search(str(key), found)
+            value = value.values()
         for item in value:
-            _walk(item, found)
+            # The scalars (most items: seats' amounts, short names) seen here,
+            # without a further call.
+            item_kind = type(item)
+            if item_kind is str:
+                if len(item) > _NO_ID and _may_hold_an_id(item):
+                    _search(item, found)
+            elif item_kind is int:
+                if not -_LONG_INT < item < _LONG_INT:
+                    _search(str(item), found)
+            elif item is not None and item_kind is not bool and item_kind is not float:
+                _walk(item, found)
     elif kind is int or kind is bool or kind is float or value is None:
         if kind is int and not -_LONG_INT < value < _LONG_INT:
             _search(str(value), found)
