@@ -22,6 +22,7 @@ from __future__ import annotations
 import json
 import re
 from datetime import datetime
+from itertools import repeat
 from typing import Any
 from uuid import UUID
 
@@ -267,7 +268,7 @@ def _mentions(event: DomainEventProtocol, position: int, batch: ReportBatch) -> 
     for part in ROOM.read_model_parts_for(type(event)):
         if part.mentions is not None:
             subjects.update(part.mentions(event))
-    batch.mentions.extend((subject, position) for subject in sorted(subjects))
+    batch.mentions.extend(zip(sorted(subjects), repeat(position)))
 
 
 # --- occupancy -------------------------------------------------------------------------
