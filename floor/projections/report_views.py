@@ -218,7 +218,11 @@ def _walk(value: Any, found: set[str]) -> None:
             # without a further call.
             item_kind = type(item)
             if item_kind is str:
-                if len(item) > _NO_ID and _may_hold_an_id(item):
+                size = len(item)
+                # ``_may_hold_an_id`` without its call: the most common item.
+                if size >= _SHORTEST or (
+                    size > _NO_ID and not (item.isascii() and item.isprintable())
+                ):
                     _search(item, found)
             elif item_kind is int:
                 if not -_LONG_INT < item < _LONG_INT:
@@ -249,7 +253,7 @@ def event_mentioned_ids(event: DomainEventProtocol) -> set[str]:
         kind = type(value)
         # The most common fields at once, without a call (a rebuild's every event).
         if kind is str:
-            if _may_hold_an_id(value) and name not in METADATA:
+            if len(value) > _NO_ID and name not in METADATA and _may_hold_an_id(value):
                 _search(value, found)
         elif kind is UUID:
             if name not in METADATA:
