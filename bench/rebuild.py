@@ -15,8 +15,13 @@ process and alternating so that outside load falls on both:
 
 Reported: the build's time and rate, events/s of each and their ratio, the
 rebuild's RSS at a quarter, half, three quarters and the end of its run (memory
-must stay flat as the log grows). Checked (exit status 1 when one fails): the
-rebuilt read models equal the live ones, and ``verify_log`` passes.
+must stay flat as the log grows); and the journal's mentions of the log found
+both ways, in each event's JSON text and by walking its fields (``mentions``:
+microseconds an event, best of five, alternating); and the rebuilt hands' and
+transactions' values prepared for writing by their fields and by
+``floor.kernel.web.rows`` (``prepare``). Checked (exit status 1 when one fails):
+the rebuilt read models equal the live ones, ``verify_log`` passes, both ways
+find the same mentions for every event, and prepare the same values.
 
 Usage: .venv/bin/python bench/rebuild.py [--events 50000] [--tables 12]
        [--batch-size 500] [--rounds 2] [--keep DIR]
@@ -163,6 +168,99 @@ def rebuild(batch_size: int) -> dict:
     return {"events": events, "seconds": round(seconds, 2), "rss_mb": sampler.points(seconds)}
 
 
+def mentions() -> dict:
+    """The journal's mentions of every event of the log, found both ways
+    (issue 23, fourth pass): in the JSON text of its data, as the reports'
+    first index did, and by walking its fields, as the projection does now.
+    Each way runs over the whole log five times, alternating; the best of
+    each is kept. Both must find the same ids for every event."""
+    setup_django()
+    from floor.projections.journal import entry_text
+    from floor.projections.report_views import event_mentioned_ids, mentioned_ids
+    from floor.runtime import floor_app
+
+    app = floor_app()
+    events, start = [], 0
+    while page := app.recorder.select_notifications(
+        start=start, limit=PAGE, inclusive_of_start=False
+    ):
+        events.extend(app.mapper.to_domain_event(notification) for notification in page)
+        start = page[-1].id
+    differ = sum(
+        1 for event in events if mentioned_ids(entry_text(event)) != event_mentioned_ids(event)
+    )
+
+    def in_text(event) -> set[str]:
+        return mentioned_ids(entry_text(event))
+
+    text, walk = [], []
+    for _ in range(5):
+        for way, times in ((in_text, text), (event_mentioned_ids, walk)):
+            began = time.perf_counter()
+            for event in events:
+                way(event)
+            times.append(time.perf_counter() - began)
+    per_event = 1e6 / max(len(events), 1)
+    return {
+        "events": len(events),
+        "text_us": round(min(text) * per_event, 2),
+        "walk_us": round(min(walk) * per_event, 2),
+        "differ": differ,
+    }
+
+
+def prepare() -> dict:
+    """The values of the rebuilt hands and transactions prepared for writing
+    both ways (issue 23, fourth pass): by each field's ``get_db_prep_save``,
+    as the ORM does, and by ``floor.kernel.web.rows``' preparers, as a batch's
+    rows are written now. Five times each, alternating; the best of each.
+    Both must give the same values (PostgreSQL's JSON wrapper by what it
+    wraps)."""
+    setup_django()
+    from django.db import connection, models
+
+    from floor.kernel.web.rows import _preparer
+    from floor.models import HandView
+    from ledger.models import TransactionView
+
+    tables = [(model, list(model.objects.all())) for model in (HandView, TransactionView)]
+
+    def values(way) -> list[tuple]:
+        out = []
+        for model, objs in tables:
+            fields = [
+                field
+                for field in model._meta.concrete_fields
+                if not (field.primary_key and isinstance(field, models.AutoField))
+            ]
+            ways = [(field.attname, way(field)) for field in fields]
+            out.extend(tuple(prep(getattr(obj, name)) for name, prep in ways) for obj in objs)
+        return out
+
+    def by_field(field):
+        return lambda value: field.get_db_prep_save(value, connection)
+
+    def by_rows(field):
+        return _preparer(field, connection)
+
+    def comparable(rows: list[tuple]) -> list[tuple]:
+        return [tuple(getattr(v, "obj", v) for v in row) for row in rows]
+
+    same = comparable(values(by_field)) == comparable(values(by_rows))
+    field_times, rows_times = [], []
+    for _ in range(5):
+        for way, times in ((by_field, field_times), (by_rows, rows_times)):
+            began = time.perf_counter()
+            values(way)
+            times.append(time.perf_counter() - began)
+    return {
+        "rows": sum(len(objs) for _model, objs in tables),
+        "field_ms": round(min(field_times) * 1000, 1),
+        "rows_ms": round(min(rows_times) * 1000, 1),
+        "same": same,
+    }
+
+
 def snapshot(path: str) -> dict:
     """The read models as they stand (the live ones, or the rebuilt), to a file."""
     setup_django()
@@ -186,7 +284,7 @@ def verify() -> dict:
 
 
 CHILDREN = {"build": build, "decode": decode, "rebuild": rebuild, "snapshot": snapshot,
-            "verify": verify}  # fmt: skip
+            "verify": verify, "mentions": mentions, "prepare": prepare}  # fmt: skip
 
 
 # --- The orchestrator. ------------------------------------------------------------
@@ -226,6 +324,8 @@ def run(args: argparse.Namespace, scratch: Path) -> int:
         rebuilds.append(child(env, "rebuild", str(args.batch_size)))
     child(env, "snapshot", str(scratch / "rebuilt.json"))
     verified = child(env, "verify")
+    found = child(env, "mentions")
+    prepared = child(env, "prepare")
 
     from tests.support.read_models import differences
 
@@ -244,6 +344,16 @@ def run(args: argparse.Namespace, scratch: Path) -> int:
     print(f"rebuild RSS (MB) at 25/50/75/100 % of its run: {best['rss_mb']}")
     print(f"read models: {rows} rows; rebuilt equal to live: {not differ}")
     print(f"verify_log: {'passes' if verified['ok'] else verified['error']}")
+    print(
+        f"mentions (us/event, best of 5): JSON text {found['text_us']}, walk {found['walk_us']} "
+        f"({found['text_us'] / found['walk_us'] if found['walk_us'] else 0:.2f}x); "
+        f"events where they differ: {found['differ']}"
+    )
+    print(
+        f"hands' and transactions' values prepared ({prepared['rows']} rows, ms, best of 5): "
+        f"by their fields {prepared['field_ms']}, by rows.py {prepared['rows_ms']}; "
+        f"the same: {prepared['same']}"
+    )
     problems = []
     if differ:
         problems.append(f"rebuilt read models differ from the live ones: {differ}")
@@ -251,6 +361,10 @@ def run(args: argparse.Namespace, scratch: Path) -> int:
         problems.append(f"verify_log: {verified['error']}")
     if not rows:
         problems.append("no read model rows: the shift did nothing")
+    if not prepared["same"]:
+        problems.append("rows.py prepares the hands' or transactions' values otherwise")
+    if found["differ"]:
+        problems.append(f"the mentions walked differ from the text's at {found['differ']} events")
     for problem in problems:
         print(f"WRONG: {problem}"[:2000])
     output_dir().mkdir(parents=True, exist_ok=True)
@@ -267,6 +381,8 @@ def run(args: argparse.Namespace, scratch: Path) -> int:
         "read_model_rows": rows,
         "rebuilt_equal": not differ,
         "verify_log": verified,
+        "mentions": found,
+        "prepare": prepared,
         "problems": problems,
     }
     out.write_text(json.dumps(report, indent=2))

@@ -147,6 +147,8 @@ class Composition:
         self._policies: dict[str, CommandPolicy] = {}
         self._snapshot_intervals: dict[type[Aggregate], int] = {}
         self._read_model_parts: dict[str, ReadModelPart] = {}
+        # Per event class, the parts that take it (read_model_parts_for).
+        self._parts_by_kind: dict[type, tuple[ReadModelPart, ...]] = {}
         self._day_close_anchor: DayCloseAnchor | None = None
         self._table_money = TableMoney()
         self._console_actions: dict[str, ConsoleActions] = {}
@@ -171,9 +173,21 @@ class Composition:
     def add_read_models(self, part: ReadModelPart) -> None:
         """Declares ``part`` (declaring its name again replaces it)."""
         self._read_model_parts[part.name] = part
+        self._parts_by_kind.clear()
 
     def read_model_parts(self) -> tuple[ReadModelPart, ...]:
         return tuple(self._read_model_parts.values())
+
+    def read_model_parts_for(self, kind: type) -> tuple[ReadModelPart, ...]:
+        """The parts whose ``events`` take events of class ``kind``, in the
+        order declared: worked out once a class (a projection asks for every
+        event of the log; an ``isinstance`` per part and event was a visible
+        share of a rebuild), forgotten when a part is declared."""
+        parts = self._parts_by_kind.get(kind)
+        if parts is None:
+            parts = tuple(p for p in self._read_model_parts.values() if issubclass(kind, p.events))
+            self._parts_by_kind[kind] = parts
+        return parts
 
     def anchor_day_close(self, anchor: DayCloseAnchor) -> None:
         """Declares the command whose record closes a gaming day."""

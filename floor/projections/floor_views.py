@@ -50,6 +50,7 @@ from floor.projections import live_marks
 from floor.projections.journal import JournalBatch, anchor_close, journal
 from floor.projections.report_views import READ_MODELS as REPORT_MODELS
 from floor.projections.report_views import ReportBatch, apply_report_views
+from floor.projections.route import Route
 from floor.projections.states import AggregateStates
 from floor.projections.timers import TimerBatch, apply_timer_event
 
@@ -62,6 +63,30 @@ PLAYER_FIELDS = [
 
 def _when(text: str | None) -> datetime | None:
     return datetime.fromisoformat(text) if text else None
+
+
+# The floor's own events, in the order ``_apply`` takes them (the first that
+# matches; floor.projections.route); any other goes to the parts taking it.
+_APPLIED = Route(
+    Sector.Opened,
+    Sector.ClosingAnnounced,
+    Sector.LastHandsBegun,
+    Sector.JefesAssigned,
+    Sector.TableAdded,
+    Table.Event,
+    Player.Event,
+    WaitingList.Event,
+    BalanceGroup.Event,
+)
+
+# The table events that write more than the table's row: its opening, its hands.
+_TABLE_ROWS = Route(
+    Table.Opened,
+    Table.HandStarted,
+    Table.HandDeclaredDead,
+    Table.BankedHandSettled,
+    Table.HandEnded,
+)
 
 
 class FloorProjection:
@@ -190,44 +215,45 @@ class FloorProjection:
         anchor_close(event, position, written)
         apply_timer_event(event, self._timers)
         apply_report_views(event, position, self._reports)
-        if isinstance(event, Sector.Opened):
+        matched = _APPLIED(event)
+        if matched is None:
+            for part in ROOM.read_model_parts_for(type(event)):
+                part.apply(event, position, self._state)
+        elif matched is Sector.Opened:
             SectorView.objects.create(
                 id=event.originator_id,
                 name=event.name,
                 opened_at=event.timestamp,
                 opened_by=event.actor,
             )
-        elif isinstance(event, Sector.ClosingAnnounced):
+        elif matched is Sector.ClosingAnnounced:
             SectorView.objects.filter(id=event.originator_id).update(
                 closes_at=event.closes_at, last_hands_at=event.last_hands_at
             )
-        elif isinstance(event, Sector.LastHandsBegun):
+        elif matched is Sector.LastHandsBegun:
             SectorView.objects.filter(id=event.originator_id).update(last_hands_begun=True)
-        elif isinstance(event, Sector.JefesAssigned):
+        elif matched is Sector.JefesAssigned:
             SectorView.objects.filter(id=event.originator_id).update(jefes=list(event.jefes))
-        elif isinstance(event, Sector.TableAdded):
+        elif matched is Sector.TableAdded:
             # Incremental on purpose: applying an event twice would show.
             SectorView.objects.filter(id=event.originator_id).update(
                 table_count=F("table_count") + 1
             )
-        elif isinstance(event, Table.Event):
+        elif matched is Table.Event:
             self._table(event)
-        elif isinstance(event, Player.Event):
+        elif matched is Player.Event:
             self._player(self._state(event), event)
-        elif isinstance(event, WaitingList.Event):
+        elif matched is WaitingList.Event:
             self._waiting_list(self._state(event))
-        elif isinstance(event, BalanceGroup.Event):
-            self._balance_group(self._state(event), event)
         else:
-            for part in ROOM.read_model_parts():
-                if isinstance(event, part.events):
-                    part.apply(event, position, self._state)
+            self._balance_group(self._state(event), event)
 
     # --- tables ------------------------------------------------------------------------
 
     def _table(self, event: DomainEventProtocol) -> None:
         table: Table = self._state(event)
-        if isinstance(event, Table.Opened):
+        matched = _TABLE_ROWS(event)
+        if matched is Table.Opened:
             TableView.objects.create(
                 id=table.id,
                 sector_id=table.sector_id,
@@ -251,7 +277,7 @@ class FloorProjection:
             game = (table.variant, table.limit, table.minimum_cents, table.maximum_cents)
             sector = UUID(str(table.sector_id)) if table.sector_id else None
             self._rows.table(table.id, sector, table.status, game)
-        if isinstance(event, Table.HandStarted):
+        if matched is Table.HandStarted:
             self._new_hand(
                 table_id=table.id,
                 number=event.number,
@@ -262,9 +288,9 @@ class FloorProjection:
                 dead_blinds=getattr(event, "dead_blinds", None) or {},
                 started_at=event.timestamp,
             )
-        elif isinstance(event, Table.HandDeclaredDead) and table.hand:
+        elif matched is Table.HandDeclaredDead and table.hand:
             self._change_hand(table.id, table.hand["number"], dead=table.hand["dead"])
-        elif isinstance(event, Table.BankedHandSettled):
+        elif matched is Table.BankedHandSettled:
             # A banked hand is reported whole: its boxes, each box's result
             # against the bank (net of the jackpot), the house commission.
             self._new_hand(
@@ -278,7 +304,7 @@ class FloorProjection:
                 rake_cents=event.commission_cents,
                 winnings={seat: box["net_cents"] for seat, box in event.boxes.items()},
             )
-        elif isinstance(event, Table.HandEnded):
+        elif matched is Table.HandEnded:
             self._change_hand(
                 table.id,
                 event.number,

@@ -69,10 +69,13 @@ def entry_data(event: DomainEventProtocol) -> dict[str, Any]:
 
 
 def entry_text(event: DomainEventProtocol) -> str:
-    """``entry_data`` as JSON text, for what searches it (the reports'
-    mentions) rather than stores it: the same text but for a moment's (a
-    space where the data has a ``T``), made without copying the fields
-    first. Keys JSON cannot take as they are (an id) take the plain copy."""
+    """``entry_data`` as JSON text, for what searches it rather than stores
+    it: the same text but for a moment's (a space where the data has a
+    ``T``), made without copying the fields first. Keys JSON cannot take as
+    they are (an id) take the plain copy. The reports' mentions are those
+    found in this text (``report_views.mentioned_ids``), though found by
+    walking the fields (``report_views.event_mentioned_ids``, tested
+    against this)."""
     fields = {k: v for k, v in vars(event).items() if k not in METADATA}
     try:
         return json.dumps(fields, default=str)

@@ -68,6 +68,7 @@ from floor.models import (
     WaitingEntryView,
     WaitingListView,
 )
+from floor.projections.route import Route
 
 # The statuses of a table on the floor (as floor.selectors.tables.OPEN, a layer above).
 OPEN = ("registering", "running", "suspended")
@@ -298,12 +299,21 @@ def _list_scopes(list_id: UUID) -> set[str]:
     return set().union(*(_game_scopes(game) for game in games))
 
 
+# The aggregates whose events the consoles' scopes know (floor.projections.route:
+# the chains below, worked out once an event class).
+_AGGREGATES = Route(Sector.Event, Table.Event, Player.Event, WaitingList.Event, BalanceGroup.Event)
+
+
+_RECORDS = Route(CommandRecord.Event)
+
+
 def before(event: DomainEventProtocol) -> set[str]:
     """What the event touches as the read models stood before it: where a
     player sat, the tables a group held."""
-    if isinstance(event, Player.Event):
+    matched = _AGGREGATES(event)
+    if matched is Player.Event:
         return _player_scopes(event.originator_id)
-    if isinstance(event, BalanceGroup.Event):
+    if matched is BalanceGroup.Event:
         return _tables_and_sectors(_group_tables(event.originator_id))
     return set()
 
@@ -311,7 +321,8 @@ def before(event: DomainEventProtocol) -> set[str]:
 def after(event: DomainEventProtocol, state: Callable[[Any], Any]) -> set[str]:
     """What the event touches as the read models stand after it."""
     origin = event.originator_id
-    if isinstance(event, Sector.Event):
+    matched = _AGGREGATES(event)
+    if matched is Sector.Event:
         rows = _rows.get()
         if rows is not None:
             ids = [t for t, sector, _game in rows.open_tables() if sector == origin]
@@ -319,22 +330,22 @@ def after(event: DomainEventProtocol, state: Callable[[Any], Any]) -> set[str]:
             tables = TableView.objects.filter(sector_id=origin, status__in=OPEN).order_by()
             ids = tables.values_list("id", flat=True)
         return {sector_scope(origin), *(table_scope(t) for t in ids)}
-    if isinstance(event, Table.Event):
+    if matched is Table.Event:
         return _table_scopes(origin) | {CAGE}
-    if isinstance(event, Player.Event):
+    if matched is Player.Event:
         return _player_scopes(origin) | {CAGE}
-    if isinstance(event, WaitingList.Event):
+    if matched is WaitingList.Event:
         return _list_scopes(origin)
-    if isinstance(event, BalanceGroup.Event):
+    if matched is BalanceGroup.Event:
         return _tables_and_sectors(_group_tables(origin))
-    if any(isinstance(event, part.events) for part in ROOM.read_model_parts()):
+    if ROOM.read_model_parts_for(type(event)):
         named = _named_tables(event)
         if named is None:
             named = _named_tables(state(event))
         if named is None:
             return {ALL}
         return _tables_and_sectors(named) | {CAGE}
-    if isinstance(event, CommandRecord.Event) or not type(event).__module__.startswith("floor."):
+    if _RECORDS(event) or not type(event).__module__.startswith("floor."):
         # No read model takes it (a command's record; another context's event
         # none of its parts declared, such as the ledger's accounts, whose
         # balances the books keep from the transactions): no console shows it.

@@ -22,6 +22,7 @@ from __future__ import annotations
 import json
 import re
 from datetime import datetime
+from itertools import repeat
 from typing import Any
 from uuid import UUID
 
@@ -32,7 +33,8 @@ from floor.domain.waiting_list import WaitingList
 from floor.kernel.composition import ROOM
 from floor.kernel.web.rows import insert_plain, insert_rows
 from floor.models import JournalMention, ListMove, OccupancyStep
-from floor.projections.journal import entry_data, entry_text
+from floor.projections.journal import METADATA, entry_data
+from floor.projections.route import Route
 
 READ_MODELS = (JournalMention, OccupancyStep, ListMove)
 
@@ -49,6 +51,7 @@ LEAVING = (Table.PlayerLeft, Table.PlayerMovedOut)
 SEAT_CHANGES = (Table.SeatsDrawn, *SITTING_DOWN, *LEAVING, Table.Closed)
 # The waiting report's list events (floor.reports.waiting).
 LIST_EVENTS = (WaitingList.Registered, WaitingList.Called, WaitingList.Removed)
+_REPORTED = Route(SEAT_CHANGES, LIST_EVENTS)
 
 
 class ReportBatch:
@@ -122,9 +125,10 @@ def apply_report_views(
     alone = batch is None
     batch = ReportBatch() if alone else batch
     _mentions(event, position, batch)
-    if isinstance(event, SEAT_CHANGES):
+    matched = _REPORTED(event)
+    if matched is SEAT_CHANGES:
         _occupancy(event, position, entry_data(event), batch)
-    elif isinstance(event, LIST_EVENTS):
+    elif matched is LIST_EVENTS:
         _list_move(event, position, entry_data(event), batch)
     if alone:
         batch.flush()
@@ -146,12 +150,129 @@ def mentioned_ids(data: dict[str, Any] | str) -> set[str]:
     return {found.replace("-", "").lower() for found in UUID_TEXT.findall(text)}
 
 
+# The shortest text that can hold an id: 32 hex digits.
+_SHORTEST = 32
+# Integers whose decimal digits alone can make an id's 32 (JSON writes them bare).
+_LONG_INT = 10 ** (_SHORTEST - 1)
+
+
+def _json_string(text: str) -> str:
+    """A string as JSON text holds it, without its quotes: itself, unless
+    JSON escapes one of its characters (``\\u00e9`` puts hex digits in the
+    text)."""
+    if text.isascii() and text.isprintable() and '"' not in text and "\\" not in text:
+        return text
+    return json.dumps(text)[1:-1]
+
+
+def _search(text: str, found: set[str]) -> None:
+    text = _json_string(text)
+    if len(text) >= _SHORTEST:
+        for match in UUID_TEXT.findall(text):
+            found.add(match.replace("-", "").lower())
+
+
+def _may_hold_an_id(text: str) -> bool:
+    """Whether a string's JSON text can be 32 characters long: a string of
+    printable ASCII gains only backslashes (no hex, nor a dash) there, so
+    one shorter than an id holds none; an escape (``\\u00e9``, ``\\b``)
+    is at most six characters for one."""
+    size = len(text)
+    return size >= _SHORTEST or (
+        size * 6 >= _SHORTEST and not (text.isascii() and text.isprintable())
+    )
+
+
+# A string this short holds no id, even escaped (six characters a character).
+_NO_ID = (_SHORTEST - 1) // 6
+
+
+def _walk(value: Any, found: set[str]) -> None:
+    """The ids ``value`` holds, as ``mentioned_ids`` finds them in
+    ``entry_text``'s JSON (where each string, key and number stands between
+    characters that are not hex, so a match never spans two of them): the
+    values walked instead of the text made, and the pattern run only on the
+    strings whose JSON text is long enough to hold an id (most of an
+    event's are not)."""
+    kind = type(value)
+    if kind is str:
+        if _may_hold_an_id(value):
+            _search(value, found)
+    elif kind is UUID:
+        found.add(value.hex)
+    elif kind is dict or kind is list or kind is tuple:
+        if kind is dict:
+            for key in value:
+                if type(key) is str:
+                    if len(key) > _NO_ID and _may_hold_an_id(key):
+                        _search(key, found)
+                elif type(key) is UUID:
+                    found.add(key.hex)
+                elif isinstance(key, str):
+                    _search(key, found)
+                else:  # JSON's text of a number, or the plain copy's str()
+                    _search(str(key), found)
+            value = value.values()
+        for item in value:
+            # The scalars (most items: seats' amounts, short names) seen here,
+            # without a further call.
+            item_kind = type(item)
+            if item_kind is str:
+                size = len(item)
+                # ``_may_hold_an_id`` without its call: the most common item.
+                if size >= _SHORTEST or (
+                    size > _NO_ID and not (item.isascii() and item.isprintable())
+                ):
+                    _search(item, found)
+            elif item_kind is int:
+                if not -_LONG_INT < item < _LONG_INT:
+                    _search(str(item), found)
+            elif item is not None and item_kind is not bool and item_kind is not float:
+                _walk(item, found)
+    elif kind is int or kind is bool or kind is float or value is None:
+        if kind is int and not -_LONG_INT < value < _LONG_INT:
+            _search(str(value), found)
+    elif isinstance(value, str):
+        _search(value, found)
+    elif isinstance(value, dict):
+        _walk(dict(value), found)
+    elif isinstance(value, (list, tuple)):
+        _walk(list(value), found)
+    elif isinstance(value, (int, float)):  # JSON writes int and float subclasses bare
+        _search((float if isinstance(value, float) else int).__repr__(value), found)
+    else:  # what JSON's ``default=str`` (or the plain copy) writes
+        _search(str(value), found)
+
+
+def event_mentioned_ids(event: DomainEventProtocol) -> set[str]:
+    """``mentioned_ids(entry_text(event))``, found by walking the event's
+    fields (issue 23: the JSON text and the pattern over all of it were a
+    sixth of a rebuild)."""
+    found: set[str] = set()
+    for name, value in vars(event).items():
+        kind = type(value)
+        # The most common fields at once, without a call (a rebuild's every event).
+        if kind is str:
+            if len(value) > _NO_ID and name not in METADATA and _may_hold_an_id(value):
+                _search(value, found)
+        elif kind is UUID:
+            if name not in METADATA:
+                found.add(value.hex)
+        elif kind is int or value is None or kind is bool:
+            if kind is int and not -_LONG_INT < value < _LONG_INT and name not in METADATA:
+                _search(str(value), found)
+        elif name not in METADATA:
+            _walk(value, found)
+    return found
+
+
 def _mentions(event: DomainEventProtocol, position: int, batch: ReportBatch) -> None:
-    subjects = {subject_of(event.originator_id)} | mentioned_ids(entry_text(event))
-    for part in ROOM.read_model_parts():
-        if part.mentions is not None and isinstance(event, part.events):
-            subjects |= set(part.mentions(event))
-    batch.mentions.extend((subject, position) for subject in sorted(subjects))
+    subjects = event_mentioned_ids(event)
+    subjects.add(subject_of(event.originator_id))
+    for part in ROOM.read_model_parts_for(type(event)):
+        if part.mentions is not None:
+            subjects.update(part.mentions(event))
+    batch.mentions.extend(zip(sorted(subjects), repeat(position)))
 
 
 # --- occupancy -------------------------------------------------------------------------

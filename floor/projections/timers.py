@@ -28,6 +28,7 @@ from floor.domain.table import Table
 from floor.domain.waiting_list import WaitingList
 from floor.kernel.web.rows import insert_rows
 from floor.models import PendingTimer
+from floor.projections.route import Route
 
 logger = logging.getLogger(__name__)
 
@@ -163,7 +164,33 @@ def _player_uuid(event) -> str:
     return str(UUID(event.player_id))
 
 
+# The table events that start or end a timer (the chain below, worked out once a
+# class: a hand's start, a tenth of the log, takes none).
+_TABLE_TIMERS = Route(
+    (
+        Table.Suspended,
+        Table.Resumed,
+        Table.Closed,
+        Table.ActionClockStarted,
+        Table.ActionClockWarned,
+        Table.ActionClockStopped,
+        Table.HandDeclaredDead,
+        Table.HandEnded,
+        Table.AbsenceStarted,
+        Table.AbsenceWarned,
+        Table.AbsenceExpired,
+        Table.AbsenceEnded,
+        Table.PlayerLeft,
+        Table.PlayerMovedOut,
+        Table.SessionStarted,
+        Table.SessionEnded,
+    )
+)
+
+
 def _apply_table_event(event: DomainEventProtocol, timers: TimerBatch) -> None:
+    if _TABLE_TIMERS(event) is None:
+        return
     table_id = event.originator_id
     if isinstance(event, Table.Suspended) and event.closes_at is not None:
         _table_timer(
@@ -259,16 +286,22 @@ def _apply_sector_event(event: DomainEventProtocol, timers: TimerBatch) -> None:
         )
 
 
+_AGGREGATES = Route(Table.Event, WaitingList.Event, Sector.Event)
+
+
 def apply_timer_event(event: DomainEventProtocol, timers: TimerBatch | None = None) -> None:
     """Adds or cancels the timers one event starts or ends: into the batch's
     (written at its end), or at once when the event comes on its own."""
+    matched = _AGGREGATES(event)
+    if matched is None:
+        return
     alone = timers is None
     timers = TimerBatch() if alone else timers
-    if isinstance(event, Table.Event):
+    if matched is Table.Event:
         _apply_table_event(event, timers)
-    elif isinstance(event, WaitingList.Event):
+    elif matched is WaitingList.Event:
         _apply_list_event(event, timers)
-    elif isinstance(event, Sector.Event):
+    else:
         _apply_sector_event(event, timers)
     if alone:
         timers.flush()

@@ -25,6 +25,8 @@ from floor import runtime
 from floor.domain.table import Table
 from floor.domain.waiting_list import WaitingList
 from floor.models import EventJournalEntry, JournalMention, ListMove, OccupancyStep, PlayerView
+from floor.projections.journal import entry_text
+from floor.projections.report_views import event_mentioned_ids, mentioned_ids
 from floor.reports.common import ReportFilter, percentile
 from floor.reports.waiting import COLUMNS as WAITING_COLUMNS
 from floor.reports.waiting import waiting_report
@@ -280,3 +282,47 @@ def _a_player(table_id: str) -> str:
     ).values_list("subject", flat=True)
     players = set(PlayerView.objects.values_list("id", flat=True))
     return str(next(UUID(s) for s in mentioned if UUID(s) in players))
+
+
+class _Fields:
+    """An event's fields, as ``vars`` gives them (metadata included)."""
+
+    def __init__(self, **fields) -> None:
+        self.__dict__.update(fields)
+
+
+class _Shown:
+    def __str__(self) -> str:
+        return f"held by {ID_A}"
+
+
+ID_A = UUID("0123abcd-4567-89ef-0123-456789abcdef")
+ID_B = UUID("fedcba98-7654-3210-fedc-ba9876543210")
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        ID_A,
+        str(ID_A),
+        ID_A.hex.upper(),
+        f"player:{ID_A.hex}",
+        {ID_A.hex: 1, "x": [ID_B, (str(ID_B),)]},
+        {ID_A: "a key JSON cannot take as it is", 3: None},
+        "é" + ID_A.hex[:28],  # JSON escapes é as \u00e9: hex digits joined to the rest
+        "\x1f" + ID_A.hex[:28],
+        ID_A.hex + "0",  # a longer run of hex names nothing
+        "a" + ID_A.hex,
+        f"{ID_A}-1",
+        10**31 + 12345,  # 32 decimal digits, bare in the JSON
+        -(10**33),
+        [1.5, True, None, 12, "short"],
+        datetime(2026, 11, 27, 5, 46),
+        _Shown(),
+        {"nested": {"deeper": [{"id": ID_B.hex}]}},
+        ["é" + ID_A.hex[:28], 10**31 + 1, {"\b" + ID_A.hex[:30]: ID_A}],
+    ],
+)
+def test_the_mentions_found_by_walking_the_fields_are_those_of_the_json_text(value):
+    event = _Fields(originator_id=ID_B, actor="jefe", field=value, other="plain")
+    assert event_mentioned_ids(event) == mentioned_ids(entry_text(event))
