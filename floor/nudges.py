@@ -31,6 +31,8 @@ import logging
 import os
 import select
 import socket
+import threading
+import time
 from pathlib import Path
 
 from django.conf import settings
@@ -50,6 +52,21 @@ def directory() -> Path:
     return Path(settings.VAR_DIR) / "nudges"
 
 
+def _listened(path: Path) -> bool:
+    """Whether a live socket is bound at ``path`` (a datagram to it is taken)."""
+    probe = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    try:
+        probe.setblocking(False)
+        probe.sendto(b"!", str(path))
+    except (BlockingIOError, InterruptedError):
+        return True  # bound, its buffer full
+    except OSError:
+        return False  # nobody there (refused), or no file
+    finally:
+        probe.close()
+    return True
+
+
 class Inbox:
     """A bound datagram socket that a wait can block on for a nudge."""
 
@@ -59,9 +76,17 @@ class Inbox:
         self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
         try:
             self.sock.setblocking(False)
+            if _listened(path):
+                # A live process's (a second projector): it keeps its inbox,
+                # and this one polls.
+                raise OSError(errno.EADDRINUSE, "a live process's inbox", str(path))
             with contextlib.suppress(FileNotFoundError):
                 path.unlink()  # a dead process's, or our own from before a fork
             self.sock.bind(str(path))
+            self.inode = path.stat().st_ino
+            # poll, not select: select refuses a descriptor of 1024 or more.
+            self.poller = select.poll()
+            self.poller.register(self.sock, select.POLLIN)
         except OSError:
             self.sock.close()
             raise
@@ -83,8 +108,10 @@ class Inbox:
         """Blocks up to ``timeout`` seconds; True when a nudge came (taken,
         with any queued behind it)."""
         try:
-            ready, _, _ = select.select([self.sock], [], [], max(0.0, timeout))
+            ready = self.poller.poll(max(0.0, timeout) * 1000)
         except (OSError, ValueError):
+            # Never a busy loop: the pause the caller asked for, without the hint.
+            time.sleep(max(0.0, timeout))
             return False
         if not ready:
             return False
@@ -96,7 +123,8 @@ class Inbox:
         self.sock.close()
         if os.getpid() == self.pid:
             with contextlib.suppress(OSError):
-                self.path.unlink()
+                if self.path.stat().st_ino == self.inode:  # not another's since
+                    self.path.unlink()
 
 
 _sender: socket.socket | None = None
@@ -108,7 +136,10 @@ def _send(path: Path) -> bool:
     is the projector's, which a restarted projector binds again)."""
     global _sender
     if _sender is None:
-        _sender = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+        try:
+            _sender = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+        except OSError:  # no descriptor left: no hint, the polls go on
+            return False
         _sender.setblocking(False)
     try:
         _sender.sendto(b"!", str(path))
@@ -162,6 +193,7 @@ def projector_inbox() -> Inbox | None:
 
 
 _waiter: Inbox | None = None
+_making_waiter = threading.Lock()
 _no_waiter_in: int | None = None  # the pid that could not make its inbox
 
 
@@ -175,9 +207,12 @@ def waiter_inbox() -> Inbox | None:
     pid = os.getpid()
     if _waiter is not None and _waiter.pid == pid:
         return _waiter
-    if _no_waiter_in == pid:
-        return None
-    _waiter = _inbox(f"{WAITER_PREFIX}{pid}.sock")
-    if _waiter is None:
-        _no_waiter_in = pid
-    return _waiter
+    with _making_waiter:  # two threads' first waits make one inbox
+        if _waiter is not None and _waiter.pid == pid:
+            return _waiter
+        if _no_waiter_in == pid:
+            return None
+        _waiter = _inbox(f"{WAITER_PREFIX}{pid}.sock")
+        if _waiter is None:
+            _no_waiter_in = pid
+        return _waiter

@@ -188,3 +188,55 @@ def test_a_command_nobody_reads_nudges_the_projector_without_waiting(nudge_dir, 
         assert projector_inbox.wait(0) is True
     finally:
         projector_inbox.close()
+
+
+def test_a_second_projector_polls_and_leaves_the_first_ones_inbox_alone(nudge_dir):
+    first = nudges.projector_inbox()
+    assert first is not None
+    first.drain()
+    assert nudges.projector_inbox() is None  # the first one is alive: this one polls
+    first.drain()  # the second's probe was a nudge: harmless
+    nudges.nudge_projector()
+    assert first.wait(0) is True  # the nudges still reach the first
+
+    first.close()
+    assert not first.path.exists()
+    again = nudges.projector_inbox()  # the first one gone: a restart takes over
+    assert again is not None
+    again.close()
+
+
+def test_an_inbox_closed_after_another_took_its_path_leaves_the_others_file(nudge_dir):
+    old = nudges.projector_inbox()
+    old.path.unlink()  # as a process that found it dead would have
+    new = nudges.projector_inbox()
+    old.close()
+    assert new.path.exists()
+    nudges.nudge_projector()
+    assert new.wait(0) is True
+    new.close()
+
+
+def test_an_inbox_waits_on_a_descriptor_past_select_s_limit(nudge_dir):
+    """select() refuses descriptors of 1024 and more (its wait then returned at
+    once, and a request's wait spun on the position row); a busy worker has
+    that many open."""
+    import os
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    assert hard == resource.RLIM_INFINITY or hard >= 1200, f"{hard} descriptors allowed"
+    resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, 1200), hard))
+    opened = []
+    try:
+        while not opened or opened[-1] < 1030:
+            opened.append(os.open(os.devnull, os.O_RDONLY))
+        inbox = nudges.waiter_inbox()
+        assert inbox.sock.fileno() >= 1024
+        assert inbox.wait(0) is False
+        nudges.nudge_waiters()
+        assert inbox.wait(30) is True
+    finally:
+        for descriptor in opened:
+            os.close(descriptor)
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
