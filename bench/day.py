@@ -25,7 +25,8 @@ events, hands, timers fired by kind, the projector's lag when the day ends
 minute's end, and the wall time the day spent waiting for it.
 Then the read models are rebuilt (``rebuild_projections``) and compared to
 the live ones (tests/support/read_models.py): the exit status is 1 when they
-differ, or when the service refused the day's workload (balance.py's rule).
+differ, when the service refused the day's workload (balance.py's rule), or
+when a day of half an hour or more fired no timer.
 
 Usage: .venv/bin/python bench/day.py [--hours 16] [--tables 40] [--seed 7]
        [--projector process|inline]
@@ -299,7 +300,7 @@ def simulate(args: argparse.Namespace, var_dir: Path) -> dict:
         day.catch_up()
         day.most_behind = 0  # the opening's events are not the day's
         opened = time.perf_counter() - began
-        minutes = round(args.hours * 60)
+        minutes = minutes_long(args)
         simulated = day.simulate(minutes)
         wall = time.perf_counter() - began
         day.catch_up()
@@ -339,6 +340,10 @@ def simulate(args: argparse.Namespace, var_dir: Path) -> dict:
     }
 
 
+def minutes_long(args: argparse.Namespace) -> int:
+    return round(args.hours * 60)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--hours", type=float, default=16, help="length of the day")
@@ -370,6 +375,8 @@ def main(argv: list[str] | None = None) -> int:
     problems = []
     if check["differences"]:
         problems.append(f"rebuilt read models differ from the live ones: {check['differences']}")
+    if minutes_long(args) >= 30 and not result["timers_fired"]:
+        problems.append("no timer fired: the day measured no timers")
     if result["unexpected_count"]:
         problems.append(f"{result['unexpected_count']} commands refused unexpectedly")
     for problem in problems:
