@@ -121,6 +121,7 @@ def room_day_class():
     class RoomDay(balance.Day):
         # Set before the day opens: None projects in this process.
         projector_process: ProjectorProcess | None = None
+        began = 0.0  # when the day began opening (wall)
 
         def make_app(self) -> FloorApplication:
             # The library's cache of the latest states, as bench/rebuild.py
@@ -168,7 +169,7 @@ def room_day_class():
             ]  # fmt: skip
             if not candidates:
                 return
-            table_id = self.rng.choice(sorted(candidates))
+            table_id = self.rng.choice(candidates)  # in the floor's order: ids are random
             table = self.table(table_id)
             dealt = balance.hands.deal(self.app, table, self.ready_seats(table))
             started = self.run("start_hand", balance.DEALER, table_id=table_id,
@@ -218,6 +219,19 @@ def room_day_class():
             self.fired += sweep_timers(self.clock.now())
             self.lag_at_end = self.projector.lag()
             self.seen.clear()  # the timers' commands moved tables
+            self.progress()
+
+        def progress(self) -> None:
+            """A line each simulated hour: a long day is watched as it goes."""
+            simulated = (self.clock.now() - self.start).total_seconds()
+            if simulated % 3600 == 0:
+                wall = time.perf_counter() - self.began
+                events = self.app.last_position()
+                print(
+                    f"  hour {simulated / 3600:.0f}: {events} events, {wall:.0f} s, "
+                    f"{simulated / wall:.1f}x real time so far",
+                    flush=True,
+                )
 
         def catch_up(self) -> None:
             """The read models show the minute's events before its timers are
@@ -295,7 +309,7 @@ def simulate(args: argparse.Namespace, var_dir: Path) -> dict:
     if args.projector == "process":
         RoomDay.projector_process = ProjectorProcess(var_dir)
     try:
-        began = time.perf_counter()
+        began = RoomDay.began = time.perf_counter()
         day = RoomDay(args.seed, True, games, per_game, args.mean_stay)
         day.catch_up()
         day.most_behind = 0  # the opening's events are not the day's
