@@ -375,6 +375,9 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.tables < 2 or args.hours <= 0 or args.mean_stay <= 0:
         parser.error("--tables 2 or more, --hours and --mean-stay more than 0")
+    # CI's timeout stops a hung run with TERM: unwind, so the projector
+    # process is stopped and the scratch stores removed.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     with tempfile.TemporaryDirectory(prefix="day-bench-") as scratch:
         scratch_django(Path(scratch))
         result = simulate(args, Path(scratch))
