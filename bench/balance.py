@@ -118,6 +118,10 @@ class Day:
         runs the same day on the embedded default's stores."""
         return FloorApplication(env={}, profile=CM, clock=self.clock)
 
+    def arrivals(self) -> int:
+        """How many players come to the room this minute (1.4 on average)."""
+        return self.rng.choice((0, 1, 1, 2, 3))
+
     def ready_seats(self, table) -> list[int]:
         """The seats a hand is dealt to: chips, no rebuy owed, no newcomer
         waiting for the big blind."""
@@ -227,7 +231,7 @@ class Day:
 
     def minute(self) -> None:
         now = self.clock.now()
-        for _ in range(self.rng.choice((0, 1, 1, 2, 3))):  # arrivals
+        for _ in range(self.arrivals()):
             game = self.rng.randrange(len(self.games))
             self.run(
                 "join_waiting_list", JEFE, player=self.new_player(), table_id=self.tables[game][0]

@@ -28,8 +28,12 @@ the live ones (tests/support/read_models.py): the exit status is 1 when they
 differ, when the service refused the day's workload (balance.py's rule), or
 when a day of half an hour or more fired no timer.
 
+With balance.py's arrivals (1.4 players a minute, 150-minute stays) the floor
+settles at about 210 players after its opening 392: ``--arrivals 2`` doubles
+them, and the 40 tables stay full all day, their lists growing.
+
 Usage: .venv/bin/python bench/day.py [--hours 16] [--tables 40] [--seed 7]
-       [--projector process|inline]
+       [--arrivals 1] [--projector process|inline]
 Results: printed, and written to var/bench/day-<timestamp>.json.
 """
 
@@ -122,6 +126,7 @@ def room_day_class():
         # Set before the day opens: None projects in this process.
         projector_process: ProjectorProcess | None = None
         began = 0.0  # when the day began opening (wall)
+        arrival_scale = 1.0  # balance.py's arrivals, times this
 
         def make_app(self) -> FloorApplication:
             # The library's cache of the latest states, as bench/rebuild.py
@@ -200,6 +205,9 @@ def room_day_class():
                     end = balance.hands.showdown(self.app, table_id, dealt, started, True)
                     self.run("end_hand", balance.DEALER, table_id=table_id, **end)
                     del self.slow[table_id]
+
+        def arrivals(self) -> int:
+            return round(super().arrivals() * self.arrival_scale)
 
         def ready_seats(self, table) -> list[int]:
             # A player away on the clock is not dealt in (nor posts, unless the
@@ -306,6 +314,7 @@ def simulate(args: argparse.Namespace, var_dir: Path) -> dict:
     # 8 games as balance.py's floor; fewer tables: fewer games, two tables each.
     games = max(1, min(8, args.tables // 2))
     per_game = args.tables // games
+    RoomDay.arrival_scale = args.arrivals
     if args.projector == "process":
         RoomDay.projector_process = ProjectorProcess(var_dir)
     try:
@@ -367,14 +376,20 @@ def main(argv: list[str] | None = None) -> int:
         "--mean-stay", type=float, default=150, help="minutes a player stays, on average"
     )
     parser.add_argument(
+        "--arrivals",
+        type=float,
+        default=1.0,
+        help="balance.py's arrivals (1.4 a minute) times this: 2 keeps 40 tables full all day",
+    )
+    parser.add_argument(
         "--projector",
         choices=("process", "inline"),
         default="process",
         help="its own process, as deployed, or in this process between minutes",
     )
     args = parser.parse_args(argv)
-    if args.tables < 2 or args.hours <= 0 or args.mean_stay <= 0:
-        parser.error("--tables 2 or more, --hours and --mean-stay more than 0")
+    if args.tables < 2 or args.hours <= 0 or args.mean_stay <= 0 or args.arrivals < 0:
+        parser.error("--tables 2 or more, --hours and --mean-stay more than 0, --arrivals 0 up")
     # CI's timeout stops a hung run with TERM: unwind, so the projector
     # process is stopped and the scratch stores removed.
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
