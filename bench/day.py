@@ -161,9 +161,50 @@ def room_day_class():
             return result
 
         def deal_hands(self) -> None:
-            super().deal_hands()
+            """balance.py's deal, but a newcomer (seated after the opening) is
+            dealt in where the table takes them, as tests/support/shift.py
+            does: balance.py never deals one in, so its newcomers never play
+            and, over 16 hours, its tables stop dealing as the opening's
+            players leave. The table refuses a newcomer who must wait for the
+            big blind: then the hand goes without them."""
+            for table_ids in self.tables.values():
+                for table_id in table_ids:
+                    table = self.table(table_id)
+                    if table.status != "running" or table_id in self.slow:
+                        continue
+                    regulars = self.ready_seats(table)
+                    everyone = self.ready_seats(table, newcomers=True)
+                    for dealt_in in [everyone] + ([regulars] if regulars != everyone else []):
+                        if len(dealt_in) < 2:
+                            break
+                        dealt = balance.hands.deal(self.app, table, dealt_in)
+                        started = self.try_start(table_id, dealt, probe=dealt_in != regulars)
+                        if started:
+                            self.hands += 1
+                            end = balance.hands.showdown(
+                                self.app, table_id, dealt, started, self.hands % 2 == 0
+                            )
+                            self.run("end_hand", balance.DEALER, table_id=table_id, **end)
+                            break
             if self.rng.random() < SLOW_HAND_PER_DEAL:
                 self.slow_hand()
+
+        def try_start(self, table_id: str, dealt, probe: bool) -> dict | None:
+            """``start_hand``; with newcomers in (``probe``) a refusal is the
+            table's answer, counted, not a failure."""
+            if not probe:
+                return self.run("start_hand", balance.DEALER, table_id=table_id,
+                                dealt_in=dealt.dealt_in, blinds=dealt.blinds)  # fmt: skip
+            self.commands += 1
+            self.seen.clear()
+            try:
+                return self.app.start_hand(
+                    balance.DEALER, balance.cid(), table_id=table_id,
+                    dealt_in=dealt.dealt_in, blinds=dealt.blinds,
+                ).result  # fmt: skip
+            except balance.DomainError as refused:
+                self.refusals[f"newcomer_dealt_in:{refused.code}"] += 1
+                return None
 
         def slow_hand(self) -> None:
             """One more hand at a random table that has just dealt, on the clock."""
@@ -209,13 +250,17 @@ def room_day_class():
         def arrivals(self) -> int:
             return round(super().arrivals() * self.arrival_scale)
 
-        def ready_seats(self, table) -> list[int]:
-            # A player away on the clock is not dealt in (nor posts, unless the
-            # courtesy ran out: then their blinds are the table's).
+        def ready_seats(self, table, newcomers: bool = False) -> list[int]:
+            """balance.py's, newcomers too if asked; never a player away on
+            the clock (nor posting, unless the courtesy ran out: then their
+            blinds are the table's)."""
             return [
-                seat
-                for seat in super().ready_seats(table)
-                if not table.occupants[str(seat)].get("away")
+                int(seat)
+                for seat, state in table.occupants.items()
+                if state["stack"] > 0
+                and not state["must_rebuy"]
+                and (newcomers or not state["newcomer"])
+                and not state.get("away")
             ]
 
         def minute(self) -> None:
