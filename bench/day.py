@@ -119,6 +119,7 @@ def room_day_class():
     from bench import balance
     from floor import runtime
     from floor.application.floor_app import FloorApplication
+    from floor.domain import positions
     from floor.timers import sweep_timers
     from games.profiles import CM
 
@@ -177,8 +178,9 @@ def room_day_class():
                     for dealt_in in [everyone] + ([regulars] if regulars != everyone else []):
                         if len(dealt_in) < 2:
                             break
-                        dealt = balance.hands.deal(self.app, table, dealt_in)
-                        started = self.try_start(table_id, dealt, probe=dealt_in != regulars)
+                        dealt, started = self.begin_hand(
+                            table_id, table, dealt_in, probe=dealt_in != regulars
+                        )
                         if started:
                             self.hands += 1
                             end = balance.hands.showdown(
@@ -189,22 +191,34 @@ def room_day_class():
             if self.rng.random() < SLOW_HAND_PER_DEAL:
                 self.slow_hand()
 
-        def try_start(self, table_id: str, dealt, probe: bool) -> dict | None:
-            """``start_hand``; with newcomers in (``probe``) a refusal is the
-            table's answer, counted, not a failure."""
+        def begin_hand(self, table_id: str, table, dealt_in: list[int], probe: bool = False):
+            """``start_hand`` with ``dealt_in``: its deal and the start's result
+            (None: refused). A table that emptied and filled again has no
+            button: the dealer names the first seat in play [GA art. 23.1], as
+            tests/support/shift.py does. With newcomers in (``probe``) a
+            refusal is the table's answer, counted, not a failure."""
+            try:
+                dealt, named = balance.hands.deal(self.app, table, dealt_in), {}
+            except RuntimeError:
+                button = sorted(dealt_in)[0]
+                direction = positions.step(self.app.profile)
+                small, big = positions.blind_seats(button, table.seats, direction, dealt_in)
+                share = self.app.profile.blinds.small_share_of_minimum
+                blinds = {str(small): int(table.minimum_cents * share),
+                          str(big): table.minimum_cents}  # fmt: skip
+                dealt = balance.hands.Deal(sorted(dealt_in), blinds, small, big)
+                named = {"button": button}
+            arguments = {"table_id": table_id, "dealt_in": dealt.dealt_in,
+                         "blinds": dealt.blinds, **named}  # fmt: skip
             if not probe:
-                return self.run("start_hand", balance.DEALER, table_id=table_id,
-                                dealt_in=dealt.dealt_in, blinds=dealt.blinds)  # fmt: skip
+                return dealt, self.run("start_hand", balance.DEALER, **arguments)
             self.commands += 1
             self.seen.clear()
             try:
-                return self.app.start_hand(
-                    balance.DEALER, balance.cid(), table_id=table_id,
-                    dealt_in=dealt.dealt_in, blinds=dealt.blinds,
-                ).result  # fmt: skip
+                return dealt, self.app.start_hand(balance.DEALER, balance.cid(), **arguments).result
             except balance.DomainError as refused:
                 self.refusals[f"newcomer_dealt_in:{refused.code}"] += 1
-                return None
+                return dealt, None
 
         def slow_hand(self) -> None:
             """One more hand at a random table that has just dealt, on the clock."""
@@ -217,9 +231,7 @@ def room_day_class():
                 return
             table_id = self.rng.choice(candidates)  # in the floor's order: ids are random
             table = self.table(table_id)
-            dealt = balance.hands.deal(self.app, table, self.ready_seats(table))
-            started = self.run("start_hand", balance.DEALER, table_id=table_id,
-                               dealt_in=dealt.dealt_in, blinds=dealt.blinds)  # fmt: skip
+            dealt, started = self.begin_hand(table_id, table, self.ready_seats(table))
             if not started:
                 return
             self.hands += 1
