@@ -6,18 +6,24 @@ arriving on the lists, seated where the service accepts them, leaving, tables
 broken, balancing moves accepted, a hand a table every few minutes), minute by
 minute on an injected clock through the floor's commands, here on the
 embedded default: the SQLite event store and read models under a scratch
-FLOOR_VAR_DIR, as a deployment without PostgreSQL runs. Between simulated
-minutes, in this process, the projector applies the new events in batches of
-100 as ``run_projector`` does (its timers read model schedules the
-deadlines), and the timer sweeper fires every timer due by the simulated
-minute, as beat's sweep would in the room: suspended tables close, call
-windows run out. The day adds what balance.py leaves out because it needs the
+FLOOR_VAR_DIR, as a deployment without PostgreSQL runs. The projector applies
+the events as the day goes, in batches of 100: by default in its own process
+(``manage.py run_projector``, as runfloor starts it), working while the
+commands run, the day waiting at each simulated minute's end until it shows
+that minute's events, so that no deadline is scheduled late; with
+``--projector inline``, in this process between minutes. Its timers read
+model schedules the deadlines; then the timer sweeper fires every timer due
+by the simulated minute, as beat's sweep would in the room (a call window
+that runs out, a suspended table that closes, when the day leaves them
+running). The day adds what balance.py leaves out because it needs the
 clock: players step away on the absence clock [CM-18], most come back, some
-are warned and lose their seat or post their blinds; now and then a hand is
-slow, the dealer puts the player to act on the action clock [CM-21, CM-22]:
-half act after the warning, the others' hands are declared dead, and the hand
-ends the minute after (meanwhile the table refuses, as it should, whoever
-would leave or buy in during the hand: refusals, not failures).
+are warned and lose their seat or post their blinds (then they are called
+back); at half the deals one table's hand is slow and the dealer puts the
+player to act on the action clock [CM-21, CM-22]: half act after the
+warning, the others' hands are declared dead, and the hand ends at the next
+deal (meanwhile the table refuses, as it should, whoever would leave or buy
+in during the hand: refusals, not failures). And a newcomer is dealt in
+where the table takes them, which balance.py never does.
 
 Reported: simulated seconds over wall seconds (the "x real time"), commands,
 events, hands, timers fired by kind, the projector's lag when the day ends
@@ -164,10 +170,9 @@ def room_day_class():
         def deal_hands(self) -> None:
             """balance.py's deal, but a newcomer (seated after the opening) is
             dealt in where the table takes them, as tests/support/shift.py
-            does: balance.py never deals one in, so its newcomers never play
-            and, over 16 hours, its tables stop dealing as the opening's
-            players leave. The table refuses a newcomer who must wait for the
-            big blind: then the hand goes without them."""
+            does: balance.py never deals one in, so over a long day more and
+            more of its seats never play a hand. The table refuses a newcomer
+            who must wait for the big blind: then the hand goes without them."""
             for table_ids in self.tables.values():
                 for table_id in table_ids:
                     table = self.table(table_id)
