@@ -48,6 +48,7 @@ bench: $(VENV)/.dev-installed node_modules/.installed
 	$(PY) bench/hand_eval.py
 	$(PY) bench/timers.py
 	$(PY) bench/balance.py
+	$(PY) bench/day.py
 	$(PY) bench/ledger.py
 	$(PY) bench/replay.py
 	$(PY) bench/store_size.py

@@ -93,7 +93,7 @@ class Day:
         self.mean_stay = mean_stay
         self.rng = random.Random(seed)
         self.clock = ManualClock(datetime(2026, 11, 22, 16, 0, tzinfo=UTC))
-        self.app = FloorApplication(env={}, profile=CM, clock=self.clock)
+        self.app = self.make_app()
         self.app.random = random.Random(seed + 1)
         self.accept = accept_proposals
         self.players = 0
@@ -107,12 +107,35 @@ class Day:
         self.minutes_out = 0
         self.breaks = 0
         self.tables: dict[int, list[str]] = {}  # game -> table ids
+        # What the simulation reads between two commands: a table as it
+        # stands (forgotten at every command), a player's card (never changes).
+        self.seen: dict[str, object] = {}
+        self.cards: dict[str, str] = {}
         self.open_floor()
+
+    def make_app(self) -> FloorApplication:
+        """The floor the day runs on: the in-memory store here; bench/day.py
+        runs the same day on the embedded default's stores."""
+        return FloorApplication(env={}, profile=CM, clock=self.clock)
+
+    def arrivals(self) -> int:
+        """How many players come to the room this minute (1.4 on average)."""
+        return self.rng.choice((0, 1, 1, 2, 3))
+
+    def ready_seats(self, table) -> list[int]:
+        """The seats a hand is dealt to: chips, no rebuy owed, no newcomer
+        waiting for the big blind."""
+        return [
+            int(s)
+            for s, st in table.occupants.items()
+            if st["stack"] > 0 and not st["must_rebuy"] and not st["newcomer"]
+        ]
 
     def run(self, command: str, actor: Actor, **arguments) -> dict | None:
         """One command; a refusal is counted, and is a failure of the run unless
         the command is one the simulation tries for the service to decide."""
         self.commands += 1
+        self.seen.clear()
         try:
             return getattr(self.app, command)(actor, cid(), **arguments).result
         except DomainError as refused:
@@ -171,7 +194,15 @@ class Day:
                 )
 
     def table(self, table_id: str):
-        return self.app.repository.get(UUID(table_id))
+        """The table as it stands; read again only after a command ran."""
+        if table_id not in self.seen:
+            self.seen[table_id] = self.app.repository.get(UUID(table_id))
+        return self.seen[table_id]
+
+    def card_of(self, player_id: str) -> str:
+        if player_id not in self.cards:
+            self.cards[player_id] = self.app.repository.get(UUID(player_id)).card_number
+        return self.cards[player_id]
 
     def seat_from_list(self, game: int) -> None:
         """The first free player on the game's list sits where the service
@@ -200,7 +231,7 @@ class Day:
 
     def minute(self) -> None:
         now = self.clock.now()
-        for _ in range(self.rng.choice((0, 1, 1, 2, 3))):  # arrivals
+        for _ in range(self.arrivals()):
             game = self.rng.randrange(len(self.games))
             self.run(
                 "join_waiting_list", JEFE, player=self.new_player(), table_id=self.tables[game][0]
@@ -209,7 +240,7 @@ class Day:
             for table_id in table_ids:
                 table = self.table(table_id)
                 for state in list(table.occupants.values()):
-                    card = self.app.repository.get(UUID(state["player_id"])).card_number
+                    card = self.card_of(state["player_id"])
                     if self.leaving_at.get(card, now) <= now:
                         self.run("leave_table", JEFE, table_id=table_id, player=card)
             self.seat_from_list(game)
@@ -250,11 +281,7 @@ class Day:
         for table_ids in self.tables.values():
             for table_id in table_ids:
                 table = self.table(table_id)
-                ready = [
-                    int(s)
-                    for s, st in table.occupants.items()
-                    if st["stack"] > 0 and not st["must_rebuy"] and not st["newcomer"]
-                ]
+                ready = self.ready_seats(table)
                 if table.status != "running" or len(ready) < 2:
                     continue
                 # An honest hand (bench/hands.py): blinds posted, the small
