@@ -10,7 +10,9 @@ permission, the gateway, the command service, the wait for the projector
 milliseconds per command spent in each of those parts and the distribution of
 the wait for the projector. The profiler's overhead inflates every part alike,
 so read the parts against each other, and a tree against another in the same
-conditions (bench/README.md, commands.py, has the figures).
+conditions (bench/README.md, commands.py, has the figures). The same cycles
+then run again unprofiled, for the CPU a command costs each process without
+the profiler's overhead (which weighs most on the many small Python calls).
 
 Each backend runs in its own child process (Django is set up once per process).
 The exit status is 1 when a command got an unexpected answer.
@@ -162,9 +164,19 @@ def child(backend: str, cycles: int, top: int) -> int:
         elapsed = time.perf_counter() - began
         web_cpu = time.process_time() - web_cpu
         projector_cpu = cpu_seconds(projector.pid) - projector_cpu
+        # The same cycles again without the profiler: the CPU a command really
+        # costs each side (the profiler's overhead is not spread evenly).
+        profiled_waits = list(waits)
+        plain_began = time.perf_counter()
+        plain_web, plain_projector = time.process_time(), cpu_seconds(projector.pid)
+        for index in range(cycles):
+            cycle(f"plain {index}")
+        plain_elapsed = time.perf_counter() - plain_began
+        plain_web = time.process_time() - plain_web
+        plain_projector = cpu_seconds(projector.pid) - plain_projector
     commands = cycles * (bench_commands.TABLES_PER_SECTOR + 2)
     found = parts(profile, commands)
-    ordered = sorted(waits)
+    ordered = sorted(profiled_waits)
     results = {
         "benchmark": "profile_command",
         "backend": backend,
@@ -176,7 +188,10 @@ def child(backend: str, cycles: int, top: int) -> int:
         "cpu_ms_per_command": {
             "web_profiled": web_cpu / commands * 1000,
             "projector": projector_cpu / commands * 1000,
+            "web_not_profiled": plain_web / commands * 1000,
+            "projector_not_profiled": plain_projector / commands * 1000,
         },
+        "ms_per_command_not_profiled": plain_elapsed / commands * 1000,
         "parts": found,
         "waits_ms": {
             "count": len(ordered),
@@ -192,6 +207,12 @@ def child(backend: str, cycles: int, top: int) -> int:
     print(
         f"  CPU per command: this process {cpu['web_profiled']:.1f} ms (profiled), "
         f"the projector process {cpu['projector']:.1f} ms (not profiled)"
+    )
+    print(
+        f"  the same {commands} commands again, nothing profiled: "
+        f"{results['ms_per_command_not_profiled']:.1f} ms each, CPU per command "
+        f"{cpu['web_not_profiled']:.1f} ms this process, "
+        f"{cpu['projector_not_profiled']:.1f} ms the projector"
     )
     for label, part in found.items():
         print(f"  {label:<40}{part['ms_per_command']:8.2f} ms/command  ({part['calls']} calls)")

@@ -258,7 +258,8 @@ STATICFILES_DIRS = [("idiomorph", BASE_DIR / "node_modules" / "idiomorph" / "dis
 # --- REST API.
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "knox.auth.TokenAuthentication",
+        # knox's, without its sweep of expired tokens on every request (floor.logins).
+        "floor.logins.ShiftTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": [
@@ -295,6 +296,8 @@ AXES_ENABLE_ADMIN = False
 AXES_VERBOSE = False  # no banner from every process at start
 # API tokens (django-rest-knox) last a shift, and are kept only as a digest.
 FLOOR_TOKEN_HOURS = float(os.environ.get("FLOOR_TOKEN_HOURS", "12"))
+# Expired tokens are deleted by beat this often (requests only refuse them).
+FLOOR_TOKEN_SWEEP_SECONDS = float(os.environ.get("FLOOR_TOKEN_SWEEP_SECONDS", "3600"))
 REST_KNOX = {
     "TOKEN_TTL": timedelta(hours=FLOOR_TOKEN_HOURS),
     "AUTO_REFRESH": False,  # a token ends with the shift, however busy it was
@@ -433,6 +436,11 @@ CELERY_BEAT_SCHEDULE = {
         "task": "floor.tasks.anchor_audit_log",
         "schedule": FLOOR_AUDIT_ANCHOR_SECONDS,
         "options": {"expires": max(1.0, FLOOR_AUDIT_ANCHOR_SECONDS)},
+    },
+    "token-sweep": {
+        "task": "floor.tasks.sweep_tokens",
+        "schedule": FLOOR_TOKEN_SWEEP_SECONDS,
+        "options": {"expires": max(1.0, FLOOR_TOKEN_SWEEP_SECONDS)},
     },
 }
 

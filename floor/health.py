@@ -35,13 +35,13 @@ from __future__ import annotations
 from django.conf import settings
 from django.http import HttpRequest, JsonResponse
 from django.views.decorators.http import require_GET
-from knox.auth import TokenAuthentication
 from kombu.utils.url import maybe_sanitize_url
 from rest_framework.exceptions import AuthenticationFailed
 from rest_framework.request import Request
 
 from floor.kernel.web.gateway import actor_for
 from floor.liveness import liveness
+from floor.logins import ShiftTokenAuthentication
 from floor.runtime import floor_app, floor_projector
 
 
@@ -136,7 +136,7 @@ def is_staff(request: HttpRequest) -> bool:
     user = request.user
     if not user.is_authenticated:
         try:
-            found = TokenAuthentication().authenticate(Request(request))
+            found = ShiftTokenAuthentication().authenticate(Request(request))
         except AuthenticationFailed:
             found = None
         if found is None:

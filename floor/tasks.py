@@ -8,6 +8,7 @@ from celery import shared_task
 from django.utils import timezone
 
 from floor.audit_files import anchor_head
+from floor.logins import sweep_expired_tokens
 from floor.models import PendingTimer, SchedulerHeartbeat
 from floor.runtime import floor_projector
 from floor.timers import fire_by_key, sweep_timers
@@ -43,6 +44,13 @@ def anchor_audit_log() -> int:
     Returns the position anchored (0: nothing new)."""
     record = anchor_head()
     return record["position"] if record else 0
+
+
+@shared_task(name="floor.tasks.sweep_tokens")
+def sweep_tokens() -> int:
+    """Beat's token sweep, every FLOOR_TOKEN_SWEEP_SECONDS: deletes the expired
+    API tokens, which requests no longer sweep themselves (floor.logins)."""
+    return sweep_expired_tokens()
 
 
 @shared_task(name="floor.tasks.fire_timer", bind=True, max_retries=None)

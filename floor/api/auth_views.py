@@ -42,7 +42,7 @@ class TokenScheme(OpenApiAuthenticationExtension):
     """knox's tokens in the schema under the name DRF's had (``tokenAuth``): the
     header is the same, ``Authorization: Token <token>``, so clients keep theirs."""
 
-    target_class = "knox.auth.TokenAuthentication"
+    target_class = "floor.logins.ShiftTokenAuthentication"
     name = "tokenAuth"
     priority = 1  # over drf-spectacular's own knox extension
 
@@ -155,6 +155,8 @@ LOGOUT_RESPONSES = {
 
 
 class LogoutView(KnoxLogoutView):
+    authentication_classes = (logins.ShiftTokenAuthentication,)  # the API's token check
+
     @extend_schema(request=None, responses=LOGOUT_RESPONSES)
     def post(self, request: Request, *args, **kwargs) -> Response:
         """Revokes the token this request came with."""
@@ -164,6 +166,8 @@ class LogoutView(KnoxLogoutView):
 
 
 class LogoutAllView(KnoxLogoutAllView):
+    authentication_classes = (logins.ShiftTokenAuthentication,)
+
     @extend_schema(request=None, responses=LOGOUT_RESPONSES)
     def post(self, request: Request, *args, **kwargs) -> Response:
         """Revokes every token of the caller (every device)."""

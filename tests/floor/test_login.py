@@ -21,6 +21,7 @@ from django.core.management import call_command
 from django.test import Client
 from django.utils import timezone
 from knox.models import AuthToken
+from knox.settings import CONSTANTS
 from rest_framework.test import APIClient
 from rest_framework.throttling import ScopedRateThrottle
 
@@ -248,6 +249,30 @@ def test_a_token_lasts_a_shift_and_then_stops_working(make_user):
     AuthToken.objects.update(expiry=timezone.now() - timedelta(seconds=1))  # the shift ends
     refused = client.get("/api/me/")
     assert (refused.status_code, refused.json()["code"]) == (401, "authentication_failed")
+
+
+def test_a_request_checks_its_own_token_and_beat_sweeps_the_expired_ones(make_user):
+    """Issue 23: knox read every token of the user on each request to delete the
+    expired ones; here a request refuses (and deletes) only its own expired
+    token, and beat's hourly task deletes the rest."""
+    from floor.tasks import sweep_tokens
+
+    make_user("dora", "director", password=PASSWORD)
+    KEY = CONSTANTS.TOKEN_KEY_LENGTH
+    old, live, ended = (token_for("dora").json()["token"] for _ in range(3))
+    shift_over = timezone.now() - timedelta(seconds=1)
+    AuthToken.objects.filter(token_key__in=[old[:KEY], ended[:KEY]]).update(expiry=shift_over)
+
+    assert with_token(live).get("/api/me/").status_code == 200
+    assert AuthToken.objects.count() == 3  # the others' rows are left to the sweep
+    refused = with_token(ended).get("/api/me/")
+    assert (refused.status_code, refused.json()["code"]) == (401, "authentication_failed")
+    assert not AuthToken.objects.filter(token_key=ended[:KEY]).exists()
+
+    assert settings.CELERY_BEAT_SCHEDULE["token-sweep"]["task"] == "floor.tasks.sweep_tokens"
+    assert sweep_tokens() == 1
+    assert list(AuthToken.objects.values_list("token_key", flat=True)) == [live[:KEY]]
+    assert with_token(live).get("/api/me/").status_code == 200
 
 
 def test_an_api_login_and_logout_leave_no_session_behind(make_user):

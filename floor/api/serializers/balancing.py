@@ -10,6 +10,7 @@ from django.conf import settings
 from rest_framework import serializers
 
 from floor.api.serializers.common import (
+    BuiltOnceModelSerializer,
     RequiredBooleanField,
 )
 from floor.domain import balance
@@ -21,7 +22,7 @@ from floor.models import (
 from games.profiles import get_profile
 
 
-class GroupTableSerializer(serializers.ModelSerializer):
+class GroupTableSerializer(BuiltOnceModelSerializer):
     sector_name = serializers.CharField(source="sector.name", read_only=True)
 
     class Meta:
@@ -32,7 +33,7 @@ class GroupTableSerializer(serializers.ModelSerializer):
 PLAYING = ("running", "suspended")
 
 
-class BalanceGroupSerializer(serializers.ModelSerializer):
+class BalanceGroupSerializer(BuiltOnceModelSerializer):
     """A game's tables across the sectors, how far apart they are, the move the
     service proposes and why, the table-change requests, and whether the list
     can start another table."""

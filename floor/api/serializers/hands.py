@@ -7,6 +7,7 @@ from __future__ import annotations
 from rest_framework import serializers
 
 from floor.api.serializers.common import (
+    BuiltOnceModelSerializer,
     Cents,
 )
 from floor.kernel.web.serializers import CommandSerializer
@@ -17,7 +18,7 @@ from games.limits import MAX_AMOUNT_CENTS
 from games.variants import Variant
 
 
-class HandSerializer(serializers.ModelSerializer):
+class HandSerializer(BuiltOnceModelSerializer):
     class Meta:
         model = HandView
         fields = [

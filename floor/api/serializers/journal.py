@@ -6,12 +6,13 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
+from floor.api.serializers.common import BuiltOnceModelSerializer
 from floor.models import (
     EventJournalEntry,
 )
 
 
-class JournalSerializer(serializers.ModelSerializer):
+class JournalSerializer(BuiltOnceModelSerializer):
     event = serializers.SerializerMethodField()
 
     class Meta:

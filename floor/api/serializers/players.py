@@ -8,6 +8,7 @@ from django.utils import timezone
 from rest_framework import serializers
 
 from floor.api.serializers.common import (
+    BuiltOnceModelSerializer,
     Cents,
 )
 from floor.domain.waiting_list import LIST_LEAVING_REASONS
@@ -21,7 +22,7 @@ from games.limits import MAX_AMOUNT_CENTS, BettingLimit
 from games.variants import Variant
 
 
-class PlayerSerializer(serializers.ModelSerializer):
+class PlayerSerializer(BuiltOnceModelSerializer):
     # Null while the player sits at no table (as ``seat``).
     table_id = serializers.UUIDField(read_only=True, allow_null=True)
 
@@ -41,7 +42,7 @@ class PlayerSerializer(serializers.ModelSerializer):
         ]
 
 
-class WaitingEntrySerializer(serializers.ModelSerializer):
+class WaitingEntrySerializer(BuiltOnceModelSerializer):
     player_id = serializers.UUIDField(read_only=True)
     card_number = serializers.CharField(source="player.card_number", read_only=True)
     display_name = serializers.CharField(source="player.display_name", read_only=True)
@@ -68,7 +69,7 @@ class WaitingEntrySerializer(serializers.ModelSerializer):
         return max(0, int((timezone.now() - entry.registered_at).total_seconds()))
 
 
-class WaitingListSerializer(serializers.ModelSerializer):
+class WaitingListSerializer(BuiltOnceModelSerializer):
     entries = WaitingEntrySerializer(many=True, read_only=True)
 
     class Meta:

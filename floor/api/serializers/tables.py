@@ -11,6 +11,7 @@ from rest_framework import serializers
 from floor.api.serializers.common import (
     SESSION_END_CHOICES,
     VARIANT_CHOICES,
+    BuiltOnceModelSerializer,
 )
 from floor.domain.seat import SEAT_FLAGS
 from floor.domain.sector import MAX_SECTOR_NAME_LENGTH
@@ -25,7 +26,7 @@ from floor.selectors.players import is_staff_member
 from games.limits import MAX_AMOUNT_CENTS, BettingLimit, small_blind_for
 
 
-class TableSerializer(serializers.ModelSerializer):
+class TableSerializer(BuiltOnceModelSerializer):
     sector_id = serializers.UUIDField(read_only=True)
     sector_name = serializers.CharField(source="sector.name", read_only=True)
     small_blind_cents = serializers.SerializerMethodField()
@@ -55,7 +56,7 @@ class TableSerializer(serializers.ModelSerializer):
         return small_blind_for(table.minimum_cents)
 
 
-class SectorSerializer(serializers.ModelSerializer):
+class SectorSerializer(BuiltOnceModelSerializer):
     tables = TableSerializer(many=True, read_only=True)
 
     class Meta:
@@ -143,7 +144,7 @@ class OpenTableSerializer(CommandSerializer):
     session_base = serializers.ChoiceField(choices=["table_maximum", "stack"], required=False)
 
 
-class SeatSerializer(serializers.ModelSerializer):
+class SeatSerializer(BuiltOnceModelSerializer):
     player_id = serializers.UUIDField(read_only=True)
     card_number = serializers.CharField(source="player.card_number", read_only=True)
     display_name = serializers.CharField(source="player.display_name", read_only=True)
