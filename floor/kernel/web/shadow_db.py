@@ -149,7 +149,7 @@ class ShadowDatabase:
             self.path = Path(f"{settings['NAME']}-shadow")
             settings["NAME"] = str(self.path)
             settings["OPTIONS"]["init_command"] = (
-                "PRAGMA journal_mode=WAL; PRAGMA synchronous=OFF; PRAGMA foreign_keys=ON; "
+                "PRAGMA journal_mode=MEMORY; PRAGMA synchronous=OFF; PRAGMA foreign_keys=ON; "
                 f"PRAGMA cache_size=-{SHADOW_CACHE_KIB}; PRAGMA temp_store=MEMORY;"
             )
         elif self.vendor == "postgresql":
