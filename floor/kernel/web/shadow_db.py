@@ -69,13 +69,6 @@ _routed: ContextVar[tuple[str, frozenset[type[models.Model]]] | None] = ContextV
 # Rows moved per statement when the shadow is copied across SQLite files.
 COPY_CHUNK = 2000
 
-# The shadow's page cache (SQLite), in KiB. SQLite's default (2 MiB) holds a
-# small part of the indexes a big rebuild writes into at random places (the
-# journal's 2.5 million mentions on the million-event log, by subject): each
-# batch read their pages back from the file. The shadow alone: the live
-# database keeps its settings.
-SHADOW_CACHE_KIB = 64 * 1024
-
 # The shadow file's name on the live connection while it is attached (SQLite).
 ATTACHED = "floor_shadow_copy"
 logger = logging.getLogger(__name__)
@@ -150,7 +143,7 @@ class ShadowDatabase:
             settings["NAME"] = str(self.path)
             settings["OPTIONS"]["init_command"] = (
                 "PRAGMA journal_mode=MEMORY; PRAGMA synchronous=OFF; PRAGMA foreign_keys=ON; "
-                f"PRAGMA cache_size=-{SHADOW_CACHE_KIB}; PRAGMA temp_store=MEMORY;"
+                "PRAGMA temp_store=MEMORY;"
             )
         elif self.vendor == "postgresql":
             options = settings["OPTIONS"]
