@@ -396,7 +396,13 @@ class OccupancyStep(models.Model):
     seated = models.IntegerField()
 
     class Meta:
-        indexes = [models.Index(fields=["table_id", "at"], name="occupancy_table_at")]
+        indexes = [
+            models.Index(fields=["table_id", "at"], name="occupancy_table_at"),
+            # A table's last step, as the projection reads it (report_views.
+            # ReportBatch.last_seated): by (table, at) it sorted all the
+            # table's steps, a cost growing with the log (issue 23).
+            models.Index(fields=["table_id", "position"], name="occupancy_table_position"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.table_id} at {self.at:%H:%M:%S}: {self.seated}"
@@ -426,6 +432,16 @@ class ListMove(models.Model):
         indexes = [
             models.Index(fields=["list_id", "occurred_at"], name="list_move_at"),
             models.Index(fields=["list_id", "player_id", "open"], name="list_move_open"),
+            # A list's open registrations, as the projection reads them
+            # (report_views.ReportBatch.still_open): by the indexes above it
+            # read every move the list ever had, a cost growing with the log.
+            # Partial: the few moves still open (the query's ``WHERE ...
+            # AND "open"`` names this index's condition, as SQLite asks).
+            models.Index(
+                fields=["list_id", "position"],
+                condition=models.Q(open=True),
+                name="list_move_still_open",
+            ),
         ]
 
     def __str__(self) -> str:

@@ -353,9 +353,10 @@ class FloorProjection:
         if not tables:
             return
         profile = self.application().profile
+        rows: list[TableView] = []
         for table, event in tables.values():
             suspension = table.suspension or {}
-            TableView.objects.filter(id=table.id).update(
+            fields = dict(
                 second_variant=table.second_variant or "",
                 ante_cents=getattr(table, "ante_cents", 0),
                 rake=getattr(table, "rake", None),
@@ -377,6 +378,10 @@ class FloorProjection:
                 dealer=getattr(table, "dealer", None) or "",
                 version=table.version,
             )
+            rows.append(TableView(id=table.id, **fields))
+        # One statement run over the batch's tables (rows.update_rows: what
+        # the queryset's update wrote, without compiling it per table).
+        update_rows(TableView, rows, list(fields))
         SeatView.objects.filter(table_id__in=list(tables)).delete()
         insert_rows(
             SeatView,
@@ -480,11 +485,17 @@ class FloorProjection:
         """Each list's row and entries, from its game and entries."""
         if not lists:
             return
+        # What ``update_or_create`` did list by list (a select, a savepoint
+        # and a write each), in two statements: the rows there updated, the
+        # others made.
+        rows = []
         for list_id, (game_key, _entries) in lists.items():
             game = Game.from_key(game_key)
-            WaitingListView.objects.update_or_create(
-                id=list_id, defaults={"game": game.key, **game.as_dict()}
-            )
+            rows.append(WaitingListView(id=list_id, game=game.key, **game.as_dict()))
+        there = set(WaitingListView.objects.filter(id__in=list(lists)).values_list("id", flat=True))
+        fields = ["game", *Game.from_key(rows[0].game).as_dict()]
+        update_rows(WaitingListView, [row for row in rows if row.id in there], fields)
+        insert_rows(WaitingListView, [row for row in rows if row.id not in there])
         WaitingEntryView.objects.filter(waiting_list_id__in=list(lists)).delete()
         insert_rows(
             WaitingEntryView,

@@ -252,6 +252,33 @@ def test_a_reports_queries_do_not_grow_with_the_log(shift, clock, inspector):
         assert len(sql_after) == len(sql), path
 
 
+def test_the_projection_reads_its_report_rows_back_by_an_index(shift, clock):
+    """A table's last occupancy step and a list's open registrations, read
+    back by each batch, are found by an index: not by sorting every step
+    of the table or reading every move of the list, which grew with the log
+    (issue 23: the million-event rebuild; SQLite's query plans)."""
+    if connection.vendor != "sqlite":
+        pytest.skip("SQLite's query plans")
+    with CaptureQueriesContext(connection) as queries:
+        another_day(shift, clock)
+    read_back = {
+        table: [q["sql"] for q in queries.captured_queries if q["sql"].startswith("SELECT")
+                and f'FROM "{table}"' in q["sql"]]
+        for table in ("floor_occupancystep", "floor_listmove")
+    }  # fmt: skip
+    used = {
+        "floor_occupancystep": "occupancy_table_position",
+        "floor_listmove": "list_move_still_open",
+    }
+    with connection.cursor() as cursor:
+        for table, statements in read_back.items():
+            assert statements, table
+            for sql in statements:
+                cursor.execute(f"EXPLAIN QUERY PLAN {sql}")
+                plan = " / ".join(row[-1] for row in cursor.fetchall())
+                assert used[table] in plan and "TEMP B-TREE" not in plan, plan
+
+
 @pytest.mark.parametrize(("path", "extra"), REPORTS[:3])
 def test_occupancy_and_waiting_read_no_journal(shift, inspector, path, extra):
     _answer, sql = asked(inspector, path, {**RANGE, **extra})

@@ -182,14 +182,64 @@ def test_outside_a_transaction_the_switch_copies_each_table_in_one_statement(
         return copy(self, cursor, table, columns)
 
     monkeypatch.setattr(shadow_db.ShadowDatabase, "_copy_sqlite", counted)
-    assert ShadowRebuild(runtime.floor_projector(), batch_size=7).run() == floor_app.last_position()
+    inserts: list[str] = []
+
+    def seen(execute, sql, params, many, context):
+        if sql.startswith("INSERT INTO main."):
+            inserts.append(sql)
+        return execute(sql, params, many, context)
+
+    with connection.execute_wrapper(seen):
+        rebuilt = ShadowRebuild(runtime.floor_projector(), batch_size=7).run()
+    assert rebuilt == floor_app.last_position()
     assert read_models() == live
     assert through_python == []
+    if connection.vendor == "sqlite":
+        # A table whose columns lie in the shadow's order (the journal's
+        # mentions, the largest: made by one migration) is copied as it is
+        # stored (``SELECT *``, SQLite's transfer); one migrated column by
+        # column (the tables' rows) by name.
+        copies = {sql.split('"')[1]: " SELECT * FROM " in sql for sql in inserts}
+        assert copies["floor_journalmention"] and not copies["floor_tableview"]
     assert not shadow_left()
     if connection.vendor == "sqlite":
         with connection.cursor() as cursor:
             cursor.execute("PRAGMA database_list")
             assert shadow_db.ATTACHED not in [row[1] for row in cursor.fetchall()]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_attached_table_whose_columns_lie_in_another_order_is_copied_by_name(tmp_path):
+    """``SELECT *`` takes the columns in their order: a live table migrated
+    column by column may hold them in another order than the shadow made
+    from the model, and is then copied column by column, by name."""
+    if connection.vendor != "sqlite":
+        pytest.skip("the shadow is attached on SQLite only")
+    other = tmp_path / "other.sqlite3"
+    shadow = shadow_db.ShadowDatabase([], ProjectionPosition)
+    with connection.cursor() as cursor:
+        cursor.execute('CREATE TABLE "t_order" ("a" integer, "b" text)')
+        cursor.execute('CREATE TABLE "t_same" ("a" integer, "b" text)')
+        try:
+            cursor.execute(f"ATTACH DATABASE %s AS {shadow_db.ATTACHED}", [str(other)])
+            for table, columns in (("t_order", '"b" text, "a" integer'), ("t_same", None)):
+                columns = columns or '"a" integer, "b" text'
+                cursor.execute(f'CREATE TABLE {shadow_db.ATTACHED}."{table}" ({columns})')
+                cursor.execute(
+                    f'INSERT INTO {shadow_db.ATTACHED}."{table}" ("a", "b") VALUES (1, %s)', ["x"]
+                )
+            by_name = shadow._attached_copy(cursor, "t_order", '"a", "b"')
+            as_stored = shadow._attached_copy(cursor, "t_same", '"a", "b"')
+            assert "SELECT *" not in by_name and "SELECT *" in as_stored
+            cursor.execute(by_name)
+            cursor.execute(as_stored)
+            for table in ("t_order", "t_same"):
+                cursor.execute(f'SELECT "a", "b" FROM main."{table}"')
+                assert cursor.fetchall() == [(1, "x")]
+        finally:
+            cursor.execute(f"DETACH DATABASE {shadow_db.ATTACHED}")
+            cursor.execute('DROP TABLE "t_order"')
+            cursor.execute('DROP TABLE "t_same"')
 
 
 @pytest.mark.django_db(transaction=True)

@@ -142,7 +142,8 @@ class ShadowDatabase:
             self.path = Path(f"{settings['NAME']}-shadow")
             settings["NAME"] = str(self.path)
             settings["OPTIONS"]["init_command"] = (
-                "PRAGMA journal_mode=WAL; PRAGMA synchronous=OFF; PRAGMA foreign_keys=ON;"
+                "PRAGMA journal_mode=MEMORY; PRAGMA synchronous=OFF; PRAGMA foreign_keys=ON; "
+                "PRAGMA temp_store=MEMORY;"
             )
         elif self.vendor == "postgresql":
             options = settings["OPTIONS"]
@@ -327,10 +328,7 @@ class ShadowDatabase:
                     )
                     copied += cursor.rowcount
                 elif self._attached:
-                    cursor.execute(
-                        f"INSERT INTO main.{quote(table)} ({columns}) "
-                        f"SELECT {columns} FROM {ATTACHED}.{quote(table)}"
-                    )
+                    cursor.execute(self._attached_copy(cursor, table, columns))
                     copied += cursor.rowcount
                 else:
                     copied += self._copy_sqlite(cursor, table, columns)
@@ -339,6 +337,34 @@ class ShadowDatabase:
             for model in carried:
                 self._put_back_carried(cursor, model)
         return copied
+
+    def _attached_copy(self, cursor, table: str, columns: str) -> str:
+        """The statement copying the attached shadow's ``table`` into the
+        live one. When both tables have the same columns in the same order,
+        ``INSERT INTO t SELECT * FROM s`` without a column list: SQLite then
+        copies the rows and each index's entries as they are stored, in
+        order, instead of encoding every row again and inserting each index
+        entry at its place (its "transfer optimization"; on the
+        million-event log the journal's 2.5 million mentions took 1.1 s
+        instead of 4.9). SQLite itself falls back to the row by row copy
+        when the tables differ in what it checks (affinities, indexes,
+        constraints, foreign keys); the columns' names and order are checked
+        here, as ``*`` would otherwise put values in the wrong columns (a
+        live table migrated column by column holds them in another order
+        than the shadow made from the model: the tables' own rows, copied by
+        name)."""
+        quoted = self._quote(table)
+
+        def names(schema: str) -> list[str]:
+            cursor.execute(f"PRAGMA {schema}.table_info({quoted})")
+            return [row[1] for row in cursor.fetchall()]
+
+        if names("main") == names(ATTACHED):
+            return f"INSERT INTO main.{quoted} SELECT * FROM {ATTACHED}.{quoted}"
+        return f"INSERT INTO main.{quoted} ({columns}) SELECT {columns} FROM {ATTACHED}.{quoted}"
+
+    def _quote(self, name: str) -> str:
+        return connections[self.live].ops.quote_name(name)
 
     def _carried_table(self, model: type[models.Model]) -> str:
         return f"{CARRIED}_{model._meta.db_table}"
