@@ -165,6 +165,18 @@ def test_the_switch_applies_what_the_live_projector_did_meanwhile_exactly_once(f
     assert TableView.objects.filter(sector_id=floor["sectors"][0]).count() == 4
 
 
+def table_oids() -> dict[str, int]:
+    """PostgreSQL: each read model's table by name in the live schema -> its oid."""
+    tables = [m._meta.db_table for m in runtime.floor_projector().projection.read_models()]
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT relname, oid::bigint FROM pg_class WHERE relnamespace = "
+            "current_schema()::regnamespace AND relname = ANY(%s)",
+            [tables],
+        )
+        return dict(cursor.fetchall())
+
+
 @pytest.mark.django_db(transaction=True)
 def test_outside_a_transaction_the_switch_copies_each_table_in_one_statement(
     floor_app, floor, monkeypatch
@@ -172,8 +184,12 @@ def test_outside_a_transaction_the_switch_copies_each_table_in_one_statement(
     """As ``rebuild_projections`` runs it (no live transaction open: the other
     tests run in one), the switch on SQLite attaches the shadow file and
     copies each table with one ``INSERT ... SELECT`` (issue 23): the read
-    models are the same, nothing goes through Python, nothing stays attached."""
+    models are the same, nothing goes through Python, nothing stays attached.
+    On PostgreSQL no row is copied: the shadow's tables take the live ones'
+    place (new tables under the same names), and the next events' rows get
+    ids after the rebuilt ones."""
     live = read_models()
+    oids = table_oids() if connection.vendor == "postgresql" else {}
     through_python: list[str] = []
     copy = shadow_db.ShadowDatabase._copy_sqlite
 
@@ -185,7 +201,8 @@ def test_outside_a_transaction_the_switch_copies_each_table_in_one_statement(
     inserts: list[str] = []
 
     def seen(execute, sql, params, many, context):
-        if sql.startswith("INSERT INTO main."):
+        copied_from_shadow = sql.startswith("INSERT INTO") and "_shadow" in sql  # PostgreSQL
+        if sql.startswith("INSERT INTO main.") or copied_from_shadow:
             inserts.append(sql)
         return execute(sql, params, many, context)
 
@@ -194,6 +211,14 @@ def test_outside_a_transaction_the_switch_copies_each_table_in_one_statement(
     assert rebuilt == floor_app.last_position()
     assert read_models() == live
     assert through_python == []
+    if connection.vendor == "postgresql":
+        assert inserts == []
+        swapped = table_oids()
+        assert swapped.keys() == oids.keys() and len(oids) > 10
+        assert all(swapped[name] != oids[name] for name in oids)
+        open_tables(floor_app, floor["sectors"][1], 1)  # ids go on after the rebuilt rows
+        runtime.floor_projector().catch_up()
+        assert TableView.objects.filter(sector_id=floor["sectors"][1]).count() == 4
     if connection.vendor == "sqlite":
         # A table whose columns lie in the shadow's order (the journal's
         # mentions, the largest: made by one migration) is copied as it is

@@ -16,8 +16,10 @@ switched in one live transaction; the tail is caught up as usual.
    row (SQLite: the write lock its IMMEDIATE transaction takes; PostgreSQL: the
    row's lock, on which a live projector's compare-and-set waits), applies to
    the shadow the few events the live projector did meanwhile (the gap), then
-   replaces every live read model's rows by the shadow's (keeping what the
-   timers' sweeper wrote on the live ones: shadow_db). The live position
+   puts the shadow's read models in place of the live ones (keeping what the
+   timers' sweeper wrote on the live ones: shadow_db): PostgreSQL swaps the
+   tables, in a few catalog writes whatever their size; SQLite copies the
+   rows. The live position
    row is not moved: the switched read models show exactly the events up to
    it, so each event stays applied exactly once whichever projector goes on.
 3. **Tail.** The live projector catches up whatever the log holds past that
@@ -107,6 +109,7 @@ class ShadowRebuild:
             # which the switch applies while it holds the lock.
             while (target := self.live_position()) - self.shadow_position() > self.batch_size:
                 self.build(target)
+            self.shadow.analyze()
             switched = self.switch()
         finally:
             self.shadow.close()
@@ -171,7 +174,7 @@ class ShadowRebuild:
             if not gap_allowed and self.shadow_position() < live:
                 raise _GapWhileAttached  # nothing changed but the lock row's time
             self.build(live)  # the gap: events the live projector did meanwhile
-            self.shadow.copy_into_live()
+            self.shadow.replace_live()
         return live
 
 
