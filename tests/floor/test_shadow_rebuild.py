@@ -8,11 +8,13 @@ from __future__ import annotations
 import contextlib
 import io
 import json
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from django.core.management import CommandError, call_command
 from django.db import connection
+from django.db.utils import load_backend
 from django.utils import timezone
 from django.utils.connection import ConnectionDoesNotExist
 
@@ -392,3 +394,49 @@ def test_the_timers_the_sweeper_claimed_or_fired_stay_so_across_a_rebuild(floor_
     assert after[fired.key].outcome == {"recorded": ["TableClosed"]}
     assert (after[claimed.key].state, after[claimed.key].claimed_at) == (PendingTimer.CLAIMED, now)
     assert after[left.key].state == after[made[0].key].state == PendingTimer.PENDING
+
+
+@contextlib.contextmanager
+def reading_the_tables() -> Iterator[None]:
+    """Another session in the middle of reading the live tables (a long report):
+    its transaction holds what it read until the block ends."""
+    reader = load_backend(connection.settings_dict["ENGINE"]).DatabaseWrapper(
+        {**connection.settings_dict, "OPTIONS": {}}, "long_reader"
+    )
+    reader.set_autocommit(False)
+    try:
+        with reader.cursor() as cursor:
+            cursor.execute(f"SELECT count(*) FROM {TableView._meta.db_table}")
+            cursor.fetchone()
+            yield
+    finally:
+        reader.rollback()
+        reader.close()
+
+
+def test_a_long_read_holds_the_switch_back_a_bounded_time_then_it_goes_through(floor_app, floor):
+    """PostgreSQL swaps the tables, so a switch waits for a reader still
+    reading one; each wait is bounded (the readers queued behind it wait no
+    longer), and when a reader outlasts every attempt the switch gives up with
+    the live read models untouched, to go through once the read is done.
+    SQLite copies rows under WAL, where a reader never holds a writer back."""
+    projector = runtime.floor_projector()
+    live = read_models()
+    rebuild = ShadowRebuild(projector, batch_size=1000)
+    rebuild.shadow.lock_timeout_ms, rebuild.shadow.swap_attempts = 50, 2
+    rebuild.shadow.open()
+    try:
+        rebuild.build(projector.position())
+        with reading_the_tables():
+            if connection.vendor == "postgresql":
+                with pytest.raises(shadow_db.TablesBusy, match="lock timeout"):
+                    rebuild.switch()
+                assert read_models() == live
+                assert shadow_left()  # the rebuilt tables wait in the shadow
+            else:
+                assert rebuild.switch() == projector.position()
+        assert rebuild.switch() == projector.position()
+    finally:
+        rebuild.shadow.close()
+    assert read_models() == live
+    assert not shadow_left()

@@ -92,6 +92,15 @@ class RebuildUnderWay(RuntimeError):
     """Another rebuild holds the shadow: this one would destroy its work."""
 
 
+class TablesBusy(RuntimeError):
+    """PostgreSQL: a reader still held a live table when the swap's lock
+    timeout ran out; the switch's transaction is rolled back, nothing moved."""
+
+
+# SQLSTATE lock_not_available: what a statement raises when lock_timeout runs out.
+LOCK_NOT_AVAILABLE = "55P03"
+
+
 class ShadowRouter:
     """Sends the routed models to the shadow while ``routing_to()`` is active;
     says nothing otherwise (Django then uses ``default``)."""
@@ -163,6 +172,11 @@ class ShadowDatabase:
         else:
             raise NotImplementedError(f"no shadow rebuild on {self.vendor}")
         self.settings = settings
+        # PostgreSQL's swap waits for each table's lock at most this long: a
+        # console's read queued behind it waits no longer. A swap that times
+        # out is tried again, up to ``swap_attempts`` times (the switch).
+        self.lock_timeout_ms = 1000
+        self.swap_attempts = 30
         self._lock: object = None  # the lock file's descriptor or the lock's connection
         self._attached = False  # the shadow file attached to the live connection (SQLite)
 
@@ -352,23 +366,36 @@ class ShadowDatabase:
         shadow, replaced = quote(self.schema), quote(self.replaced_schema)
         carried = [m for m in self.tables if getattr(m, "shadow_carried", None)]
         with live.cursor() as cursor:
-            cursor.execute("SELECT current_schema()")
-            (live_schema,) = cursor.fetchone()
+            cursor.execute("SELECT current_schema(), current_setting('lock_timeout')")
+            live_schema, lock_timeout = cursor.fetchone()
+            # A reader still reading a table holds the move back, and every
+            # reader arriving after queues behind the move: bounded.
+            cursor.execute(
+                "SELECT set_config('lock_timeout', %s, true)", [f"{self.lock_timeout_ms}ms"]
+            )
             # A table with foreign-key checks still pending in this transaction
             # (Django's are deferred) can be neither moved nor dropped: they
             # are checked now, and deferred again for what follows.
             cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
-            for model in carried:
-                self._carry_onto_shadow(cursor, model)
-            cursor.execute(f"DROP SCHEMA IF EXISTS {replaced} CASCADE")
-            cursor.execute(f"CREATE SCHEMA {replaced}")
-            for model in self.tables:
-                table = quote(model._meta.db_table)
-                cursor.execute(f"ALTER TABLE {quote(live_schema)}.{table} SET SCHEMA {replaced}")
-                cursor.execute(f"ALTER TABLE {shadow}.{table} SET SCHEMA {quote(live_schema)}")
+            try:
+                for model in carried:
+                    self._carry_onto_shadow(cursor, model)
+                cursor.execute(f"DROP SCHEMA IF EXISTS {replaced} CASCADE")
+                cursor.execute(f"CREATE SCHEMA {replaced}")
+                for model in self.tables:
+                    table = quote(model._meta.db_table)
+                    cursor.execute(
+                        f"ALTER TABLE {quote(live_schema)}.{table} SET SCHEMA {replaced}"
+                    )
+                    cursor.execute(f"ALTER TABLE {shadow}.{table} SET SCHEMA {quote(live_schema)}")
+            except OperationalError as error:
+                if getattr(error.__cause__, "sqlstate", None) == LOCK_NOT_AVAILABLE:
+                    raise TablesBusy(str(error.__cause__).strip()) from error
+                raise
             for statement in live.ops.sequence_reset_sql(no_style(), self.tables):
                 cursor.execute(statement)
             cursor.execute("SET CONSTRAINTS ALL DEFERRED")
+            cursor.execute("SELECT set_config('lock_timeout', %s, true)", [lock_timeout])
 
     def _carry_onto_shadow(self, cursor, model: type[models.Model]) -> None:
         """PostgreSQL: the live rows' carried columns (``shadow_carried``)

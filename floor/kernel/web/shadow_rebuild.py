@@ -47,7 +47,7 @@ from django.db import DEFAULT_DB_ALIAS, connections, transaction
 from django.utils import timezone
 
 from floor.kernel.web.projector import CatchUpProjector
-from floor.kernel.web.shadow_db import ShadowDatabase, routing_to
+from floor.kernel.web.shadow_db import ShadowDatabase, TablesBusy, routing_to
 
 # Called after each batch, the shadow's and the tail's, with (the position
 # reached, the position it goes to): the progress bar, and the tests' hook to
@@ -152,7 +152,18 @@ class ShadowRebuild:
         table). The switch's transaction then holds the shadow's write lock
         too, so the shadow's own connection could not apply a gap there: if
         the live projector moved since the last shadow batch, that attempt
-        is rolled back, and the switch done again unattached."""
+        is rolled back, and the switch done again unattached.
+
+        On PostgreSQL the tables are swapped, each lock waited for at most
+        the shadow's ``lock_timeout_ms``: when a reader holds a table that
+        long, the attempt is rolled back and made again, up to
+        ``swap_attempts`` times; then shadow_db.TablesBusy goes on, the live
+        read models as they were."""
+        if self.shadow.vendor == "postgresql":
+            for _ in range(self.shadow.swap_attempts - 1):
+                with contextlib.suppress(TablesBusy):
+                    return self._switch(gap_allowed=True)
+            return self._switch(gap_allowed=True)
         with self.shadow.attached():
             try:
                 return self._switch(gap_allowed=not self.shadow.is_attached)
