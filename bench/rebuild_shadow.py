@@ -12,7 +12,8 @@ and the seated players as a console does, over and over:
 - **shadow**: ``rebuild_projections``'s (floor.kernel.web.shadow_rebuild).
 
 Reported: events/s of each and their ratio (what the shadow's extra work
-costs), how long the switch held the live lock and how many rows it copied, and
+costs), how long the switch held the live lock and how many rows it copied (0
+on PostgreSQL, which swaps the tables), and
 how many of the reader's reads showed a partial floor. The exit status is 1 when
 a read during the shadow rebuild showed a partial floor, or when a rebuild does
 not end with the read models it started from.
@@ -173,13 +174,13 @@ def measure(tables_wanted: int, hands: int, batch_size: int, out: Path) -> None:
             return position
 
         rebuild.switch = timed_switch
-        copy = rebuild.shadow.copy_into_live
+        copy = rebuild.shadow.replace_live
 
         def counted_copy() -> int:
             timed["rows_copied"] = copy()
             return timed["rows_copied"]
 
-        rebuild.shadow.copy_into_live = counted_copy
+        rebuild.shadow.replace_live = counted_copy
         rebuild.run()
         return timed
 

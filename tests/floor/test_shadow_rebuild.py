@@ -8,11 +8,13 @@ from __future__ import annotations
 import contextlib
 import io
 import json
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from django.core.management import CommandError, call_command
 from django.db import connection
+from django.db.utils import load_backend
 from django.utils import timezone
 from django.utils.connection import ConnectionDoesNotExist
 
@@ -165,6 +167,18 @@ def test_the_switch_applies_what_the_live_projector_did_meanwhile_exactly_once(f
     assert TableView.objects.filter(sector_id=floor["sectors"][0]).count() == 4
 
 
+def table_oids() -> dict[str, int]:
+    """PostgreSQL: each read model's table by name in the live schema -> its oid."""
+    tables = [m._meta.db_table for m in runtime.floor_projector().projection.read_models()]
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT relname, oid::bigint FROM pg_class WHERE relnamespace = "
+            "current_schema()::regnamespace AND relname = ANY(%s)",
+            [tables],
+        )
+        return dict(cursor.fetchall())
+
+
 @pytest.mark.django_db(transaction=True)
 def test_outside_a_transaction_the_switch_copies_each_table_in_one_statement(
     floor_app, floor, monkeypatch
@@ -172,8 +186,12 @@ def test_outside_a_transaction_the_switch_copies_each_table_in_one_statement(
     """As ``rebuild_projections`` runs it (no live transaction open: the other
     tests run in one), the switch on SQLite attaches the shadow file and
     copies each table with one ``INSERT ... SELECT`` (issue 23): the read
-    models are the same, nothing goes through Python, nothing stays attached."""
+    models are the same, nothing goes through Python, nothing stays attached.
+    On PostgreSQL no row is copied: the shadow's tables take the live ones'
+    place (new tables under the same names), and the next events' rows get
+    ids after the rebuilt ones."""
     live = read_models()
+    oids = table_oids() if connection.vendor == "postgresql" else {}
     through_python: list[str] = []
     copy = shadow_db.ShadowDatabase._copy_sqlite
 
@@ -185,7 +203,8 @@ def test_outside_a_transaction_the_switch_copies_each_table_in_one_statement(
     inserts: list[str] = []
 
     def seen(execute, sql, params, many, context):
-        if sql.startswith("INSERT INTO main."):
+        copied_from_shadow = sql.startswith("INSERT INTO") and "_shadow" in sql  # PostgreSQL
+        if sql.startswith("INSERT INTO main.") or copied_from_shadow:
             inserts.append(sql)
         return execute(sql, params, many, context)
 
@@ -194,6 +213,14 @@ def test_outside_a_transaction_the_switch_copies_each_table_in_one_statement(
     assert rebuilt == floor_app.last_position()
     assert read_models() == live
     assert through_python == []
+    if connection.vendor == "postgresql":
+        assert inserts == []
+        swapped = table_oids()
+        assert swapped.keys() == oids.keys() and len(oids) > 10
+        assert all(swapped[name] != oids[name] for name in oids)
+        open_tables(floor_app, floor["sectors"][1], 1)  # ids go on after the rebuilt rows
+        runtime.floor_projector().catch_up()
+        assert TableView.objects.filter(sector_id=floor["sectors"][1]).count() == 4
     if connection.vendor == "sqlite":
         # A table whose columns lie in the shadow's order (the journal's
         # mentions, the largest: made by one migration) is copied as it is
@@ -367,3 +394,49 @@ def test_the_timers_the_sweeper_claimed_or_fired_stay_so_across_a_rebuild(floor_
     assert after[fired.key].outcome == {"recorded": ["TableClosed"]}
     assert (after[claimed.key].state, after[claimed.key].claimed_at) == (PendingTimer.CLAIMED, now)
     assert after[left.key].state == after[made[0].key].state == PendingTimer.PENDING
+
+
+@contextlib.contextmanager
+def reading_the_tables() -> Iterator[None]:
+    """Another session in the middle of reading the live tables (a long report):
+    its transaction holds what it read until the block ends."""
+    reader = load_backend(connection.settings_dict["ENGINE"]).DatabaseWrapper(
+        {**connection.settings_dict, "OPTIONS": {}}, "long_reader"
+    )
+    reader.set_autocommit(False)
+    try:
+        with reader.cursor() as cursor:
+            cursor.execute(f"SELECT count(*) FROM {TableView._meta.db_table}")
+            cursor.fetchone()
+            yield
+    finally:
+        reader.rollback()
+        reader.close()
+
+
+def test_a_long_read_holds_the_switch_back_a_bounded_time_then_it_goes_through(floor_app, floor):
+    """PostgreSQL swaps the tables, so a switch waits for a reader still
+    reading one; each wait is bounded (the readers queued behind it wait no
+    longer), and when a reader outlasts every attempt the switch gives up with
+    the live read models untouched, to go through once the read is done.
+    SQLite copies rows under WAL, where a reader never holds a writer back."""
+    projector = runtime.floor_projector()
+    live = read_models()
+    rebuild = ShadowRebuild(projector, batch_size=1000)
+    rebuild.shadow.lock_timeout_ms, rebuild.shadow.swap_attempts = 50, 2
+    rebuild.shadow.open()
+    try:
+        rebuild.build(projector.position())
+        with reading_the_tables():
+            if connection.vendor == "postgresql":
+                with pytest.raises(shadow_db.TablesBusy, match="lock timeout"):
+                    rebuild.switch()
+                assert read_models() == live
+                assert shadow_left()  # the rebuilt tables wait in the shadow
+            else:
+                assert rebuild.switch() == projector.position()
+        assert rebuild.switch() == projector.position()
+    finally:
+        rebuild.shadow.close()
+    assert read_models() == live
+    assert not shadow_left()

@@ -16,14 +16,16 @@ TABLES = ("floor_sectorview", "floor_tableview", "floor_seatview", "floor_player
 
 def rows(connection, schema: str) -> dict[str, list]:
     """Each read model's rows (its columns, sorted), in one casino's schema;
-    not a seat's surrogate id, which a rebuild numbers anew."""
+    not a seat's surrogate id, which a rebuild numbers anew. Columns by name:
+    a switch swaps in tables made from the models, whose columns may lie in
+    another order than the migrated ones'."""
     found = {}
     for table in TABLES:
         columns = [
             name
             for (name,) in connection.execute(
                 "SELECT column_name FROM information_schema.columns"
-                " WHERE table_schema = %s AND table_name = %s ORDER BY ordinal_position",
+                " WHERE table_schema = %s AND table_name = %s ORDER BY column_name",
                 [schema, table],
             ).fetchall()
             if not (table == "floor_seatview" and name == "id")

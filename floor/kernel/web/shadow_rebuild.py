@@ -16,8 +16,10 @@ switched in one live transaction; the tail is caught up as usual.
    row (SQLite: the write lock its IMMEDIATE transaction takes; PostgreSQL: the
    row's lock, on which a live projector's compare-and-set waits), applies to
    the shadow the few events the live projector did meanwhile (the gap), then
-   replaces every live read model's rows by the shadow's (keeping what the
-   timers' sweeper wrote on the live ones: shadow_db). The live position
+   puts the shadow's read models in place of the live ones (keeping what the
+   timers' sweeper wrote on the live ones: shadow_db): PostgreSQL swaps the
+   tables, in a few catalog writes whatever their size; SQLite copies the
+   rows. The live position
    row is not moved: the switched read models show exactly the events up to
    it, so each event stays applied exactly once whichever projector goes on.
 3. **Tail.** The live projector catches up whatever the log holds past that
@@ -45,7 +47,7 @@ from django.db import DEFAULT_DB_ALIAS, connections, transaction
 from django.utils import timezone
 
 from floor.kernel.web.projector import CatchUpProjector
-from floor.kernel.web.shadow_db import ShadowDatabase, routing_to
+from floor.kernel.web.shadow_db import ShadowDatabase, TablesBusy, routing_to
 
 # Called after each batch, the shadow's and the tail's, with (the position
 # reached, the position it goes to): the progress bar, and the tests' hook to
@@ -107,6 +109,7 @@ class ShadowRebuild:
             # which the switch applies while it holds the lock.
             while (target := self.live_position()) - self.shadow_position() > self.batch_size:
                 self.build(target)
+            self.shadow.analyze()
             switched = self.switch()
         finally:
             self.shadow.close()
@@ -149,7 +152,18 @@ class ShadowRebuild:
         table). The switch's transaction then holds the shadow's write lock
         too, so the shadow's own connection could not apply a gap there: if
         the live projector moved since the last shadow batch, that attempt
-        is rolled back, and the switch done again unattached."""
+        is rolled back, and the switch done again unattached.
+
+        On PostgreSQL the tables are swapped, each lock waited for at most
+        the shadow's ``lock_timeout_ms``: when a reader holds a table that
+        long, the attempt is rolled back and made again, up to
+        ``swap_attempts`` times; then shadow_db.TablesBusy goes on, the live
+        read models as they were."""
+        if self.shadow.vendor == "postgresql":
+            for _ in range(self.shadow.swap_attempts - 1):
+                with contextlib.suppress(TablesBusy):
+                    return self._switch(gap_allowed=True)
+            return self._switch(gap_allowed=True)
         with self.shadow.attached():
             try:
                 return self._switch(gap_allowed=not self.shadow.is_attached)
@@ -171,7 +185,7 @@ class ShadowRebuild:
             if not gap_allowed and self.shadow_position() < live:
                 raise _GapWhileAttached  # nothing changed but the lock row's time
             self.build(live)  # the gap: events the live projector did meanwhile
-            self.shadow.copy_into_live()
+            self.shadow.replace_live()
         return live
 
 

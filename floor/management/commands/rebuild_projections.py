@@ -11,7 +11,7 @@ from __future__ import annotations
 from django.core.management.base import BaseCommand, CommandError
 from tqdm import tqdm
 
-from floor.kernel.web.shadow_db import RebuildUnderWay
+from floor.kernel.web.shadow_db import RebuildUnderWay, TablesBusy
 from floor.kernel.web.shadow_rebuild import ShadowRebuild
 from floor.runtime import floor_projector
 
@@ -71,4 +71,10 @@ class Command(BaseCommand):
                     f"it brings the read models up to date."
                 )
                 return
+            except TablesBusy as busy:
+                raise CommandError(
+                    "the rebuilt read models could not be switched in: a long read held "
+                    f"their tables through every attempt ({busy}). The live read models "
+                    "are as they were; run this again when the reports are done."
+                ) from None
         self.stdout.write(self.style.SUCCESS(f"{projector.name}: rebuilt up to event {position}."))
