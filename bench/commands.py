@@ -33,6 +33,13 @@ path's measured rate (commands arrive on a schedule, whether or not the ones
 before have been answered), and each command's latency counts from its
 scheduled arrival, so queueing shows. ``--half-load-sectors 0`` skips it.
 
+The raw store (issue 23: HTTP commands >= 0.3x the raw store's append rate for
+saves of the same events): once the rounds are done, bench/raw_store.py
+appends every save the run made (each command's events, as stored) with the
+library's own recorder into a fresh store of the same backend, one at a time,
+and the event-sourced path's commands/s is given as a ratio to those saves/s.
+``--no-raw-store`` skips it.
+
 Usage: .venv/bin/python bench/commands.py [--backend both] [--clients 8]
        [--sectors-per-client 25] [--rounds 5] [--workers 2 [...]]
        [--read-models projector|inline|both] [--half-load-sectors N]
@@ -735,6 +742,11 @@ def run_backend(
             raise
         if any(p["errors"] or p["warmup_errors"] for p in paths.values()):
             paths["server_log"] = str(keep_log(server.log, stamp, backend))
+        if not args.no_raw_store:
+            # The same saves appended by the library alone, into a fresh store
+            # beside this one (bench/raw_store.py).
+            output = run_python(env, "-m", "bench.raw_store", str(scratch))
+            paths["raw_store"] = json.loads(output.strip().splitlines()[-1])
         return paths
 
 
@@ -762,7 +774,7 @@ def print_summary(runs: list[dict[str, Any]]) -> None:
     """One line per run: the event-sourced path against its own baseline."""
     print("\nsummary (event-sourced path; ratio to the ORM baseline of the same run)")
     header = ("backend", "read models", "workers", "ES cmd/s", "ORM cmd/s", "ratio", "ES p99")
-    header += ("half ES p99", "half ORM p99", "half ratio")
+    header += ("half ES p99", "half ORM p99", "half ratio", "raw saves/s", "ES/raw")
     print(f"{header[0]:<10}{header[1]:<12}" + "".join(f"{h:>13}" for h in header[2:]))
     for run in runs:
         es, orm = run["paths"]["event-sourced"], run["paths"]["ORM baseline"]
@@ -773,6 +785,8 @@ def print_summary(runs: list[dict[str, Any]]) -> None:
             fmt(es.get("half_load", {}).get("p99_ms")),
             fmt(orm.get("half_load", {}).get("p99_ms")),
             fmt(ratios.get("half_load_p99_ms"), 2),
+            fmt(run["paths"].get("raw_store", {}).get("saves_per_s")),
+            fmt(run["paths"].get("ratio_event_sourced_to_raw_store"), 2),
         )
         print(
             f"{run['backend']:<10}{run['read_models']:<12}" + "".join(f"{c!s:>13}" for c in cells)
@@ -819,6 +833,13 @@ def print_backend(
             f"event-sourced/baseline at half load: p50 {fmt(ratios.get('half_load_p50_ms'), 2)}x, "
             f"p99 {fmt(ratios.get('half_load_p99_ms'), 2)}x"
         )
+    if "raw_store" in paths:
+        raw = paths["raw_store"]
+        print(
+            f"the same {raw['saves']} saves ({raw['events']} events) appended by the library "
+            f"alone, one at a time: {fmt(raw['saves_per_s'])} saves/s; event-sourced HTTP "
+            f"commands/s to it: {fmt(paths['ratio_event_sourced_to_raw_store'], 2)}x"
+        )
     for target in TARGETS:
         p = paths[target.label]
         checks = [("read models", p["read_models"])]
@@ -840,6 +861,10 @@ def add_ratios(paths: dict[str, Any]) -> None:
     paths["ratio_event_sourced_to_baseline"] = {
         key: ratio(es[key], orm[key]) for key in ("commands_per_s", "p50_ms", "p99_ms")
     }
+    if "raw_store" in paths:
+        paths["ratio_event_sourced_to_raw_store"] = ratio(
+            es["commands_per_s"], paths["raw_store"]["saves_per_s"]
+        )
     if "half_load" in es and "half_load" in orm:
         paths["ratio_event_sourced_to_baseline"].update(
             {
@@ -903,6 +928,11 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         default=None,
         help="sectors per path in the open-loop phase at half the event-sourced rate "
         "(6 commands each; default: half the sectors of the full-load rounds; 0: none)",
+    )
+    parser.add_argument(
+        "--no-raw-store",
+        action="store_true",
+        help="skip appending the run's saves with the library alone (bench/raw_store.py)",
     )
     args = parser.parse_args(argv)
     if args.half_load_sectors is None:
