@@ -26,7 +26,7 @@ import logging
 import time
 from collections.abc import Callable, Iterable
 from contextlib import AbstractContextManager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Protocol
 
 from django.db import connections, models, transaction
@@ -55,13 +55,17 @@ class Projection(Protocol):
     # earlier release built are rebuilt (CatchUpProjector.outdated).
 
 
-def batch_of(projection: Projection) -> AbstractContextManager[object]:
-    """The projection's batch, if it has one: ``batch()``, a context entered
-    around a batch's events inside its transaction, where a projection writes
-    what it gathered per event in bulk (issue 23, item 2: the floor's journal
-    rows). A projection without it applies event by event."""
+def batch_of(projection: Projection, after: int) -> AbstractContextManager[object]:
+    """The projection's batch, if it has one: ``batch(after)``, a context
+    entered around a batch's events inside its transaction, where a
+    projection writes what it gathered per event in bulk (issue 23, item 2:
+    the floor's journal rows). ``after`` is the position the read models
+    show before the batch (its compare-and-set has just checked it), so a
+    projection holding rows in memory from its earlier batches knows whether
+    they still are the database's (floor.projections.floor_views). A
+    projection without it applies event by event."""
     batch = getattr(projection, "batch", None)
-    return batch() if batch is not None else contextlib.nullcontext()
+    return batch(after) if batch is not None else contextlib.nullcontext()
 
 
 class ProjectionLagging(RuntimeError):
@@ -78,6 +82,12 @@ class CatchUpProjector:
     application: Callable[[], Application]
     positions: type[models.Model]
     batch_size: int = 100
+    # The position the last ``run_once`` left the read models at, as far as
+    # it knows (None: unknown), so that the projector process waits for the
+    # log to pass it without reading it back (run_projector); and whether the
+    # position row is known to be there (made once, not asked every batch).
+    reached: int | None = field(default=None, init=False)
+    _row_made: bool = field(default=False, init=False)
 
     @property
     def name(self) -> str:
@@ -133,12 +143,16 @@ class CatchUpProjector:
         position first (the caller reads the position again).
         """
         app = self.application()
-        self.positions.objects.get_or_create(name=self.name, defaults={"version": self.version})
+        if not self._row_made:
+            self.positions.objects.get_or_create(name=self.name, defaults={"version": self.version})
+            self._row_made = True
+        self.reached = None
         start = self.position()
         notifications = app.recorder.select_notifications(
             start=start, limit=self.batch_size, inclusive_of_start=False
         )
         if not notifications:
+            self.reached = start
             return 0
         end = notifications[-1].id
         with transaction.atomic():
@@ -146,11 +160,16 @@ class CatchUpProjector:
                 position=end, updated_at=timezone.now()
             )
             if not moved:
+                # Another projector moved it first, or the row went (a
+                # reset, a rebuild's switch): made again if need be next time.
+                self._row_made = False
                 return 0
-            with batch_of(self.projection):
+            with batch_of(self.projection, start):
                 for notification in notifications:
                     event = app.mapper.to_domain_event(notification)
                     self.projection.apply(event, notification.id)
+        if transaction.get_autocommit():  # committed (not in a caller's transaction)
+            self.reached = end
         return len(notifications)
 
     def catch_up(self, until: int | None = None, timeout: float = 30.0) -> int:

@@ -85,7 +85,7 @@ class Command(BaseCommand):
         once: bool,
         **options,
     ):
-        projector = floor_projector()
+        projector = floor_projector(long_lived=True)
         projector.batch_size = batch_size
         stop = threading.Event()
         previous = None
@@ -119,7 +119,11 @@ class Command(BaseCommand):
                     # The log as read is applied: wait for it to grow (at once
                     # when it grew meanwhile), rather than read it again for
                     # nothing after every short batch.
-                    wakeup.wait(projector.position(), idle_seconds, stop)
+                    # (Where the last batch left it, unless it does not know.)
+                    reached = projector.reached
+                    if reached is None:
+                        reached = projector.position()
+                    wakeup.wait(reached, idle_seconds, stop)
                 except DatabaseError:
                     logger.exception("the projector's database did not answer; trying again")
                     connections.close_all()
