@@ -131,6 +131,11 @@ def insert_plain(
         cursor.executemany(sql, list(rows))
 
 
+# Rows per statement of ``upsert_plain`` on PostgreSQL (well under its limit
+# of 65,535 parameters for the few columns it writes).
+UPSERT_CHUNK = 1_000
+
+
 def upsert_plain(
     model: type[models.Model],
     columns: Sequence[str],
@@ -153,12 +158,21 @@ def upsert_plain(
     marks = ", ".join(["%s"] * len(columns))
     keys = ", ".join(quote(column) for column in unique)
     sets = ", ".join(f"{quote(column)} = EXCLUDED.{quote(column)}" for column in update)
-    sql = (
-        f"INSERT INTO {quote(model._meta.db_table)} ({names}) VALUES ({marks})"
-        f" ON CONFLICT ({keys}) DO UPDATE SET {sets}"
-    )
+    table = quote(model._meta.db_table)
+    conflict = f" ON CONFLICT ({keys}) DO UPDATE SET {sets}"
+    rows = list(rows)
     with connection.cursor() as cursor:
-        cursor.executemany(sql, list(rows))
+        if connection.vendor != "postgresql":
+            # SQLite runs one prepared statement over the rows at C speed.
+            cursor.executemany(f"INSERT INTO {table} ({names}) VALUES ({marks}){conflict}", rows)
+            return
+        # psycopg's executemany pipelines a statement per row, a round of
+        # Python per row: one statement of many rows costs a tenth of it.
+        for start in range(0, len(rows), UPSERT_CHUNK):
+            chunk = rows[start : start + UPSERT_CHUNK]
+            values = ", ".join([f"({marks})"] * len(chunk))
+            sql = f"INSERT INTO {table} ({names}) VALUES {values}{conflict}"
+            cursor.execute(sql, [value for row in chunk for value in row])
 
 
 def insert_rows(model: type[models.Model], objs: Iterable[models.Model]) -> None:
