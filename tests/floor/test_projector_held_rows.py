@@ -135,10 +135,14 @@ def test_the_position_reached_is_known_without_reading_it_back(shift):
     assert first.run_once() == 5
     assert first.reached == first.position() == 5
     second.catch_up()
-    # ``first`` reads its position again (it cannot know it moved) and finds
-    # the log applied: nothing to do, and it knows where the read models are.
+    # ``first`` starts from where it left the position, unread: its
+    # compare-and-set finds it moved, and applies nothing.
+    assert first.run_once() == 0
+    assert first.reached is None
+    # Then it reads it, finds the log applied, and knows where it stands.
     assert first.run_once() == 0
     assert first.reached == second.position()
+    assert differences(read_models(), one_event_at_a_time()) == {}
 
 
 def test_the_position_reached_is_not_told_inside_a_callers_transaction(shift):
