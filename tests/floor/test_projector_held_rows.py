@@ -134,12 +134,13 @@ def test_the_position_reached_is_known_without_reading_it_back(shift):
     first, second = projector(hold_rows=True, batch_size=5), projector(hold_rows=True)
     assert first.run_once() == 5
     assert first.reached == first.position() == 5
-    second.catch_up()
+    second.batch_size = 7
+    assert second.run_once() == 7
     # ``first`` starts from where it left the position, unread: its
-    # compare-and-set finds it moved, and applies nothing.
-    assert first.run_once() == 0
-    assert first.reached is None
-    # Then it reads it, finds the log applied, and knows where it stands.
+    # compare-and-set finds it moved, so it reads it and goes on from there.
+    assert first.run_once() == 5
+    assert first.reached == second.position() == 5 + 7 + 5
+    second.catch_up()
     assert first.run_once() == 0
     assert first.reached == second.position()
     assert differences(read_models(), one_event_at_a_time()) == {}

@@ -143,19 +143,43 @@ class CatchUpProjector:
         Returns 0 when the log is exhausted, or when another projector moved the
         position first (the caller reads the position again).
         """
-        app = self.application()
-        if not self._row_made:
-            self.positions.objects.get_or_create(name=self.name, defaults={"version": self.version})
-            self._row_made = True
-        # Where its own last batch left the position, unread (the
-        # compare-and-set below checks it: moved by anyone else, the batch
-        # is not applied and the position is read next time).
-        start = self.reached if self.reached is not None else self.position()
+        # First from where its own last batch left the position, unread: the
+        # compare-and-set checks it. Moved by anyone else (or this is another
+        # database's, a rebuild's shadow), it is read, and the batch tried again.
+        if self.reached is not None and self._row_made:
+            applied = self._apply_from(self.reached, guessed=True)
+            if applied is not None:
+                return applied
+        for made_here in (False, True):
+            if not self._row_made or made_here:
+                # Made once, not asked every batch; asked again when the
+                # compare-and-set found nothing (the row may not be there: a
+                # reset, a rebuild's switch, a shadow's new database).
+                self.positions.objects.get_or_create(
+                    name=self.name, defaults={"version": self.version}
+                )
+                self._row_made = True
+                made_here = True
+            applied = self._apply_from(self.position())
+            if applied is not None:
+                return applied
+            if made_here:
+                break
+        return 0  # another projector moved it first
+
+    def _apply_from(self, start: int, guessed: bool = False) -> int | None:
+        """The batch after position ``start``, in one transaction; None when
+        the position row is not at ``start`` (nothing applied), or when
+        ``start`` is ``guessed`` and the log has nothing past it (the position
+        may be behind it: read it)."""
         self.reached = None
+        app = self.application()
         notifications = app.recorder.select_notifications(
             start=start, limit=self.batch_size, inclusive_of_start=False
         )
         if not notifications:
+            if guessed:
+                return None
             self.reached = start
             return 0
         end = notifications[-1].id
@@ -164,10 +188,7 @@ class CatchUpProjector:
                 position=end, updated_at=timezone.now()
             )
             if not moved:
-                # Another projector moved it first, or the row went (a
-                # reset, a rebuild's switch): made again if need be next time.
-                self._row_made = False
-                return 0
+                return None
             with batch_of(self.projection, start):
                 for notification in notifications:
                     event = app.mapper.to_domain_event(notification)
