@@ -44,7 +44,6 @@ position (floor.hosting.log_position), so it shows on every console.
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -60,8 +59,7 @@ from floor.domain.table import Table
 from floor.domain.waiting_list import WaitingList
 from floor.kernel.command_record import CommandRecord
 from floor.kernel.composition import ROOM
-from floor.kernel.web import live
-from floor.kernel.web.live import ALL, CAGE
+from floor.kernel.web.live import ALL, CAGE, sector_scope, table_scope
 from floor.kernel.web.rows import upsert_plain
 from floor.models import (
     BalanceGroupView,
@@ -72,13 +70,6 @@ from floor.models import (
     WaitingListView,
 )
 from floor.projections.route import Route
-
-# A scope's name, kept per id: a table's event names every open table of its
-# game and their sectors (a hundred scopes where a game has many tables), and
-# spelling each id again per event was most of the scopes' time (issue 23).
-# Bounded: past it, the least used are spelled again.
-table_scope = functools.lru_cache(maxsize=20_000)(live.table_scope)
-sector_scope = functools.lru_cache(maxsize=2_000)(live.sector_scope)
 
 # The statuses of a table on the floor (as floor.selectors.tables.OPEN, a layer above).
 OPEN = ("registering", "running", "suspended")
