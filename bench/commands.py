@@ -628,6 +628,9 @@ def projector(env: dict[str, str], scratch: Path) -> Iterator[subprocess.Popen]:
         yield process
     finally:
         stop(process)
+        # Its last line: where it stopped, and how large its batches grew
+        # (issue 23: under load a batch takes several commands' events).
+        print(f"  the projector process: {log_tail(log, 1)}")
 
 
 def wait_projector(server: Server, process: subprocess.Popen) -> None:

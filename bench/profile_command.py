@@ -17,8 +17,15 @@ the profiler's overhead (which weighs most on the many small Python calls).
 Each backend runs in its own child process (Django is set up once per process).
 The exit status is 1 when a command got an unexpected answer.
 
+With ``--profile-projector N`` the projector process runs under cProfile
+too, during the profiled cycles only (signalled on and off: SIGUSR1, SIGUSR2),
+and its top N functions by own time and by cumulative time are printed, with
+its batches (how many, events each): where the projector's fixed cost per
+batch goes. Its CPU per command is then inflated by its profiler; the
+unprofiled cycles after stop it first.
+
 Usage: .venv/bin/python bench/profile_command.py [--backend embedded|postgres|both]
-       [--cycles 20] [--top 0]
+       [--cycles 20] [--top 0] [--profile-projector 0]
 Results: printed, and written to var/bench/profile_command-<timestamp>-<backend>.json.
 """
 
@@ -30,6 +37,7 @@ import cProfile
 import json
 import os
 import pstats
+import signal
 import subprocess
 import sys
 import tempfile
@@ -75,6 +83,118 @@ PARTS = {
 }
 
 
+def profiled_projector(out: str) -> int:
+    """``manage.py run_projector`` in this process, its main thread under
+    cProfile between SIGUSR1 and SIGUSR2 (the stats written to ``out`` then),
+    counting its batches (the applied counts of ``run_once``)."""
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+    from django.db import connections
+
+    from floor.kernel.web.projector import CatchUpProjector
+
+    # CPU time, not wall time: the projector's waits and its preemption by the
+    # other processes on a loaded machine are not its cost.
+    profile = cProfile.Profile(time.process_time)
+    batches: list[int] = []
+    counting = {"on": False}
+    statements: dict[str, int] = {}
+
+    def logged(execute: Any, sql: str, params: Any, many: bool, context: Any) -> Any:
+        if counting["on"]:
+            key = " ".join(sql.split()[:6])[:120]
+            if key.startswith(("SAVEPOINT", "RELEASE SAVEPOINT")):
+                key = key.rsplit(" ", 1)[0]
+            statements[key] = statements.get(key, 0) + 1
+        return execute(sql, params, many, context)
+
+    for alias in connections:
+        connections[alias].execute_wrappers.append(logged)
+    run_once = CatchUpProjector.run_once
+
+    def counted(self: CatchUpProjector) -> int:
+        applied = run_once(self)
+        if counting["on"] and applied:
+            batches.append(applied)
+        return applied
+
+    CatchUpProjector.run_once = counted  # type: ignore[method-assign]
+
+    def start(*_: Any) -> None:
+        counting["on"] = True
+        profile.enable()
+
+    def finish(*_: Any) -> None:
+        profile.disable()
+        counting["on"] = False
+        profile.dump_stats(out)
+        Path(out + ".statements.json").write_text(json.dumps(statements))
+        Path(out + ".batches.json").write_text(json.dumps(batches))
+
+    signal.signal(signal.SIGUSR1, start)
+    signal.signal(signal.SIGUSR2, finish)
+    call_command("run_projector")
+    return 0
+
+
+@contextlib.contextmanager
+def projector_under_profile(env: dict[str, str], scratch: Path) -> Any:
+    """bench.commands.projector, but through ``profiled_projector``."""
+    log = scratch / "projector.log"
+    with log.open("ab") as sink:
+        process = subprocess.Popen(
+            [sys.executable, __file__, "--projector-child", str(scratch / "projector.prof")],
+            cwd=bench_commands.ROOT,
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stdout=sink,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+    try:
+        yield process
+    finally:
+        bench_commands.stop(process)
+
+
+def print_projector_profile(path: Path, commands: int, top: int) -> dict[str, Any]:
+    """The projector's profile: its batches, then its top functions."""
+    deadline = time.monotonic() + PROJECTOR_READY_TIMEOUT
+    while not Path(str(path) + ".batches.json").exists():
+        if time.monotonic() > deadline:
+            raise RuntimeError("the projector wrote no profile")
+        time.sleep(0.05)
+    time.sleep(0.2)  # the stats are written before the batches' file
+    batches = json.loads(Path(str(path) + ".batches.json").read_text())
+    stats = pstats.Stats(str(path))
+    total = stats.total_tt  # type: ignore[attr-defined]
+    summary = {
+        "batches": len(batches),
+        "events": sum(batches),
+        "events_per_batch": sum(batches) / len(batches) if batches else 0.0,
+        "profiled_ms_per_command": total / commands * 1000,
+        "profiled_ms_per_batch": total / len(batches) * 1000 if batches else 0.0,
+    }
+    print(
+        f"  the projector under cProfile: {summary['batches']} batches, "
+        f"{summary['events_per_batch']:.1f} events each, "
+        f"{summary['profiled_ms_per_batch']:.2f} ms a batch, "
+        f"{summary['profiled_ms_per_command']:.2f} ms a command (profiled)"
+    )
+    statements = json.loads(Path(str(path) + ".statements.json").read_text())
+    summary["orm_statements_per_batch"] = (
+        sum(statements.values()) / len(batches) if batches else 0.0
+    )
+    print(f"  its ORM statements, {summary['orm_statements_per_batch']:.1f} a batch:")
+    for sql, count in sorted(statements.items(), key=lambda item: -item[1])[:top]:
+        print(f"    {count:6d}  {sql}")
+    stats.sort_stats("tottime").print_stats(top)
+    stats.sort_stats("cumulative").print_stats(top)
+    return summary
+
+
 def parts(profile: cProfile.Profile, commands: int) -> dict[str, dict[str, float]]:
     """Milliseconds per command of each part, and how often it was called."""
     stats = pstats.Stats(profile).stats  # type: ignore[attr-defined]
@@ -88,7 +208,7 @@ def parts(profile: cProfile.Profile, commands: int) -> dict[str, dict[str, float
     return found
 
 
-def child(backend: str, cycles: int, top: int) -> int:
+def child(backend: str, cycles: int, top: int, projector_top: int = 0) -> int:
     """One backend, in this process: stores, projector, the profiled cycles."""
     with contextlib.ExitStack() as stack:
         scratch = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="floor-prof-")))
@@ -97,7 +217,10 @@ def child(backend: str, cycles: int, top: int) -> int:
         env = bench_commands.server_env(backend, scratch)
         env["FLOOR_READ_MODELS"] = "projector"
         tokens = bench_commands.prepare(env)
-        projector = stack.enter_context(bench_commands.projector(env, scratch))
+        if projector_top:
+            projector = stack.enter_context(projector_under_profile(env, scratch))
+        else:
+            projector = stack.enter_context(bench_commands.projector(env, scratch))
         os.environ.clear()
         os.environ.update(env)
         import django
@@ -157,10 +280,20 @@ def child(backend: str, cycles: int, top: int) -> int:
         profile = cProfile.Profile()
         began = time.perf_counter()
         web_cpu, projector_cpu = time.process_time(), cpu_seconds(projector.pid)
+        if projector_top:
+            os.kill(projector.pid, signal.SIGUSR1)
         profile.enable()
         for index in range(cycles):
             cycle(f"profiled {index}")
         profile.disable()
+        commands = cycles * (bench_commands.TABLES_PER_SECTOR + 2)
+        projector_profile = None
+        if projector_top:
+            time.sleep(0.5)  # its last batch
+            os.kill(projector.pid, signal.SIGUSR2)
+            projector_profile = print_projector_profile(
+                scratch / "projector.prof", commands, projector_top
+            )
         elapsed = time.perf_counter() - began
         web_cpu = time.process_time() - web_cpu
         projector_cpu = cpu_seconds(projector.pid) - projector_cpu
@@ -174,7 +307,6 @@ def child(backend: str, cycles: int, top: int) -> int:
         plain_elapsed = time.perf_counter() - plain_began
         plain_web = time.process_time() - plain_web
         plain_projector = cpu_seconds(projector.pid) - plain_projector
-    commands = cycles * (bench_commands.TABLES_PER_SECTOR + 2)
     found = parts(profile, commands)
     ordered = sorted(profiled_waits)
     results = {
@@ -198,6 +330,7 @@ def child(backend: str, cycles: int, top: int) -> int:
             **{f"p{pct}": bench_commands.percentile(ordered, pct) for pct in (10, 50, 90, 99)},
         },
         "unexpected": unexpected[:10],
+        "projector_profile": projector_profile,
     }
     print(
         f"\n{bench_commands.BACKEND_TITLES[backend]}: {commands} commands under cProfile, "
@@ -239,18 +372,29 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--backend", choices=("embedded", "postgres", "both"), default="both")
     parser.add_argument("--cycles", type=int, default=20, help="sector cycles profiled (6 each)")
     parser.add_argument("--top", type=int, default=0, help="also print cProfile's top N")
+    parser.add_argument(
+        "--profile-projector",
+        type=int,
+        default=0,
+        metavar="N",
+        help="also profile the projector process and print its top N functions",
+    )
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--projector-child", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.cycles < 1:
         parser.error("--cycles must be at least 1")
+    if args.projector_child:
+        return profiled_projector(args.projector_child)
     bench_commands.unwind_on_signals()
     if args.child:
-        return child(args.backend, args.cycles, args.top)
+        return child(args.backend, args.cycles, args.top, args.profile_projector)
     backends = ("embedded", "postgres") if args.backend == "both" else (args.backend,)
     status = 0
     for backend in backends:
         command = [sys.executable, __file__, "--child", "--backend", backend]
         command += ["--cycles", str(args.cycles), "--top", str(args.top)]
+        command += ["--profile-projector", str(args.profile_projector)]
         status = max(status, subprocess.run(command, check=False).returncode)
     return status
 

@@ -105,9 +105,13 @@ def floor_app() -> FloorApplication:
         return _built["app"]  # type: ignore[return-value]
 
 
-def floor_projector() -> CatchUpProjector:
-    """The projector of the floor's read models (cheap: no connection of its own)."""
-    return CatchUpProjector(FloorProjection(floor_app), floor_app, ProjectionPosition)
+def floor_projector(*, long_lived: bool = False) -> CatchUpProjector:
+    """The projector of the floor's read models (cheap: no connection of its
+    own). ``long_lived``: the projector process's, which keeps rows in memory
+    from one batch to the next (FloorProjection, ``hold_rows``); any other
+    (a request's, the beat sweep's, a rebuild's) starts each batch afresh."""
+    projection = FloorProjection(floor_app, hold_rows=long_lived)
+    return CatchUpProjector(projection, floor_app, ProjectionPosition)
 
 
 def install(app: FloorApplication | None) -> None:

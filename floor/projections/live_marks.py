@@ -60,6 +60,7 @@ from floor.domain.waiting_list import WaitingList
 from floor.kernel.command_record import CommandRecord
 from floor.kernel.composition import ROOM
 from floor.kernel.web.live import ALL, CAGE, sector_scope, table_scope
+from floor.kernel.web.rows import upsert_plain
 from floor.models import (
     BalanceGroupView,
     LiveMark,
@@ -103,6 +104,27 @@ class Rows:
         # The scopes of a table (its own and its game's) and of a game's open
         # tables, found since a table's row last changed.
         self.found: dict[tuple, frozenset[str]] = {}
+        # A balancing group -> the tables it holds (read on a miss).
+        self.groups: dict[UUID, frozenset[UUID | None]] = {}
+
+    # --- kept from one batch to the next (FloorProjection.batch, hold_rows) ------------
+
+    # Rows held at most (tables, players, lists and groups): a big room's day
+    # fits many times over; past it they are read again, so memory stays flat.
+    MOST_HELD = 100_000
+
+    def small(self) -> bool:
+        """Whether these rows are few enough to keep for the next batch."""
+        lists = len(self.lists or ()) + len(self.lists_told)
+        held = len(self.tables) + len(self.players) + len(self.groups) + lists
+        return held <= self.MOST_HELD
+
+    def settle(self) -> None:
+        """After the batch committed: what it told of the lists is what the
+        database holds now."""
+        if self.lists is not None:
+            self.lists.update(self.lists_told)
+            self.lists_told.clear()
 
     # --- told by the projection --------------------------------------------------------
 
@@ -117,6 +139,9 @@ class Rows:
 
     def waiting_list(self, list_id: UUID, game: tuple, players: Iterable[UUID]) -> None:
         self.lists_told[list_id] = (tuple(game), frozenset(players))
+
+    def group(self, group_id: UUID, table_ids: Iterable[Any]) -> None:
+        self.groups[group_id] = frozenset(_uuid(t) for t in table_ids)
 
     # --- read by the scopes -----------------------------------------------------------
 
@@ -151,6 +176,12 @@ class Rows:
                 self.players.setdefault(seated_id, table_id)  # the batch's is newer
             self.seated_read = True
         return self.players.get(player_id)
+
+    def group_tables(self, group_id: UUID) -> frozenset[UUID | None]:
+        if group_id not in self.groups:
+            found = BalanceGroupView.objects.filter(id=group_id).values_list("table_ids", flat=True)
+            self.groups[group_id] = frozenset(_uuid(t) for ids in found for t in ids)
+        return self.groups[group_id]
 
     def all_lists(self) -> dict[UUID, tuple[tuple, frozenset]]:
         if self.lists is None:
@@ -275,6 +306,9 @@ def _player_scopes(player_id: UUID) -> set[str]:
 
 
 def _group_tables(group_id: UUID) -> set[UUID | None]:
+    rows = _rows.get()
+    if rows is not None:
+        return set(rows.group_tables(group_id))
     found = BalanceGroupView.objects.filter(id=group_id).values_list("table_ids", flat=True)
     return {_uuid(t) for table_ids in found for t in table_ids}
 
@@ -358,24 +392,21 @@ def stamp(scopes: set[str], position: int) -> None:
     """Moves each scope's mark to ``position``: one statement, in the
     projection's transaction (events are applied in order, so a mark only
     moves forward)."""
-    if not scopes:
-        return
-    LiveMark.objects.bulk_create(
-        [LiveMark(scope=scope, position=position) for scope in sorted(scopes)],
-        update_conflicts=True,
-        unique_fields=["scope"],
-        update_fields=["position"],
-    )
+    stamp_all(dict.fromkeys(scopes, position))
 
 
 def stamp_all(marks: dict[str, int]) -> None:
     """Moves each scope's mark to its position (a batch's: the last event
-    that touched it), in one statement."""
+    that touched it), in one prepared statement run over the marks
+    (rows.upsert_plain: where a game has many tables, a table's event marks
+    them all, and ``bulk_create`` building and compiling a hundred rows was
+    the largest part of a small batch, issue 23)."""
     if not marks:
         return
-    LiveMark.objects.bulk_create(
-        [LiveMark(scope=scope, position=marks[scope]) for scope in sorted(marks)],
-        update_conflicts=True,
-        unique_fields=["scope"],
-        update_fields=["position"],
+    upsert_plain(
+        LiveMark,
+        ["scope", "position"],
+        [(scope, marks[scope]) for scope in sorted(marks)],
+        unique=["scope"],
+        update=["position"],
     )

@@ -240,3 +240,31 @@ def test_an_inbox_waits_on_a_descriptor_past_select_s_limit(nudge_dir):
         for descriptor in opened:
             os.close(descriptor)
         resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+
+
+def test_the_idle_polls_grow_apart_and_start_again_after_a_nudge():
+    """Nudged by every request, the polling projector's polls are a safety
+    net: idle, their pause doubles up to ``longest``; a nudge starts it again."""
+
+    class Recorder:
+        def max_notification_id(self) -> int:
+            return 7  # never past the position: the log stays idle
+
+    stop = threading.Event()
+
+    class Inbox:
+        pauses: list[float] = []
+        nudged_at = {4}  # the fifth wait ends on a nudge
+
+        def wait(self, timeout: float) -> bool:
+            self.pauses.append(timeout)
+            if len(self.pauses) == 9:
+                stop.set()
+            return len(self.pauses) - 1 in self.nudged_at
+
+    inbox = Inbox()
+    wakeup = PollingWakeup(Recorder(), poll=0.01, inbox=inbox, longest=0.05)
+    assert wakeup.wait(7, 3600, stop) is False
+    assert inbox.pauses == [0.01, 0.02, 0.04, 0.05, 0.05, 0.01, 0.02, 0.04, 0.05]
+    # Without an inbox (a second projector), the poll keeps its pace.
+    assert PollingWakeup(Recorder(), poll=0.5, inbox=None, longest=0.05).longest == 0.5

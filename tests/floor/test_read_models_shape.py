@@ -148,9 +148,11 @@ def test_a_database_error_does_not_end_the_projector(played, monkeypatch):
     monkeypatch.setattr(run_projector.connections, "close_all", lambda: None)  # the test's
     real = run_projector.floor_projector
     failures = []
+    made_as = []
 
-    def projector():
-        made = real()
+    def projector(**options):
+        made_as.append(options)
+        made = real(**options)
         run_once = made.run_once
 
         def once_failing():
@@ -168,3 +170,4 @@ def test_a_database_error_does_not_end_the_projector(played, monkeypatch):
     call_command("run_projector", stdout=io.StringIO())
 
     assert failures == ["locked"] and runtime.floor_projector().lag() == 0
+    assert made_as == [{"long_lived": True}]  # the process's projector holds its rows

@@ -26,7 +26,7 @@ import logging
 import time
 from collections.abc import Callable, Iterable
 from contextlib import AbstractContextManager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Protocol
 
 from django.db import connections, models, transaction
@@ -55,13 +55,17 @@ class Projection(Protocol):
     # earlier release built are rebuilt (CatchUpProjector.outdated).
 
 
-def batch_of(projection: Projection) -> AbstractContextManager[object]:
-    """The projection's batch, if it has one: ``batch()``, a context entered
-    around a batch's events inside its transaction, where a projection writes
-    what it gathered per event in bulk (issue 23, item 2: the floor's journal
-    rows). A projection without it applies event by event."""
+def batch_of(projection: Projection, after: int) -> AbstractContextManager[object]:
+    """The projection's batch, if it has one: ``batch(after)``, a context
+    entered around a batch's events inside its transaction, where a
+    projection writes what it gathered per event in bulk (issue 23, item 2:
+    the floor's journal rows). ``after`` is the position the read models
+    show before the batch (its compare-and-set has just checked it), so a
+    projection holding rows in memory from its earlier batches knows whether
+    they still are the database's (floor.projections.floor_views). A
+    projection without it applies event by event."""
     batch = getattr(projection, "batch", None)
-    return batch() if batch is not None else contextlib.nullcontext()
+    return batch(after) if batch is not None else contextlib.nullcontext()
 
 
 class ProjectionLagging(RuntimeError):
@@ -78,6 +82,12 @@ class CatchUpProjector:
     application: Callable[[], Application]
     positions: type[models.Model]
     batch_size: int = 100
+    # The position the last ``run_once`` left the read models at, as far as
+    # it knows (None: unknown), so that the projector process waits for the
+    # log to pass it without reading it back (run_projector); and whether the
+    # position row is known to be there (made once, not asked every batch).
+    reached: int | None = field(default=None, init=False)
+    _row_made: bool = field(default=False, init=False)
 
     @property
     def name(self) -> str:
@@ -106,7 +116,8 @@ class CatchUpProjector:
 
         One plain SELECT of the column on the database the model is read from
         (so a rebuild's routing to its shadow holds): a request waiting for the
-        projector reads it after every pause, and the projector twice a batch;
+        projector reads it after every pause (the projector process, only
+        when it does not know where its last batch left it: ``reached``);
         measured on SQLite, 15 us a read where the ORM's ``.first()``, building
         a model for one integer, took 250 (bench/README.md, commands.py)."""
         meta = self.positions._meta
@@ -132,13 +143,44 @@ class CatchUpProjector:
         Returns 0 when the log is exhausted, or when another projector moved the
         position first (the caller reads the position again).
         """
+        # First from where its own last batch left the position, unread: the
+        # compare-and-set checks it. Moved by anyone else (or this is another
+        # database's, a rebuild's shadow), it is read, and the batch tried again.
+        if self.reached is not None and self._row_made:
+            applied = self._apply_from(self.reached, guessed=True)
+            if applied is not None:
+                return applied
+        for made_here in (False, True):
+            if not self._row_made or made_here:
+                # Made once, not asked every batch; asked again when the
+                # compare-and-set found nothing (the row may not be there: a
+                # reset, a rebuild's switch, a shadow's new database).
+                self.positions.objects.get_or_create(
+                    name=self.name, defaults={"version": self.version}
+                )
+                self._row_made = True
+                made_here = True
+            applied = self._apply_from(self.position())
+            if applied is not None:
+                return applied
+            if made_here:
+                break
+        return 0  # another projector moved it first
+
+    def _apply_from(self, start: int, guessed: bool = False) -> int | None:
+        """The batch after position ``start``, in one transaction; None when
+        the position row is not at ``start`` (nothing applied), or when
+        ``start`` is ``guessed`` and the log has nothing past it (the position
+        may be behind it: read it)."""
+        self.reached = None
         app = self.application()
-        self.positions.objects.get_or_create(name=self.name, defaults={"version": self.version})
-        start = self.position()
         notifications = app.recorder.select_notifications(
             start=start, limit=self.batch_size, inclusive_of_start=False
         )
         if not notifications:
+            if guessed:
+                return None
+            self.reached = start
             return 0
         end = notifications[-1].id
         with transaction.atomic():
@@ -146,11 +188,13 @@ class CatchUpProjector:
                 position=end, updated_at=timezone.now()
             )
             if not moved:
-                return 0
-            with batch_of(self.projection):
+                return None
+            with batch_of(self.projection, start):
                 for notification in notifications:
                     event = app.mapper.to_domain_event(notification)
                     self.projection.apply(event, notification.id)
+        if transaction.get_autocommit():  # committed (not in a caller's transaction)
+            self.reached = end
         return len(notifications)
 
     def catch_up(self, until: int | None = None, timeout: float = 30.0) -> int:
@@ -172,6 +216,7 @@ class CatchUpProjector:
 
     def reset(self) -> None:
         """Empties the read models and rewinds the position, in one transaction."""
+        self.reached = None
         with transaction.atomic():
             self.positions.objects.update_or_create(
                 name=self.name,

@@ -85,7 +85,7 @@ class Command(BaseCommand):
         once: bool,
         **options,
     ):
-        projector = floor_projector()
+        projector = floor_projector(long_lived=True)
         projector.batch_size = batch_size
         stop = threading.Event()
         previous = None
@@ -102,6 +102,7 @@ class Command(BaseCommand):
         wakeup = wakeup_for(floor_app().recorder, poll_seconds)
         heartbeat = None if once else start_heartbeat(PROJECTOR)
         pause = FIRST_ERROR_PAUSE
+        batches = events = 0  # told at the end: how large the batches grew
         try:
             while not stop.is_set():
                 if rebuild is not None and rebuild.poll() is not None:
@@ -110,6 +111,7 @@ class Command(BaseCommand):
                 try:
                     applied = projector.run_once()
                     if applied:
+                        batches, events = batches + 1, events + applied
                         # Committed: the requests waiting for it need not poll.
                         nudges.nudge_waiters()
                     if applied >= projector.batch_size or (once and applied):
@@ -119,7 +121,11 @@ class Command(BaseCommand):
                     # The log as read is applied: wait for it to grow (at once
                     # when it grew meanwhile), rather than read it again for
                     # nothing after every short batch.
-                    wakeup.wait(projector.position(), idle_seconds, stop)
+                    # (Where the last batch left it, unless it does not know.)
+                    reached = projector.reached
+                    if reached is None:
+                        reached = projector.position()
+                    wakeup.wait(reached, idle_seconds, stop)
                 except DatabaseError:
                     logger.exception("the projector's database did not answer; trying again")
                     connections.close_all()
@@ -136,4 +142,7 @@ class Command(BaseCommand):
                 heartbeat.stopped.set()
             if previous is not None:
                 signal.signal(signal.SIGTERM, previous)
-        self.stdout.write(f"{projector.name} at event {projector.position()}")
+        told = f"{projector.name} at event {projector.position()}"
+        if batches:
+            told += f"; {events} events applied in {batches} batches ({events / batches:.1f} each)"
+        self.stdout.write(told)
