@@ -33,7 +33,7 @@ from floor.domain.sector import Sector
 from floor.domain.table import Table
 from floor.domain.waiting_list import WaitingList
 from floor.kernel.composition import ROOM
-from floor.kernel.web.rows import insert_rows, update_rows
+from floor.kernel.web.rows import insert_dicts, insert_rows, update_rows
 from floor.models import (
     BalanceGroupView,
     HandView,
@@ -116,9 +116,9 @@ class FloorProjection:
         self._lists: dict[UUID, tuple[str, list[dict]]] | None = None
         self._reports: ReportBatch | None = None
         self._timers: TimerBatch | None = None
-        # The batch's hands: rows it started, by (table, number), and what it
-        # changed of hands started before it.
-        self._hands: dict[tuple[UUID, int], HandView] | None = None
+        # The batch's hands: rows it started (their fields), by (table,
+        # number), and what it changed of hands started before it.
+        self._hands: dict[tuple[UUID, int], dict] | None = None
         self._hand_changes: dict[tuple[UUID, int], dict] | None = None
 
     @contextmanager
@@ -316,12 +316,12 @@ class FloorProjection:
             )
 
     def _new_hand(self, **fields) -> None:
-        """A hand's row: saved at once, or at the batch's end."""
-        row = HandView(**fields)
+        """A hand's row: saved at once, or its fields kept for the batch's end
+        (written without a model instance each: rows.insert_dicts)."""
         if self._hands is None:
-            row.save(force_insert=True)
+            HandView(**fields).save(force_insert=True)
         else:
-            self._hands[(row.table_id, row.number)] = row
+            self._hands[(fields["table_id"], fields["number"])] = fields
 
     def _change_hand(self, table_id: UUID, number: int, **fields) -> None:
         """Changes a hand's row: the batch's own in memory, one started
@@ -333,17 +333,16 @@ class FloorProjection:
         if row is None:
             self._hand_changes.setdefault((table_id, number), {}).update(fields)
             return
-        for name, value in fields.items():
-            setattr(row, name, value)
+        row.update(fields)
 
     @staticmethod
     def _write_hands(
-        hands: dict[tuple[UUID, int], HandView], changes: dict[tuple[UUID, int], dict]
+        hands: dict[tuple[UUID, int], dict], changes: dict[tuple[UUID, int], dict]
     ) -> None:
         """The batch's new hands in one statement (in the order they
         started, so their ids are those one event at a time gave), then the
         changes to hands started before it, one statement each."""
-        insert_rows(HandView, hands.values())
+        insert_dicts(HandView, hands.values())
         for (table_id, number), fields in changes.items():
             HandView.objects.filter(table_id=table_id, number=number).update(**fields)
 
@@ -383,17 +382,17 @@ class FloorProjection:
         # the queryset's update wrote, without compiling it per table).
         update_rows(TableView, rows, list(fields))
         SeatView.objects.filter(table_id__in=list(tables)).delete()
-        insert_rows(
+        insert_dicts(
             SeatView,
             (
-                SeatView(
-                    table_id=table.id,
-                    seat=int(seat),
-                    player_id=UUID(state["player_id"]),
-                    stack_cents=state["stack"],
-                    rests=state.get("rests", 0),
+                {
+                    "table_id": table.id,
+                    "seat": int(seat),
+                    "player_id": UUID(state["player_id"]),
+                    "stack_cents": state["stack"],
+                    "rests": state.get("rests", 0),
                     **{flag: state[flag] for flag in SEAT_FLAGS},
-                )
+                }
                 for table, _event in tables.values()
                 for seat, state in table.occupants.items()
             ),

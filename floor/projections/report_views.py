@@ -31,7 +31,7 @@ from eventsourcing.domain import DomainEventProtocol
 from floor.domain.table import Table
 from floor.domain.waiting_list import WaitingList
 from floor.kernel.composition import ROOM
-from floor.kernel.web.rows import insert_plain, insert_rows
+from floor.kernel.web.rows import insert_dicts, insert_plain, insert_rows
 from floor.models import JournalMention, ListMove, OccupancyStep
 from floor.projections.journal import METADATA, entry_data
 from floor.projections.route import Route
@@ -65,7 +65,7 @@ class ReportBatch:
 
     def __init__(self) -> None:
         self.mentions: list[tuple[str, int]] = []  # (subject, position)
-        self.steps: list[OccupancyStep] = []
+        self.steps: list[dict[str, Any]] = []  # OccupancyStep's fields
         self.seated: dict[UUID, int] = {}  # a table -> its last count
         self.moves: list[ListMove] = []
         # (list, player) -> its open registrations, oldest first (rows already
@@ -110,7 +110,7 @@ class ReportBatch:
 
     def flush(self) -> None:
         insert_plain(JournalMention, ("subject", "position"), self.mentions, ignore_conflicts=True)
-        insert_rows(OccupancyStep, self.steps)
+        insert_dicts(OccupancyStep, self.steps)
         if self.closed:
             ListMove.objects.filter(pk__in=self.closed).update(open=False)
         insert_rows(ListMove, self.moves)
@@ -296,7 +296,7 @@ def _occupancy(
         seated = 0
     batch.seated[table_id] = seated
     batch.steps.append(
-        OccupancyStep(position=position, table_id=table_id, at=event.timestamp, seated=seated)
+        {"position": position, "table_id": table_id, "at": event.timestamp, "seated": seated}
     )
 
 
