@@ -18,6 +18,7 @@ from contextlib import contextmanager, suppress
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from datetime import datetime
+from functools import lru_cache
 from typing import Any
 from uuid import UUID
 
@@ -45,7 +46,11 @@ READ_MODELS = [AccountView, TransactionView, TrayRequestView, JackpotView, Gamin
 EVENTS = (Transaction.Posted, TrayRequest.Event, Jackpot.Created, GamingDay.Event)
 
 
+@lru_cache(maxsize=16_384)
 def _uuid(value: str | None) -> UUID | None:
+    """An id of an event (hex) as a UUID; the same tables and players come
+    back in transaction after transaction (issue 23, sixth pass), and a UUID
+    is immutable, so one is shared."""
     return UUID(value) if value else None
 
 

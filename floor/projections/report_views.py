@@ -165,11 +165,25 @@ def _json_string(text: str) -> str:
     return json.dumps(text)[1:-1]
 
 
+# The ids found in each long string seen lately: the same ones come back
+# event after event (a player's id, a seat's account name), and the pattern
+# and the JSON escaping cost a few microseconds a string (issue 23, sixth
+# pass). Bounded: emptied when full.
+_FOUND: dict[str, tuple[str, ...]] = {}
+_FOUND_MAX = 50_000
+
+
 def _search(text: str, found: set[str]) -> None:
-    text = _json_string(text)
-    if len(text) >= _SHORTEST:
-        for match in UUID_TEXT.findall(text):
-            found.add(match.replace("-", "").lower())
+    ids = _FOUND.get(text)
+    if ids is None:
+        json_text = _json_string(text)
+        ids = ()
+        if len(json_text) >= _SHORTEST:
+            ids = tuple(match.replace("-", "").lower() for match in UUID_TEXT.findall(json_text))
+        if len(_FOUND) >= _FOUND_MAX:
+            _FOUND.clear()
+        _FOUND[text] = ids
+    found.update(ids)
 
 
 def _may_hold_an_id(text: str) -> bool:
