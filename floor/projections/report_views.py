@@ -109,6 +109,12 @@ class ReportBatch:
         self.open[(list_id, player)] = []
 
     def flush(self) -> None:
+        # In the order of their unique index, (subject, position): each row's
+        # index entry then goes next to the one before it, not to a page
+        # anywhere in the index for a random subject (issue 23, sixth pass:
+        # a fifth less CPU to insert a 40,000-event log's 140,000 mentions,
+        # throwaway script). Their ids are a surrogate nothing reads.
+        self.mentions.sort()
         insert_plain(JournalMention, ("subject", "position"), self.mentions, ignore_conflicts=True)
         insert_dicts(OccupancyStep, self.steps)
         if self.closed:
