@@ -26,6 +26,7 @@ from itertools import repeat
 from typing import Any
 from uuid import UUID
 
+from django.db import connections, router
 from eventsourcing.domain import DomainEventProtocol
 
 from floor.domain.table import Table
@@ -76,13 +77,7 @@ class ReportBatch:
 
     def last_seated(self, table_id: UUID) -> int:
         if table_id not in self.seated:
-            last = (
-                OccupancyStep.objects.filter(table_id=table_id)
-                .order_by("-position")
-                .values_list("seated", flat=True)
-                .first()
-            )
-            self.seated[table_id] = last or 0
+            self.seated[table_id] = _last_seated(table_id) or 0
         return self.seated[table_id]
 
     def still_open(self, list_id: UUID, player: str) -> list[ListMove]:
@@ -121,6 +116,38 @@ class ReportBatch:
             ListMove.objects.filter(pk__in=self.closed).update(open=False)
         insert_rows(ListMove, self.moves)
         self.__init__()
+
+
+# The statement that reads a table's last step, by backend: the ORM's (which
+# its index serves, the test of the read-backs' plans says), compiled once
+# and run with each table's id, not built and compiled again for every table
+# of every batch (issue 23, sixth pass: 3 to 5 ms each under cProfile).
+_LAST_SEATED: dict[str, str] = {}
+
+
+def _last_seated_sql(connection) -> str:
+    if connection.vendor not in _LAST_SEATED:
+        query = (
+            OccupancyStep.objects.using(connection.alias)
+            .filter(table_id=UUID(int=0))
+            .order_by("-position")
+            .values_list("seated", flat=True)[:1]
+        )
+        sql, params = query.query.get_compiler(using=connection.alias).as_sql()
+        if len(params) != 1:  # the table's id alone: anything else, not this way
+            raise RuntimeError(f"unexpected statement for a table's last step: {sql}")
+        _LAST_SEATED[connection.vendor] = sql
+    return _LAST_SEATED[connection.vendor]
+
+
+def _last_seated(table_id: UUID) -> int | None:
+    """The count of a table's last occupancy step, None if it has none."""
+    connection = connections[router.db_for_read(OccupancyStep)]
+    table = OccupancyStep._meta.get_field("table_id").get_db_prep_value(table_id, connection)
+    with connection.cursor() as cursor:
+        cursor.execute(_last_seated_sql(connection), [table])
+        row = cursor.fetchone()
+    return None if row is None else row[0]
 
 
 def apply_report_views(
