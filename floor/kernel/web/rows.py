@@ -127,11 +127,10 @@ def _insert(
     """Runs ``INSERT INTO table (columns) VALUES (...), (...), ...`` over
     ``rows``, as many a statement as it takes (issue 23, sixth pass): one
     statement a row through ``executemany`` cost SQLite a statement's
-    execution each (its AUTOINCREMENT counter written back every time): the
-    journal's mentions, 140,000 rows in a 40,000-event rebuild, took 0.80 s
-    of CPU that way and 0.37 s by rows of 100 to 500 a statement (throwaway
-    script on the bench's room). Rows go in the order given, so automatic ids
-    are those one row at a time gave."""
+    execution each: the journal's mentions, 140,000 rows in a 40,000-event
+    rebuild, took 0.80 s of CPU that way and 0.37 s by 500 rows a statement
+    (0.51 by 100; throwaway script on the bench's room). Rows go in the
+    order given, so automatic ids are those one row at a time gave."""
     if not rows:
         return
     quote = connection.ops.quote_name
