@@ -18,6 +18,7 @@ from contextlib import contextmanager, suppress
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from datetime import datetime
+from functools import lru_cache
 from typing import Any
 from uuid import UUID
 
@@ -25,7 +26,7 @@ from eventsourcing.domain import DomainEventProtocol
 
 from floor.kernel.composition import ReadModelPart
 from floor.kernel.errors import DomainError
-from floor.kernel.web.rows import insert_rows, update_rows
+from floor.kernel.web.rows import insert_dicts, insert_rows, update_rows
 from ledger.domain.accounts import AccountRef, Kind
 from ledger.domain.gaming_day import GamingDay
 from ledger.domain.jackpot import Jackpot
@@ -45,7 +46,11 @@ READ_MODELS = [AccountView, TransactionView, TrayRequestView, JackpotView, Gamin
 EVENTS = (Transaction.Posted, TrayRequest.Event, Jackpot.Created, GamingDay.Event)
 
 
+@lru_cache(maxsize=16_384)
 def _uuid(value: str | None) -> UUID | None:
+    """An id of an event (hex) as a UUID; the same tables and players come
+    back in transaction after transaction (issue 23, sixth pass), and a UUID
+    is immutable, so one is shared."""
     return UUID(value) if value else None
 
 
@@ -76,7 +81,9 @@ class _Books:
     written one posting at a time, for three statements a batch instead of
     three or four per posting."""
 
-    transactions: list[TransactionView] = field(default_factory=list)
+    # The transactions' rows, as fields by name (rows.insert_dicts: no model
+    # instance each).
+    transactions: list[dict[str, Any]] = field(default_factory=list)
     # account name -> [moved, in, out, last moved at]
     moves: dict[str, list] = field(default_factory=dict)
 
@@ -88,7 +95,7 @@ class _Books:
         move[3] = at
 
     def write(self) -> None:
-        insert_rows(TransactionView, self.transactions)
+        insert_dicts(TransactionView, self.transactions)
         if not self.moves:
             return
         known = AccountView.objects.in_bulk(list(self.moves))
@@ -138,26 +145,26 @@ def _new_account(name: str) -> AccountView:
 
 
 def _transaction(event: DomainEventProtocol, position: int) -> None:
-    row = TransactionView(
-        id=event.originator_id,
-        position=position,
-        kind=event.kind,
-        reason=event.reason[:300],
+    row = {
+        "id": event.originator_id,
+        "position": position,
+        "kind": event.kind,
+        "reason": event.reason[:300],
         # Posted before the codes: the stored event has none, its text stands.
-        reason_code=getattr(event, "reason_code", ""),
-        reason_params=getattr(event, "reason_params", None) or {},
-        gaming_day=event.gaming_day,
-        table_id=_uuid(event.table_id),
-        player_id=_uuid(event.player_id),
-        reference=event.reference or "",
-        postings=event.postings,
-        amount_cents=amount_of(event.postings),
-        actor=event.actor,
-        actor_role=event.actor_role,
-        command_id=event.command_id,
-        rule_profile=event.rule_profile,
-        at=event.timestamp,
-    )
+        "reason_code": getattr(event, "reason_code", ""),
+        "reason_params": getattr(event, "reason_params", None) or {},
+        "gaming_day": event.gaming_day,
+        "table_id": _uuid(event.table_id),
+        "player_id": _uuid(event.player_id),
+        "reference": event.reference or "",
+        "postings": event.postings,
+        "amount_cents": amount_of(event.postings),
+        "actor": event.actor,
+        "actor_role": event.actor_role,
+        "command_id": event.command_id,
+        "rule_profile": event.rule_profile,
+        "at": event.timestamp,
+    }
     books = _batch.get()
     alone = books is None  # an event applied on its own: a batch of one
     if alone:

@@ -14,6 +14,7 @@ from eventsourcing.domain import event
 
 from floor.domain import banked_hand, hand_rules
 from floor.domain.concern import TableConcern
+from floor.domain.seat import Seat
 from games.profiles import RuleProfile
 
 
@@ -75,23 +76,30 @@ class HandsMixin(TableConcern):
         if self.last_hands is not None:
             self.last_hands["left"] -= 1
         for seat in dealt_in:
-            state = self.seat_at(seat)
+            # The stored seat's fields read as they are, not through a Seat
+            # value each (a hand's start, a tenth of the log: issue 23).
+            state = self.occupants[str(seat)]
+            moved_from = Seat.stored(state, "moved_from")
             self._update_seat(
                 seat,
                 played_hand=True,
                 # Dealt a hand at the seat a move brought them to: no undo now.
-                moved_from={**state.moved_from, "played": True} if state.moved_from else None,
+                moved_from={**moved_from, "played": True} if moved_from else None,
                 # The big blind owed is posted: the five hands count again [PT 89].
-                idle_hands=0 if state.must_post_big_blind else state.idle_hands,
+                idle_hands=0
+                if Seat.stored(state, "must_post_big_blind")
+                else Seat.stored(state, "idle_hands"),
                 newcomer=False,
                 posts_big_blind=False,
                 owes_cents=0,
                 must_post_big_blind=False,
             )
         for seat, amount in missed.items():
-            self._update_seat(seat, owes_cents=self.seat_at(seat).owes_cents + amount)
+            owes = Seat.stored(self.occupants[str(seat)], "owes_cents")
+            self._update_seat(seat, owes_cents=owes + amount)
         for seat in resting:
-            self._update_seat(seat, rested_hands=self.seat_at(seat).rested_hands + 1)
+            rested = Seat.stored(self.occupants[str(seat)], "rested_hands")
+            self._update_seat(seat, rested_hands=rested + 1)
         for seat in rest_exceeded:
             self._update_seat(seat, rest_exceeded=True)
         for seat, why in must_leave.items():

@@ -93,10 +93,28 @@ class Seat:
         if tuple(state) != _FIELD_NAMES or not changes.keys() <= _FIELD_SET:
             return cls.from_state(state).but(**changes).to_state()
         new = {**state, **changes}
-        for name, value in new.items():
+        # Copied as ``to_state`` copies them: the values given, and the
+        # fields declared to hold a mapping (the others hold scalars). Not a
+        # look at every field: a hand's fold changes most dealt-in seats, and
+        # that look was most of this call (issue 23, sixth pass).
+        for name, value in changes.items():
             if type(value) not in _PLAIN and not isinstance(value, _IMMUTABLE):
                 new[name] = deepcopy(value)
+        for name in _NESTED:
+            value = new[name]
+            if value is not None and name not in changes and type(value) not in _PLAIN:
+                new[name] = deepcopy(value)
         return new
+
+    @staticmethod
+    def stored(state: Mapping[str, Any], name: str) -> Any:
+        """One field of a stored seat, as ``from_state(state)`` would hold it
+        (its default where an older snapshot's seat lacks it), without making
+        the value: a hand's fold reads a few fields of every dealt-in seat."""
+        try:
+            return state[name]
+        except KeyError:
+            return _DEFAULTS[name]
 
     def but(self, **changes: Any) -> Seat:
         """This seat with ``changes``."""
@@ -113,6 +131,9 @@ _FIELD_NAMES: tuple[str, ...] = tuple(f.name for f in fields(Seat))
 _IMMUTABLE = (str, int, float, type(None))
 _PLAIN = frozenset({str, int, bool, float, type(None)})  # most values: no isinstance
 _FIELD_SET = frozenset(_FIELD_NAMES)
+# The fields declared to hold a mapping: ``to_state`` copies their values.
+_NESTED: tuple[str, ...] = tuple(f.name for f in fields(Seat) if "Mapping" in str(f.type))
+_DEFAULTS: dict[str, Any] = {f.name: f.default for f in fields(Seat)}
 
 # The flags the floor's read model and the API show for each seat, in this order.
 SEAT_FLAGS: tuple[str, ...] = tuple(f.name for f in fields(Seat) if f.metadata.get("shown"))

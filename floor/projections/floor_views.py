@@ -18,6 +18,7 @@ import copy
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import ExitStack, contextmanager
 from datetime import datetime
+from functools import lru_cache
 from uuid import UUID
 
 from django.db import models
@@ -33,7 +34,7 @@ from floor.domain.sector import Sector
 from floor.domain.table import Table
 from floor.domain.waiting_list import WaitingList
 from floor.kernel.composition import ROOM
-from floor.kernel.web.rows import insert_rows, update_rows
+from floor.kernel.web.rows import insert_dicts, insert_rows, update_rows
 from floor.models import (
     BalanceGroupView,
     HandView,
@@ -59,6 +60,13 @@ PLAYER_FIELDS = [
     "card_number", "display_name", "barred", "bar_reason", "table", "seat",
     "in_tournament", "kept_apart", "absence_days",
 ]  # fmt: skip
+
+
+# An id of the domain's states (hex, or with dashes) as a UUID: the same few
+# hundred ids, a table's sector and its seated players, come back at every
+# table event and batch (issue 23, sixth pass: 1.5 us a UUID made). A UUID is
+# immutable, so one is shared.
+_id = lru_cache(maxsize=16_384)(UUID)
 
 
 def _when(text: str | None) -> datetime | None:
@@ -125,9 +133,9 @@ class FloorProjection:
         self._lists: dict[UUID, tuple[str, list[dict]]] | None = None
         self._reports: ReportBatch | None = None
         self._timers: TimerBatch | None = None
-        # The batch's hands: rows it started, by (table, number), and what it
-        # changed of hands started before it.
-        self._hands: dict[tuple[UUID, int], HandView] | None = None
+        # The batch's hands: rows it started (their fields), by (table,
+        # number), and what it changed of hands started before it.
+        self._hands: dict[tuple[UUID, int], dict] | None = None
         self._hand_changes: dict[tuple[UUID, int], dict] | None = None
 
     @contextmanager
@@ -166,7 +174,7 @@ class FloorProjection:
         self._position = None
         self._players, self._lists = {}, {}
         self._reports = ReportBatch()
-        self._timers = TimerBatch()
+        self._timers = TimerBatch(read_all=True)
         self._hands, self._hand_changes = {}, {}
         try:
             with ExitStack() as parts:
@@ -301,7 +309,7 @@ class FloorProjection:
             # the rows the consoles' scopes read (live_marks.Rows).
             self._tables[table.id] = (table, event)
             game = (table.variant, table.limit, table.minimum_cents, table.maximum_cents)
-            sector = UUID(str(table.sector_id)) if table.sector_id else None
+            sector = _id(str(table.sector_id)) if table.sector_id else None
             self._rows.table(table.id, sector, table.status, game)
         if matched is Table.HandStarted:
             self._new_hand(
@@ -342,12 +350,12 @@ class FloorProjection:
             )
 
     def _new_hand(self, **fields) -> None:
-        """A hand's row: saved at once, or at the batch's end."""
-        row = HandView(**fields)
+        """A hand's row: saved at once, or its fields kept for the batch's end
+        (written without a model instance each: rows.insert_dicts)."""
         if self._hands is None:
-            row.save(force_insert=True)
+            HandView(**fields).save(force_insert=True)
         else:
-            self._hands[(row.table_id, row.number)] = row
+            self._hands[(fields["table_id"], fields["number"])] = fields
 
     def _change_hand(self, table_id: UUID, number: int, **fields) -> None:
         """Changes a hand's row: the batch's own in memory, one started
@@ -359,17 +367,16 @@ class FloorProjection:
         if row is None:
             self._hand_changes.setdefault((table_id, number), {}).update(fields)
             return
-        for name, value in fields.items():
-            setattr(row, name, value)
+        row.update(fields)
 
     @staticmethod
     def _write_hands(
-        hands: dict[tuple[UUID, int], HandView], changes: dict[tuple[UUID, int], dict]
+        hands: dict[tuple[UUID, int], dict], changes: dict[tuple[UUID, int], dict]
     ) -> None:
         """The batch's new hands in one statement (in the order they
         started, so their ids are those one event at a time gave), then the
         changes to hands started before it, one statement each."""
-        insert_rows(HandView, hands.values())
+        insert_dicts(HandView, hands.values())
         for (table_id, number), fields in changes.items():
             HandView.objects.filter(table_id=table_id, number=number).update(**fields)
 
@@ -409,17 +416,17 @@ class FloorProjection:
         # the queryset's update wrote, without compiling it per table).
         update_rows(TableView, rows, list(fields))
         SeatView.objects.filter(table_id__in=list(tables)).delete()
-        insert_rows(
+        insert_dicts(
             SeatView,
             (
-                SeatView(
-                    table_id=table.id,
-                    seat=int(seat),
-                    player_id=UUID(state["player_id"]),
-                    stack_cents=state["stack"],
-                    rests=state.get("rests", 0),
+                {
+                    "table_id": table.id,
+                    "seat": int(seat),
+                    "player_id": _id(state["player_id"]),
+                    "stack_cents": state["stack"],
+                    "rests": state.get("rests", 0),
                     **{flag: state[flag] for flag in SEAT_FLAGS},
-                )
+                }
                 for table, _event in tables.values()
                 for seat, state in table.occupants.items()
             ),
@@ -434,7 +441,7 @@ class FloorProjection:
             "display_name": player.display_name,
             "barred": player.barred,
             "bar_reason": player.bar_reason,
-            "table_id": UUID(seated["table_id"]) if seated else None,
+            "table_id": _id(seated["table_id"]) if seated else None,
             "seat": seated.get("seat"),
             "in_tournament": player.in_tournament,
             "kept_apart": [str(UUID(p)) for p in player.kept_apart],
@@ -507,7 +514,7 @@ class FloorProjection:
         entries = copy.deepcopy(waiting.entries)
         self._lists[waiting.id] = (waiting.game_key, entries)
         game = Game.from_key(waiting.game_key)
-        on = (UUID(entry["player_id"]) for entry in entries)
+        on = (_id(entry["player_id"]) for entry in entries)
         self._rows.waiting_list(waiting.id, tuple(game.as_dict().values()), on)
 
     @staticmethod

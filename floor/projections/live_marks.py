@@ -47,6 +47,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
+from functools import lru_cache
 from typing import Any
 from uuid import UUID
 
@@ -212,8 +213,16 @@ def held(rows: Rows) -> Iterator[None]:
 
 
 def _uuid(value: Any) -> UUID | None:
+    return _uuid_of(str(value)) if value else None
+
+
+@lru_cache(maxsize=16_384)
+def _uuid_of(text: str) -> UUID | None:
+    """An id's text as a UUID, None if it is none: the same tables come back
+    in the books' events one after the other (issue 23, sixth pass), and a
+    UUID is immutable, so one is shared."""
     try:
-        return UUID(str(value)) if value else None
+        return UUID(text)
     except ValueError:
         return None
 

@@ -10,8 +10,14 @@ from uuid import UUID
 import pytest
 from django.db import connection
 
-from floor.kernel.web.rows import _preparer, _shortened
-from floor.models import HandView
+from floor.kernel.web.rows import (
+    _preparer,
+    _rows_per_statement,
+    _shortened,
+    insert_dicts,
+    insert_plain,
+)
+from floor.models import HandView, JournalMention
 from ledger.models import TransactionView
 
 pytestmark = pytest.mark.django_db
@@ -61,3 +67,56 @@ def test_a_naive_moment_takes_the_fields_own_way_warning_included():
         expected = field.get_db_prep_save(naive, connection)
     with pytest.warns(RuntimeWarning):
         assert _preparer(field, connection)(naive) == expected
+
+
+def a_transaction(number: int, **more) -> dict:
+    """A transaction's fields by name, some left to their defaults."""
+    return {
+        "id": UUID(int=number),
+        "position": number,
+        "kind": "buy_in",
+        "gaming_day": "2026-11-27",
+        "table_id": AN_ID if number % 2 else None,
+        "postings": {"cage": -100 * number, f"stack:{AN_ID.hex}": 100 * number},
+        "amount_cents": 100 * number,
+        "actor": "cajero",
+        "actor_role": "cashier",
+        "command_id": f"c{number}",
+        "rule_profile": "es",
+        "at": MOMENTS[number % 2],
+        **more,
+    }
+
+
+def test_rows_given_as_fields_are_stored_as_their_instances_are():
+    """``insert_dicts`` (the rebuild's hands, transactions, steps and seats,
+    issue 23 sixth pass) against ``model(**fields).save()``: the same
+    columns, a field left out taking its default; more rows than one
+    statement carries."""
+    count = _rows_per_statement(len(TransactionView._meta.concrete_fields)) + 7
+    given = [
+        a_transaction(n, reason_params={"n": n}) if n % 3 else a_transaction(n)
+        for n in range(1, count + 1)
+    ]
+    insert_dicts(TransactionView, given)
+    by_rows = list(TransactionView.objects.order_by("position").values())
+    TransactionView.objects.all().delete()
+    for fields in given:
+        TransactionView(**fields).save(force_insert=True)
+    assert list(TransactionView.objects.order_by("position").values()) == by_rows
+    assert by_rows[2]["reason_params"] == {} and by_rows[2]["reference"] == ""
+
+
+def test_rows_given_as_fields_name_only_the_models_fields():
+    with pytest.raises(ValueError, match="reason_text"):
+        insert_dicts(TransactionView, [a_transaction(1, reason_text="typo")])
+
+
+def test_plain_rows_go_in_the_order_given_and_a_conflict_is_skipped():
+    """``insert_plain`` by several rows a statement: ids numbered in the
+    order given, across statements, a row already there left alone."""
+    rows = [(f"{n:032x}", n) for n in range(1, 1_234)]
+    insert_plain(JournalMention, ("subject", "position"), rows[:10])
+    insert_plain(JournalMention, ("subject", "position"), rows, ignore_conflicts=True)
+    stored = list(JournalMention.objects.order_by("id").values_list("subject", "position"))
+    assert stored == rows

@@ -96,3 +96,20 @@ def test_a_seat_changed_in_its_stored_form_is_what_the_value_gives():
     older = {key: stored[key] for key in STORED_KEYS[:14]}  # before issue 21's fields
     assert Seat.changed(older, stack=100) == Seat.from_state(older).but(stack=100).to_state()
     assert tuple(Seat.changed(older, stack=100)) == STORED_KEYS
+
+
+def test_a_stored_seats_field_is_read_as_its_value_holds_it():
+    """``Seat.stored`` (a hand's fold reads a few fields of each dealt-in
+    seat without making its value, issue 23) gives what ``from_state``'s
+    value holds, its default where an older seat lacks the field."""
+    moved = {"table": "cd" * 16, "seat": 3, "kind": "move", "played": False}
+    stored = (
+        Seat.sit("ab" * 16, newcomer=True, posts_big_blind=False)
+        .but(idle_hands=3, moved_from=moved)
+        .to_state()
+    )
+    older = {key: stored[key] for key in STORED_KEYS[:14]}  # before issue 21's fields
+    for state in (stored, older):
+        seat = Seat.from_state(state)
+        for name in STORED_KEYS:
+            assert Seat.stored(state, name) == getattr(seat, name)

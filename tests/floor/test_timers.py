@@ -315,3 +315,43 @@ def test_a_called_player_who_sits_in_the_last_second_keeps_the_seat(room, clock)
     assert sweep_timers(clock.now()) == 0
     assert room.seats(table_id)[seat] == first
     assert room.listed(table_id) == [second]
+
+
+@pytest.mark.django_db
+def test_a_batch_reads_every_pending_timer_at_once_and_follows_them():
+    """``TimerBatch(read_all=True)`` (a projector's batch, issue 23 sixth
+    pass): every pending timer read in one statement when the batch first
+    needs one; a subject with none holds none; adds and cancels as the
+    subject-by-subject reads gave them."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from floor.projections.timers import TimerBatch
+
+    due = timezone.now() - timedelta(minutes=1)
+    table, other, quiet = new_id(), new_id(), new_id()
+    for key, subject, state in (
+        ("a", table, PendingTimer.PENDING),
+        ("b", other, PendingTimer.PENDING),
+        ("c", table, PendingTimer.FIRED),
+    ):
+        PendingTimer.objects.create(
+            key=key, kind="session_hour", subject=subject, due_at=due, command="x", state=state
+        )
+    batch = TimerBatch(read_all=True)
+    with CaptureQueriesContext(connection) as queries:
+        assert set(batch.held(table)) == {"a"}
+        assert set(batch.held(other)) == {"b"} and batch.held(quiet) == {}
+    assert len(queries) == 1
+    batch.add("d", "session_hour", quiet, due, "x", {})
+    batch.add("c", "session_hour", table, due, "x", {})  # fired already: not made again
+    batch.cancel(other)
+    batch.flush()
+    states = dict(PendingTimer.objects.values_list("key", "state"))
+    assert states == {
+        "a": PendingTimer.PENDING,
+        "b": PendingTimer.CANCELLED,
+        "c": PendingTimer.FIRED,
+        "d": PendingTimer.PENDING,
+    }
+    assert batch.read_all and not batch.all_read  # the next batch reads them again
