@@ -36,6 +36,7 @@ from floor.audit import (
     verify,
 )
 from floor.audit_files import keyring
+from floor.kernel.compression import inflate
 from floor.models import EventJournalEntry, ProjectionPosition
 from floor.projections.journal import journal
 from floor.selectors.journal import entries
@@ -107,7 +108,7 @@ def tamper_stored(app, position: int, *, state: bytes | None = None, sql: str = 
 def stored_state(app, position: int) -> dict:
     notification = app.recorder.select_notifications(position, 1)[0]
     assert notification.id == position
-    return json.loads(notification.state)
+    return json.loads(inflate(notification.state))  # stored compressed, by default
 
 
 # --- an intact log ----------------------------------------------------------------
