@@ -206,13 +206,17 @@ def table_events(
     in_range: Iterable[EventType] = (),
     start: datetime | None = None,
     end: datetime | None = None,
+    *,
+    data: bool = True,
 ) -> QuerySet:
     """The events of ``types`` and ``in_range`` of the tables ``table_ids``, in
     log order, before ``end`` (a table's state at the start needs its earlier
     events); those of ``in_range`` only from ``start`` on (what is counted, not
-    replayed), so a long journal is not read for them."""
+    replayed), so a long journal is not read for them. ``data``: with their
+    data from the store (left out, the rows alone)."""
     in_range = topics_of(in_range)
-    events = entries().filter(originator_id__in=table_ids, topic__in=topics_of(types) + in_range)
+    rows = entries() if data else EventJournalEntry.objects.all()
+    events = rows.filter(originator_id__in=table_ids, topic__in=topics_of(types) + in_range)
     if in_range and start is not None:
         events = events.exclude(topic__in=in_range, occurred_at__lt=start)
     if end is not None:
@@ -240,10 +244,10 @@ def data_of_commands(event: EventType, command_ids: list[str]) -> list[tuple[str
 
 
 def last_event_until(originator_id: Any, moment: datetime) -> EventJournalEntry | None:
-    """An aggregate's last event at or before ``moment`` (a table's past state), or None."""
+    """An aggregate's last event at or before ``moment`` (a table's past state),
+    or None; without its data (the state comes from the aggregate)."""
     return (
-        entries()
-        .filter(originator_id=originator_id, occurred_at__lte=moment)
+        EventJournalEntry.objects.filter(originator_id=originator_id, occurred_at__lte=moment)
         .order_by("-originator_version")
         .first()
     )
