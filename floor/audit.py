@@ -357,8 +357,8 @@ def verify(
 
     ``stored`` and ``rows`` come in ascending position (a row without its
     ``data`` is checked with the data of the stored event at its position);
-    ``projected_to`` is the
-    position the projector reached (events after it are not journaled yet).
+    ``projected_to`` is the position the projector reached (events after it
+    are not journaled yet).
     ``keyring``: the keys rows were chained with; ``unkeyed_until``: the last
     position chained with plain sha256 (before the key).
     ``ids_may_skip``: the store may skip an id without an event missing
