@@ -12,7 +12,8 @@ seated from the list, and the tables close. After the first day, then after
 ``--repeats`` times each, both ways, alternating:
 
 - ``history``: a table's history (its events, the money naming it, its fills);
-  before: the same report, its rows matched by text (``data LIKE '%<id>%'``);
+  before: the same report, its rows matched by text (once ``data LIKE '%<id>%'``,
+  now every event's data read from the store and matched);
 - ``occupancy``: seats occupied per table and hour; before: every table's seat
   changes replayed from its opening;
 - ``waiting``: the waiting lists' waits, calls and removals; before: each list's
@@ -113,14 +114,22 @@ def history_indexed(day: dict) -> list:
 
 def text_match(table_hex: str, *requests: str):
     """The history's selection before the index: the table's id matched in the
-    journal's text, and its fills' and credits' own events."""
+    journal's text, and its fills' and credits' own events. The journal no
+    longer keeps the text (its data is the store's, issue 23 item 6): every
+    event's data is read from the store and matched here, a scan of the whole
+    log as the ``LIKE`` was."""
     from django.db.models import Q
 
+    from floor.models import EventJournalEntry
+    from floor.selectors.journal import data_at
+
     table = UUID(table_hex)
+    every = EventJournalEntry.objects.values_list("position", flat=True)
+    texts = {p: json.dumps(d).lower() for p, d in data_at(list(every)).items()}
+    named = [p for p, text in texts.items() if table.hex in text or str(table) in text]
     return (
         Q(originator_id=table)
-        | Q(data__icontains=table.hex)
-        | Q(data__icontains=str(table))
+        | Q(position__in=named)
         | Q(originator_id__in=[UUID(r) for r in requests])
     )
 

@@ -5,12 +5,15 @@ ledger bench builds it (bench/ledger.py: a funded cage, eight tables of eight
 players, everyone bought in), then dealt honest hands (bench/hands.py). The
 store's growth over the hands alone is measured, in bytes per 1,000 hands:
 
-- the events, per event type: their encoded state (what the library stores),
-  the bytes of their rows with their keys, and their share of all;
+- the events, per event type: their encoded state (the transcoder's JSON),
+  that state as stored (compressed by default: floor.kernel.compression), the
+  bytes of their rows with their keys, and their share of all;
 - the CommandRecord's share (the idempotency record, floor.kernel.command_record)
   and what the options of issue 23, item 6 would save, figured on the very
   records written: its result dropped (a digest in its place), its audit
-  fields dropped, every event's state compressed with zlib;
+  fields dropped; every event's state compressed with plain zlib and with the
+  preset dictionary, and what each costs a state to compress and to read
+  (microseconds, the best of three passes: CPU, so the machine's load shows);
 - the read models: ``manage.py migrate`` and ``rebuild_projections`` run on the
   scratch store in a subprocess, then each table's pages (SQLite's dbstat),
   the audit journal's included, before and after the hands.
@@ -33,6 +36,7 @@ import sqlite3
 import subprocess
 import sys
 import tempfile
+import time
 import zlib
 from collections import defaultdict
 from datetime import UTC, datetime
@@ -44,6 +48,7 @@ sys.path.insert(0, str(ROOT))
 from bench import ledger as ledger_bench  # noqa: E402  (plugs the books in)
 from bench.scratch_env import clean_environ, output_dir, shown  # noqa: E402
 from floor.application.floor_app import FloorApplication  # noqa: E402
+from floor.kernel.compression import ZlibWithDictionary, inflate  # noqa: E402
 from games.profiles import CM  # noqa: E402
 
 RECORD_TOPIC = "floor.domain.command_record:CommandRecord.Recorded"
@@ -53,23 +58,53 @@ AUDIT_FIELDS = ("actor", "actor_role", "command_id", "rule_profile")
 ROW_KEYS = 36 + 4
 
 
-def events_after(path: Path, position: int) -> list[tuple[str, bytes]]:
-    """(topic, encoded state) of every event after ``position``."""
+def events_after(path: Path, position: int) -> list[tuple[str, bytes, bytes]]:
+    """(topic, encoded state, stored state) of every event after ``position``."""
     with sqlite3.connect(path) as db:
-        return list(
-            db.execute("SELECT topic, state FROM stored_events WHERE rowid > ?", (position,))
-        )
+        stored = db.execute("SELECT topic, state FROM stored_events WHERE rowid > ?", (position,))
+        return [(topic, inflate(state), state) for topic, state in stored]
 
 
-def by_type(events: list[tuple[str, bytes]]) -> dict[str, dict[str, int]]:
-    """Per event type: how many, their states' bytes, their rows' bytes."""
-    rows: dict[str, dict[str, int]] = defaultdict(lambda: {"count": 0, "state": 0, "row": 0})
-    for topic, state in events:
+def by_type(events: list[tuple[str, bytes, bytes]]) -> dict[str, dict[str, int]]:
+    """Per event type: how many, their encoded states' bytes, as stored, their rows' bytes."""
+    rows: dict[str, dict[str, int]] = defaultdict(
+        lambda: {"count": 0, "state": 0, "stored": 0, "row": 0}
+    )
+    for topic, state, stored in events:
         row = rows[topic]
         row["count"] += 1
         row["state"] += len(state)
-        row["row"] += len(state) + len(topic) + ROW_KEYS
+        row["stored"] += len(stored)
+        row["row"] += len(stored) + len(topic) + ROW_KEYS
     return dict(rows)
+
+
+def best_microseconds(work, items: list, passes: int = 3) -> float:
+    """The best of ``passes`` runs of ``work`` over ``items``, per item."""
+    best = float("inf")
+    for _ in range(passes):
+        started = time.perf_counter()
+        for item in items:
+            work(item)
+        best = min(best, time.perf_counter() - started)
+    return round(best / len(items) * 1e6, 1)
+
+
+def codec_costs(states: list[bytes]) -> dict[str, float]:
+    """Microseconds a state, on the run's states: to compress and to read back
+    with plain zlib and with the dictionary, and, for scale, to parse the
+    JSON the transcoder then decodes (every read does)."""
+    plain = [zlib.compress(s) for s in states]
+    dictionary = ZlibWithDictionary()
+    with_dictionary = [dictionary.compress(s) for s in states]
+    return {
+        "zlib compress": best_microseconds(zlib.compress, states),
+        "dictionary compress": best_microseconds(dictionary.compress, states),
+        "zlib read": best_microseconds(inflate, plain),
+        "dictionary read": best_microseconds(inflate, with_dictionary),
+        "plain read (passed through)": best_microseconds(inflate, states),
+        "json.loads (for scale)": best_microseconds(json.loads, states),
+    }
 
 
 def record_options(events: list[tuple[str, bytes]]) -> dict[str, int]:
@@ -77,7 +112,7 @@ def record_options(events: list[tuple[str, bytes]]) -> dict[str, int]:
     write them: no result (a 64-character digest of it instead), no audit fields,
     both; and every event's state compressed with zlib (level 6)."""
     options = {"as written": 0, "result as a digest": 0, "no audit fields": 0, "both": 0}
-    for topic, state in events:
+    for topic, state, _stored in events:
         if topic != RECORD_TOPIC:
             continue
         body = json.loads(state)
@@ -143,7 +178,11 @@ def run(args: argparse.Namespace, scratch: Path) -> int:
     types = by_type(events)
     total_rows = sum(t["row"] for t in types.values())
     total_states = sum(t["state"] for t in types.values())
-    compressed = sum(len(zlib.compress(state)) for _, state in events)
+    total_stored = sum(t["stored"] for t in types.values())
+    compressed = sum(len(zlib.compress(state)) for _, state, _ in events)
+    dictionary = ZlibWithDictionary()
+    with_dictionary = sum(len(dictionary.compress(state)) for _, state, _ in events)
+    costs = codec_costs([state for _, state, _ in events])
     options = record_options(events)
     read_after = {} if args.no_read_models else rebuild_read_models(scratch)
     read_growth = {
@@ -154,25 +193,34 @@ def run(args: argparse.Namespace, scratch: Path) -> int:
     read_total = sum(read_growth.values())
 
     print(f"{hands} hands on {len(tables)} tables: {len(events)} events")
-    print(f"per 1,000 hands, bytes:     {'events':>8}{'state':>11}{'rows':>11}{'share':>8}")
+    print(
+        f"per 1,000 hands, bytes:     {'events':>8}{'state':>11}{'stored':>11}{'rows':>11}"
+        f"{'share':>8}"
+    )
     for topic, row in sorted(types.items(), key=lambda kv: -kv[1]["row"]):
         name = topic.split(":")[-1]
         print(
             f"  {name:28}{per_thousand(row['count'], hands):>8}"
-            f"{per_thousand(row['state'], hands):>11}{per_thousand(row['row'], hands):>11}"
-            f"{row['row'] / total_rows:>8.1%}"
+            f"{per_thousand(row['state'], hands):>11}{per_thousand(row['stored'], hands):>11}"
+            f"{per_thousand(row['row'], hands):>11}{row['row'] / total_rows:>8.1%}"
         )
     print(
         f"  {'all events':28}{per_thousand(len(events), hands):>8}"
-        f"{per_thousand(total_states, hands):>11}{per_thousand(total_rows, hands):>11}"
+        f"{per_thousand(total_states, hands):>11}{per_thousand(total_stored, hands):>11}"
+        f"{per_thousand(total_rows, hands):>11}"
     )
     print("CommandRecord states per 1,000 hands, bytes, by option:")
     for option, size in options.items():
         print(f"  {option:28}{per_thousand(size, hands):>11}")
     print(
         f"every event's state zlib-compressed: {per_thousand(compressed, hands)} bytes "
-        f"({compressed / total_states:.0%} of the states)"
+        f"({compressed / total_states:.0%} of the states); with the dictionary: "
+        f"{per_thousand(with_dictionary, hands)} bytes ({with_dictionary / total_states:.0%}); "
+        f"as stored: {total_stored / total_states:.0%}"
     )
+    print("microseconds a state (the best of three passes):")
+    for name, value in costs.items():
+        print(f"  {name:28}{value:>11}")
     if read_after:
         grown = per_thousand(read_total, hands)
         print(f"read models per 1,000 hands (SQLite pages, growth): {grown} bytes")
@@ -190,7 +238,9 @@ def run(args: argparse.Namespace, scratch: Path) -> int:
         "per_1000_hands": {
             "event_rows_bytes": per_thousand(total_rows, hands),
             "event_states_bytes": per_thousand(total_states, hands),
+            "event_states_stored_bytes": per_thousand(total_stored, hands),
             "event_states_zlib_bytes": per_thousand(compressed, hands),
+            "event_states_dictionary_bytes": per_thousand(with_dictionary, hands),
             "read_models_bytes": per_thousand(read_total, hands) if read_after else None,
             "by_type": {
                 topic: {k: per_thousand(v, hands) for k, v in row.items()}
@@ -199,6 +249,7 @@ def run(args: argparse.Namespace, scratch: Path) -> int:
             "command_record_options": {k: per_thousand(v, hands) for k, v in options.items()},
             "read_models_by_table": {k: per_thousand(v, hands) for k, v in read_growth.items()},
         },
+        "codec_microseconds": costs,
         "problems": problems,
     }
     out.write_text(json.dumps(report, indent=2))

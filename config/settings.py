@@ -205,6 +205,16 @@ DATABASE_ROUTERS = ["floor.kernel.web.shadow_db.ShadowRouter"]
 # "popo": in memory (unit tests only).
 EVENT_STORE_BACKEND = os.environ.get("FLOOR_EVENT_STORE", "postgres" if POSTGRES else "sqlite")
 EVENT_STORE_SQLITE_PATH = os.environ.get("FLOOR_EVENT_STORE_PATH", str(VAR_DIR / "events.sqlite3"))
+# Every event state is stored zlib-compressed with a preset dictionary, in every
+# process that builds the floor's application (web, workers, beat, projector,
+# rebuild, backup and restore, benches): the library's own setting, which the
+# environment may set to another compressor of floor.kernel.compression, or to
+# nothing (empty). Every compressor there reads plain states too; once states
+# are compressed, every reader needs one (issue 23, item 6; bench/README.md,
+# "store_size.py").
+EVENT_COMPRESSOR_TOPIC = os.environ.get(
+    "COMPRESSOR_TOPIC", "floor.kernel.compression:ZlibWithDictionary"
+)
 
 # --- The casino this deployment serves.
 FLOOR_CASINO_NAME = os.environ.get("FLOOR_CASINO_NAME", "Casino de demostración")

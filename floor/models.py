@@ -5,7 +5,12 @@ projection (floor.projections) and can be dropped and rebuilt with
 ``manage.py rebuild_projections``.
 """
 
+from __future__ import annotations
+
+from itertools import islice
+
 from django.db import models
+from django.db.models.query import ModelIterable
 from django.utils.translation import gettext
 
 
@@ -265,6 +270,49 @@ class HandView(models.Model):
         return f"{self.table} hand {self.number}"
 
 
+class JournalQuerySet(models.QuerySet):
+    """Journal rows that, once ``with_data(loader)`` is asked, get their
+    events' data from the event store: ``loader`` takes positions and returns
+    {position: data}, called once for the rows a query fetches (once per
+    chunk of ``iterator``), never once per row."""
+
+    _data_loader = None
+
+    def with_data(self, loader) -> JournalQuerySet:
+        clone = self._chain()
+        clone._data_loader = loader
+        return clone
+
+    def _clone(self):
+        clone = super()._clone()
+        clone._data_loader = self._data_loader
+        return clone
+
+    def _loads_data(self) -> bool:
+        return self._data_loader is not None and issubclass(self._iterable_class, ModelIterable)
+
+    def _fetch_all(self) -> None:
+        fresh = self._result_cache is None
+        super()._fetch_all()
+        if fresh and self._loads_data():
+            _attach_data(self._result_cache, self._data_loader)
+
+    def iterator(self, chunk_size: int | None = None):
+        if not self._loads_data():
+            yield from super().iterator(chunk_size)
+            return
+        rows = super().iterator(chunk_size)
+        while chunk := list(islice(rows, chunk_size or 2000)):
+            _attach_data(chunk, self._data_loader)
+            yield from chunk
+
+
+def _attach_data(entries, loader) -> None:
+    found = loader([entry.position for entry in entries])
+    for entry in entries:
+        entry.data = found.get(entry.position, {})
+
+
 class EventJournalEntry(models.Model):
     """One row per event: who did what, under which command and profile, when.
 
@@ -282,7 +330,10 @@ class EventJournalEntry(models.Model):
     actor_role = models.CharField(max_length=30)
     command_id = models.CharField(max_length=100, db_index=True)
     rule_profile = models.CharField(max_length=20)
-    data = models.JSONField(default=dict)
+    # No copy of the event's data (issue 23, item 6: it was most of the read
+    # models' bytes): the event store holds the same content at the same
+    # position, immutable. A queryset ``with_data`` reads it from there, a
+    # page at a time (floor.selectors.journal.data_at), into ``data``.
     # The journal's hash chain (floor.audit): an HMAC-SHA256, under the audit
     # key ``key_id`` (kept outside the database), of the previous row's digest
     # and this row's content, so an edited or removed row shows. Rows written
@@ -291,11 +342,30 @@ class EventJournalEntry(models.Model):
     digest = models.CharField(max_length=64, default="")
     key_id = models.CharField(max_length=32, default="", blank=True)
 
+    objects = JournalQuerySet.as_manager()
+
     class Meta:
         ordering = ["position"]
 
     def __str__(self) -> str:
         return f"{self.position} {self.topic}"
+
+    @property
+    def data(self) -> dict:
+        """The event's own fields, as the store holds them (set by a queryset
+        ``with_data``, or by the projection that wrote the row). Read without
+        them, a row says so rather than read the store once per row."""
+        try:
+            return self.__dict__["_data"]
+        except KeyError:
+            raise AttributeError(
+                f"journal row {self.position}: its data is read from the event store "
+                "by a queryset's with_data() (floor.selectors.journal), not kept on the row"
+            ) from None
+
+    @data.setter
+    def data(self, value: dict) -> None:
+        self.__dict__["_data"] = value
 
 
 class SchedulerHeartbeat(models.Model):

@@ -51,10 +51,12 @@ def event_store_env(*, create_tables: bool = False) -> dict[str, str]:
     it started, in CI); a database user without DDL rights could not run them
     at all."""
     backend = settings.EVENT_STORE_BACKEND
+    compressor = {"COMPRESSOR_TOPIC": settings.EVENT_COMPRESSOR_TOPIC}
     if backend == "popo":
-        return {"PERSISTENCE_MODULE": "eventsourcing.popo"}
+        return {"PERSISTENCE_MODULE": "eventsourcing.popo", **compressor}
     if backend == "sqlite":
         return {
+            **compressor,
             "PERSISTENCE_MODULE": "eventsourcing.sqlite",
             "SQLITE_DBNAME": settings.EVENT_STORE_SQLITE_PATH,
             "SQLITE_LOCK_TIMEOUT": "20",
@@ -75,6 +77,7 @@ def event_store_env(*, create_tables: bool = False) -> dict[str, str]:
             "POSTGRES_CONNECT_TIMEOUT": "5",
             "POSTGRES_LOCK_TIMEOUT": "10",
             "CREATE_TABLE": "yes" if create_tables else "no",
+            **compressor,
         }
         libpq = libpq_options(db.get("OPTIONS") or {})
         if libpq:

@@ -27,6 +27,7 @@ from eventsourcing.utils import strtobool
 from floor.kernel.clock import Clock, SystemClock
 from floor.kernel.command_record import MAX_COMMAND_ID_LENGTH, CommandRecord
 from floor.kernel.composition import ROOM, CommandPolicy
+from floor.kernel.compression import DEFAULT_TOPIC
 from floor.kernel.context import CommandContext, command_context
 from floor.kernel.errors import DomainError, ErrorKind, invalid
 from floor.kernel.registry import COMMANDS, CommandSpec
@@ -71,6 +72,10 @@ class CommandService(Application):
     ``app.run("end_rest", actor, command_id, **arguments)`` runs a declared
     command; ``app.end_rest(actor, command_id, **arguments)`` says the same."""
 
+    # The library's lowest layer of settings (the process's environment, then
+    # the constructor's, override it): every store compresses its states by
+    # default, a bench's or a tool's as well as the service's (issue 23, item 6).
+    env = {"COMPRESSOR_TOPIC": DEFAULT_TOPIC}
     # Enough for a hot table; a conflict storm past this is reported as 409.
     max_attempts = 5
     # The intervals come from what the contexts declared (floor.kernel.composition).

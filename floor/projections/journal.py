@@ -117,12 +117,16 @@ class JournalBatch:
             return None
         previous = self.head[1] if self.head is not None else GENESIS
         content = entry_content(event, position)
+        # The data is chained but not stored: the event store keeps it at
+        # the same position (floor.selectors.journal.data_at reads it back).
+        columns = {name: value for name, value in content.items() if name != "data"}
         row = EventJournalEntry(
-            **content,
+            **columns,
             previous_digest=previous,
             digest=self.ring.digest(previous, content),
             key_id=self.ring.current_id,
         )
+        row.data = content["data"]
         self.rows.append(row)
         self.head = (position, row.digest)
         return row

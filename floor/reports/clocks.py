@@ -29,7 +29,7 @@ COLUMNS = ("table_id", "sector", "table", "game", *COUNTED.values())
 def clocks_report(report: ReportFilter) -> list[dict]:
     """One row per table with a clock in the range, by sector and number."""
     counts: dict = {}
-    for entry in table_events(report, (), in_range=COUNTED):
+    for entry in table_events(report, (), in_range=COUNTED, data=False):  # counted only
         if report.covers(entry.occurred_at):
             row = counts.setdefault(entry.originator_id, dict.fromkeys(COUNTED.values(), 0))
             row[COUNTED[event_of(entry)]] += 1

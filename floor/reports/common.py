@@ -144,13 +144,21 @@ def now() -> datetime:
 
 
 def table_events(
-    report: ReportFilter, types: Iterable[EventType], in_range: Iterable[EventType] = ()
+    report: ReportFilter,
+    types: Iterable[EventType],
+    in_range: Iterable[EventType] = (),
+    *,
+    data: bool = True,
 ):
     """The journal's events of ``types`` of the selected tables, in log order,
     up to the range's end (a table's state at the start needs its earlier
     events); the events of ``in_range`` only from the range's start on (what
-    is counted, not replayed), so a long journal is not read for them."""
-    return journal.table_events(report.table_ids, types, in_range, report.start, report.end)
+    is counted, not replayed), so a long journal is not read for them.
+    ``data``: with each event's data, read from the store (a report that only
+    counts events does without)."""
+    return journal.table_events(
+        report.table_ids, types, in_range, report.start, report.end, data=data
+    )
 
 
 def event_of(entry: EventJournalEntry) -> EventType:

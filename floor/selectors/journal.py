@@ -17,17 +17,103 @@ changed would make every row written before the move read as altered.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import json
+from collections.abc import Iterable, Sequence
 from datetime import datetime
 from typing import Any
 
 from django.db.models import Q, QuerySet
 from eventsourcing.domain import CanMutateAggregate
+from eventsourcing.persistence import Notification
 from eventsourcing.utils import get_topic, resolve_topic
+from psycopg.sql import SQL, Identifier
 
 from floor.models import EventJournalEntry, JournalMention
+from floor.projections.journal import entry_data
+from floor.runtime import floor_app
 
 EventType = type
+
+
+# --- the events' data, from the store ---------------------------------------------------
+
+
+def stored_at(recorder: Any, positions: Sequence[int]) -> list[Notification]:
+    """The stored events at ``positions`` (notification ids), in one query:
+    a page of a history is scattered over the log, so not a range of it. On
+    SQLite the ids go as one JSON array (no limit on the number of
+    parameters), on PostgreSQL as one array; another recorder (the tests'
+    in-memory one) is read over the range the positions span."""
+    wanted = sorted(set(positions))
+    if not wanted:
+        return []
+    table = getattr(recorder, "events_table_name", None)
+    datastore = getattr(recorder, "datastore", None)
+    if table is not None and type(datastore).__module__ == "eventsourcing.sqlite":
+        statement = (
+            f"SELECT rowid, originator_id, originator_version, topic, state FROM {table} "
+            "WHERE rowid IN (SELECT value FROM json_each(?)) ORDER BY rowid"
+        )
+        with datastore.transaction(commit=False) as cursor:
+            cursor.execute(statement, (json.dumps(wanted),))
+            return [
+                Notification(
+                    id=row["rowid"],
+                    originator_id=recorder.convert_originator_id(row["originator_id"]),
+                    originator_version=row["originator_version"],
+                    topic=row["topic"],
+                    state=row["state"],
+                )
+                for row in cursor.fetchall()
+            ]
+    if table is not None and type(datastore).__module__ == "eventsourcing.postgres":
+        statement = SQL(
+            "SELECT notification_id, originator_id, originator_version, topic, state "
+            "FROM {schema}.{table} WHERE notification_id = ANY(%s) ORDER BY notification_id"
+        ).format(schema=Identifier(datastore.schema), table=Identifier(table))
+        with datastore.get_connection() as connection, connection.cursor() as cursor:
+            cursor.execute(statement, (wanted,))
+            return [
+                Notification(
+                    id=row["notification_id"],
+                    originator_id=row["originator_id"],
+                    originator_version=row["originator_version"],
+                    topic=row["topic"],
+                    state=bytes(row["state"]),
+                )
+                for row in cursor.fetchall()
+            ]
+    first, last, keep = wanted[0], wanted[-1], set(wanted)
+    spanned = recorder.select_notifications(start=first, limit=last - first + 1, stop=last)
+    return [notification for notification in spanned if notification.id in keep]
+
+
+def data_at(positions: Iterable[int], app: Any = None) -> dict[int, dict]:
+    """{position: the journal's data of the event there}, read from the event
+    store in one query and decoded with the application's mapper: what the
+    journal row once kept as a copy (floor.projections.journal.entry_data)."""
+    app = app if app is not None else floor_app()
+    found = {}
+    for notification in stored_at(app.recorder, list(positions)):
+        event = app.mapper.to_domain_event(notification)
+        # As the copy read back from its JSON column: plain JSON values.
+        found[notification.id] = entry_data(event)
+    return found
+
+
+def entries() -> QuerySet:
+    """The journal's rows, each with its event's data read from the store
+    when a page of them is fetched (one query per page, not per row)."""
+    return EventJournalEntry.objects.with_data(data_at)
+
+
+def with_data(rows: Iterable[EventJournalEntry]) -> list[EventJournalEntry]:
+    """``rows`` (already fetched) with their events' data, in one read."""
+    rows = list(rows)
+    found = data_at([row.position for row in rows])
+    for row in rows:
+        row.data = found.get(row.position, {})
+    return rows
 
 
 def topics_of(types: Iterable[EventType]) -> list[str]:
@@ -72,8 +158,8 @@ def _of_types(types: Iterable[EventType]) -> Q:
 def events_of(originator_id: Any, after: int = 0, most: int = 1000) -> QuerySet:
     """One aggregate's events after log position ``after``, oldest first, at
     most ``most``: the API's table and player histories, a page at a time."""
-    entries = EventJournalEntry.objects.filter(originator_id=originator_id, position__gt=after)
-    return entries.order_by("position")[:most]
+    found = entries().filter(originator_id=originator_id, position__gt=after)
+    return found.order_by("position")[:most]
 
 
 def mentioning(*subjects: str) -> Q:
@@ -86,7 +172,7 @@ def mentioning(*subjects: str) -> Q:
 
 def first_event(event: EventType, originator_id: Any) -> EventJournalEntry | None:
     """An aggregate's first ``event`` (an account's opening names it), or None."""
-    return EventJournalEntry.objects.filter(_of_types([event]), originator_id=originator_id).first()
+    return entries().filter(_of_types([event]), originator_id=originator_id).first()
 
 
 def history(
@@ -97,12 +183,12 @@ def history(
 ) -> QuerySet:
     """The events ``concerns`` selects, but those of ``left_out``, in [start,
     end), in log order: the history report of a table, player or account."""
-    entries = EventJournalEntry.objects.filter(concerns).exclude(_of_types(left_out))
+    found = entries().filter(concerns).exclude(_of_types(left_out))
     if start is not None:
-        entries = entries.filter(occurred_at__gte=start)
+        found = found.filter(occurred_at__gte=start)
     if end is not None:
-        entries = entries.filter(occurred_at__lt=end)
-    return entries.order_by("position")
+        found = found.filter(occurred_at__lt=end)
+    return found.order_by("position")
 
 
 def hiding(entries: QuerySet, types: Iterable[EventType], but: QuerySet) -> QuerySet:
@@ -120,15 +206,17 @@ def table_events(
     in_range: Iterable[EventType] = (),
     start: datetime | None = None,
     end: datetime | None = None,
+    *,
+    data: bool = True,
 ) -> QuerySet:
     """The events of ``types`` and ``in_range`` of the tables ``table_ids``, in
     log order, before ``end`` (a table's state at the start needs its earlier
     events); those of ``in_range`` only from ``start`` on (what is counted, not
-    replayed), so a long journal is not read for them."""
+    replayed), so a long journal is not read for them. ``data``: with their
+    data from the store (left out, the rows alone)."""
     in_range = topics_of(in_range)
-    events = EventJournalEntry.objects.filter(
-        originator_id__in=table_ids, topic__in=topics_of(types) + in_range
-    )
+    rows = entries() if data else EventJournalEntry.objects.all()
+    events = rows.filter(originator_id__in=table_ids, topic__in=topics_of(types) + in_range)
     if in_range and start is not None:
         events = events.exclude(topic__in=in_range, occurred_at__lt=start)
     if end is not None:
@@ -140,9 +228,7 @@ def events_of_aggregates(
     originator_ids: Iterable[Any], types: Iterable[EventType], end: datetime | None = None
 ) -> QuerySet:
     """The events of ``types`` of the aggregates ``originator_ids`` before ``end``, in log order."""
-    events = EventJournalEntry.objects.filter(originator_id__in=originator_ids).filter(
-        _of_types(types)
-    )
+    events = entries().filter(originator_id__in=originator_ids).filter(_of_types(types))
     if end is not None:
         events = events.filter(occurred_at__lt=end)
     return events.order_by("position")
@@ -152,11 +238,14 @@ def data_of_commands(event: EventType, command_ids: list[str]) -> list[tuple[str
     """(command id, data) of each ``event`` recorded by ``command_ids``: the
     rake report finds the ledger transaction of each raking command."""
     found = EventJournalEntry.objects.filter(_of_types([event]), command_id__in=command_ids)
-    return list(found.values_list("command_id", "data"))
+    rows = list(found.values_list("command_id", "position"))
+    data = data_at([position for _, position in rows])
+    return [(command_id, data.get(position, {})) for command_id, position in rows]
 
 
 def last_event_until(originator_id: Any, moment: datetime) -> EventJournalEntry | None:
-    """An aggregate's last event at or before ``moment`` (a table's past state), or None."""
+    """An aggregate's last event at or before ``moment`` (a table's past state),
+    or None; without its data (the state comes from the aggregate)."""
     return (
         EventJournalEntry.objects.filter(originator_id=originator_id, occurred_at__lte=moment)
         .order_by("-originator_version")

@@ -36,8 +36,10 @@ from floor.audit import (
     verify,
 )
 from floor.audit_files import keyring
+from floor.kernel.compression import inflate
 from floor.models import EventJournalEntry, ProjectionPosition
 from floor.projections.journal import journal
+from floor.selectors.journal import entries
 from floor.tasks import anchor_audit_log
 from tests.support.room import Room
 
@@ -45,7 +47,10 @@ pytestmark = pytest.mark.django_db
 
 CHAIN_BROKEN = "(a row before it was removed, added or rewritten)"
 NO_ANCHOR = "no anchor: a removed tail would not show (see FLOOR_AUDIT_ANCHOR_FILE)"
-DIGEST_WRONG = "changed: the journal row's digest does not match its content"
+DIGEST_WRONG = (
+    "changed: the journal row's digest does not match its content with its stored event's "
+    "data (the row or the stored event was edited)"
+)
 
 
 @pytest.fixture
@@ -103,7 +108,7 @@ def tamper_stored(app, position: int, *, state: bytes | None = None, sql: str = 
 def stored_state(app, position: int) -> dict:
     notification = app.recorder.select_notifications(position, 1)[0]
     assert notification.id == position
-    return json.loads(notification.state)
+    return json.loads(inflate(notification.state))  # stored compressed, by default
 
 
 # --- an intact log ----------------------------------------------------------------
@@ -119,7 +124,8 @@ def test_an_intact_log_verifies(shift, options):
 
 
 def test_the_journal_rows_form_a_chain_only_the_key_holder_can_recompute(shift, audit_files):
-    rows = list(EventJournalEntry.objects.order_by("position"))
+    # The data each link covers is the stored event's (the row keeps no copy).
+    rows = list(entries().order_by("position"))
     assert [r.position for r in rows] == list(range(1, shift + 1))
     assert rows[0].previous_digest == GENESIS
     for before, row in itertools.pairwise(rows):
@@ -203,7 +209,7 @@ def test_json_output(shift):
 @pytest.mark.parametrize(
     ("change", "differ"),
     [
-        (lambda row: {"data": {**row.data, "display_name": "Someone else"}}, "data"),
+        # (The row keeps no data to edit: an edited event's data is tested below.)
         (lambda row: {"actor": "mallory"}, "actor"),
         (lambda row: {"command_id": ""}, "command_id"),
         (lambda row: {"occurred_at": row.occurred_at - timedelta(hours=1)}, "occurred_at"),
@@ -215,7 +221,7 @@ def test_an_edited_journal_row_is_reported_at_its_position(shift, change, differ
     ok, out, error = verify_log()
     assert not ok
     assert lines(out) == [
-        f"position {row.position}: changed: the journal row's digest does not match its content",
+        f"position {row.position}: {DIGEST_WRONG}",
         f"position {row.position}: changed: the journal row and the stored event differ in "
         f"{differ}",
     ]
@@ -260,10 +266,11 @@ def rechain_from(position: int, digest=chain_digest, *, key_id: str | None = Non
     """What a forger who knows the recipe does after editing a row: every
     link from ``position`` on again (plain sha256 unless given the key's
     ``digest``), the rows' key ids kept, or set to ``key_id``."""
-    previous = EventJournalEntry.objects.filter(position__lt=position).last().digest
-    for entry in EventJournalEntry.objects.filter(position__gte=position):
+    before = EventJournalEntry.objects.filter(position__lt=position).last()
+    previous = before.digest if before is not None else GENESIS
+    for entry in entries().filter(position__gte=position):
         entry.previous_digest = previous
-        entry.digest = previous = digest(previous, vars(entry))
+        entry.digest = previous = digest(previous, {**vars(entry), "data": entry.data})
         if key_id is not None:
             entry.key_id = key_id
         entry.save()
@@ -348,7 +355,9 @@ def test_a_journal_with_every_problem_reports_each(shift):
     ("field", "value"), [("actor", "mallory"), ("display_name", "Someone else")]
 )
 def test_an_event_altered_in_the_store_is_reported(shift, floor_app, field, value):
-    """Who recorded it, or what it says: either differs from its journal row."""
+    """Who recorded it, or what it says: either differs from its journal row
+    (what it says, its data, by the row's digest: the row covers it, keeping
+    no copy)."""
     row = row_of("Player.Registered")
     state = stored_state(floor_app, row.position)
     assert state["actor"] == "jaime"
@@ -356,11 +365,13 @@ def test_an_event_altered_in_the_store_is_reported(shift, floor_app, field, valu
     tamper_stored(floor_app, row.position, state=json.dumps(state).encode())
     ok, out, _ = verify_log()
     assert not ok
-    differs_in = "actor" if field == "actor" else "data"
-    assert lines(out) == [
-        f"position {row.position}: changed: the journal row and the stored event "
-        f"differ in {differs_in}"
-    ]
+    if field == "actor":
+        assert lines(out) == [
+            f"position {row.position}: changed: the journal row and the stored event "
+            "differ in actor"
+        ]
+    else:
+        assert lines(out) == [f"position {row.position}: {DIGEST_WRONG}"]
 
 
 def test_an_event_stripped_of_its_author_in_the_store_is_unattributable(shift, floor_app):
@@ -429,8 +440,9 @@ def test_a_journal_chained_before_the_key_verifies_up_to_where_the_migration_rec
     as they are, and where they end is recorded once, outside the database;
     the keyed chain goes on from their last link."""
     EventJournalEntry.objects.update(previous_digest="", digest="", key_id=UNKEYED)
-    before_key = importlib.import_module("floor.migrations.0010_journal_hash_chain")
-    before_key.chain_existing_rows(apps, None)
+    # What migration 0010 did when the rows kept their data: every link from
+    # the genesis, plain sha256 (its function reads the column, gone since 0021).
+    rechain_from(1, key_id=UNKEYED)
     ok, out, _ = verify_log()
     assert not ok
     assert lines(out)[0] == (
@@ -466,21 +478,18 @@ def test_a_journal_chained_before_the_key_verifies_up_to_where_the_migration_rec
 
 def amount_row() -> EventJournalEntry:
     """The first journal row of a buy-in: it moves an amount."""
-    for row in EventJournalEntry.objects.filter(topic__endswith=":Transaction.Posted"):
+    for row in entries().filter(topic__endswith=":Transaction.Posted"):
         if row.data.get("kind") == "buy_in":
             return row
     raise AssertionError("the shift has no buy-in")
 
 
 def change_amount(app, row: EventJournalEntry) -> None:
-    """Doubles a buy-in's amounts in the stored event and in its journal row,
-    alike, so the two agree."""
+    """Doubles a buy-in's amounts in the stored event (its journal row keeps
+    no copy of them to change alike)."""
     state = stored_state(app, row.position)
     state["postings"] = {name: 2 * cents for name, cents in state["postings"].items()}
     tamper_stored(app, row.position, state=json.dumps(state).encode())
-    EventJournalEntry.objects.filter(position=row.position).update(
-        data={**row.data, "postings": state["postings"]}
-    )
 
 
 def cut_tail(app, count: int, last: int) -> None:
@@ -771,3 +780,89 @@ def test_journaling_an_event_reads_one_row_and_writes_one(
     with django_assert_num_queries(1):
         assert journal(event, 1) is None
     assert EventJournalEntry.objects.get(position=1).digest == before
+
+
+# --- issue 23, item 6: the journal keeps no copy of the events' data ----------------
+
+
+def without_data(rows: list[JournalRow]) -> list[JournalRow]:
+    """The rows as the journal reads them now: every field but the data."""
+    return [
+        JournalRow(
+            {k: v for k, v in r.content.items() if k != "data"},
+            r.digest,
+            r.previous_digest,
+            r.key_id,
+        )
+        for r in rows
+    ]
+
+
+def test_a_row_without_its_data_is_checked_with_the_stored_events():
+    """The link covers the data; the row has none: the stored event's at the
+    same position stands in for it, so an edited event's data breaks the link,
+    and a row whose event is gone or unreadable has its link alone checked."""
+    stored = [StoredEntry(p, content(p)) for p in (1, 2, 3)]
+    rows = without_data(chained([1, 2, 3]))
+    assert list(verify(stored, rows, projected_to=3, keyring=RING)) == []
+
+    edited = [*stored[:1], StoredEntry(2, {**content(2), "data": {"amount": 9}}), stored[2]]
+    found = list(verify(edited, rows, projected_to=3, keyring=RING))
+    assert [p.line() for p in found] == [f"position 2: {DIGEST_WRONG}"]
+
+    unreadable = [stored[0], StoredEntry(2, None, "ValueError: no"), stored[2]]
+    found = list(verify(unreadable, rows, projected_to=3, keyring=RING))
+    assert [p.line() for p in found] == [
+        "position 2: changed: the stored event cannot be decoded: ValueError: no"
+    ]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_journal_written_with_its_data_verifies_once_the_column_is_dropped(
+    shift, floor_app, audit_files
+):
+    """Rows written before migration 0021, each with its data in the column
+    and its link over that copy (as the projection chained them then), verify
+    the same once the migration dropped the column: the link is recomputed
+    with the stored event's data, and the digest's formula did not change."""
+    from django.db import connection
+    from django.db.migrations.executor import MigrationExecutor
+
+    from floor.selectors.journal import data_at
+
+    def migrate(target: str):
+        executor = MigrationExecutor(connection)
+        executor.migrate([("floor", target)])
+        executor.loader.build_graph()
+        return executor.loader.project_state([("floor", target)]).apps
+
+    try:
+        old = migrate("0020_report_rows_read_back")
+        entry = old.get_model("floor", "EventJournalEntry")
+        stored = data_at(range(1, shift + 1))
+        ring, previous = keyring(), GENESIS
+        for row in entry.objects.order_by("position"):
+            # As the projection wrote it then: the data kept, the link over it.
+            row.data = stored[row.position]
+            row.previous_digest = previous
+            row.digest = previous = ring.digest(previous, vars(row))
+            row.save()
+        kept = entry.objects.get(position=shift // 2)
+        assert kept.data and kept.data == stored[shift // 2]
+        head = entry.objects.order_by("position").last().digest
+    finally:
+        migrate("0021_journal_data_from_the_store")
+    assert "data" not in {f.name for f in EventJournalEntry._meta.get_fields()}
+    assert EventJournalEntry.objects.order_by("position").last().digest == head
+    ok, out, _ = verify_log("--anchor", f"{shift}:{head}")
+    assert ok, out
+    assert lines(out)[0] == f"{shift} events, chain intact"
+
+    # Once it is gone, an edited stored event shows at its position.
+    row = row_of("Player.Registered")
+    state = stored_state(floor_app, row.position)
+    state["display_name"] = "Someone else"
+    tamper_stored(floor_app, row.position, state=json.dumps(state).encode())
+    ok, out, _ = verify_log()
+    assert not ok
+    assert lines(out) == [f"position {row.position}: {DIGEST_WRONG}"]

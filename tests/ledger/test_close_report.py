@@ -14,6 +14,7 @@ from django.core.management.base import CommandError
 
 from floor.audit_files import keyring
 from floor.models import EventJournalEntry
+from floor.selectors.journal import entries
 from ledger.models import GamingDayView
 from tests.floor.test_verify_log import rechain_from
 from tests.ledger.test_cage_report import days  # noqa: F401 - the fixture
@@ -25,12 +26,9 @@ DAY = "2026-11-22"
 
 def close_position() -> int:
     """The close's last event: the record of its command."""
-    return (
-        EventJournalEntry.objects.filter(topic__endswith=":CommandRecord.Recorded")
-        .filter(data__command="close_gaming_day")
-        .get()
-        .position
-    )
+    records = entries().filter(topic__endswith=":CommandRecord.Recorded")
+    [close] = [r for r in records if r.data["command"] == "close_gaming_day"]
+    return close.position
 
 
 def anchor_lines(audit_files) -> list[dict]:

@@ -14,6 +14,7 @@ from django.test import Client
 from eventsourcing.persistence import StoredEvent
 
 from floor import runtime
+from floor.kernel.compression import inflate
 from ledger.domain.transaction import Transaction
 from ledger.models import TransactionView
 from ledger.projections import apply_ledger_event
@@ -127,7 +128,7 @@ def test_a_transaction_stored_before_the_codes_loads_and_shows_its_text(room, ca
         if n.topic.endswith("Transaction.Posted")
     )
     stored = app.mapper.to_stored_event(new)
-    state = app.mapper.transcoder.decode(stored.state)
+    state = app.mapper.transcoder.decode(inflate(stored.state))  # stored compressed
     del state["reason_code"], state["reason_params"]  # as the code before them stored it
     state["reason"] = "fill asked by jefe"
     old = app.mapper.to_domain_event(

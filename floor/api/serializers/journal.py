@@ -14,6 +14,10 @@ from floor.models import (
 
 class JournalSerializer(BuiltOnceModelSerializer):
     event = serializers.SerializerMethodField()
+    # Read from the event store with the page (floor.selectors.journal), no
+    # longer a column; declared as the model's JSON column was, so the schema
+    # (docs/openapi.yaml) stays the same.
+    data = serializers.JSONField(required=False)
 
     class Meta:
         model = EventJournalEntry

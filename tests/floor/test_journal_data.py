@@ -1,0 +1,73 @@
+"""The journal keeps no copy of each event's data (issue 23, item 6): its rows
+get it from the event store, at the same position, one read for a page of rows,
+never one per row, and exactly as the journal recorded it."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from floor.models import EventJournalEntry
+from floor.projections.journal import entry_data
+from floor.selectors import journal
+from tests.floor.test_verify_log import shift  # noqa: F401 - the fixture
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def store_reads(monkeypatch) -> list[int]:
+    """How many positions each read of the store asked for."""
+    reads: list[int] = []
+    real = journal.stored_at
+
+    def counted(recorder, positions):
+        reads.append(len(positions))
+        return real(recorder, positions)
+
+    monkeypatch.setattr(journal, "stored_at", counted)
+    return reads
+
+
+def test_each_row_gets_its_events_data_from_the_store_in_one_read(shift, floor_app, store_reads):  # noqa: F811
+    rows = list(journal.entries().order_by("position"))
+    assert len(rows) == shift
+    assert store_reads == [shift]
+    notifications = floor_app.recorder.select_notifications(1, shift)
+    expected = {n.id: entry_data(floor_app.mapper.to_domain_event(n)) for n in notifications}
+    assert {row.position: row.data for row in rows} == expected
+    assert any(row.data for row in rows)
+
+
+def test_a_page_reads_the_store_once_and_an_iteration_once_a_chunk(
+    shift,  # noqa: F811
+    store_reads,
+):
+    page = journal.entries().order_by("position")[10:30]
+    assert [row.position for row in page] == list(range(11, 31))
+    assert store_reads == [20]
+    store_reads.clear()
+    assert len(list(journal.entries().iterator(chunk_size=25))) == shift
+    assert store_reads == [25] * (shift // 25) + ([shift % 25] if shift % 25 else [])
+    store_reads.clear()
+    # Rows that do not ask for it, or only their columns, read nothing of the store.
+    assert EventJournalEntry.objects.count() == shift
+    list(journal.entries().values_list("position", flat=True))
+    last = EventJournalEntry.objects.last()
+    assert journal.last_event_until(last.originator_id, datetime(2100, 1, 1, tzinfo=UTC))
+    assert store_reads == []
+
+
+def test_a_row_read_without_its_data_says_where_the_data_is(shift):  # noqa: F811
+    row = EventJournalEntry.objects.first()
+    with pytest.raises(AttributeError, match="read from the event store"):
+        row.data  # noqa: B018 - the access is the test
+
+
+def test_data_at_reads_positions_scattered_over_the_log(shift, floor_app, store_reads):  # noqa: F811
+    wanted = [shift, 1, shift // 2, 1, shift + 50]  # unordered, repeated, one past the log
+    found = journal.data_at(wanted)
+    assert sorted(found) == sorted({1, shift // 2, shift})
+    assert len(store_reads) == 1  # one read, whatever the positions
+    assert journal.data_at([]) == {}
