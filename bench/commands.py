@@ -840,8 +840,9 @@ def print_backend(
         raw = paths["raw_store"]
         print(
             f"the same {raw['saves']} saves ({raw['events']} events) appended by the library "
-            f"alone, one at a time: {fmt(raw['saves_per_s'])} saves/s; event-sourced HTTP "
-            f"commands/s to it: {fmt(paths['ratio_event_sourced_to_raw_store'], 2)}x"
+            f"alone, one at a time: {fmt(raw['saves_per_s'])} saves/s; HTTP commands/s to "
+            f"it: event-sourced {fmt(paths['ratio_event_sourced_to_raw_store'], 2)}x, "
+            f"ORM baseline {fmt(paths['ratio_baseline_to_raw_store'], 2)}x"
         )
     for target in TARGETS:
         p = paths[target.label]
@@ -865,8 +866,12 @@ def add_ratios(paths: dict[str, Any]) -> None:
         key: ratio(es[key], orm[key]) for key in ("commands_per_s", "p50_ms", "p99_ms")
     }
     if "raw_store" in paths:
+        # The baseline's too: what the HTTP stack alone leaves of the raw rate.
         paths["ratio_event_sourced_to_raw_store"] = ratio(
             es["commands_per_s"], paths["raw_store"]["saves_per_s"]
+        )
+        paths["ratio_baseline_to_raw_store"] = ratio(
+            orm["commands_per_s"], paths["raw_store"]["saves_per_s"]
         )
     if "half_load" in es and "half_load" in orm:
         paths["ratio_event_sourced_to_baseline"].update(
