@@ -18,6 +18,7 @@ changed would make every row written before the move read as altered.
 from __future__ import annotations
 
 import json
+import logging
 from collections.abc import Iterable, Sequence
 from datetime import datetime
 from typing import Any
@@ -28,11 +29,13 @@ from eventsourcing.persistence import Notification
 from eventsourcing.utils import get_topic, resolve_topic
 from psycopg.sql import SQL, Identifier
 
-from floor.models import EventJournalEntry, JournalMention
+from floor.models import EventJournalEntry, JournalMention, missing_data
 from floor.projections.journal import entry_data
 from floor.runtime import floor_app
 
 EventType = type
+
+logger = logging.getLogger(__name__)
 
 
 # --- the events' data, from the store ---------------------------------------------------
@@ -91,13 +94,29 @@ def stored_at(recorder: Any, positions: Sequence[int]) -> list[Notification]:
 def data_at(positions: Iterable[int], app: Any = None) -> dict[int, dict]:
     """{position: the journal's data of the event there}, read from the event
     store in one query and decoded with the application's mapper: what the
-    journal row once kept as a copy (floor.projections.journal.entry_data)."""
+    journal row once kept as a copy (floor.projections.journal.entry_data).
+
+    Every position asked for has an entry: one with no stored event, or whose
+    event cannot be decoded (each is decoded on its own, as verify_log's
+    ``stored_entries`` does), gets the explicit marker
+    (floor.models.missing_data) and is logged as an error, never ``{}`` nor
+    an exception that would fail a whole page."""
     app = app if app is not None else floor_app()
+    wanted = list(positions)
     found = {}
-    for notification in stored_at(app.recorder, list(positions)):
-        event = app.mapper.to_domain_event(notification)
-        # As the copy read back from its JSON column: plain JSON values.
-        found[notification.id] = entry_data(event)
+    for notification in stored_at(app.recorder, wanted):
+        try:
+            event = app.mapper.to_domain_event(notification)
+            # As the copy read back from its JSON column: plain JSON values.
+            found[notification.id] = entry_data(event)
+        except Exception as exc:  # noqa: BLE001 - one unreadable event, not the page
+            why = f"the stored event cannot be decoded: {type(exc).__name__}: {exc}"
+            logger.error("journal data at position %s: %s", notification.id, why)
+            found[notification.id] = missing_data(notification.id, why)
+    for position in wanted:
+        if position not in found:
+            logger.error("journal data at position %s: no stored event there", position)
+            found[position] = missing_data(position, "no stored event")
     return found
 
 
@@ -105,15 +124,6 @@ def entries() -> QuerySet:
     """The journal's rows, each with its event's data read from the store
     when a page of them is fetched (one query per page, not per row)."""
     return EventJournalEntry.objects.with_data(data_at)
-
-
-def with_data(rows: Iterable[EventJournalEntry]) -> list[EventJournalEntry]:
-    """``rows`` (already fetched) with their events' data, in one read."""
-    rows = list(rows)
-    found = data_at([row.position for row in rows])
-    for row in rows:
-        row.data = found.get(row.position, {})
-    return rows
 
 
 def topics_of(types: Iterable[EventType]) -> list[str]:
@@ -240,7 +250,7 @@ def data_of_commands(event: EventType, command_ids: list[str]) -> list[tuple[str
     found = EventJournalEntry.objects.filter(_of_types([event]), command_id__in=command_ids)
     rows = list(found.values_list("command_id", "position"))
     data = data_at([position for _, position in rows])
-    return [(command_id, data.get(position, {})) for command_id, position in rows]
+    return [(command_id, data[position]) for command_id, position in rows]
 
 
 def last_event_until(originator_id: Any, moment: datetime) -> EventJournalEntry | None:

@@ -85,9 +85,17 @@ def test_a_row_read_without_its_data_says_where_the_data_is(shift):  # noqa: F81
         row.data  # noqa: B018 - the access is the test
 
 
-def test_data_at_reads_positions_scattered_over_the_log(shift, floor_app, store_reads):  # noqa: F811
+def test_data_at_reads_positions_scattered_over_the_log(shift, floor_app, store_reads, caplog):  # noqa: F811
     wanted = [shift, 1, shift // 2, 1, shift + 50]  # unordered, repeated, one past the log
     found = journal.data_at(wanted)
-    assert sorted(found) == sorted({1, shift // 2, shift})
+    assert sorted(found) == sorted({1, shift // 2, shift, shift + 50})
     assert len(store_reads) == 1  # one read, whatever the positions
     assert journal.data_at([]) == {}
+    # Past the log: the explicit marker, logged, not {} nor an exception.
+    assert found[shift + 50] == {
+        "_missing": f"position {shift + 50}: no stored event",
+        "_position": shift + 50,
+    }
+    assert [(r.levelname, r.getMessage()) for r in caplog.records] == [
+        ("ERROR", f"journal data at position {shift + 50}: no stored event there")
+    ]
