@@ -26,6 +26,9 @@ from typing import Any
 from django.db.models import Q, QuerySet
 from eventsourcing.domain import CanMutateAggregate
 from eventsourcing.persistence import Notification
+from eventsourcing.popo import POPOApplicationRecorder
+from eventsourcing.postgres import PostgresApplicationRecorder
+from eventsourcing.sqlite import SQLiteApplicationRecorder
 from eventsourcing.utils import get_topic, resolve_topic
 from psycopg.sql import SQL, Identifier
 
@@ -45,50 +48,65 @@ def stored_at(recorder: Any, positions: Sequence[int]) -> list[Notification]:
     """The stored events at ``positions`` (notification ids), in one query:
     a page of a history is scattered over the log, so not a range of it. On
     SQLite the ids go as one JSON array (no limit on the number of
-    parameters), on PostgreSQL as one array; another recorder (the tests'
-    in-memory one) is read over the range the positions span."""
+    parameters), on PostgreSQL as one array. The recorder is told by the
+    library's classes (a subclass reads as its base); only the in-memory one
+    (popo: the tests' and tools') is read over the range the positions span,
+    and any other recorder is refused rather than read whole, unnoticed."""
     wanted = sorted(set(positions))
     if not wanted:
         return []
-    table = getattr(recorder, "events_table_name", None)
-    datastore = getattr(recorder, "datastore", None)
-    if table is not None and type(datastore).__module__ == "eventsourcing.sqlite":
-        statement = (
-            f"SELECT rowid, originator_id, originator_version, topic, state FROM {table} "
-            "WHERE rowid IN (SELECT value FROM json_each(?)) ORDER BY rowid"
-        )
-        with datastore.transaction(commit=False) as cursor:
-            cursor.execute(statement, (json.dumps(wanted),))
-            return [
-                Notification(
-                    id=row["rowid"],
-                    originator_id=recorder.convert_originator_id(row["originator_id"]),
-                    originator_version=row["originator_version"],
-                    topic=row["topic"],
-                    state=row["state"],
-                )
-                for row in cursor.fetchall()
-            ]
-    if table is not None and type(datastore).__module__ == "eventsourcing.postgres":
-        statement = SQL(
-            "SELECT notification_id, originator_id, originator_version, topic, state "
-            "FROM {schema}.{table} WHERE notification_id = ANY(%s) ORDER BY notification_id"
-        ).format(schema=Identifier(datastore.schema), table=Identifier(table))
-        with datastore.get_connection() as connection, connection.cursor() as cursor:
-            cursor.execute(statement, (wanted,))
-            return [
-                Notification(
-                    id=row["notification_id"],
-                    originator_id=row["originator_id"],
-                    originator_version=row["originator_version"],
-                    topic=row["topic"],
-                    state=bytes(row["state"]),
-                )
-                for row in cursor.fetchall()
-            ]
-    first, last, keep = wanted[0], wanted[-1], set(wanted)
-    spanned = recorder.select_notifications(start=first, limit=last - first + 1, stop=last)
-    return [notification for notification in spanned if notification.id in keep]
+    if isinstance(recorder, SQLiteApplicationRecorder):
+        return _sqlite_at(recorder, wanted)
+    if isinstance(recorder, PostgresApplicationRecorder):
+        return _postgres_at(recorder, wanted)
+    if isinstance(recorder, POPOApplicationRecorder):
+        first, last, keep = wanted[0], wanted[-1], set(wanted)
+        spanned = recorder.select_notifications(start=first, limit=last - first + 1, stop=last)
+        return [notification for notification in spanned if notification.id in keep]
+    raise TypeError(
+        f"the journal's data cannot be read from a {type(recorder).__qualname__}: "
+        "floor.selectors.journal.stored_at knows the SQLite, PostgreSQL and in-memory recorders"
+    )
+
+
+def _sqlite_at(recorder: SQLiteApplicationRecorder, wanted: list[int]) -> list[Notification]:
+    statement = (
+        f"SELECT rowid, originator_id, originator_version, topic, state "
+        f"FROM {recorder.events_table_name} "
+        "WHERE rowid IN (SELECT value FROM json_each(?)) ORDER BY rowid"
+    )
+    with recorder.datastore.transaction(commit=False) as cursor:
+        cursor.execute(statement, (json.dumps(wanted),))
+        return [
+            Notification(
+                id=row["rowid"],
+                originator_id=recorder.convert_originator_id(row["originator_id"]),
+                originator_version=row["originator_version"],
+                topic=row["topic"],
+                state=row["state"],
+            )
+            for row in cursor.fetchall()
+        ]
+
+
+def _postgres_at(recorder: PostgresApplicationRecorder, wanted: list[int]) -> list[Notification]:
+    datastore = recorder.datastore
+    statement = SQL(
+        "SELECT notification_id, originator_id, originator_version, topic, state "
+        "FROM {schema}.{table} WHERE notification_id = ANY(%s) ORDER BY notification_id"
+    ).format(schema=Identifier(datastore.schema), table=Identifier(recorder.events_table_name))
+    with datastore.get_connection() as connection, connection.cursor() as cursor:
+        cursor.execute(statement, (wanted,))
+        return [
+            Notification(
+                id=row["notification_id"],
+                originator_id=row["originator_id"],
+                originator_version=row["originator_version"],
+                topic=row["topic"],
+                state=bytes(row["state"]),
+            )
+            for row in cursor.fetchall()
+        ]
 
 
 def data_at(positions: Iterable[int], app: Any = None) -> dict[int, dict]:

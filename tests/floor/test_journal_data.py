@@ -7,12 +7,14 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 import pytest
+from django.conf import settings
 
 from floor.audit import CONTENT_FIELDS
 from floor.audit_files import keyring
 from floor.models import EventJournalEntry
 from floor.selectors import journal
 from tests.floor.test_verify_log import shift  # noqa: F401 - the fixture
+from tests.support.floor import JEFE, new_id
 
 pytestmark = pytest.mark.django_db
 
@@ -99,3 +101,44 @@ def test_data_at_reads_positions_scattered_over_the_log(shift, floor_app, store_
     assert [(r.levelname, r.getMessage()) for r in caplog.records] == [
         ("ERROR", f"journal data at position {shift + 50}: no stored event there")
     ]
+
+
+def test_stored_at_reads_the_lanes_store_by_its_own_query(shift, floor_app, monkeypatch):  # noqa: F811
+    """On the lane's store (SQLite or PostgreSQL), the positions are read by
+    one query of their own: never the range they span, which a scattered page
+    of an old history would make the whole log."""
+    from eventsourcing.postgres import PostgresApplicationRecorder
+    from eventsourcing.sqlite import SQLiteApplicationRecorder
+
+    recorder = floor_app.recorder
+    expected = {"sqlite": SQLiteApplicationRecorder, "postgres": PostgresApplicationRecorder}
+    assert isinstance(recorder, expected[settings.EVENT_STORE_BACKEND])
+
+    def no_range(*args, **kwargs):
+        raise AssertionError("stored_at read the range, not the positions")
+
+    monkeypatch.setattr(recorder, "select_notifications", no_range)
+    found = journal.stored_at(recorder, [shift, 1, shift // 2])
+    assert [n.id for n in found] == [1, shift // 2, shift]
+    assert all(n.state for n in found)
+
+
+def test_stored_at_reads_the_in_memory_store_by_range_and_refuses_another():
+    from eventsourcing.popo import POPOApplicationRecorder
+
+    from floor.application.floor_app import FloorApplication
+
+    app = FloorApplication(env={"PERSISTENCE_MODULE": "eventsourcing.popo"})
+    assert isinstance(app.recorder, POPOApplicationRecorder)
+    for number in range(3):
+        app.register_player(JEFE, new_id(), card_number=f"MEM-{number}", display_name="M")
+    last = app.recorder.max_notification_id()
+    found = journal.stored_at(app.recorder, [last, 1])
+    assert [n.id for n in found] == [1, last] and last > 2
+
+    class Elsewhere:
+        def select_notifications(self, *args, **kwargs):
+            raise AssertionError("not read")
+
+    with pytest.raises(TypeError, match="cannot be read from a"):
+        journal.stored_at(Elsewhere(), [1])
