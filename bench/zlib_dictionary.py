@@ -10,10 +10,15 @@ The states come from the ledger bench's floor (bench/ledger.py: a cage, eight
 tables, players registered, seated, bought in) and ``--hands`` hands a table,
 on a scratch SQLite store; ids, moments and the bench's user names are made
 generic, so the dictionary holds the shape of the states, not one run's values.
-It prints the Python lines of ``DICTIONARY_STATES`` for floor/kernel/compression.py.
+The scratch store is written uncompressed (``COMPRESSOR_TOPIC`` empty): the
+application compresses states by default, and a dictionary built from
+compressed bytes would hold nothing of the JSON it is meant to prime.
 
-A dictionary committed once must stay: stored states name it by its adler32
-(the zlib header's dictionary id). A new one is added beside it, never in its place.
+It prints the Python lines of a ``DICTIONARY_<n>_STATES`` tuple. Its output is
+ADDED to floor/kernel/compression.py beside the dictionaries already there (a
+new ``DICTIONARIES`` entry under its literal adler32), never in place of one:
+stored states name their dictionary by its adler32 (the zlib header's
+dictionary id), and would no longer read.
 
 Usage: .venv/bin/python bench/zlib_dictionary.py [--hands 10] [--per-type 2]
 """
@@ -61,7 +66,12 @@ def states(hands: int) -> list[tuple[str, bytes]]:
     with tempfile.TemporaryDirectory(prefix="zlib-dictionary-") as scratch:
         store = Path(scratch) / "events.sqlite3"
         app = FloorApplication(
-            env={"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": str(store)},
+            env={
+                "PERSISTENCE_MODULE": "eventsourcing.sqlite",
+                "SQLITE_DBNAME": str(store),
+                # The states as JSON, not compressed (the default): the dictionary primes JSON.
+                "COMPRESSOR_TOPIC": "",
+            },
             profile=CM,
         )
         tables = ledger_bench.build(app)

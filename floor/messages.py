@@ -283,6 +283,10 @@ MESSAGES = {
         "That table did not exist yet at that moment: it opened at %(opened_at)s."
     ),
     "account_not_found": _("The books have no such account."),
+    "stored_event_unreadable": _(
+        "The event at log position %(position)s cannot be read from the event store, so "
+        "this cannot be answered. It is logged: run verify_log."
+    ),
     "filter_invalid": _(
         "The filter %(field)s cannot be read: the API's schema (/api/schema/) gives its values."
     ),

@@ -307,10 +307,24 @@ class JournalQuerySet(models.QuerySet):
             yield from chunk
 
 
+MISSING = "_missing"
+"""The key of the data of a row whose stored event is gone or unreadable
+(beside ``_position``, its log position)."""
+
+
+def missing_data(position: int, why: str) -> dict:
+    """The data a row gets when its stored event cannot give it: an explicit
+    marker (``{"_missing": why}``), never ``{}``, so a page shows it as such
+    and a report that needs the fields refuses (floor.reports.common.event_of)
+    rather than count an empty event."""
+    return {MISSING: f"position {position}: {why}", "_position": position}
+
+
 def _attach_data(entries, loader) -> None:
     found = loader([entry.position for entry in entries])
     for entry in entries:
-        entry.data = found.get(entry.position, {})
+        data = found.get(entry.position)
+        entry.data = missing_data(entry.position, "no stored event") if data is None else data
 
 
 class EventJournalEntry(models.Model):

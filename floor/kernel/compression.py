@@ -11,11 +11,12 @@ On by default (``DEFAULT_TOPIC``: config/settings.py and every application of
 the kernel): ``ZlibWithDictionary``. An event state is a few hundred bytes of
 JSON; alone, zlib has nothing to refer back to and spells every key once
 (64 % of the bytes). With a preset dictionary (zlib's ``zdict``: typical states
-of every event type, ``DICTIONARY_STATES``) it refers to them from the first
+of every event type, ``DICTIONARY_1_STATES``) it refers to them from the first
 byte: about 31 % (bench/README.md, "store_size.py"). The stream stays a
 standard zlib stream: its header says a dictionary was used and names it by its
 adler32, so a later dictionary is told apart from this one; each dictionary
-committed must stay in ``DICTIONARIES`` for as long as a state names it.
+committed must stay in ``DICTIONARIES`` for as long as a state names it: a
+new one is added beside the others, never in place of one.
 
 Every compressor here reads the three kinds: plain JSON, zlib streams without a
 dictionary (``ZlibOrPlain``, which a room could switch on before) and with a
@@ -36,10 +37,14 @@ LEVEL = 6
 
 DEFAULT_TOPIC = "floor.kernel.compression:ZlibWithDictionary"
 
-# Built by bench/zlib_dictionary.py from the ledger bench's floor and hands, ids
-# and moments made generic; the most frequent event types last. Never edited:
-# a state compressed with it names it by its adler32 (``DICTIONARY_ID``).
-DICTIONARY_STATES = (
+# Dictionary 1, built by bench/zlib_dictionary.py from the ledger bench's floor
+# and hands, ids and moments made generic; the most frequent event types last.
+# Never edited nor regenerated in place: a state compressed with it names it by
+# its adler32, and would no longer read. A new dictionary is ADDED beside it
+# (DICTIONARY_2_STATES, DICTIONARY_2, a new entry of ``DICTIONARIES``, then
+# ``DICTIONARY_ID`` pointed at it), never in its place
+# (tests/floor/test_compressed_store.py pins this one's adler32 and sha256).
+DICTIONARY_1_STATES = (
     (
         b'{"timestamp":{"_type_":"datetime_iso","_data_":"2026-01-01T00:00:00.000000+00:00'
         b'"},"actor":"cajero","actor_role":"cajero","command_id":"00000000-0000-0000-0000-'
@@ -429,10 +434,25 @@ DICTIONARY_STATES = (
         b'00000","amount":3600,"balance":103200}'
     ),
 )
-DICTIONARY = b"".join(DICTIONARY_STATES)
-DICTIONARY_ID = zlib.adler32(DICTIONARY)
-DICTIONARIES = {DICTIONARY_ID: DICTIONARY}
-"""Every dictionary a stored state may name, by its adler32."""
+DICTIONARY_1 = b"".join(DICTIONARY_1_STATES)
+
+DICTIONARIES = {0xA3349478: DICTIONARY_1}
+"""Every dictionary a stored state may name, by its adler32, written as a
+literal: a dictionary whose bytes changed no longer matches its key, and the
+module refuses to load (below) rather than leave the states it compressed
+unreadable."""
+
+DICTIONARY_ID = 0xA3349478
+"""The dictionary new states are compressed with."""
+DICTIONARY = DICTIONARIES[DICTIONARY_ID]
+
+for _id, _dictionary in DICTIONARIES.items():
+    if zlib.adler32(_dictionary) != _id:
+        raise RuntimeError(
+            f"zlib dictionary {_id:#010x} was edited (its adler32 is now "
+            f"{zlib.adler32(_dictionary):#010x}): the states stored with it would not "
+            "read; restore it and add a new dictionary beside it instead"
+        )
 
 # One compressor and one raw inflater primed with the dictionary, copied per
 # state: priming either costs more than compressing a state (a copy of the

@@ -24,6 +24,7 @@ from floor.reports.common import (
     event_of,
     filters,
     iso,
+    known,
     table_columns,
     table_labels,
 )
@@ -58,6 +59,7 @@ __all__ = [
     "hiding",
     "iso",
     "json_or_csv",
+    "known",
     "mentioning",
     "page_of",
     "parameter",

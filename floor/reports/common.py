@@ -23,10 +23,10 @@ from drf_spectacular.utils import OpenApiResponse
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from floor.kernel.errors import invalid
+from floor.kernel.errors import conflict, invalid
 from floor.kernel.web.filters import Filters, parameter
 from floor.kernel.web.serializers import ErrorSerializer
-from floor.models import EventJournalEntry, TableView
+from floor.models import MISSING, EventJournalEntry, TableView
 from floor.runtime import floor_app
 from floor.selectors import journal
 from floor.selectors import reports as selected
@@ -35,7 +35,7 @@ from games.limits import BettingLimit
 from games.variants import Variant
 
 if TYPE_CHECKING:  # the read models as types; the selectors read them
-    from floor.models import EventJournalEntry, TableView
+    from floor.models import MISSING, EventJournalEntry, TableView
 
 DEFAULT_PAGE_SIZE = 100
 MAX_PAGE_SIZE = 1000
@@ -162,8 +162,24 @@ def table_events(
 
 
 def event_of(entry: EventJournalEntry) -> EventType:
-    """The declared event class of a journal row (reports compare it with theirs)."""
+    """The declared event class of a journal row (reports compare it with
+    theirs). A row read with its data whose stored event is gone or cannot be
+    decoded (floor.selectors.journal.data_at) stops the report (``known``):
+    replayed without its fields, it would count wrong or fail as a 500."""
+    data = entry.__dict__.get("_data")
+    if data is not None:
+        known(data)
     return event_type(entry)
+
+
+def known(data: dict) -> dict:
+    """An event's data, or the report's refusal (409 ``stored_event_unreadable``,
+    naming its log position) when it is the marker of a stored event gone or
+    unreadable (floor.models.missing_data): logged where it was read, refused
+    here, never taken for an event with no fields."""
+    if MISSING in data:
+        raise conflict("stored_event_unreadable", position=data.get("_position"))
+    return data
 
 
 def iso(moment: datetime | None) -> str | None:

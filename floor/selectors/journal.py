@@ -18,6 +18,7 @@ changed would make every row written before the move read as altered.
 from __future__ import annotations
 
 import json
+import logging
 from collections.abc import Iterable, Sequence
 from datetime import datetime
 from typing import Any
@@ -25,14 +26,19 @@ from typing import Any
 from django.db.models import Q, QuerySet
 from eventsourcing.domain import CanMutateAggregate
 from eventsourcing.persistence import Notification
+from eventsourcing.popo import POPOApplicationRecorder
+from eventsourcing.postgres import PostgresApplicationRecorder
+from eventsourcing.sqlite import SQLiteApplicationRecorder
 from eventsourcing.utils import get_topic, resolve_topic
 from psycopg.sql import SQL, Identifier
 
-from floor.models import EventJournalEntry, JournalMention
+from floor.models import EventJournalEntry, JournalMention, missing_data
 from floor.projections.journal import entry_data
 from floor.runtime import floor_app
 
 EventType = type
+
+logger = logging.getLogger(__name__)
 
 
 # --- the events' data, from the store ---------------------------------------------------
@@ -42,62 +48,93 @@ def stored_at(recorder: Any, positions: Sequence[int]) -> list[Notification]:
     """The stored events at ``positions`` (notification ids), in one query:
     a page of a history is scattered over the log, so not a range of it. On
     SQLite the ids go as one JSON array (no limit on the number of
-    parameters), on PostgreSQL as one array; another recorder (the tests'
-    in-memory one) is read over the range the positions span."""
+    parameters), on PostgreSQL as one array. The recorder is told by the
+    library's classes (a subclass reads as its base); only the in-memory one
+    (popo: the tests' and tools') is read over the range the positions span,
+    and any other recorder is refused rather than read whole, unnoticed."""
     wanted = sorted(set(positions))
     if not wanted:
         return []
-    table = getattr(recorder, "events_table_name", None)
-    datastore = getattr(recorder, "datastore", None)
-    if table is not None and type(datastore).__module__ == "eventsourcing.sqlite":
-        statement = (
-            f"SELECT rowid, originator_id, originator_version, topic, state FROM {table} "
-            "WHERE rowid IN (SELECT value FROM json_each(?)) ORDER BY rowid"
-        )
-        with datastore.transaction(commit=False) as cursor:
-            cursor.execute(statement, (json.dumps(wanted),))
-            return [
-                Notification(
-                    id=row["rowid"],
-                    originator_id=recorder.convert_originator_id(row["originator_id"]),
-                    originator_version=row["originator_version"],
-                    topic=row["topic"],
-                    state=row["state"],
-                )
-                for row in cursor.fetchall()
-            ]
-    if table is not None and type(datastore).__module__ == "eventsourcing.postgres":
-        statement = SQL(
-            "SELECT notification_id, originator_id, originator_version, topic, state "
-            "FROM {schema}.{table} WHERE notification_id = ANY(%s) ORDER BY notification_id"
-        ).format(schema=Identifier(datastore.schema), table=Identifier(table))
-        with datastore.get_connection() as connection, connection.cursor() as cursor:
-            cursor.execute(statement, (wanted,))
-            return [
-                Notification(
-                    id=row["notification_id"],
-                    originator_id=row["originator_id"],
-                    originator_version=row["originator_version"],
-                    topic=row["topic"],
-                    state=bytes(row["state"]),
-                )
-                for row in cursor.fetchall()
-            ]
-    first, last, keep = wanted[0], wanted[-1], set(wanted)
-    spanned = recorder.select_notifications(start=first, limit=last - first + 1, stop=last)
-    return [notification for notification in spanned if notification.id in keep]
+    if isinstance(recorder, SQLiteApplicationRecorder):
+        return _sqlite_at(recorder, wanted)
+    if isinstance(recorder, PostgresApplicationRecorder):
+        return _postgres_at(recorder, wanted)
+    if isinstance(recorder, POPOApplicationRecorder):
+        first, last, keep = wanted[0], wanted[-1], set(wanted)
+        spanned = recorder.select_notifications(start=first, limit=last - first + 1, stop=last)
+        return [notification for notification in spanned if notification.id in keep]
+    raise TypeError(
+        f"the journal's data cannot be read from a {type(recorder).__qualname__}: "
+        "floor.selectors.journal.stored_at knows the SQLite, PostgreSQL and in-memory recorders"
+    )
+
+
+def _sqlite_at(recorder: SQLiteApplicationRecorder, wanted: list[int]) -> list[Notification]:
+    statement = (
+        f"SELECT rowid, originator_id, originator_version, topic, state "
+        f"FROM {recorder.events_table_name} "
+        "WHERE rowid IN (SELECT value FROM json_each(?)) ORDER BY rowid"
+    )
+    with recorder.datastore.transaction(commit=False) as cursor:
+        cursor.execute(statement, (json.dumps(wanted),))
+        return [
+            Notification(
+                id=row["rowid"],
+                originator_id=recorder.convert_originator_id(row["originator_id"]),
+                originator_version=row["originator_version"],
+                topic=row["topic"],
+                state=row["state"],
+            )
+            for row in cursor.fetchall()
+        ]
+
+
+def _postgres_at(recorder: PostgresApplicationRecorder, wanted: list[int]) -> list[Notification]:
+    datastore = recorder.datastore
+    statement = SQL(
+        "SELECT notification_id, originator_id, originator_version, topic, state "
+        "FROM {schema}.{table} WHERE notification_id = ANY(%s) ORDER BY notification_id"
+    ).format(schema=Identifier(datastore.schema), table=Identifier(recorder.events_table_name))
+    with datastore.get_connection() as connection, connection.cursor() as cursor:
+        cursor.execute(statement, (wanted,))
+        return [
+            Notification(
+                id=row["notification_id"],
+                originator_id=row["originator_id"],
+                originator_version=row["originator_version"],
+                topic=row["topic"],
+                state=bytes(row["state"]),
+            )
+            for row in cursor.fetchall()
+        ]
 
 
 def data_at(positions: Iterable[int], app: Any = None) -> dict[int, dict]:
     """{position: the journal's data of the event there}, read from the event
     store in one query and decoded with the application's mapper: what the
-    journal row once kept as a copy (floor.projections.journal.entry_data)."""
+    journal row once kept as a copy (floor.projections.journal.entry_data).
+
+    Every position asked for has an entry: one with no stored event, or whose
+    event cannot be decoded (each is decoded on its own, as verify_log's
+    ``stored_entries`` does), gets the explicit marker
+    (floor.models.missing_data) and is logged as an error, never ``{}`` nor
+    an exception that would fail a whole page."""
     app = app if app is not None else floor_app()
+    wanted = list(positions)
     found = {}
-    for notification in stored_at(app.recorder, list(positions)):
-        event = app.mapper.to_domain_event(notification)
-        # As the copy read back from its JSON column: plain JSON values.
-        found[notification.id] = entry_data(event)
+    for notification in stored_at(app.recorder, wanted):
+        try:
+            event = app.mapper.to_domain_event(notification)
+            # As the copy read back from its JSON column: plain JSON values.
+            found[notification.id] = entry_data(event)
+        except Exception as exc:  # noqa: BLE001 - one unreadable event, not the page
+            why = f"the stored event cannot be decoded: {type(exc).__name__}: {exc}"
+            logger.error("journal data at position %s: %s", notification.id, why)
+            found[notification.id] = missing_data(notification.id, why)
+    for position in wanted:
+        if position not in found:
+            logger.error("journal data at position %s: no stored event there", position)
+            found[position] = missing_data(position, "no stored event")
     return found
 
 
@@ -105,15 +142,6 @@ def entries() -> QuerySet:
     """The journal's rows, each with its event's data read from the store
     when a page of them is fetched (one query per page, not per row)."""
     return EventJournalEntry.objects.with_data(data_at)
-
-
-def with_data(rows: Iterable[EventJournalEntry]) -> list[EventJournalEntry]:
-    """``rows`` (already fetched) with their events' data, in one read."""
-    rows = list(rows)
-    found = data_at([row.position for row in rows])
-    for row in rows:
-        row.data = found.get(row.position, {})
-    return rows
 
 
 def topics_of(types: Iterable[EventType]) -> list[str]:
@@ -240,7 +268,7 @@ def data_of_commands(event: EventType, command_ids: list[str]) -> list[tuple[str
     found = EventJournalEntry.objects.filter(_of_types([event]), command_id__in=command_ids)
     rows = list(found.values_list("command_id", "position"))
     data = data_at([position for _, position in rows])
-    return [(command_id, data.get(position, {})) for command_id, position in rows]
+    return [(command_id, data[position]) for command_id, position in rows]
 
 
 def last_event_until(originator_id: Any, moment: datetime) -> EventJournalEntry | None:

@@ -23,6 +23,7 @@ from floor.ports.report_reads import (
     filters,
     first_event,
     hiding,
+    known,
     mentioning,
 )
 from ledger import selectors as books
@@ -45,7 +46,7 @@ def _account_name(text: str) -> str:
         opened = first_event(Account.Opened, some_id)
         if opened is None:
             raise not_found("account_not_found")
-        return opened.data["name"]
+        return known(opened.data)["name"]
     kind, *parts = text.split(":")
     try:
         parts = [UUID(p).hex for p in parts]

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from floor.ports.report_reads import REPORT_PARTS, data_of_commands
+from floor.ports.report_reads import REPORT_PARTS, data_of_commands, known
 from ledger.domain.transaction import Transaction
 
 # The ledger's transaction of a raking command books its gaming day.
@@ -24,7 +24,9 @@ def booked_days(command_ids: Sequence[str]) -> dict[str, str]:
     for first in range(0, len(command_ids), IN_BATCH):
         posted = data_of_commands(POSTED, command_ids[first : first + IN_BATCH])
         for command_id, data in posted:
-            if data.get("kind") in RAKED:
+            # A transaction whose stored event is unreadable refuses the
+            # report: its day unknown, the rake would fall on another day.
+            if known(data).get("kind") in RAKED:
                 days[command_id] = data.get("gaming_day")
     return days
 

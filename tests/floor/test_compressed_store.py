@@ -5,6 +5,7 @@ way their events were stored."""
 
 from __future__ import annotations
 
+import hashlib
 import sqlite3
 import zlib
 from uuid import UUID
@@ -16,7 +17,9 @@ from floor import runtime
 from floor.application.floor_app import FloorApplication
 from floor.kernel.compression import (
     DEFAULT_TOPIC,
+    DICTIONARIES,
     DICTIONARY,
+    DICTIONARY_1,
     DICTIONARY_ID,
     ZlibOrPlain,
     ZlibWithDictionary,
@@ -58,6 +61,31 @@ def test_a_state_compressed_with_the_dictionary_names_it_and_every_kind_reads():
         assert reader.decompress(stream) == STATE
         assert reader.decompress(zlib.compress(STATE)) == STATE
         assert reader.decompress(STATE) == STATE
+
+
+# STATE compressed with dictionary 1 when it was committed (2026-11-27): the
+# bytes stored states hold. Written out, not computed here, so a dictionary
+# regenerated in place (other bytes, another adler32) cannot pass.
+STORED_WITH_DICTIONARY_1 = bytes.fromhex(
+    "78bba33494789dd6cb0d84301003d08a82186226813a68603e99e376b0bd133881b8205a78966c7f"
+    "52397fe3362e2bcd2bf100cebd349f2af2939724a8b56408921ab4c7e791948cd3726c7a34756daf"
+    "494282b3b8397c462b93506152f16054b3b892e02ed281c6ff0ec3d9533b"
+)
+
+
+def test_dictionary_1_is_pinned_and_still_reads_what_it_compressed():
+    """Stored states name their dictionary by its adler32: dictionary 1 may
+    never change, only have another added beside it (floor.kernel.compression)."""
+    assert zlib.adler32(DICTIONARY_1) == 0xA3349478
+    assert hashlib.sha256(DICTIONARY_1).hexdigest() == (
+        "c042066bfe9cc765a9b29618b3c1019210f0df80535ef40d5d46013929ecf674"
+    )
+    assert DICTIONARIES[0xA3349478] is DICTIONARY_1
+    assert int.from_bytes(STORED_WITH_DICTIONARY_1[2:6], "big") == 0xA3349478
+    for reader in (ZlibOrPlain(), ZlibWithDictionary()):
+        assert reader.decompress(STORED_WITH_DICTIONARY_1) == STATE
+    # zlib itself, given the dictionary, reads it too: a standard stream.
+    assert zlib.decompressobj(zdict=DICTIONARY_1).decompress(STORED_WITH_DICTIONARY_1) == STATE
 
 
 def test_a_stream_of_an_unknown_dictionary_or_cut_short_is_refused():

@@ -189,6 +189,42 @@ def test_a_tables_history_takes_its_fills_and_money_too(shift, floor_app, inspec
         "results"]}  # fmt: skip
 
 
+def test_a_stored_event_gone_or_unreadable_is_shown_as_such_in_a_history(
+    shift, floor_app, inspector, caplog
+):
+    """The history shows every row; one whose stored event is gone or cannot be
+    decoded shows the explicit marker with its position (and is logged), never
+    ``{}`` nor a 500. An account named by its id needs its opening's data: gone,
+    the history is refused with a code."""
+    from floor.selectors.journal import entries
+    from tests.floor.test_verify_log import tamper_stored
+
+    table = entries().filter(originator_id=shift["first"]).order_by("position")
+    drawn = next(r for r in table if r.topic.endswith(":Table.SeatsDrawn"))
+    tamper_stored(floor_app, drawn.position, state=b"x not a zlib stream")
+    ref = AccountRef("cage_chips")
+    opened = entries().filter(originator_id=ref.aggregate_id).order_by("position").first()
+    assert opened.topic.endswith(":Account.Opened")
+    tamper_stored(floor_app, opened.position, sql="DELETE")
+
+    found = {e["position"]: e for e in history(inspector, table=shift["first"])["results"]}
+    shown = found[drawn.position]["data"]
+    assert set(shown) == {"_missing", "_position"} and shown["_position"] == drawn.position
+    assert shown["_missing"].startswith(
+        f"position {drawn.position}: the stored event cannot be decoded: "
+        "MapperDeserialisationError: "
+    )
+    assert f"journal data at position {drawn.position}" in caplog.text
+    by_name = {e["position"]: e for e in history(inspector, account="cage_chips")["results"]}
+    assert by_name[opened.position]["data"] == {
+        "_missing": f"position {opened.position}: no stored event",
+        "_position": opened.position,
+    }
+    response = inspector.get("/api/reports/history/", {"account": str(ref.aggregate_id)})
+    assert (response.status_code, response.json()["code"]) == (409, "stored_event_unreadable")
+    assert str(opened.position) in response.json()["message"]
+
+
 def test_an_accounts_history_by_name_or_id(shift, floor_app, inspector):
     ref = AccountRef("cage_chips")
     expected = [

@@ -422,3 +422,32 @@ def test_the_rake_report_per_session_under_a_time_charge(make_app, clock, inspec
         assert (model["model"], model["tables"], model["rake_cents"]) == ("per_session", 1, 1000)
     finally:
         runtime.install(None)
+
+
+def test_an_unreadable_stored_event_refuses_the_rake_report_with_its_position(
+    shift, floor_app, inspector, caplog
+):
+    """A report replays the events' data from the store: one gone or that
+    cannot be decoded is logged with its position and refuses the report (409
+    with a code), never a 500 nor a hand counted without its fields."""
+    from floor.selectors.journal import entries
+    from tests.floor.test_verify_log import tamper_stored
+
+    posted = [r for r in entries().filter(topic__endswith=":Transaction.Posted")]
+    raked = next(r for r in posted if r.data["kind"] == "hand")
+    tamper_stored(floor_app, raked.position, state=b"x not a zlib stream")
+    # The raking command's transaction dates it (by gaming day): refused.
+    response = inspector.get("/api/reports/rake/", {"by": "gaming_day"})
+    assert response.status_code == 409, response.content
+    assert response.json()["code"] == "stored_event_unreadable"
+    assert str(raked.position) in response.json()["message"]
+    assert f"journal data at position {raked.position}: the stored event cannot be decoded" in (
+        caplog.text
+    )
+
+    hand = entries().filter(topic__endswith=":Table.HandEnded").first()
+    tamper_stored(floor_app, hand.position, sql="DELETE")
+    response = inspector.get("/api/reports/rake/", {"by": "hand"})
+    assert (response.status_code, response.json()["code"]) == (409, "stored_event_unreadable")
+    assert str(hand.position) in response.json()["message"]
+    assert f"journal data at position {hand.position}: no stored event there" in caplog.text
