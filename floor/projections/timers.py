@@ -66,11 +66,16 @@ class TimerBatch:
     may have fired them meanwhile). It lives as long as the batch's
     transaction: a batch that fails leaves it behind."""
 
+    # Subjects read one by one before a ``read_all`` batch reads the rest at once.
+    READ_ALL_AFTER = 4
+
     def __init__(self, read_all: bool = False) -> None:
-        # A batch of many events reads every pending timer at once, when it
-        # first needs one, instead of each subject's apart (issue 23, sixth
-        # pass: 17 statements a batch of 2,000 events, a table's hand end or
-        # a list's call each); a lone event reads its subject's only.
+        # A batch of many events reads every pending timer at once instead of
+        # each subject's apart (issue 23, sixth pass: 17 statements a batch of
+        # 2,000 events, a table's hand end or a list's call each), but only
+        # once it has touched READ_ALL_AFTER subjects: the live projector's
+        # batch of one command touches one or two, and reading the whole
+        # room's timers for a hand's end would put them on the command's wait.
         self.read_all = read_all
         self.all_read = False
         self.pending: dict[UUID, dict[str, PendingTimer]] = {}  # subject -> key -> row
@@ -79,13 +84,22 @@ class TimerBatch:
         self.cancelled: set[str] = set()  # rows read pending, to cancel
 
     def held(self, subject) -> dict[str, PendingTimer]:
-        if self.read_all and not self.all_read:
-            # Before the batch holds any subject's: every row read is news.
-            for row in PendingTimer.objects.filter(state=PendingTimer.PENDING):
-                self.pending.setdefault(row.subject, {})[row.key] = row
-            self.all_read = True
-        if self.all_read and type(subject) is not UUID:
+        if self.read_all and type(subject) is not UUID:
             subject = UUID(str(subject))  # as the rows read hold it
+        if (
+            self.read_all
+            and not self.all_read
+            and subject not in self.pending
+            and len(self.pending) >= self.READ_ALL_AFTER
+        ):
+            # The subjects the batch holds already keep what it did to them
+            # (a cancel not written yet): only the others' rows are news.
+            unseen: dict[UUID, dict[str, PendingTimer]] = {}
+            for row in PendingTimer.objects.filter(state=PendingTimer.PENDING):
+                unseen.setdefault(row.subject, {})[row.key] = row
+            for other, rows in unseen.items():
+                self.pending.setdefault(other, rows)
+            self.all_read = True
         if subject not in self.pending:
             if self.all_read:  # every pending row is held: the subject has none
                 self.pending[subject] = {}

@@ -320,9 +320,10 @@ def test_a_called_player_who_sits_in_the_last_second_keeps_the_seat(room, clock)
 @pytest.mark.django_db
 def test_a_batch_reads_every_pending_timer_at_once_and_follows_them():
     """``TimerBatch(read_all=True)`` (a projector's batch, issue 23 sixth
-    pass): every pending timer read in one statement when the batch first
-    needs one; a subject with none holds none; adds and cancels as the
-    subject-by-subject reads gave them."""
+    pass): each subject's timers read apart for its first few subjects (a
+    command's batch), then every other pending timer in one statement; a
+    subject with none holds none; what the batch did to a subject before
+    stays done; adds and cancels as the subject-by-subject reads gave them."""
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
@@ -339,17 +340,24 @@ def test_a_batch_reads_every_pending_timer_at_once_and_follows_them():
             key=key, kind="session_hour", subject=subject, due_at=due, command="x", state=state
         )
     batch = TimerBatch(read_all=True)
+    batch.READ_ALL_AFTER = 2
     with CaptureQueriesContext(connection) as queries:
         assert set(batch.held(table)) == {"a"}
-        assert set(batch.held(other)) == {"b"} and batch.held(quiet) == {}
-    assert len(queries) == 1
+        batch.cancel(table)  # held: not read back by the batch's read of all
+        assert batch.held(table) == {}
+        assert set(batch.held(str(other))) == {"b"}  # a subject by its text too
+    assert len(queries) == 2 and "subject" in queries[1]["sql"]  # one subject at a time
+    with CaptureQueriesContext(connection) as queries:
+        assert batch.held(quiet) == {} and set(batch.held(other)) == {"b"}
+        assert batch.held(table) == {}
+    assert len(queries) == 1 and batch.all_read  # the rest at once, then nothing
     batch.add("d", "session_hour", quiet, due, "x", {})
     batch.add("c", "session_hour", table, due, "x", {})  # fired already: not made again
     batch.cancel(other)
     batch.flush()
     states = dict(PendingTimer.objects.values_list("key", "state"))
     assert states == {
-        "a": PendingTimer.PENDING,
+        "a": PendingTimer.CANCELLED,
         "b": PendingTimer.CANCELLED,
         "c": PendingTimer.FIRED,
         "d": PendingTimer.PENDING,
