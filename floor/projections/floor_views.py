@@ -161,9 +161,11 @@ class FloorProjection:
         groups' tables were a small batch's largest queries, and grew with
         the room). They are the database's as long as this projection is
         the only one writing the read models, which its next batch checks:
-        ``after``, the position its compare-and-set found, must be where
+        ``after``, the position its compare-and-set found on a row nobody
+        else wrote since (CatchUpProjector: None otherwise), must be where
         this batch left them. Anything else (another projector's batches, a
-        rebuild's switch, this batch's transaction not committed) drops them,
+        rebuild's switch, which leaves the position where it was, a reset,
+        this batch's transaction not committed) drops them,
         and they are read again."""
         held, self._held = self._held, None
         rows = held[1] if held is not None and after is not None and held[0] == after else None

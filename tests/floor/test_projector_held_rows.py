@@ -10,7 +10,8 @@ import pytest
 
 from floor import runtime
 from floor.kernel.web.projector import CatchUpProjector
-from floor.models import LiveMark, ProjectionPosition
+from floor.kernel.web.shadow_rebuild import ShadowRebuild
+from floor.models import LiveMark, ProjectionPosition, TableView
 from floor.projections import live_marks
 from floor.projections.floor_views import FloorProjection
 from tests.support.read_models import differences, read_models
@@ -165,3 +166,29 @@ def test_marks_are_moved_and_made_in_one_statement(django_assert_num_queries):
     }
     live_marks.stamp({"cage"}, 9)
     assert LiveMark.objects.get(scope="cage").position == 9
+
+
+def test_a_rebuilds_switch_drops_the_held_rows(shift):
+    """A rebuild's switch puts rebuilt read models in place and leaves the
+    position where it was: the projector process's rows held from before
+    (here a table shown in the wrong game, which the rebuild repairs) are
+    read again, or the consoles' marks would follow the old rows."""
+    open_a_table_of_the_game_of_the_first(shift)
+    projector(hold_rows=False).catch_up()
+    # The new table, where nobody plays (no event of its own rewrites its
+    # row), shown in another game than the first table's.
+    (wrong,) = TableView.objects.filter(occupied_seats__isnull=True).values_list("id", flat=True)
+    TableView.objects.filter(id=wrong).update(minimum_cents=12345)
+    live = projector(hold_rows=True, batch_size=9)
+    shift.round()
+    live.catch_up()
+    held = live.projection._held
+    assert held is not None and 12345 in held[1].tables[wrong][2]  # the wrong row, held
+
+    assert ShadowRebuild(runtime.floor_projector(), batch_size=1000).run() == live.position()
+    assert TableView.objects.get(id=wrong).minimum_cents != 12345  # repaired
+    for _ in range(3):
+        shift.round()
+    live.catch_up()
+    assert live.projection._held[1] is not held[1]  # read again after the switch
+    assert differences(read_models(), one_event_at_a_time()) == {}

@@ -27,6 +27,7 @@ import time
 from collections.abc import Callable, Iterable
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Protocol
 
 from django.db import connections, models, transaction
@@ -55,12 +56,13 @@ class Projection(Protocol):
     # earlier release built are rebuilt (CatchUpProjector.outdated).
 
 
-def batch_of(projection: Projection, after: int) -> AbstractContextManager[object]:
+def batch_of(projection: Projection, after: int | None) -> AbstractContextManager[object]:
     """The projection's batch, if it has one: ``batch(after)``, a context
     entered around a batch's events inside its transaction, where a
     projection writes what it gathered per event in bulk (issue 23, item 2:
     the floor's journal rows). ``after`` is the position the read models
-    show before the batch (its compare-and-set has just checked it), so a
+    show before the batch when nobody but this projector wrote them since its
+    last batch (its compare-and-set has just checked both), else None, so a
     projection holding rows in memory from its earlier batches knows whether
     they still are the database's (floor.projections.floor_views). A
     projection without it applies event by event."""
@@ -88,6 +90,14 @@ class CatchUpProjector:
     # position row is known to be there (made once, not asked every batch).
     reached: int | None = field(default=None, init=False)
     _row_made: bool = field(default=False, init=False)
+    # Where its own last batch left the position row and the ``updated_at``
+    # it wrote there: the next batch's guessed start, tried only with both,
+    # so that anyone else's write on the row (another projector, ``reset``,
+    # a rebuild's switch, which replaces the read models and leaves the
+    # position where it was, a caller's transaction rolled back) makes the
+    # position be read again and the rows a projection holds be dropped.
+    _left: int | None = field(default=None, init=False)
+    _stamp: datetime | None = field(default=None, init=False)
 
     @property
     def name(self) -> str:
@@ -146,8 +156,8 @@ class CatchUpProjector:
         # First from where its own last batch left the position, unread: the
         # compare-and-set checks it. Moved by anyone else (or this is another
         # database's, a rebuild's shadow), it is read, and the batch tried again.
-        if self.reached is not None and self._row_made:
-            applied = self._apply_from(self.reached, guessed=True)
+        if self._left is not None and self._row_made:
+            applied = self._apply_from(self._left, guessed=True)
             if applied is not None:
                 return applied
         for made_here in (False, True):
@@ -183,16 +193,21 @@ class CatchUpProjector:
             self.reached = start
             return 0
         end = notifications[-1].id
+        stamp = timezone.now()
         with transaction.atomic():
-            moved = self.positions.objects.filter(name=self.name, position=start).update(
-                position=end, updated_at=timezone.now()
-            )
-            if not moved:
+            row = self.positions.objects.filter(name=self.name, position=start)
+            if guessed:  # and nobody else wrote the row since this projector's last batch
+                row = row.filter(updated_at=self._stamp)
+            if not row.update(position=end, updated_at=stamp):
                 return None
-            with batch_of(self.projection, start):
+            # Held rows go on only from where this projector's own last batch
+            # left them, the row untouched since (the guess); otherwise the
+            # projection reads them again.
+            with batch_of(self.projection, start if guessed else None):
                 for notification in notifications:
                     event = app.mapper.to_domain_event(notification)
                     self.projection.apply(event, notification.id)
+        self._left, self._stamp = end, stamp
         if transaction.get_autocommit():  # committed (not in a caller's transaction)
             self.reached = end
         return len(notifications)
@@ -216,7 +231,7 @@ class CatchUpProjector:
 
     def reset(self) -> None:
         """Empties the read models and rewinds the position, in one transaction."""
-        self.reached = None
+        self.reached = self._left = None
         with transaction.atomic():
             self.positions.objects.update_or_create(
                 name=self.name,
