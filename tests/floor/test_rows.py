@@ -107,6 +107,23 @@ def test_rows_given_as_fields_are_stored_as_their_instances_are():
     assert by_rows[2]["reason_params"] == {} and by_rows[2]["reference"] == ""
 
 
+def test_a_default_made_by_a_call_is_made_for_each_row_that_leaves_it_out(monkeypatch):
+    """As each instance makes its own (a uuid4, a moment): not one value
+    prepared once and shared by every row."""
+    field = TransactionView._meta.get_field("reference")
+    made = iter(range(10))
+    monkeypatch.setattr(field, "default", lambda: f"ref-{next(made)}")
+    field.__dict__.pop("_get_default", None)  # Django caches the default's getter
+    try:
+        insert_dicts(TransactionView, [a_transaction(1), a_transaction(2, reference="given")])
+        insert_dicts(TransactionView, [a_transaction(3)])
+    finally:
+        monkeypatch.undo()
+        field.__dict__.pop("_get_default", None)
+    references = TransactionView.objects.order_by("position").values_list("reference", flat=True)
+    assert list(references) == ["ref-0", "given", "ref-1"]
+
+
 def test_rows_given_as_fields_name_only_the_models_fields():
     with pytest.raises(ValueError, match="reason_text"):
         insert_dicts(TransactionView, [a_transaction(1, reason_text="typo")])

@@ -257,6 +257,12 @@ def _set_on_saving(field: models.Field) -> bool:
     return type(field).pre_save not in _PLAIN_PRE_SAVE
 
 
+def _varying(field: models.Field) -> bool:
+    """Whether the field's default is a call that may give another value each
+    time (``uuid4``, ``timezone.now``): not an empty dict or list."""
+    return callable(field.default) and field.default not in (dict, list)
+
+
 def insert_dicts(model: type[models.Model], rows: Iterable[dict[str, Any]]) -> None:
     """Inserts ``rows``, each a dict of field values by attribute name
     (``table_id``, not ``table``), as ``insert_rows`` inserts the instances
@@ -275,16 +281,23 @@ def insert_dicts(model: type[models.Model], rows: Iterable[dict[str, Any]]) -> N
     if unknown or any(_set_on_saving(field) for field in fields):
         raise ValueError(f"insert_dicts cannot write {model.__name__} rows as given: {unknown}")
     # Each field's default (``get_default``: what the instance would hold),
-    # prepared once: what a row that leaves the field out stores.
+    # prepared once: what a row that leaves the field out stores; a default
+    # made by a call that may give another value each time (a uuid4, a
+    # moment; not a new empty dict or list, which prepare alike) is made for
+    # each row that leaves it out, as each instance would make its own.
     columns = [
-        (field.attname, prepare, prepare(field.get_default()))
+        (field.attname, prepare, None, field)
+        if _varying(field)
+        else (field.attname, prepare, prepare(field.get_default()), None)
         for field in fields
         for prepare in (_preparer(field, connection),)
     ]
     values = [
         tuple(
-            default if (value := row.get(name, _MISSING)) is _MISSING else prepare(value)
-            for name, prepare, default in columns
+            (prepare(varying.get_default()) if varying else default)
+            if (value := row.get(name, _MISSING)) is _MISSING
+            else prepare(value)
+            for name, prepare, default, varying in columns
         )
         for row in rows
     ]
