@@ -206,9 +206,22 @@ _FOUND: dict[str, tuple[str, ...]] = {}
 _FOUND_MAX = 50_000
 
 
+_HEX_DIGITS = frozenset("0123456789abcdefABCDEF")
+
+
 def _search(text: str, found: set[str]) -> None:
     ids = _FOUND.get(text)
     if ids is None:
+        if _HEX_DIGITS.issuperset(text):
+            # Hex digits alone (a command's fingerprint, a digest): its JSON
+            # text is itself, so it is an id if it is exactly 32 digits long
+            # and holds none otherwise (the pattern takes no run of hex
+            # longer than an id). Each digest comes once: remembering them
+            # filled the memory of ids and emptied it every 50,000 strings
+            # (issue 23, seventh pass).
+            if len(text) == _SHORTEST:
+                found.add(text.lower())
+            return
         json_text = _json_string(text)
         ids = ()
         if len(json_text) >= _SHORTEST:

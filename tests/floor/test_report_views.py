@@ -26,6 +26,7 @@ from floor.domain.table import Table
 from floor.domain.waiting_list import WaitingList
 from floor.models import EventJournalEntry, JournalMention, ListMove, OccupancyStep, PlayerView
 from floor.projections.journal import entry_text
+from floor.projections.report_views import _FOUND as SEARCHED
 from floor.projections.report_views import event_mentioned_ids, mentioned_ids
 from floor.reports.common import ReportFilter, percentile
 from floor.reports.waiting import COLUMNS as WAITING_COLUMNS
@@ -362,8 +363,19 @@ ID_B = UUID("fedcba98-7654-3210-fedc-ba9876543210")
         _Shown(),
         {"nested": {"deeper": [{"id": ID_B.hex}]}},
         ["é" + ID_A.hex[:28], 10**31 + 1, {"\b" + ID_A.hex[:30]: ID_A}],
+        "ab" * 32,  # a digest: hex alone, longer than an id
+        ["0" * 32, ID_B.hex.upper(), "F" * 31, {"c" * 64: ID_A.hex[:30]}],
     ],
 )
 def test_the_mentions_found_by_walking_the_fields_are_those_of_the_json_text(value):
     event = _Fields(originator_id=ID_B, actor="jefe", field=value, other="plain")
     assert event_mentioned_ids(event) == mentioned_ids(entry_text(event))
+
+
+def test_a_digest_is_not_remembered_among_the_strings_searched():
+    """A command's fingerprint comes once: held among the strings whose ids
+    are remembered, they filled it and had it emptied every 50,000."""
+    digest, named = "9f" * 32, f"player:{ID_A.hex}"
+    event = _Fields(originator_id=ID_B, fingerprint=digest, note=named)
+    assert event_mentioned_ids(event) == {ID_A.hex}
+    assert named in SEARCHED and digest not in SEARCHED
