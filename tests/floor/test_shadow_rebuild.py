@@ -6,6 +6,7 @@ the lane's backend: a shadow file on SQLite, a shadow schema on PostgreSQL."""
 from __future__ import annotations
 
 import contextlib
+import gc
 import io
 import json
 from collections.abc import Iterator
@@ -22,7 +23,7 @@ from floor import runtime
 from floor import timers as sweeper
 from floor.kernel.clock import ManualClock
 from floor.kernel.web import shadow_db
-from floor.kernel.web.shadow_rebuild import ShadowRebuild
+from floor.kernel.web.shadow_rebuild import REBUILD_GC_THRESHOLD, ShadowRebuild
 from floor.models import EventJournalEntry, PendingTimer, ProjectionPosition, TableView
 from floor.projections import timers
 from tests.support.floor import open_sector, open_tables
@@ -310,6 +311,29 @@ def test_the_progress_bar_shows_events_per_second_and_the_time_left(floor_app, f
     call_command("rebuild_projections", "--batch-size", "5", stdout=io.StringIO(), stderr=err)
     bar = err.getvalue()
     assert "100%" in bar and "event/s" in bar and "<00:00" in bar
+
+
+def test_a_rebuild_collects_garbage_less_often_and_puts_the_collector_back(floor_app, floor):
+    """Its batches run with the young generation's threshold raised and what
+    the process held before frozen out of the collector's walks (issue 23,
+    seventh pass); after it, and after one that fails, the collector is as it
+    was."""
+    before, seen = gc.get_threshold(), []
+
+    def between_batches(done: int, total: int) -> None:
+        seen.append((gc.get_threshold()[0], gc.get_freeze_count() > 0))
+
+    ShadowRebuild(runtime.floor_projector(), batch_size=5, progress=between_batches).run()
+    assert seen and set(seen) == {(REBUILD_GC_THRESHOLD, True)}
+    assert gc.get_threshold() == before and gc.get_freeze_count() == 0
+
+    def failing(done: int, total: int) -> None:
+        raise RuntimeError("the operator's terminal went away")
+
+    with pytest.raises(RuntimeError):
+        ShadowRebuild(runtime.floor_projector(), batch_size=5, progress=failing).run()
+    assert gc.get_threshold() == before and gc.get_freeze_count() == 0
+    assert not shadow_left()
 
 
 def test_a_shadow_left_by_a_rebuild_that_died_is_dropped_by_the_next(floor_app, floor):
