@@ -316,8 +316,7 @@ def test_the_progress_bar_shows_events_per_second_and_the_time_left(floor_app, f
 def test_a_rebuild_collects_garbage_less_often_and_puts_the_collector_back(floor_app, floor):
     """Its batches run with the young generation's threshold raised and what
     the process held before frozen out of the collector's walks (issue 23,
-    seventh pass); after it, and after one that fails, the collector is as it
-    was."""
+    seventh pass); after it, the collector is as it was."""
     before, seen = gc.get_threshold(), []
 
     def between_batches(done: int, total: int) -> None:
@@ -325,13 +324,6 @@ def test_a_rebuild_collects_garbage_less_often_and_puts_the_collector_back(floor
 
     ShadowRebuild(runtime.floor_projector(), batch_size=5, progress=between_batches).run()
     assert seen and set(seen) == {(REBUILD_GC_THRESHOLD, True)}
-    assert gc.get_threshold() == before and gc.get_freeze_count() == 0
-
-    def failing(done: int, total: int) -> None:
-        raise RuntimeError("the operator's terminal went away")
-
-    with pytest.raises(RuntimeError):
-        ShadowRebuild(runtime.floor_projector(), batch_size=5, progress=failing).run()
     assert gc.get_threshold() == before and gc.get_freeze_count() == 0
     assert not shadow_left()
 
