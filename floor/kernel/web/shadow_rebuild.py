@@ -92,15 +92,27 @@ def fewer_collections() -> Iterator[None]:
     the collector's walks, and the young generation is collected every 10,000
     allocations instead of 700. Cycles are still collected, later; the rebuild
     makes few (its rows and states are plain trees), so its memory stays flat
-    (the bench's RSS). Both are undone at the end, whatever happens."""
+    (the bench's RSS). Both are undone at the end, whatever happens.
+
+    A caller's own settings win: one that froze its objects already keeps them
+    frozen after (gc.unfreeze takes back every freeze, not one), a threshold of
+    0 (automatic collection off) stays off and a higher one stays. The young
+    generation is collected before the freeze (a young collection: a few
+    hundred objects at most), or its garbage would stay frozen for the whole
+    rebuild."""
     threshold = gc.get_threshold()
-    gc.freeze()
-    gc.set_threshold(REBUILD_GC_THRESHOLD, *threshold[1:])
+    freezing = gc.get_freeze_count() == 0
+    if freezing:
+        gc.collect(0)
+        gc.freeze()
+    if threshold[0]:
+        gc.set_threshold(max(REBUILD_GC_THRESHOLD, threshold[0]), *threshold[1:])
     try:
         yield
     finally:
         gc.set_threshold(*threshold)
-        gc.unfreeze()
+        if freezing:
+            gc.unfreeze()
 
 
 @dataclass
