@@ -329,6 +329,24 @@ def test_a_rebuild_collects_garbage_less_often_and_puts_the_collector_back(floor
     assert not shadow_left()
 
 
+def test_a_rebuild_that_fails_puts_the_collector_back(floor_app, floor):
+    """Its progress callback raising in the middle of the shadow's batches:
+    the threshold and the freeze are as they were (one rebuild only: on
+    PostgreSQL a second one in the test's transaction would wait on the
+    first's shadow schema)."""
+    before = (gc.get_threshold(), gc.get_freeze_count())
+    during = []
+
+    def failing(done: int, total: int) -> None:
+        during.append((gc.get_threshold()[0], gc.get_freeze_count() > 0))
+        raise RuntimeError("the operator's terminal went away")
+
+    with pytest.raises(RuntimeError, match="terminal went away"):
+        ShadowRebuild(runtime.floor_projector(), batch_size=5, progress=failing).run()
+    assert during == [(REBUILD_GC_THRESHOLD, True)]  # it raised once, inside the window
+    assert (gc.get_threshold(), gc.get_freeze_count()) == before
+
+
 @contextlib.contextmanager
 def collector(threshold: int, *, frozen: bool) -> Iterator[None]:
     """The collector set as a caller may have it, put back after."""
