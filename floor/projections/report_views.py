@@ -27,6 +27,7 @@ from typing import Any
 from uuid import UUID
 
 from django.db import connections, router
+from django.db.models.sql import Query
 from eventsourcing.domain import DomainEventProtocol
 
 from floor.domain.table import Table
@@ -142,11 +143,14 @@ def _last_seated_sql(connection) -> str:
 
 
 # The statement that reads a list's open registrations, by backend, compiled
-# once with its compiler (which turns the rows' values into Python's, a
-# moment as the ORM gives it) and run with each list's id, as the last step's
-# (issue 23, seventh pass: 159 statements built, compiled and made into
-# ListMove instances on a 40,000-event log).
-_OPEN_REGISTRATIONS: dict[str, tuple[str, Any]] = {}
+# once and run with each list's id, as the last step's (issue 23, seventh
+# pass: 159 statements built, compiled and made into ListMove instances on a
+# 40,000-event log). With it, its query and selected columns, which belong to
+# no connection: each call takes their converters (the rows' values into
+# Python's, a moment as the ORM gives it) from the connection it reads on. A
+# compiler held here would stay tied to the first connection that compiled it,
+# a shadow's closed and dropped since, say.
+_OPEN_REGISTRATIONS: dict[str, tuple[str, Query, list[Any]]] = {}
 
 
 def _open_registrations(list_id: UUID) -> list[tuple[int, str, datetime | None]]:
@@ -158,18 +162,26 @@ def _open_registrations(list_id: UUID) -> list[tuple[int, str, datetime | None]]
             .filter(list_id=UUID(int=0), open=True)
             .order_by("position")
             .values_list("position", "player_id", "since")
-        )
-        compiler = query.query.get_compiler(using=connection.alias)
+        ).query
+        compiler = query.get_compiler(connection=connection)
         sql, params = compiler.as_sql()
         if len(params) != 1:  # the list's id alone (``open`` written as is)
             raise RuntimeError(f"unexpected statement for a list's open registrations: {sql}")
-        _OPEN_REGISTRATIONS[connection.vendor] = (sql, compiler)
-    sql, compiler = _OPEN_REGISTRATIONS[connection.vendor]
+        columns = [column for column, _, _ in compiler.select[: compiler.col_count]]
+        _OPEN_REGISTRATIONS[connection.vendor] = (sql, query, columns)
+    sql, query, columns = _OPEN_REGISTRATIONS[connection.vendor]
     key = ListMove._meta.get_field("list_id").get_db_prep_value(list_id, connection)
     with connection.cursor() as cursor:
         cursor.execute(sql, [key])
         rows = cursor.fetchall()
-    return list(compiler.results_iter(results=[rows]))
+    # A compiler of this connection, for its converters alone: made, it
+    # compiles nothing (60 to 90 us a list with the conversion, as the cached
+    # compiler's results_iter took, timeit at load 14).
+    compiler = query.get_compiler(connection=connection)
+    converters = compiler.get_converters(columns)
+    if converters:
+        rows = compiler.apply_converters(rows, converters)
+    return [tuple(row) for row in rows]
 
 
 def _last_seated(table_id: UUID) -> int | None:

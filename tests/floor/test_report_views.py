@@ -10,24 +10,33 @@ queries neither grow in number with the log nor read the journal by scanning.
 
 from __future__ import annotations
 
+import gc
 import io
 import json
+import weakref
 from collections import defaultdict
 from datetime import datetime, timedelta
 from uuid import UUID
 
 import pytest
 from django.core.management import call_command
-from django.db import connection
+from django.db import connection, connections
 from django.test.utils import CaptureQueriesContext
 
 from floor import runtime
 from floor.domain.table import Table
 from floor.domain.waiting_list import WaitingList
+from floor.kernel.web import shadow_db
+from floor.kernel.web.shadow_rebuild import ShadowRebuild
 from floor.models import EventJournalEntry, JournalMention, ListMove, OccupancyStep, PlayerView
 from floor.projections.journal import entry_text
 from floor.projections.report_views import _FOUND as SEARCHED
-from floor.projections.report_views import event_mentioned_ids, mentioned_ids
+from floor.projections.report_views import (
+    _OPEN_REGISTRATIONS,
+    _open_registrations,
+    event_mentioned_ids,
+    mentioned_ids,
+)
 from floor.reports.common import ReportFilter, percentile
 from floor.reports.waiting import COLUMNS as WAITING_COLUMNS
 from floor.reports.waiting import waiting_report
@@ -213,6 +222,33 @@ def test_a_rebuild_fills_the_reports_read_models_alike(shift):
     JournalMention.objects.all().delete()  # lose some
     call_command("rebuild_projections", "--no-progress", stdout=io.StringIO())
     assert report_views() == live
+
+
+def test_a_lists_open_registrations_come_as_tuples_on_every_backend(shift):
+    for card in shift["room"].new_players(2):
+        shift["room"].join(card, shift["holdem"])
+    runtime.floor_projector().catch_up()
+    list_id = ListMove.objects.filter(open=True).values_list("list_id", flat=True).first()
+    registrations = _open_registrations(list_id)
+    assert registrations and all(type(row) is tuple for row in registrations)
+    expected = ListMove.objects.filter(list_id=list_id, open=True).order_by("position")
+    assert registrations == list(expected.values_list("position", "player_id", "since"))
+
+
+def test_the_open_registrations_statement_keeps_no_connection_alive(shift):
+    """A rebuild reads them on its shadow's connection, dropped at its end:
+    the statement kept for the backend holds nothing of that connection."""
+    _OPEN_REGISTRATIONS.clear()
+    shadows = []
+
+    def watching(done: int, total: int) -> None:
+        if not shadows:  # the first batch's, on the shadow
+            shadows.append(weakref.ref(connections[shadow_db.ALIAS]))
+
+    ShadowRebuild(runtime.floor_projector(), batch_size=5, progress=watching).run()
+    assert connection.vendor in _OPEN_REGISTRATIONS  # the rebuild read some
+    gc.collect()
+    assert shadows and shadows[0]() is None
 
 
 # --- a report's cost does not follow the log ------------------------------------------
