@@ -10,23 +10,33 @@ queries neither grow in number with the log nor read the journal by scanning.
 
 from __future__ import annotations
 
+import gc
 import io
 import json
+import weakref
 from collections import defaultdict
 from datetime import datetime, timedelta
 from uuid import UUID
 
 import pytest
 from django.core.management import call_command
-from django.db import connection
+from django.db import connection, connections
 from django.test.utils import CaptureQueriesContext
 
 from floor import runtime
 from floor.domain.table import Table
 from floor.domain.waiting_list import WaitingList
+from floor.kernel.web import shadow_db
+from floor.kernel.web.shadow_rebuild import ShadowRebuild
 from floor.models import EventJournalEntry, JournalMention, ListMove, OccupancyStep, PlayerView
 from floor.projections.journal import entry_text
-from floor.projections.report_views import event_mentioned_ids, mentioned_ids
+from floor.projections.report_views import _FOUND as SEARCHED
+from floor.projections.report_views import (
+    _OPEN_REGISTRATIONS,
+    _open_registrations,
+    event_mentioned_ids,
+    mentioned_ids,
+)
 from floor.reports.common import ReportFilter, percentile
 from floor.reports.waiting import COLUMNS as WAITING_COLUMNS
 from floor.reports.waiting import waiting_report
@@ -214,6 +224,33 @@ def test_a_rebuild_fills_the_reports_read_models_alike(shift):
     assert report_views() == live
 
 
+def test_a_lists_open_registrations_come_as_tuples_on_every_backend(shift):
+    for card in shift["room"].new_players(2):
+        shift["room"].join(card, shift["holdem"])
+    runtime.floor_projector().catch_up()
+    list_id = ListMove.objects.filter(open=True).values_list("list_id", flat=True).first()
+    registrations = _open_registrations(list_id)
+    assert registrations and all(type(row) is tuple for row in registrations)
+    expected = ListMove.objects.filter(list_id=list_id, open=True).order_by("position")
+    assert registrations == list(expected.values_list("position", "player_id", "since"))
+
+
+def test_the_open_registrations_statement_keeps_no_connection_alive(shift):
+    """A rebuild reads them on its shadow's connection, dropped at its end:
+    the statement kept for the backend holds nothing of that connection."""
+    _OPEN_REGISTRATIONS.clear()
+    shadows = []
+
+    def watching(done: int, total: int) -> None:
+        if not shadows:  # the first batch's, on the shadow
+            shadows.append(weakref.ref(connections[shadow_db.ALIAS]))
+
+    ShadowRebuild(runtime.floor_projector(), batch_size=5, progress=watching).run()
+    assert connection.vendor in _OPEN_REGISTRATIONS  # the rebuild read some
+    gc.collect()
+    assert shadows and shadows[0]() is None
+
+
 # --- a report's cost does not follow the log ------------------------------------------
 
 REPORTS = [
@@ -362,8 +399,19 @@ ID_B = UUID("fedcba98-7654-3210-fedc-ba9876543210")
         _Shown(),
         {"nested": {"deeper": [{"id": ID_B.hex}]}},
         ["é" + ID_A.hex[:28], 10**31 + 1, {"\b" + ID_A.hex[:30]: ID_A}],
+        "ab" * 32,  # a digest: hex alone, longer than an id
+        ["0" * 32, ID_B.hex.upper(), "F" * 31, {"c" * 64: ID_A.hex[:30]}],
     ],
 )
 def test_the_mentions_found_by_walking_the_fields_are_those_of_the_json_text(value):
     event = _Fields(originator_id=ID_B, actor="jefe", field=value, other="plain")
     assert event_mentioned_ids(event) == mentioned_ids(entry_text(event))
+
+
+def test_a_digest_is_not_remembered_among_the_strings_searched():
+    """A command's fingerprint comes once: held among the strings whose ids
+    are remembered, they filled it and had it emptied every 50,000."""
+    digest, named = "9f" * 32, f"player:{ID_A.hex}"
+    event = _Fields(originator_id=ID_B, fingerprint=digest, note=named)
+    assert event_mentioned_ids(event) == {ID_A.hex}
+    assert named in SEARCHED and digest not in SEARCHED

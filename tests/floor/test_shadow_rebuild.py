@@ -6,8 +6,10 @@ the lane's backend: a shadow file on SQLite, a shadow schema on PostgreSQL."""
 from __future__ import annotations
 
 import contextlib
+import gc
 import io
 import json
+import weakref
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -22,7 +24,7 @@ from floor import runtime
 from floor import timers as sweeper
 from floor.kernel.clock import ManualClock
 from floor.kernel.web import shadow_db
-from floor.kernel.web.shadow_rebuild import ShadowRebuild
+from floor.kernel.web.shadow_rebuild import REBUILD_GC_THRESHOLD, ShadowRebuild, fewer_collections
 from floor.models import EventJournalEntry, PendingTimer, ProjectionPosition, TableView
 from floor.projections import timers
 from tests.support.floor import open_sector, open_tables
@@ -310,6 +312,85 @@ def test_the_progress_bar_shows_events_per_second_and_the_time_left(floor_app, f
     call_command("rebuild_projections", "--batch-size", "5", stdout=io.StringIO(), stderr=err)
     bar = err.getvalue()
     assert "100%" in bar and "event/s" in bar and "<00:00" in bar
+
+
+def test_a_rebuild_collects_garbage_less_often_and_puts_the_collector_back(floor_app, floor):
+    """Its batches run with the young generation's threshold raised and what
+    the process held before frozen out of the collector's walks (issue 23,
+    seventh pass); after it, the collector is as it was."""
+    before, seen = gc.get_threshold(), []
+
+    def between_batches(done: int, total: int) -> None:
+        seen.append((gc.get_threshold()[0], gc.get_freeze_count() > 0))
+
+    ShadowRebuild(runtime.floor_projector(), batch_size=5, progress=between_batches).run()
+    assert seen and set(seen) == {(REBUILD_GC_THRESHOLD, True)}
+    assert gc.get_threshold() == before and gc.get_freeze_count() == 0
+    assert not shadow_left()
+
+
+def test_a_rebuild_that_fails_puts_the_collector_back(floor_app, floor):
+    """Its progress callback raising in the middle of the shadow's batches:
+    the threshold and the freeze are as they were (one rebuild only: on
+    PostgreSQL a second one in the test's transaction would wait on the
+    first's shadow schema)."""
+    before = (gc.get_threshold(), gc.get_freeze_count())
+    during = []
+
+    def failing(done: int, total: int) -> None:
+        during.append((gc.get_threshold()[0], gc.get_freeze_count() > 0))
+        raise RuntimeError("the operator's terminal went away")
+
+    with pytest.raises(RuntimeError, match="terminal went away"):
+        ShadowRebuild(runtime.floor_projector(), batch_size=5, progress=failing).run()
+    assert during == [(REBUILD_GC_THRESHOLD, True)]  # it raised once, inside the window
+    assert (gc.get_threshold(), gc.get_freeze_count()) == before
+
+
+@contextlib.contextmanager
+def collector(threshold: int, *, frozen: bool) -> Iterator[None]:
+    """The collector set as a caller may have it, put back after."""
+    was = gc.get_threshold()
+    gc.set_threshold(threshold, *was[1:])
+    if frozen:
+        gc.freeze()
+    try:
+        yield
+    finally:
+        gc.unfreeze()
+        gc.set_threshold(*was)
+
+
+def test_the_gc_window_leaves_a_callers_freeze_frozen():
+    with collector(700, frozen=True):
+        frozen = gc.get_freeze_count()
+        with fewer_collections():
+            assert gc.get_freeze_count() == frozen
+        assert gc.get_freeze_count() == frozen
+
+
+@pytest.mark.parametrize("threshold", [0, 50_000])
+def test_the_gc_window_keeps_a_callers_threshold_when_off_or_higher(threshold):
+    with collector(threshold, frozen=False):
+        with fewer_collections():
+            assert gc.get_threshold()[0] == threshold
+        assert gc.get_threshold()[0] == threshold
+
+
+def test_the_gc_window_does_not_freeze_young_garbage():
+    """A cycle dropped just before the rebuild is collected, not frozen for
+    its whole length (automatic collection off, so none comes between)."""
+
+    class Node:
+        pass
+
+    with collector(0, frozen=False):
+        node = Node()
+        node.itself = node
+        gone = weakref.ref(node)
+        del node
+        with fewer_collections():
+            assert gone() is None
 
 
 def test_a_shadow_left_by_a_rebuild_that_died_is_dropped_by_the_next(floor_app, floor):
