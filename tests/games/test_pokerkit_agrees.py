@@ -57,6 +57,10 @@ def _check_chunk(args) -> list:
     return bad
 
 
+# CPU alone: at a load of 13 to 23 (2026-11-27) the Hold'em deals took 59 s and
+# the Omaha deals more than the suite's 300 s (pyproject.toml), a timeout that
+# said nothing of the evaluator. The bound here is for a hang, not for the load.
+@pytest.mark.timeout(1200)
 @pytest.mark.parametrize("variant", ["holdem", "omaha"])
 def test_same_winner_and_ties_as_pokerkit(variant):
     step = DEALS // WORKERS
