@@ -327,6 +327,52 @@ def _attach_data(entries, loader) -> None:
         entry.data = missing_data(entry.position, "no stored event") if data is None else data
 
 
+class HexDigestField(models.BinaryField):
+    """A SHA-256 digest stored as its 32 bytes, read and written as its 64
+    lowercase hex digits (issue 23, item 6: the journal's two digests as hex
+    text were 128 bytes of a row's 340). Every reader (verify_log, the
+    anchors, the close report, the API) keeps seeing the hex string it saw
+    when the column was text; only the database holds bytes. Django has no
+    such field (a ``BinaryField`` gives ``bytes``/``memoryview`` back), hence
+    this one: conversions only, both ways, ``""`` as empty bytes."""
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("max_length", 32)
+        kwargs.setdefault("default", "")
+        super().__init__(*args, **kwargs)
+
+    def _check_str_default_value(self):
+        # BinaryField refuses a text default (E170): this field's values are text.
+        return []
+
+    def deconstruct(self):
+        name, path, args, kwargs = super().deconstruct()
+        if kwargs.get("max_length") == 32:
+            del kwargs["max_length"]
+        if kwargs.get("default") == "":
+            del kwargs["default"]
+        return name, path, args, kwargs
+
+    def from_db_value(self, value, expression, connection):
+        return None if value is None else bytes(value).hex()
+
+    def to_python(self, value):
+        if isinstance(value, bytes | memoryview):
+            return bytes(value).hex()
+        return value
+
+    def get_prep_value(self, value):
+        if isinstance(value, str):
+            try:
+                value = bytes.fromhex(value)
+            except ValueError:
+                raise ValueError(f"not a digest in hex: {value[:80]!r}") from None
+        return super().get_prep_value(value)
+
+    def value_to_string(self, obj):
+        return self.value_from_object(obj)
+
+
 class EventJournalEntry(models.Model):
     """One row per event: who did what, under which command and profile, when.
 
@@ -352,8 +398,9 @@ class EventJournalEntry(models.Model):
     # key ``key_id`` (kept outside the database), of the previous row's digest
     # and this row's content, so an edited or removed row shows. Rows written
     # before the key have no key id: their link is a plain sha256.
-    previous_digest = models.CharField(max_length=64, default="")
-    digest = models.CharField(max_length=64, default="")
+    # Stored as 32 bytes each, read as hex (HexDigestField; migration 0023).
+    previous_digest = HexDigestField()
+    digest = HexDigestField()
     key_id = models.CharField(max_length=32, default="", blank=True)
 
     objects = JournalQuerySet.as_manager()
