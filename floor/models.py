@@ -501,6 +501,55 @@ class PendingTimer(models.Model):
 # answers, not the length of the log.
 
 
+def subject_bytes(subject: str) -> bytes:
+    """A mention's subject as the table stores it (``SubjectField``): an
+    aggregate's id (32 lowercase hex digits) as its 16 bytes, any other
+    subject (an account's name) as its UTF-8 after one NUL byte, two when
+    that would make 16 bytes, so only an id is ever 16 bytes long and the
+    text comes back whole (a subject may not hold a NUL)."""
+    if len(subject) == 32:
+        try:
+            raw = bytes.fromhex(subject)
+        except ValueError:
+            raw = b""
+        if len(raw) == 16 and raw.hex() == subject:
+            return raw
+    if "\x00" in subject:
+        raise ValueError(f"a mention's subject holds a NUL: {subject!r}")
+    name = subject.encode()
+    return (b"\x00\x00" if len(name) == 15 else b"\x00") + name
+
+
+def subject_text(stored: bytes | memoryview) -> str:
+    """``subject_bytes`` undone."""
+    stored = bytes(stored)
+    if len(stored) == 16:
+        return stored.hex()
+    return stored.lstrip(b"\x00").decode()
+
+
+class SubjectField(models.BinaryField):
+    """A mention's subject stored as ``subject_bytes`` gives it, read and
+    written as the text every caller uses (issue 23, item 6): an id is half
+    its hex's 32 bytes, and ids are most of the mentions (SQLite compares
+    blobs byte by byte, PostgreSQL's bytea too: the key's order is the
+    bytes'). Django has no such field (a BinaryField gives bytes back)."""
+
+    def from_db_value(self, value, expression, connection):
+        return None if value is None else subject_text(value)
+
+    def to_python(self, value):
+        return subject_text(value) if isinstance(value, bytes | memoryview) else value
+
+    def get_prep_value(self, value):
+        if isinstance(value, str):
+            value = subject_bytes(value)
+        return super().get_prep_value(value)
+
+    def value_to_string(self, obj):
+        return self.value_from_object(obj)
+
+
 class JournalMention(models.Model):
     """One event of the journal that concerns one subject: a table, player or
     other aggregate by its id as hex (its own events and every event whose
@@ -514,7 +563,8 @@ class JournalMention(models.Model):
     # ``without_rowid``, which the shadow rebuild also makes it with); on
     # PostgreSQL a heap and its primary key's index, less the id.
     pk = models.CompositePrimaryKey("subject", "position")
-    subject = models.CharField(max_length=120)
+    # An id as its 16 bytes, not its 32 hex digits (SubjectField; migration 0024).
+    subject = SubjectField()
     position = models.BigIntegerField()
 
     without_rowid = True

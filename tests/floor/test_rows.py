@@ -17,7 +17,7 @@ from floor.kernel.web.rows import (
     insert_dicts,
     insert_plain,
 )
-from floor.models import HandView, JournalMention
+from floor.models import HandView, JournalMention, subject_bytes
 from ledger.models import TransactionView
 
 pytestmark = pytest.mark.django_db
@@ -134,7 +134,8 @@ def test_plain_rows_all_go_in_and_a_conflict_is_skipped():
     statements, a row already there left alone (once: the mentions are keyed
     by the pair itself, no id to tell a second copy by)."""
     rows = [(f"{n:032x}", n) for n in range(1, 1_234)]
-    insert_plain(JournalMention, ("subject", "position"), rows[:10])
-    insert_plain(JournalMention, ("subject", "position"), rows, ignore_conflicts=True)
+    plain = [(subject_bytes(subject), position) for subject, position in rows]  # as stored
+    insert_plain(JournalMention, ("subject", "position"), plain[:10])
+    insert_plain(JournalMention, ("subject", "position"), plain, ignore_conflicts=True)
     stored = list(JournalMention.objects.order_by("position").values_list("subject", "position"))
     assert stored == rows

@@ -1,0 +1,77 @@
+"""Migration 0024 stores a mention's subject as bytes (issue 23, item 6): an
+aggregate's id as its 16 bytes, an account's name as its text after a NUL;
+the subjects read back the same, both ways, on a store with mentions."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import timedelta
+
+import pytest
+from django.db import connection
+
+from floor import runtime
+from floor.models import JournalMention, subject_bytes, subject_text
+from tests.floor.test_migration_0021 import latest, migrate
+from tests.support.room import Room
+
+BEFORE, AS_BYTES = "0023_journal_digests_as_bytes", "0024_journalmention_subject_as_bytes"
+
+
+@pytest.mark.parametrize(
+    "subject",
+    [
+        uuid.uuid4().hex,
+        "0" * 32,
+        uuid.uuid4().hex.upper(),  # not an id's hex as the mentions write it: kept as text
+        str(uuid.uuid4()),
+        "",
+        "cage:float",
+        "a" * 15,  # 15 bytes: two NULs, or it would read back as an id
+        "é" * 7 + "a",  # 15 bytes of UTF-8
+        "a" * 16,
+    ],
+)
+def test_a_subject_comes_back_whole_and_only_an_id_is_16_bytes(subject):
+    stored = subject_bytes(subject)
+    assert subject_text(stored) == subject
+    assert (len(stored) == 16) == _is_id(subject)
+
+
+def _is_id(subject: str) -> bool:
+    return len(subject) == 32 and subject == subject.lower() and uuid.UUID(subject).hex == subject
+
+
+def test_a_subject_with_a_nul_is_refused():
+    with pytest.raises(ValueError, match="NUL"):
+        subject_bytes("cage\x00float")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_subjects_read_the_same_both_ways(floor_app, clock):
+    room = Room(floor_app, tag="SB")
+    table_id, _ = room.drawn_table(4)
+    clock.advance(timedelta(minutes=5))
+    room.played(table_id)
+    runtime.floor_projector().catch_up()
+    mentions = sorted(JournalMention.objects.values_list("subject", "position"))
+    names = {subject for subject, _ in mentions if not _is_id(subject)}
+    assert names and len(names) < len(mentions) / 2  # accounts' names, and mostly ids
+    try:
+        old = migrate(BEFORE).get_model("floor", "JournalMention")
+        assert sorted(old.objects.values_list("subject", "position")) == mentions
+        migrate(AS_BYTES)
+        assert sorted(JournalMention.objects.values_list("subject", "position")) == mentions
+        with connection.cursor() as cursor:
+            cursor.execute(
+                'SELECT "subject" FROM floor_journalmention WHERE "position" = %s',
+                [mentions[0][1]],
+            )
+            assert {len(bytes(row[0])) for row in cursor.fetchall()} >= {16}
+        # A history's lookup finds them by their text, an id's or a name's.
+        wanted = (uuid.UUID(str(table_id)).hex, sorted(names)[0])
+        found = JournalMention.objects.filter(subject__in=wanted)
+        assert found.count() == sum(1 for s, _ in mentions if s in wanted) > 1
+    finally:
+        migrate(latest())
+    assert sorted(JournalMention.objects.values_list("subject", "position")) == mentions
