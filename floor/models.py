@@ -327,6 +327,31 @@ def _attach_data(entries, loader) -> None:
         entry.data = missing_data(entry.position, "no stored event") if data is None else data
 
 
+def _digest_text(value):
+    """A digest column's value as the hex text every reader uses; text the
+    database gave back as text (SQLite, an edited row) stays as it is."""
+    if isinstance(value, bytes | memoryview):
+        return bytes(value).hex()
+    return value
+
+
+def _digest_bytes(value: str, *, keep_text: bool) -> bytes | str:
+    """The bytes a digest's hex stands for. Text that would not read back the
+    same (not lowercase hex: a row edited on SQLite, read back as it was and
+    chained from by the next row) is kept as text where the database can hold
+    it (``keep_text``), so it is written back unchanged and the chain check
+    still sees it; elsewhere it is refused."""
+    try:
+        raw = bytes.fromhex(value)
+    except ValueError:
+        raw = None
+    if raw is not None and raw.hex() == value:
+        return raw
+    if keep_text:
+        return value
+    raise ValueError(f"not a digest in hex: {value[:80]!r}")
+
+
 class HexDigestField(models.BinaryField):
     """A SHA-256 digest stored as its 32 bytes, read and written as its 64
     lowercase hex digits (issue 23, item 6: the journal's two digests as hex
@@ -354,19 +379,26 @@ class HexDigestField(models.BinaryField):
         return name, path, args, kwargs
 
     def from_db_value(self, value, expression, connection):
-        return None if value is None else bytes(value).hex()
+        # SQLite does not enforce the column's type: a value edited to text
+        # (the tampering the chain exists to catch) or written as hex by a
+        # process of the previous version comes back as ``str``. It is given
+        # back as it is, so the chain check names the row ("changed") rather
+        # than the read failing.
+        return _digest_text(value)
 
     def to_python(self, value):
-        if isinstance(value, bytes | memoryview):
-            return bytes(value).hex()
-        return value
+        return _digest_text(value)
+
+    def get_db_prep_value(self, value, connection, prepared=False):
+        if not prepared and isinstance(value, str):
+            value = _digest_bytes(value, keep_text=connection.vendor == "sqlite")
+            if isinstance(value, str):
+                return value  # text SQLite holds as it is (see _digest_bytes)
+        return super().get_db_prep_value(value, connection, prepared)
 
     def get_prep_value(self, value):
         if isinstance(value, str):
-            try:
-                value = bytes.fromhex(value)
-            except ValueError:
-                raise ValueError(f"not a digest in hex: {value[:80]!r}") from None
+            value = _digest_bytes(value, keep_text=False)
         return super().get_prep_value(value)
 
     def value_to_string(self, obj):
@@ -520,8 +552,12 @@ def subject_bytes(subject: str) -> bytes:
     return (b"\x00\x00" if len(name) == 15 else b"\x00") + name
 
 
-def subject_text(stored: bytes | memoryview) -> str:
-    """``subject_bytes`` undone."""
+def subject_text(stored: bytes | memoryview | str) -> str:
+    """``subject_bytes`` undone. Text is given back as it is: SQLite does not
+    enforce the column's type, so a row edited to text, or written by a
+    process of the previous version, is read as it stands rather than fail."""
+    if isinstance(stored, str):
+        return stored
     stored = bytes(stored)
     if len(stored) == 16:
         return stored.hex()
