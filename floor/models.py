@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from itertools import islice
 
+from django.core.validators import RegexValidator
 from django.db import models
 from django.db.models.query import ModelIterable
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_lazy
 
 
 class ProjectionPosition(models.Model):
@@ -361,8 +362,16 @@ class HexDigestField(models.BinaryField):
     such field (a ``BinaryField`` gives ``bytes``/``memoryview`` back), hence
     this one: conversions only, both ways, ``""`` as empty bytes."""
 
+    # What ``full_clean`` checks is the value as every caller has it, 64
+    # lowercase hex digits, not the stored bytes: a BinaryField's max_length
+    # validator would hold the 64-character text to 32 and refuse every row.
+    default_validators = [
+        RegexValidator(
+            r"\A[0-9a-f]{64}\Z", gettext_lazy("Enter a SHA-256 digest as 64 lowercase hex digits.")
+        )
+    ]
+
     def __init__(self, *args, **kwargs):
-        kwargs.setdefault("max_length", 32)
         kwargs.setdefault("default", "")
         super().__init__(*args, **kwargs)
 
@@ -372,8 +381,6 @@ class HexDigestField(models.BinaryField):
 
     def deconstruct(self):
         name, path, args, kwargs = super().deconstruct()
-        if kwargs.get("max_length") == 32:
-            del kwargs["max_length"]
         if kwargs.get("default") == "":
             del kwargs["default"]
         return name, path, args, kwargs

@@ -19,6 +19,7 @@ from datetime import timedelta
 import pytest
 from django.apps import apps
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.db import connection
@@ -911,3 +912,14 @@ def test_a_journal_written_with_its_data_verifies_once_the_column_is_dropped(
     ok, out, _ = verify_log()
     assert not ok
     assert lines(out) == [f"position {row.position}: {DIGEST_WRONG}"]
+
+
+def test_a_journal_row_passes_full_clean_and_a_digest_must_be_hex(shift):
+    """The digests are validated as the 64 hex digits callers see, not held to
+    a BinaryField's 32-byte max_length, which refused every row."""
+    row = EventJournalEntry.objects.get(position=shift)
+    row.full_clean()
+    row.digest = "deadbeef"
+    with pytest.raises(ValidationError) as refused:
+        row.full_clean()
+    assert list(refused.value.message_dict) == ["digest"]
