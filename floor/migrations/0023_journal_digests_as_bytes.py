@@ -9,33 +9,42 @@ again). A value that is not a digest in hex (an edited row) stops the
 migration, with its positions named, rather than be lost in the conversion:
 ``verify_log`` says what happened to those rows.
 
-- SQLite: the table is made again with the columns as ``BLOB`` (Django's own
-  table remake, given both columns at once so the table is copied once), then
-  each value decoded by a function registered on the migration's connection
-  (SQLite 3.40 has no ``unhex``).
+- SQLite: the table is made again with the columns as ``BLOB`` and the rows
+  copied into it once, each digest decoded on the way by a function
+  registered on the migration's connection (SQLite 3.40 has no ``unhex``):
+  new table, ``INSERT ... SELECT``, old table dropped, new one renamed (the
+  order Django's own table remake keeps), its two indexes made again. The
+  table's SQL is frozen here, as this migration made it, so that later
+  changes to the models or to Django do not change what it does.
 - PostgreSQL: ``ALTER COLUMN ... TYPE bytea USING decode(..., 'hex')``, one
   rewrite of the table (``encode`` back).
 """
 
-from django.db import migrations, models
+from django.db import migrations
 
 from floor.models import HexDigestField
 
 TABLE = "floor_eventjournalentry"
+NEW = "new__floor_eventjournalentry"
 COLUMNS = ("digest", "previous_digest")
-
-
-def _fields(kind):
-    fields = []
-    for name in COLUMNS:
-        field = kind()
-        field.set_attributes_from_name(name)
-        fields.append(field)
-    return fields
-
-
-def _as_text():
-    return models.CharField(max_length=64, default="")
+KEPT = (
+    "position, topic, originator_id, originator_version, occurred_at, actor, actor_role, "
+    "command_id, rule_profile, key_id"
+)
+TABLE_SQL = (
+    'CREATE TABLE "{table}" ("position" bigint NOT NULL PRIMARY KEY, '
+    '"topic" varchar(200) NOT NULL, "originator_id" char(32) NOT NULL, '
+    '"originator_version" integer unsigned NOT NULL CHECK ("originator_version" >= 0), '
+    '"occurred_at" datetime NOT NULL, "actor" varchar(150) NOT NULL, '
+    '"actor_role" varchar(30) NOT NULL, "command_id" varchar(100) NOT NULL, '
+    '"rule_profile" varchar(20) NOT NULL, "key_id" varchar(32) NOT NULL, '
+    '"digest" {kind} NOT NULL, "previous_digest" {kind} NOT NULL)'
+)
+# The table's two db_index indexes, as Django named them (0001 and on).
+INDEXES = (
+    f'CREATE INDEX "floor_eventjournalentry_originator_id_2f857367" ON "{TABLE}" ("originator_id")',
+    f'CREATE INDEX "floor_eventjournalentry_command_id_719f002b" ON "{TABLE}" ("command_id")',
+)
 
 
 def _refuse_what_is_not_hex(schema_editor):
@@ -57,6 +66,22 @@ def _refuse_what_is_not_hex(schema_editor):
         )
 
 
+def _copy_sqlite(schema_editor, kind: str, convert: str) -> None:
+    """The table made again with digest columns of ``kind``, each row copied
+    once with its digests through ``convert`` (an SQL function's name)."""
+    execute = schema_editor.execute
+    execute(TABLE_SQL.format(table=NEW, kind=kind))
+    execute(
+        f'INSERT INTO "{NEW}" ({KEPT}, digest, previous_digest) '
+        f"SELECT {KEPT}, {convert}(digest), {convert}(previous_digest) "
+        f'FROM "{TABLE}" ORDER BY position'
+    )
+    execute(f'DROP TABLE "{TABLE}"')
+    execute(f'ALTER TABLE "{NEW}" RENAME TO "{TABLE}"')
+    for statement in INDEXES:
+        execute(statement)
+
+
 def to_bytes(apps, schema_editor):
     _refuse_what_is_not_hex(schema_editor)
     if schema_editor.connection.vendor != "sqlite":
@@ -67,20 +92,17 @@ def to_bytes(apps, schema_editor):
             )
         )
         return
-    model = apps.get_model("floor", "EventJournalEntry")
-    # Private, but Django's own way to alter SQLite columns (its alter_field
-    # calls it one field at a time, making each other field as the model
-    # state has it): both columns in one copy of the table.
-    schema_editor._remake_table(
-        model, alter_fields=list(zip(_fields(_as_text), _fields(HexDigestField), strict=True))
-    )
     schema_editor.connection.ensure_connection()
     schema_editor.connection.connection.create_function(
         "floor_unhex", 1, bytes.fromhex, deterministic=True
     )
-    schema_editor.execute(
-        f'UPDATE "{TABLE}" SET ' + ", ".join(f'"{c}" = floor_unhex("{c}")' for c in COLUMNS)
-    )
+    _copy_sqlite(schema_editor, "BLOB", "floor_unhex")
+
+
+def _hex(value):
+    """A digest's bytes as hex; text (a row edited on SQLite, which does not
+    enforce the column's type) stays as it is, for verify_log to find."""
+    return value.hex() if isinstance(value, bytes) else value
 
 
 def to_text(apps, schema_editor):
@@ -92,13 +114,9 @@ def to_text(apps, schema_editor):
             )
         )
         return
-    schema_editor.execute(
-        f'UPDATE "{TABLE}" SET ' + ", ".join(f'"{c}" = lower(hex("{c}"))' for c in COLUMNS)
-    )
-    model = apps.get_model("floor", "EventJournalEntry")
-    schema_editor._remake_table(
-        model, alter_fields=list(zip(_fields(HexDigestField), _fields(_as_text), strict=True))
-    )
+    schema_editor.connection.ensure_connection()
+    schema_editor.connection.connection.create_function("floor_hex", 1, _hex, deterministic=True)
+    _copy_sqlite(schema_editor, "varchar(64)", "floor_hex")
 
 
 class Migration(migrations.Migration):

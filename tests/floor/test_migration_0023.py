@@ -43,6 +43,13 @@ def stored() -> dict[str, str]:
     return {"digest": declared["digest"], "previous": declared["previous_digest"], "value": value}
 
 
+def indexed() -> set[tuple[str, ...]]:
+    """The columns of the table's indexes other than its primary key's."""
+    with connection.cursor() as cursor:
+        found = connection.introspection.get_constraints(cursor, EventJournalEntry._meta.db_table)
+    return {tuple(c["columns"]) for c in found.values() if c["index"] and not c["primary_key"]}
+
+
 def text() -> str:
     """A text value's type, as ``stored`` names it."""
     return "text" if connection.vendor == "sqlite" else "character varying"
@@ -84,6 +91,7 @@ def test_the_digests_read_the_same_both_ways_and_the_chain_holds(played, audit_f
         )
         assert as_text == played
         assert stored()["value"] == text()
+        assert indexed() >= {("originator_id",), ("command_id",)}
 
         migrate(AS_BYTES)
         kinds = stored()
@@ -100,6 +108,7 @@ def test_the_digests_read_the_same_both_ways_and_the_chain_holds(played, audit_f
             )
         )
         assert again == played
+        assert indexed() >= {("originator_id",), ("command_id",)}
         ok, said = verify()
         assert ok, said
 
