@@ -8,27 +8,66 @@ UTF-8 after a NUL byte (two where that would make 16 bytes), so only an id
 is 16 bytes long. The rows are converted, not rebuilt:
 
 - SQLite: the table (WITHOUT ROWID, migration 0022) made again with the
-  subject as ``BLOB`` (floor.kernel.web.shadow_db.create_table, as the shadow
-  rebuild makes it), the rows copied through ``subject_bytes`` registered on
+  subject as ``BLOB`` (the SQL ``floor.kernel.web.shadow_db.create_table``
+  gives, frozen here), the rows copied through the conversion registered on
   the migration's connection, in the key's order;
 - PostgreSQL: ``ALTER COLUMN ... TYPE bytea USING`` the same rule in SQL.
 
-Unapplied, the subjects are text again (0022's table).
+The conversion is a copy of ``floor.models.subject_bytes``/``subject_text``
+as they were, so that later edits there do not change what this did.
+
+Unapplied, the subjects are text again (0022's table, ``varchar(120)``).
+A subject longer than 120 characters, storable since, stops it with its
+positions named rather than fail half-way (PostgreSQL) or leave a row its
+old column did not admit (SQLite).
 """
 
 from django.db import migrations
 
-from floor.kernel.web.shadow_db import create_table
-from floor.models import SubjectField, subject_bytes, subject_text
+from floor.models import SubjectField
 
 TABLE = "floor_journalmention"
 OLD = "floor_journalmention_old"
+LONGEST = 120  # 0022's varchar(120)
 
 # 0022's table on SQLite, as create_table made it from that state's model.
 AS_TEXT_SQLITE = (
     f'CREATE TABLE "{TABLE}" ("subject" varchar(120) NOT NULL, "position" bigint NOT NULL, '
     'PRIMARY KEY ("subject", "position")) WITHOUT ROWID'
 )
+# This migration's table on SQLite, as create_table makes it from its model.
+AS_BYTES_SQLITE = (
+    f'CREATE TABLE "{TABLE}" ("subject" BLOB NOT NULL, "position" bigint NOT NULL, '
+    'PRIMARY KEY ("subject", "position")) WITHOUT ROWID'
+)
+
+
+def subject_bytes(subject: str) -> bytes:
+    """floor.models.subject_bytes as this migration was written: an id (32
+    lowercase hex digits) as its 16 bytes, other text as its UTF-8 after one
+    NUL byte, two where that would make 16 bytes."""
+    if len(subject) == 32:
+        try:
+            raw = bytes.fromhex(subject)
+        except ValueError:
+            raw = b""
+        if len(raw) == 16 and raw.hex() == subject:
+            return raw
+    if "\x00" in subject:
+        raise ValueError(f"a mention's subject holds a NUL: {subject!r}")
+    name = subject.encode()
+    return (b"\x00\x00" if len(name) == 15 else b"\x00") + name
+
+
+def subject_text(stored) -> str:
+    """``subject_bytes`` undone; text (a row SQLite holds as text) as it is."""
+    if isinstance(stored, str):
+        return stored
+    stored = bytes(stored)
+    if len(stored) == 16:
+        return stored.hex()
+    return stored.lstrip(b"\x00").decode()
+
 
 POSTGRES_TO_BYTES = f"""
 ALTER TABLE "{TABLE}" ALTER COLUMN "subject" TYPE bytea USING CASE
@@ -67,13 +106,36 @@ def to_bytes(apps, schema_editor):
     if schema_editor.connection.vendor != "sqlite":
         schema_editor.execute(POSTGRES_TO_BYTES)
         return
-    model = apps.get_model("floor", "JournalMention")
-    _copy_sqlite(
-        schema_editor, lambda: create_table(schema_editor, model, without_rowid=True), subject_bytes
-    )
+    _copy_sqlite(schema_editor, lambda: schema_editor.execute(AS_BYTES_SQLITE), subject_bytes)
+
+
+def _refuse_what_is_too_long(schema_editor) -> None:
+    """Stops the reversal if a subject would not fit 0022's column: the
+    candidates by their stored length (a name's bytes are at least its
+    characters), then each one's text."""
+    with schema_editor.connection.cursor() as cursor:
+        cursor.execute(
+            f'SELECT "subject", "position" FROM "{TABLE}" WHERE length("subject") > %s '
+            'ORDER BY "position"',
+            [LONGEST],
+        )
+        found = sorted(
+            {
+                position
+                for stored, position in cursor.fetchall()
+                if len(subject_text(stored)) > LONGEST
+            }
+        )
+    if found:
+        raise RuntimeError(
+            f"mentions whose subjects are longer than {LONGEST} characters, at positions "
+            f"{found[:20]} (the first 20): 0022's subject column cannot hold them; "
+            "this migration cannot be unapplied while they are kept"
+        )
 
 
 def to_text(apps, schema_editor):
+    _refuse_what_is_too_long(schema_editor)
     if schema_editor.connection.vendor != "sqlite":
         schema_editor.execute(POSTGRES_TO_TEXT)
         return

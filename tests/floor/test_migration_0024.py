@@ -90,3 +90,27 @@ def test_text_the_database_gives_back_is_read_as_it_stands(field):
     (a report or the chain check then sees it) rather than raise."""
     assert field.from_db_value("mallory", None, connection) == "mallory"
     assert field.to_python("mallory") == "mallory"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_subject_too_long_for_the_old_column_stops_the_reversal():
+    """0022's column was varchar(120); a longer subject is storable since.
+    Unapplying names its position instead of failing half-way (PostgreSQL)
+    or leaving a row the old column did not admit (SQLite)."""
+    JournalMention.objects.bulk_create(
+        [
+            JournalMention(subject="n" * 121, position=7),
+            JournalMention(subject="é" * 100, position=8),  # 200 bytes, 100 characters: fits
+            JournalMention(subject=uuid.uuid4().hex, position=9),
+        ]
+    )
+    try:
+        with pytest.raises(RuntimeError, match=r"longer than 120 characters, at positions \[7\]"):
+            migrate(BEFORE)
+        assert JournalMention.objects.count() == 3  # nothing changed
+        JournalMention.objects.filter(position=7).delete()
+        old = migrate(BEFORE).get_model("floor", "JournalMention")
+        assert sorted(old.objects.values_list("position", flat=True)) == [8, 9]
+    finally:
+        migrate(latest())
+        JournalMention.objects.all().delete()
