@@ -7,8 +7,9 @@ journal's rows. Nothing reads the id. The pair becomes the primary key
 being unique:
 
 - SQLite: the table is made again ``WITHOUT ROWID`` (the rows are the key's
-  b-tree, kept once), by ``floor.kernel.web.shadow_db.create_table``, which
-  the shadow rebuild makes it with too; the rows are copied over in the key's
+  b-tree, kept once), as ``floor.kernel.web.shadow_db.create_table`` makes
+  it for the shadow rebuild (its SQL frozen here, so that later edits there
+  do not change this migration); the rows are copied over in the key's
   order. Django cannot alter a table into one without rowid, hence the SQL.
 - PostgreSQL: the same table altered in place (a heap and its key's index
   either way): the id column and its primary key dropped, the pair's primary
@@ -24,16 +25,19 @@ them.
 
 from django.db import migrations, models
 
-from floor.kernel.web.shadow_db import create_table
-
 TABLE = "floor_journalmention"
 OLD = "floor_journalmention_old"
+# The table on SQLite, as create_table made it from this state's model.
+KEYED_SQLITE = (
+    f'CREATE TABLE "{TABLE}" ("subject" varchar(120) NOT NULL, "position" bigint NOT NULL, '
+    'PRIMARY KEY ("subject", "position")) WITHOUT ROWID'
+)
 
 
 def _keyed_sqlite(apps, schema_editor):
     execute = schema_editor.execute
     execute(f'ALTER TABLE "{TABLE}" RENAME TO "{OLD}"')
-    create_table(schema_editor, apps.get_model("floor", "JournalMention"), without_rowid=True)
+    execute(KEYED_SQLITE)
     execute(
         f'INSERT INTO "{TABLE}" ("subject", "position") '
         f'SELECT "subject", "position" FROM "{OLD}" ORDER BY "subject", "position"'
