@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from itertools import islice
 
+from django.core.validators import RegexValidator
 from django.db import models
 from django.db.models.query import ModelIterable
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_lazy
 
 
 class ProjectionPosition(models.Model):
@@ -327,6 +328,90 @@ def _attach_data(entries, loader) -> None:
         entry.data = missing_data(entry.position, "no stored event") if data is None else data
 
 
+def _digest_text(value):
+    """A digest column's value as the hex text every reader uses; text the
+    database gave back as text (SQLite, an edited row) stays as it is."""
+    if isinstance(value, bytes | memoryview):
+        return bytes(value).hex()
+    return value
+
+
+def _digest_bytes(value: str, *, keep_text: bool) -> bytes | str:
+    """The bytes a digest's hex stands for. Text that would not read back the
+    same (not lowercase hex: a row edited on SQLite, read back as it was and
+    chained from by the next row) is kept as text where the database can hold
+    it (``keep_text``), so it is written back unchanged and the chain check
+    still sees it; elsewhere it is refused."""
+    try:
+        raw = bytes.fromhex(value)
+    except ValueError:
+        raw = None
+    if raw is not None and raw.hex() == value:
+        return raw
+    if keep_text:
+        return value
+    raise ValueError(f"not a digest in hex: {value[:80]!r}")
+
+
+class HexDigestField(models.BinaryField):
+    """A SHA-256 digest stored as its 32 bytes, read and written as its 64
+    lowercase hex digits (issue 23, item 6: the journal's two digests as hex
+    text were 128 bytes of a row's 340). Every reader (verify_log, the
+    anchors, the close report, the API) keeps seeing the hex string it saw
+    when the column was text; only the database holds bytes. Django has no
+    such field (a ``BinaryField`` gives ``bytes``/``memoryview`` back), hence
+    this one: conversions only, both ways, ``""`` as empty bytes."""
+
+    # What ``full_clean`` checks is the value as every caller has it, 64
+    # lowercase hex digits, not the stored bytes: a BinaryField's max_length
+    # validator would hold the 64-character text to 32 and refuse every row.
+    default_validators = [
+        RegexValidator(
+            r"\A[0-9a-f]{64}\Z", gettext_lazy("Enter a SHA-256 digest as 64 lowercase hex digits.")
+        )
+    ]
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("default", "")
+        super().__init__(*args, **kwargs)
+
+    def _check_str_default_value(self):
+        # BinaryField refuses a text default (E170): this field's values are text.
+        return []
+
+    def deconstruct(self):
+        name, path, args, kwargs = super().deconstruct()
+        if kwargs.get("default") == "":
+            del kwargs["default"]
+        return name, path, args, kwargs
+
+    def from_db_value(self, value, expression, connection):
+        # SQLite does not enforce the column's type: a value edited to text
+        # (the tampering the chain exists to catch) or written as hex by a
+        # process of the previous version comes back as ``str``. It is given
+        # back as it is, so the chain check names the row ("changed") rather
+        # than the read failing.
+        return _digest_text(value)
+
+    def to_python(self, value):
+        return _digest_text(value)
+
+    def get_db_prep_value(self, value, connection, prepared=False):
+        if not prepared and isinstance(value, str):
+            value = _digest_bytes(value, keep_text=connection.vendor == "sqlite")
+            if isinstance(value, str):
+                return value  # text SQLite holds as it is (see _digest_bytes)
+        return super().get_db_prep_value(value, connection, prepared)
+
+    def get_prep_value(self, value):
+        if isinstance(value, str):
+            value = _digest_bytes(value, keep_text=False)
+        return super().get_prep_value(value)
+
+    def value_to_string(self, obj):
+        return self.value_from_object(obj)
+
+
 class EventJournalEntry(models.Model):
     """One row per event: who did what, under which command and profile, when.
 
@@ -352,8 +437,9 @@ class EventJournalEntry(models.Model):
     # key ``key_id`` (kept outside the database), of the previous row's digest
     # and this row's content, so an edited or removed row shows. Rows written
     # before the key have no key id: their link is a plain sha256.
-    previous_digest = models.CharField(max_length=64, default="")
-    digest = models.CharField(max_length=64, default="")
+    # Stored as 32 bytes each, read as hex (HexDigestField; migration 0023).
+    previous_digest = HexDigestField()
+    digest = HexDigestField()
     key_id = models.CharField(max_length=32, default="", blank=True)
 
     objects = JournalQuerySet.as_manager()
@@ -454,17 +540,77 @@ class PendingTimer(models.Model):
 # answers, not the length of the log.
 
 
+def subject_bytes(subject: str) -> bytes:
+    """A mention's subject as the table stores it (``SubjectField``): an
+    aggregate's id (32 lowercase hex digits) as its 16 bytes, any other
+    subject (an account's name) as its UTF-8 after one NUL byte, two when
+    that would make 16 bytes, so only an id is ever 16 bytes long and the
+    text comes back whole (a subject may not hold a NUL)."""
+    if len(subject) == 32:
+        try:
+            raw = bytes.fromhex(subject)
+        except ValueError:
+            raw = b""
+        if len(raw) == 16 and raw.hex() == subject:
+            return raw
+    if "\x00" in subject:
+        raise ValueError(f"a mention's subject holds a NUL: {subject!r}")
+    name = subject.encode()
+    return (b"\x00\x00" if len(name) == 15 else b"\x00") + name
+
+
+def subject_text(stored: bytes | memoryview | str) -> str:
+    """``subject_bytes`` undone. Text is given back as it is: SQLite does not
+    enforce the column's type, so a row edited to text, or written by a
+    process of the previous version, is read as it stands rather than fail."""
+    if isinstance(stored, str):
+        return stored
+    stored = bytes(stored)
+    if len(stored) == 16:
+        return stored.hex()
+    return stored.lstrip(b"\x00").decode()
+
+
+class SubjectField(models.BinaryField):
+    """A mention's subject stored as ``subject_bytes`` gives it, read and
+    written as the text every caller uses (issue 23, item 6): an id is half
+    its hex's 32 bytes, and ids are most of the mentions (SQLite compares
+    blobs byte by byte, PostgreSQL's bytea too: the key's order is the
+    bytes'). Django has no such field (a BinaryField gives bytes back)."""
+
+    def from_db_value(self, value, expression, connection):
+        return None if value is None else subject_text(value)
+
+    def to_python(self, value):
+        return subject_text(value) if isinstance(value, bytes | memoryview) else value
+
+    def get_prep_value(self, value):
+        if isinstance(value, str):
+            value = subject_bytes(value)
+        return super().get_prep_value(value)
+
+    def value_to_string(self, obj):
+        return self.value_from_object(obj)
+
+
 class JournalMention(models.Model):
     """One event of the journal that concerns one subject: a table, player or
     other aggregate by its id as hex (its own events and every event whose
     data names it), or an account by its name (declared by the books). The
     history report selects its rows by ``subject`` (floor.reports.history)."""
 
-    subject = models.CharField(max_length=120)
+    # Keyed by (subject, position) itself, no surrogate id (issue 23, item 6):
+    # the unique index was the whole table again, 1.9 of the 3.6 MB per 1,000
+    # hands the mentions took. On SQLite the table is ``WITHOUT ROWID`` (the
+    # rows are the key's b-tree, kept once: migration 0022 and
+    # ``without_rowid``, which the shadow rebuild also makes it with); on
+    # PostgreSQL a heap and its primary key's index, less the id.
+    pk = models.CompositePrimaryKey("subject", "position")
+    # An id as its 16 bytes, not its 32 hex digits (SubjectField; migration 0024).
+    subject = SubjectField()
     position = models.BigIntegerField()
 
-    class Meta:
-        constraints = [models.UniqueConstraint(fields=["subject", "position"], name="mention_once")]
+    without_rowid = True
 
     def __str__(self) -> str:
         return f"{self.subject} at {self.position}"

@@ -344,6 +344,26 @@ def test_a_history_reads_the_journal_by_its_mentions_not_its_text(shift, inspect
     assert not [q for q in journal if " like " in q.lower()]
 
 
+def test_a_history_finds_its_mentions_by_the_mentions_key(shift, inspector):
+    """The mentions are keyed by (subject, position) and, on SQLite, are that
+    key's b-tree alone (WITHOUT ROWID, issue 23, item 6): a history's
+    subjects are looked up in it, not scanned for. PostgreSQL is asked with
+    its sequential and bitmap scans off, as above."""
+    _answer, sql = asked(inspector, "history", {"table": shift["holdem"]})
+    journal = [q for q in sql if "journalmention" in q.lower()]
+    sqlite = connection.vendor == "sqlite"
+    uses = "USING PRIMARY KEY (subject=?)" if sqlite else "floor_journalmention_pkey"
+    with connection.cursor() as cursor:
+        if not sqlite:
+            cursor.execute("SET LOCAL enable_seqscan = off")
+            cursor.execute("SET LOCAL enable_bitmapscan = off")
+        for statement in journal:
+            cursor.execute(f"{'EXPLAIN QUERY PLAN' if sqlite else 'EXPLAIN'} {statement}")
+            plan = " / ".join(str(row[-1]) for row in cursor.fetchall())
+            assert uses in plan, plan
+    assert journal
+
+
 def test_the_cage_report_reads_its_days_by_their_index(days, inspector):
     _answer, sql = asked(inspector, "cage", {"by": "day", "from": "2026-11-23"})
     day_queries = [q for q in sql if "gamingdayview" in q.lower()]

@@ -17,7 +17,7 @@ from floor.kernel.web.rows import (
     insert_dicts,
     insert_plain,
 )
-from floor.models import HandView, JournalMention
+from floor.models import HandView, JournalMention, subject_bytes
 from ledger.models import TransactionView
 
 pytestmark = pytest.mark.django_db
@@ -129,11 +129,13 @@ def test_rows_given_as_fields_name_only_the_models_fields():
         insert_dicts(TransactionView, [a_transaction(1, reason_text="typo")])
 
 
-def test_plain_rows_go_in_the_order_given_and_a_conflict_is_skipped():
-    """``insert_plain`` by several rows a statement: ids numbered in the
-    order given, across statements, a row already there left alone."""
+def test_plain_rows_all_go_in_and_a_conflict_is_skipped():
+    """``insert_plain`` by several rows a statement: every row in, across
+    statements, a row already there left alone (once: the mentions are keyed
+    by the pair itself, no id to tell a second copy by)."""
     rows = [(f"{n:032x}", n) for n in range(1, 1_234)]
-    insert_plain(JournalMention, ("subject", "position"), rows[:10])
-    insert_plain(JournalMention, ("subject", "position"), rows, ignore_conflicts=True)
-    stored = list(JournalMention.objects.order_by("id").values_list("subject", "position"))
+    plain = [(subject_bytes(subject), position) for subject, position in rows]  # as stored
+    insert_plain(JournalMention, ("subject", "position"), plain[:10])
+    insert_plain(JournalMention, ("subject", "position"), plain, ignore_conflicts=True)
+    stored = list(JournalMention.objects.order_by("position").values_list("subject", "position"))
     assert stored == rows

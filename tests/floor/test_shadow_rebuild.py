@@ -237,6 +237,51 @@ def test_outside_a_transaction_the_switch_copies_each_table_in_one_statement(
             assert shadow_db.ATTACHED not in [row[1] for row in cursor.fetchall()]
 
 
+def _mentions_shape(cursor, schema: str | None) -> list[str]:
+    """The mentions' table as the database describes it: its SQL and its
+    indexes' (SQLite; ``schema`` an attached one), or its key's and indexes'
+    definitions, schema left out (PostgreSQL)."""
+    if connection.vendor == "sqlite":
+        cursor.execute(
+            f"SELECT type, sql FROM {schema or 'main'}.sqlite_master "
+            "WHERE tbl_name = 'floor_journalmention' ORDER BY name"
+        )
+        return [f"{kind}: {sql}" for kind, sql in cursor.fetchall()]
+    cursor.execute(
+        "SELECT schemaname, indexdef FROM pg_indexes WHERE tablename = 'floor_journalmention' "
+        "AND schemaname = COALESCE(%s, current_schema()) ORDER BY indexname",
+        [schema],
+    )
+    return [index.replace(f"{name}.", "SCHEMA.") for name, index in cursor.fetchall()]
+
+
+def test_the_shadow_makes_the_mentions_table_as_the_migration_made_the_live_one(floor_app, floor):
+    """Keyed by (subject, position) alone, once (issue 23, item 6): on SQLite
+    a ``WITHOUT ROWID`` table, which Django's ``create_model`` would not make;
+    a shadow made the ordinary way would copy into the live table row by
+    row, and swap in (PostgreSQL) a table of another shape."""
+    rebuild = ShadowRebuild(runtime.floor_projector(), batch_size=5)
+    rebuild.shadow.open()
+    try:
+        if connection.vendor == "sqlite":
+            with rebuild.shadow.connection.cursor() as cursor:
+                shadow = _mentions_shape(cursor, None)
+            with connection.cursor() as cursor:
+                live = _mentions_shape(cursor, None)
+            assert live[0].endswith("WITHOUT ROWID") and len(live) == 1, live
+        else:
+            with connection.cursor() as cursor:
+                live = _mentions_shape(cursor, None)
+                shadow = _mentions_shape(cursor, rebuild.shadow.schema)
+            assert live == [
+                "CREATE UNIQUE INDEX floor_journalmention_pkey ON SCHEMA.floor_journalmention "
+                'USING btree (subject, "position")'
+            ]
+        assert shadow == live
+    finally:
+        rebuild.shadow.close()
+
+
 def test_an_attached_table_whose_columns_lie_in_another_order_is_copied_by_name(tmp_path):
     """``SELECT *`` takes the columns in their order: a live table migrated
     column by column may hold them in another order than the shadow made

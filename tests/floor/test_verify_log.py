@@ -19,8 +19,10 @@ from datetime import timedelta
 import pytest
 from django.apps import apps
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.core.management import call_command
 from django.core.management.base import CommandError
+from django.db import connection
 
 from floor import runtime
 from floor.audit import (
@@ -226,6 +228,51 @@ def test_an_edited_journal_row_is_reported_at_its_position(shift, change, differ
         f"{differ}",
     ]
     assert error == f"2 problem(s) in {shift} events: the log is not intact"
+
+
+def edit_digest_in_sql(position: int, text: str) -> None:
+    """Sets a row's digest to ``text`` in raw SQL, with the database's own
+    credentials: on SQLite the BLOB column takes the text as text (SQLite does
+    not enforce a column's type), as an old-version process writing hex would."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "UPDATE floor_eventjournalentry SET digest = %s WHERE position = %s", [text, position]
+        )
+
+
+def test_a_digest_edited_to_text_is_reported_at_its_position(shift):
+    """The digests are bytes (migration 0023); a row edited to text must be a
+    finding at its position, not a traceback of the reading (it was one)."""
+    middle = shift // 2
+    edit_digest_in_sql(middle, "deadbeef")
+    ok, out, error = verify_log()
+    assert not ok
+    assert lines(out) == [
+        f"position {middle}: {DIGEST_WRONG}",
+        f"position {middle + 1}: changed: the journal row does not chain from row {middle} "
+        f"{CHAIN_BROKEN}",
+    ]
+    assert error == f"2 problem(s) in {shift} events: the log is not intact"
+
+
+@pytest.mark.parametrize("text", ["deadbeef", "not a digest"])
+def test_a_head_edited_to_text_neither_stops_the_projector_nor_the_anchor(
+    shift, floor_app, audit_files, text
+):
+    """The head's digest is what the next row chains from and what beat
+    anchors: read back as it stands, it is chained from and anchored (each run
+    crashed on it), and verify_log names the edited row."""
+    edit_digest_in_sql(shift, text)
+    Room(floor_app, tag="AT")
+    runtime.floor_projector().catch_up()
+    assert EventJournalEntry.objects.get(position=shift + 1).previous_digest in (
+        text,  # SQLite keeps the text
+        text.encode().hex(),  # PostgreSQL's bytea took the text's bytes
+    )
+    assert anchor_audit_log() == shift + 2
+    ok, out, _ = verify_log()
+    assert not ok
+    assert lines(out)[0] == f"position {shift}: {DIGEST_WRONG}"
 
 
 def test_a_deleted_journal_row_is_reported_as_a_gap(shift):
@@ -828,6 +875,8 @@ def test_a_journal_written_with_its_data_verifies_once_the_column_is_dropped(
     from django.db import connection
     from django.db.migrations.executor import MigrationExecutor
 
+    from tests.floor.test_migration_0021 import latest
+
     def migrate(target: str):
         executor = MigrationExecutor(connection)
         executor.migrate([("floor", target)])
@@ -848,7 +897,7 @@ def test_a_journal_written_with_its_data_verifies_once_the_column_is_dropped(
         assert kept.data["display_name"] == "AU-0001"
         head = rows[-1].digest
     finally:
-        migrate("0021_journal_data_from_the_store")
+        migrate(latest())  # 0021 dropped the column; the later ones applied too
     assert "data" not in {f.name for f in EventJournalEntry._meta.get_fields()}
     assert EventJournalEntry.objects.order_by("position").last().digest == head
     ok, out, _ = verify_log("--anchor", f"{shift}:{head}")
@@ -863,3 +912,14 @@ def test_a_journal_written_with_its_data_verifies_once_the_column_is_dropped(
     ok, out, _ = verify_log()
     assert not ok
     assert lines(out) == [f"position {row.position}: {DIGEST_WRONG}"]
+
+
+def test_a_journal_row_passes_full_clean_and_a_digest_must_be_hex(shift):
+    """The digests are validated as the 64 hex digits callers see, not held to
+    a BinaryField's 32-byte max_length, which refused every row."""
+    row = EventJournalEntry.objects.get(position=shift)
+    row.full_clean()
+    row.digest = "deadbeef"
+    with pytest.raises(ValidationError) as refused:
+        row.full_clean()
+    assert list(refused.value.message_dict) == ["digest"]

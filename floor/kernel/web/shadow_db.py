@@ -134,6 +134,30 @@ def routing_to(alias: str, routed: Iterable[type[models.Model]]) -> Iterator[Non
         _routed.reset(token)
 
 
+def create_table(editor, model: type[models.Model], *, without_rowid: bool | None = None) -> None:
+    """Makes ``model``'s table as ``editor.create_model`` does, but on SQLite
+    ``WITHOUT ROWID`` for a model that says so (``without_rowid = True``;
+    ``without_rowid`` given: a migration's historical model, which carries no
+    such attribute): a table keyed by its primary key alone, whose rows are
+    that key's b-tree, so a table that is all key (the reports' mentions) is
+    kept once instead of as a table and an index that repeats it.
+
+    Django cannot declare such a table (its SQLite schema editor knows no
+    option for it), hence this: the migration that makes the table and the
+    shadow rebuild both make it here, so the two are the same shape (SQLite's
+    ``INSERT INTO ... SELECT *`` copies a shadow's rows as they are stored
+    only between tables of the same kind). PostgreSQL has no such tables:
+    the model's own table there."""
+    if without_rowid is None:
+        without_rowid = getattr(model, "without_rowid", False)
+    if not without_rowid or editor.connection.vendor != "sqlite":
+        editor.create_model(model)
+        return
+    sql, params = editor.table_sql(model)
+    editor.execute(f"{sql} WITHOUT ROWID", params or None)
+    editor.deferred_sql.extend(editor._model_indexes_sql(model))
+
+
 def _shadow_schema(live_options: dict) -> str:
     match = re.search(r"search_path=([A-Za-z_][A-Za-z0-9_]*)", live_options.get("options", ""))
     return f"{match.group(1)}_shadow" if match else "floor_shadow"
@@ -261,7 +285,7 @@ class ShadowDatabase:
                 cursor.execute(f"CREATE SCHEMA {self.connection.ops.quote_name(self.schema)}")
         with self.connection.schema_editor() as editor:
             for model in [self.positions, *reversed(self.tables)]:  # parents first
-                editor.create_model(model)
+                create_table(editor, model)
 
     def close(self, *, stale: bool = False) -> None:
         """Drops the shadow (file or schema), forgets the alias and releases the
