@@ -1,0 +1,89 @@
+"""The projector process's batches commit without waiting for the disk on
+PostgreSQL (synchronous_commit off for its session: the read models are the
+durable log's projection, and a batch a crash takes back is applied again),
+except a batch whose commit sets off something outside the database
+(``transaction.on_commit``), which commits durably. Any other projector (a
+request's, the beat sweep's, a rebuild's) keeps the server's setting, and
+SQLite is left as it is (its read models' connection is already WAL with
+synchronous=NORMAL)."""
+
+from collections.abc import Iterable
+
+import pytest
+from django.db import connection, models, transaction
+from django.test.utils import CaptureQueriesContext
+
+from floor import runtime
+from floor.kernel.web.projector import CatchUpProjector
+from floor.models import ProjectionPosition
+from tests.support.shift import Shift
+
+pytestmark = pytest.mark.django_db
+
+POSTGRES = connection.vendor == "postgresql"
+
+
+class Hooked:
+    """A projection that writes nothing, and registers a hook on commit when
+    told to (as the timers' ETA tasks and the day's anchor do)."""
+
+    name = "commit-test"
+
+    def __init__(self, hook: bool) -> None:
+        self.hook = hook
+        self.applied = 0
+
+    def read_models(self) -> Iterable[type[models.Model]]:
+        return ()
+
+    def apply(self, event, position: int) -> None:
+        self.applied += 1
+        if self.hook:
+            transaction.on_commit(lambda: None)
+
+
+@pytest.fixture
+def floor_app(make_app):
+    app = make_app("CM")
+    runtime.install(app)
+    Shift(app, seed=3).open(1)
+    yield app
+    runtime.install(None)
+
+
+def batch(relaxed: bool, hook: bool) -> tuple[list[str], Hooked]:
+    """One batch of a projector (relaxed or not); the statements it sent."""
+    projection = Hooked(hook)
+    projector = CatchUpProjector(projection, runtime.floor_app, ProjectionPosition)
+    if relaxed:
+        projector.relax_commits()
+    with CaptureQueriesContext(connection) as queries:
+        assert projector.run_once() > 0
+    return [query["sql"] for query in queries.captured_queries], projection
+
+
+def commit_settings(statements: list[str]) -> list[str]:
+    return [sql for sql in statements if "synchronous_commit" in sql]
+
+
+def test_the_relaxed_projectors_session_commits_without_the_flush(floor_app):
+    statements, projection = batch(relaxed=True, hook=False)
+    assert projection.applied > 0
+    if not POSTGRES:
+        assert commit_settings(statements) == []
+        return
+    assert commit_settings(statements) == ["SET synchronous_commit TO off"]
+    with connection.cursor() as cursor:
+        cursor.execute("SHOW synchronous_commit")
+        assert cursor.fetchone()[0] == "off"
+
+
+def test_a_batch_with_a_hook_on_commit_commits_durably(floor_app):
+    statements, _ = batch(relaxed=True, hook=True)
+    expected = ["SET synchronous_commit TO off", "SET LOCAL synchronous_commit TO on"]
+    assert commit_settings(statements) == (expected if POSTGRES else [])
+
+
+def test_any_other_projector_keeps_the_servers_setting(floor_app):
+    statements, _ = batch(relaxed=False, hook=True)
+    assert commit_settings(statements) == []
