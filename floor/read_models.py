@@ -4,15 +4,16 @@ Issue 23, item 1: the projection runs out of the request path. Under
 ``FLOOR_READ_MODELS = "projector"`` (the default) the projector process
 (``manage.py run_projector``) applies every event, and a request only waits,
 bounded, until that process's position reaches its command's: cheap reads of
-the position row between pauses (below). No request projects anyone's events,
-so the web workers no longer queue on the position row's lock. Waiting by
-polling, not by LISTEN on PostgreSQL: a request would need a connection of its
-own to listen on. Instead the projector nudges the waiting web workers after
-each batch (floor.nudges, a datagram on a Unix socket), so a wait ends as soon
-as the batch is committed, not at the next of its polls; the request also
-nudges the idle projector about its command's events first. The nudges are
-hints only: the position row decides, and without them (a projector on another
-machine, a lost datagram) the polls answer, at worst LONGEST_NUDGED_PAUSE late.
+the position row between pauses (below). No request
+projects anyone's events, so the web workers no longer queue on the position row's
+lock. Waiting by polling, not by LISTEN on PostgreSQL: a request would need a
+connection of its own to listen on. Instead the projector nudges the waiting
+web workers after each batch (floor.nudges, a datagram on a Unix socket), so a
+wait ends as soon as the batch is committed, not at the next of its polls; the
+request also nudges the idle projector about its command's events first. The
+nudges are hints only: the position row decides, and without them (a projector
+on another machine, a lost datagram) the polls answer, at worst
+LONGEST_NUDGED_PAUSE late.
 
 ``"inline"`` is the seam for processes with no projector beside them: the test
 suite under Django's test client (tests/conftest.py), the POPO store, and
@@ -53,9 +54,9 @@ def show(
 
     ``until`` None: a repeated command, whose first outcome's events are in
     the log already, so the log's end as it is now, read at once (never a
-    failure: a client's retry or a double click answers as the first did).
-    ``wait`` False: the caller shows nothing (the clock firing a timer), so
-    behind the projector it does not wait at all."""
+    failure: a client's retry or a double click answers as the first did). ``wait`` False: the
+    caller shows nothing (the clock firing a timer), so behind the projector
+    it does not wait at all."""
     repeated = until is None
     if repeated:
         until = projector.application().recorder.max_notification_id() or 0
@@ -72,7 +73,7 @@ def show(
     # Nudged, a pause ends when the projector's batch is in, so there is no
     # point in reading the position at 1, 3 and 7 ms (measured: 4.4 reads per
     # wait, most before the projector could have finished): the longest pause
-    # from the start, the position read when nudged or at the pause's end.
+    # from the start, the position read when nudged or at worst every 10 ms.
     first = LONGEST_PAUSE if inbox is not None else FIRST_PAUSE
     # Nor in reading it before that pause when no batch has committed since
     # this process's last wait (no nudge queued): the command's events, saved
@@ -80,7 +81,7 @@ def show(
     # found them, on SQLite nor on PostgreSQL, where it is a round trip).
     # A queued nudge may be the batch of these very events, committed before
     # this wait began: then it is read at once, as before. (A batch another
-    # projector committed nudges nobody: read at the first pause's end, 10 ms.)
+    # projector committed nudges nobody: read at the pause's end, 10 ms.)
     read_first = repeated or inbox is None or queued > 0
     # And the pauses no nudge ends grow past 10 ms (measured on PostgreSQL
     # at load 15: a batch took 44 ms at the median, and each wait read the
