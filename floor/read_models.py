@@ -3,8 +3,8 @@
 Issue 23, item 1: the projection runs out of the request path. Under
 ``FLOOR_READ_MODELS = "projector"`` (the default) the projector process
 (``manage.py run_projector``) applies every event, and a request only waits,
-bounded, until that process's position reaches its command's: cheap reads of
-the position row between pauses (below). No request
+bounded, until that process's position reaches its command's: one cheap read of
+the position row, then short sleeps doubling from 1 ms to 10 ms. No request
 projects anyone's events, so the web workers no longer queue on the position row's
 lock. Waiting by polling, not by LISTEN on PostgreSQL: a request would need a
 connection of its own to listen on. Instead the projector nudges the waiting
@@ -12,8 +12,7 @@ web workers after each batch (floor.nudges, a datagram on a Unix socket), so a
 wait ends as soon as the batch is committed, not at the next of its polls; the
 request also nudges the idle projector about its command's events first. The
 nudges are hints only: the position row decides, and without them (a projector
-on another machine, a lost datagram) the polls answer, at worst
-LONGEST_NUDGED_PAUSE late.
+on another machine) the polls answer as before.
 
 ``"inline"`` is the seam for processes with no projector beside them: the test
 suite under Django's test client (tests/conftest.py), the POPO store, and
@@ -34,11 +33,6 @@ from floor.kernel.web.projector import CatchUpProjector, ProjectionLagging
 # The first pause, and the longest, between two reads of the position (seconds).
 FIRST_PAUSE = 0.001
 LONGEST_PAUSE = 0.010
-# With an inbox, the longest pause that no nudge ended: the projector nudges
-# after every batch it commits, so a pause that ran out means nothing was
-# committed, and the read after it is only the safety net of a lost nudge
-# (as the idle projector's poll, floor.projector_wakeup.LONGEST_NUDGED_POLL).
-LONGEST_NUDGED_PAUSE = 0.1
 
 
 def inline() -> bool:
@@ -83,19 +77,7 @@ def show(
     # this wait began: then it is read at once, as before. (A batch another
     # projector committed nudges nobody: read at the pause's end, 10 ms.)
     read_first = repeated or inbox is None or queued > 0
-    # And the pauses no nudge ends grow past 10 ms (measured on PostgreSQL
-    # at load 15: a batch took 44 ms at the median, and each wait read the
-    # position 3.2 times, 3.5 ms a read): a nudge still ends any of them.
-    longest = max(first, LONGEST_NUDGED_PAUSE) if inbox is not None else LONGEST_PAUSE
-    wait_for(
-        projector.position,
-        until,
-        timeout,
-        sleep=pause,
-        first=first,
-        read_first=read_first,
-        longest=longest,
-    )
+    wait_for(projector.position, until, timeout, sleep=pause, first=first, read_first=read_first)
 
 
 def pause(seconds: float) -> None:
@@ -118,7 +100,6 @@ def wait_for(
     monotonic: Callable[[], float] | None = None,
     first: float | None = None,
     read_first: bool = True,
-    longest: float | None = None,
 ) -> int:
     """Reads ``position()`` until it reaches ``until``; returns the reads it took.
 
@@ -126,22 +107,21 @@ def wait_for(
     (the gateway's ReadModelsBehind: the command is recorded all the same).
     ``sleep`` and ``monotonic``: time's, unless a test gives its own (``show``
     gives ``pause``, which a nudge from the projector ends early). ``first``:
-    the first pause (FIRST_PAUSE unless given), doubling to ``longest``
-    (LONGEST_PAUSE unless given). ``read_first`` False: that pause comes
-    before the first read (``show``: the position cannot be there yet)."""
+    the first pause (FIRST_PAUSE unless given), doubling to LONGEST_PAUSE.
+    ``read_first`` False: that pause comes before the first read (``show``:
+    the position cannot be there yet)."""
     sleep = sleep or time.sleep
     monotonic = monotonic or time.monotonic
     deadline = monotonic() + timeout
     pause = FIRST_PAUSE if first is None else first
-    longest = LONGEST_PAUSE if longest is None else longest
     if not read_first:
         sleep(pause)
-        pause = min(longest, pause * 2)
+        pause = min(LONGEST_PAUSE, pause * 2)
     reads = 1
     while position() < until:
         if monotonic() >= deadline:
             raise ProjectionLagging(f"the projector stayed short of event {until}")
         sleep(pause)
-        pause = min(longest, pause * 2)
+        pause = min(LONGEST_PAUSE, pause * 2)
         reads += 1
     return reads

@@ -4,7 +4,6 @@ the poll, and a dead worker's socket is cleared, never a live one's."""
 
 from __future__ import annotations
 
-import os
 import shutil
 import socket
 import tempfile
@@ -236,26 +235,6 @@ def test_a_repeated_commands_wait_reads_the_position_at_once(
     read_models.show(projector, until=None, timeout=7200)
     assert projector.reads == [5]
     assert spied_waits == []
-
-
-def test_with_an_inbox_the_pauses_no_nudge_ends_grow_past_10_ms(nudge_dir, settings, monkeypatch):
-    """The projector nudges after every batch, so a pause that ran out means
-    nothing was committed: with an inbox the pauses double to 100 ms (the
-    safety net of a lost nudge), without one they stay at 10 ms."""
-    settings.FLOOR_READ_MODELS = "projector"
-    asked: list[float] = []
-
-    def waiting(position, until, timeout, **pauses):
-        asked.append(pauses["longest"])
-        return 1
-
-    monkeypatch.setattr(read_models, "wait_for", waiting)
-    read_models.show(Projector(position=5), until=5, timeout=3600)
-    monkeypatch.setattr(nudges, "_waiter", None)
-    monkeypatch.setattr(nudges, "_no_waiter_in", os.getpid())  # none made
-    read_models.show(Projector(position=5), until=5, timeout=3600)
-    assert asked == [read_models.LONGEST_NUDGED_PAUSE, read_models.LONGEST_PAUSE]
-    assert read_models.LONGEST_NUDGED_PAUSE == 0.1
 
 
 def test_a_command_nobody_reads_nudges_the_projector_without_waiting(nudge_dir, settings):

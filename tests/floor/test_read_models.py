@@ -64,21 +64,6 @@ def test_wait_for_pauses_before_its_first_read_when_told_the_position_cannot_be_
     assert time.pauses == [0.010, 0.010]
 
 
-def test_wait_for_doubles_its_pause_up_to_the_longest_it_is_given():
-    positions = iter([3, 3, 3, 3, 3, 9])
-    time = FakeTime()
-    read_models.wait_for(
-        lambda: next(positions),
-        7,
-        5.0,
-        sleep=time.sleep,
-        monotonic=time.monotonic,
-        first=0.010,
-        longest=0.1,
-    )
-    assert time.pauses == [0.010, 0.020, 0.040, 0.080, 0.1]
-
-
 def test_wait_for_gives_up_after_its_timeout():
     time = FakeTime()
     with pytest.raises(ProjectionLagging):
