@@ -1,11 +1,14 @@
 """The projector process's batches commit without waiting for the disk on
-PostgreSQL (synchronous_commit off for its session: the read models are the
-durable log's projection, and a batch a crash takes back is applied again),
-except a batch whose commit sets off something outside the database
-(``transaction.on_commit``), which commits durably. Any other projector (a
-request's, the beat sweep's, a rebuild's) keeps the server's setting, and
-SQLite is left as it is (its read models' connection is already WAL with
-synchronous=NORMAL)."""
+PostgreSQL (``SET LOCAL synchronous_commit TO off`` in each batch's own
+transaction: the read models are the durable log's projection, and a batch a
+crash takes back is applied again), except a batch whose commit sets off
+something outside the database (``transaction.on_commit``), which sends
+nothing and commits as the server says. The setting never outlives the
+batch's transaction (behind PgBouncer's transaction pooling a session's
+setting would reach other clients' transactions, the event store's saves).
+Any other projector (a request's, the beat sweep's, a rebuild's) and a batch
+inside a caller's transaction keep the server's setting, and SQLite is left
+as it is (its read models' connection is already WAL with synchronous=NORMAL)."""
 
 from collections.abc import Iterable
 
@@ -66,24 +69,47 @@ def commit_settings(statements: list[str]) -> list[str]:
     return [sql for sql in statements if "synchronous_commit" in sql]
 
 
-def test_the_relaxed_projectors_session_commits_without_the_flush(floor_app):
-    statements, projection = batch(relaxed=True, hook=False)
-    assert projection.applied > 0
-    if not POSTGRES:
-        assert commit_settings(statements) == []
-        return
-    assert commit_settings(statements) == ["SET synchronous_commit TO off"]
+def show_synchronous_commit() -> str:
     with connection.cursor() as cursor:
         cursor.execute("SHOW synchronous_commit")
-        assert cursor.fetchone()[0] == "off"
+        return cursor.fetchone()[0]
 
 
-def test_a_batch_with_a_hook_on_commit_commits_durably(floor_app):
+@pytest.mark.django_db(transaction=True)
+def test_the_relaxed_projectors_batch_commits_without_the_flush(floor_app):
+    statements, projection = batch(relaxed=True, hook=False)
+    assert projection.applied > 0
+    expected = ["SET LOCAL synchronous_commit TO off"] if POSTGRES else []
+    assert commit_settings(statements) == expected
+    if POSTGRES:  # the last statement of the batch's transaction, after its writes
+        assert statements[-2:] == [expected[0], "COMMIT"]
+
+
+@pytest.mark.skipif(not POSTGRES, reason="synchronous_commit is PostgreSQL's")
+@pytest.mark.django_db(transaction=True)
+def test_a_relaxed_batch_leaves_the_sessions_setting_as_the_server_has_it(floor_app):
+    """Outside the batch's transaction the session still commits as the
+    server says: a pooled server connection passed on to another client
+    (PgBouncer, transaction pooling) carries nothing of the projector's."""
+    servers = show_synchronous_commit()
+    batch(relaxed=True, hook=False)
+    assert show_synchronous_commit() == servers
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_batch_with_a_hook_on_commit_commits_as_the_server_says(floor_app):
     statements, _ = batch(relaxed=True, hook=True)
-    expected = ["SET synchronous_commit TO off", "SET LOCAL synchronous_commit TO on"]
-    assert commit_settings(statements) == (expected if POSTGRES else [])
+    assert commit_settings(statements) == []
 
 
+@pytest.mark.django_db(transaction=True)
 def test_any_other_projector_keeps_the_servers_setting(floor_app):
-    statements, _ = batch(relaxed=False, hook=True)
+    statements, _ = batch(relaxed=False, hook=False)
+    assert commit_settings(statements) == []
+
+
+def test_a_batch_inside_a_callers_transaction_leaves_the_callers_commit_alone(floor_app):
+    """SET LOCAL would last to the caller's commit (the test's transaction
+    here): the relaxed projector sends it only in a transaction of its own."""
+    statements, _ = batch(relaxed=True, hook=False)
     assert commit_settings(statements) == []
