@@ -182,11 +182,11 @@ def test_a_request_nudges_the_projector_and_reads_the_position_when_it_nudges_ba
 ):
     """Behind the projector, ``show`` tells the projector about its command;
     no batch having committed since its last wait, the position cannot be
-    there yet, so its first pause, the longest (an hour here), comes before
+    there yet, so its first pause, the longest (30 s here), comes before
     any read and ends as soon as the projector nudges back: one read of the
     position (issue 23: the read before the pause never found it)."""
     settings.FLOOR_READ_MODELS = "projector"
-    monkeypatch.setattr(read_models, "LONGEST_PAUSE", 3600.0)
+    monkeypatch.setattr(read_models, "LONGEST_PAUSE", 30.0)
     nudges.waiter_inbox()  # made by an earlier wait of this process
     projector_inbox = nudges.projector_inbox()
     projector = Projector()
@@ -200,12 +200,12 @@ def test_a_request_nudges_the_projector_and_reads_the_position_when_it_nudges_ba
     running = threading.Thread(target=project)
     running.start()
     try:
-        read_models.show(projector, until=5, timeout=7200)
+        read_models.show(projector, until=5, timeout=60)
     finally:
         running.join(timeout=30)
         projector_inbox.close()
     assert projector.reads == [5]
-    assert spied_waits == [True]  # the pause ended on the nudge, not after its hour
+    assert spied_waits == [True]  # the pause ended on the nudge, not after its 30 s
 
 
 def test_a_batch_committed_before_the_wait_began_is_read_at_once(
@@ -214,11 +214,11 @@ def test_a_batch_committed_before_the_wait_began_is_read_at_once(
     """A nudge already queued when the wait begins may be the batch of the
     command's own events: the position is read before any pause."""
     settings.FLOOR_READ_MODELS = "projector"
-    monkeypatch.setattr(read_models, "LONGEST_PAUSE", 3600.0)
+    monkeypatch.setattr(read_models, "LONGEST_PAUSE", 30.0)
     nudges.waiter_inbox()
     nudges.nudge_waiters()  # the projector committed the command's batch already
     projector = Projector(position=5)
-    read_models.show(projector, until=5, timeout=7200)
+    read_models.show(projector, until=5, timeout=60)
     assert projector.reads == [5]
     assert spied_waits == []
 
@@ -229,10 +229,10 @@ def test_a_repeated_commands_wait_reads_the_position_at_once(
     """A repeated command's events are in the log already, and likely shown:
     read at once, though no nudge is queued."""
     settings.FLOOR_READ_MODELS = "projector"
-    monkeypatch.setattr(read_models, "LONGEST_PAUSE", 3600.0)
+    monkeypatch.setattr(read_models, "LONGEST_PAUSE", 30.0)
     nudges.waiter_inbox()
     projector = Projector(position=5, last=5)
-    read_models.show(projector, until=None, timeout=7200)
+    read_models.show(projector, until=None, timeout=60)
     assert projector.reads == [5]
     assert spied_waits == []
 
