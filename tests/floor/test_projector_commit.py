@@ -11,6 +11,7 @@ inside a caller's transaction keep the server's setting, and SQLite is left
 as it is (its read models' connection is already WAL with synchronous=NORMAL)."""
 
 from collections.abc import Iterable
+from datetime import timedelta
 
 import pytest
 from django.db import connection, models, transaction
@@ -113,3 +114,40 @@ def test_a_batch_inside_a_callers_transaction_leaves_the_callers_commit_alone(fl
     here): the relaxed projector sends it only in a transaction of its own."""
     statements, _ = batch(relaxed=True, hook=False)
     assert commit_settings(statements) == []
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_batch_that_queues_a_timers_eta_task_commits_as_the_server_says(
+    make_app, clock, monkeypatch
+):
+    """The real floor projection: a suspended table's closing deadline, ahead
+    of the (real) time the projection compares it with, is queued with an ETA
+    once the batch commits, a hook the timers' batch context registers as it
+    closes (floor/projections/timers.py). That batch sends nothing: a task
+    must never follow a commit a crash could take back."""
+    from floor.projections import timers
+    from tests.support.room import Room
+
+    queued: list[str] = []
+    monkeypatch.setattr(timers, "send_eta", lambda key, due_at: queued.append(key))
+    clock.advance(timedelta(days=3650))  # the deadline ahead of the wall clock
+    app = make_app()
+    runtime.install(app)
+    try:
+        room = Room(app)
+        table_id, cards = room.drawn_table(4)
+        projector = runtime.floor_projector(long_lived=True)
+        projector.relax_commits()
+        with CaptureQueriesContext(connection) as queries:
+            projector.catch_up()
+        assert queued == []  # the table's events set no deadline: relaxed
+        unhooked = commit_settings([query["sql"] for query in queries.captured_queries])
+        assert unhooked == (["SET LOCAL synchronous_commit TO off"] if POSTGRES else [])
+
+        room.leave(table_id, cards[3])  # suspended: closes in 15 minutes
+        with CaptureQueriesContext(connection) as queries:
+            projector.catch_up()
+        assert len(queued) == 1
+        assert commit_settings([query["sql"] for query in queries.captured_queries]) == []
+    finally:
+        runtime.install(None)
