@@ -50,7 +50,13 @@ def show(
     the log already, so the log's end as it is now, read at once (never a
     failure: a client's retry or a double click answers as the first did). ``wait`` False: the
     caller shows nothing (the clock firing a timer), so behind the projector
-    it does not wait at all."""
+    it does not wait at all.
+
+    The cost of skipping the first read: with a nudge inbox and none queued,
+    the first read comes after the first pause, the longest, so where no
+    nudge ever comes (the projector on another machine, or the beat sweep,
+    applying the events) the wait takes up to LONGEST_PAUSE (10 ms) more than
+    a read before the pause would have, even for events already shown."""
     repeated = until is None
     if repeated:
         until = projector.application().recorder.max_notification_id() or 0
