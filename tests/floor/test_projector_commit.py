@@ -151,3 +151,37 @@ def test_a_batch_that_queues_a_timers_eta_task_commits_as_the_server_says(
         assert commit_settings([query["sql"] for query in queries.captured_queries]) == []
     finally:
         runtime.install(None)
+
+
+@pytest.mark.skipif(not POSTGRES, reason="synchronous_commit is PostgreSQL's")
+@pytest.mark.django_db(transaction=True)
+def test_the_batch_commits_on_the_positions_database(floor_app):
+    """The batch's transaction, and its relaxed commit, are those of the
+    database the positions are read from (a rebuild routes them to its
+    shadow), not the default alias's: here a second connection to the same
+    database, which the positions are routed to."""
+    from django.db import connections
+    from django.db.utils import load_backend
+
+    from floor.kernel.web.shadow_db import routing_to
+
+    alias = "positions_elsewhere"
+    connections[alias] = load_backend(connection.settings_dict["ENGINE"]).DatabaseWrapper(
+        {**connection.settings_dict}, alias
+    )
+    projector = CatchUpProjector(Hooked(False), runtime.floor_app, ProjectionPosition)
+    projector.relax_commits()
+    try:
+        with (
+            routing_to(alias, [ProjectionPosition]),
+            CaptureQueriesContext(connections[alias]) as elsewhere,
+            CaptureQueriesContext(connection) as default,
+        ):
+            assert projector.run_once() > 0
+    finally:
+        connections[alias].close()
+        del connections[alias]
+    sent = [query["sql"] for query in elsewhere.captured_queries]
+    assert sent[-2:] == ["SET LOCAL synchronous_commit TO off", "COMMIT"]
+    assert commit_settings([query["sql"] for query in default.captured_queries]) == []
+    assert projector.reached == projector.position()
