@@ -27,6 +27,7 @@ from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
+from django.db import transaction
 
 from floor.audit import (
     UNKEYED,
@@ -224,14 +225,34 @@ def read_anchors(path: Path, ring: Keyring) -> tuple[list[Anchor], list[Problem]
 
 def anchor_head(kind: str = "head", **extra: Any) -> dict[str, Any] | None:
     """Appends the journal's head (one query) unless the file's last line
-    already holds it; returns the record written, or None."""
+    already holds it; returns the record written, or None.
+
+    The head is durable before it is anchored. On PostgreSQL the projector
+    process commits its batches, the journal's rows among them, without
+    waiting for the WAL's flush (CatchUpProjector.relax_commits): a row can be
+    visible and still be lost to a server crash, until the projector applies
+    its event again, maybe under another key (rotate_audit_key). An anchor of
+    such a row would never match again (a false finding of verify_log). So
+    the head is read with a row lock (``FOR NO KEY UPDATE``; journal rows are
+    never updated, so it holds nobody up) in a transaction of its own: the
+    lock is WAL-logged and takes a transaction id, which makes the commit a
+    synchronous one (the server's ``synchronous_commit``), and it waits for
+    the WAL's flush up to its commit record, past every commit the read saw.
+    A transaction id alone (``pg_current_xact_id()``) would not do: a
+    transaction that wrote no WAL but its commit record commits without the
+    flush (checked on PostgreSQL 15). The lock, not a wait on
+    ``pg_current_wal_flush_lsn()``: no polling. Called inside a caller's
+    transaction, the durability is that transaction's commit's. SQLite has
+    no row locks (Django ignores the clause) and no relaxed commits."""
     from floor.models import EventJournalEntry  # the models need the app registry
 
-    head = (
-        EventJournalEntry.objects.order_by("-position")
-        .values_list("position", "digest", "key_id")
-        .first()
-    )
+    with transaction.atomic(using=EventJournalEntry.objects.db):
+        head = (
+            EventJournalEntry.objects.order_by("-position")
+            .select_for_update(no_key=True)
+            .values_list("position", "digest", "key_id")
+            .first()
+        )
     if head is None:
         return None
     position, digest, key = head

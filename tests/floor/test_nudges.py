@@ -138,53 +138,115 @@ def test_the_polling_projector_wakes_on_a_requests_nudge_before_its_poll(
     assert not (nudge_dir / nudges.PROJECTOR).exists()
 
 
-def test_a_request_nudges_the_projector_and_its_pause_ends_on_the_projectors_nudge(
-    nudge_dir, settings, monkeypatch
-):
-    """Behind the projector, ``show`` tells the projector about its command and
-    its first pause, the longest (5 s here), ends as soon as the projector
-    nudges back: two reads of the position, not one per short pause."""
-    settings.FLOOR_READ_MODELS = "projector"
-    monkeypatch.setattr(read_models, "LONGEST_PAUSE", 5.0)
-    projector_inbox = nudges.projector_inbox()
+@pytest.fixture
+def spied_waits(monkeypatch) -> list[bool]:
+    """Whether each pause of a waiting request ended on a nudge."""
     woke: list[bool] = []
     waited = nudges.Inbox.wait
 
     def spied(self, timeout: float) -> bool:
-        woke.append(waited(self, timeout))
-        return woke[-1]
+        nudged = waited(self, timeout)
+        if self.path.name.startswith(nudges.WAITER_PREFIX):  # not the projector's
+            woke.append(nudged)
+        return nudged
 
     monkeypatch.setattr(nudges.Inbox, "wait", spied)
-    reads: list[int] = []
+    return woke
 
-    class Projector:
-        def position(self) -> int:
-            reads.append(len(reads))
-            if len(reads) == 1:
-                # The projector: took the request's nudge, committed, nudged back.
-                assert projector_inbox.drain() == 1
-                nudges.nudge_waiters()
-                return 0
-            return 5
 
+class Projector:
+    """The read models' position as a request reads it (each read counted),
+    and the log's end (a repeated command's wait reads it)."""
+
+    def __init__(self, position: int = 0, last: int = 5) -> None:
+        self.at = position
+        self.reads: list[int] = []
+        self.last = last
+
+    def position(self) -> int:
+        self.reads.append(self.at)
+        return self.at
+
+    def application(self):
+        last = self.last
+
+        class Recorder:
+            def max_notification_id(self) -> int:
+                return last
+
+        return type("App", (), {"recorder": Recorder()})()
+
+
+def test_a_request_nudges_the_projector_and_reads_the_position_when_it_nudges_back(
+    nudge_dir, settings, monkeypatch, spied_waits
+):
+    """Behind the projector, ``show`` tells the projector about its command;
+    no batch having committed since its last wait, the position cannot be
+    there yet, so its first pause, the longest (30 s here), comes before
+    any read and ends as soon as the projector nudges back: one read of the
+    position (issue 23: the read before the pause never found it)."""
+    settings.FLOOR_READ_MODELS = "projector"
+    monkeypatch.setattr(read_models, "LONGEST_PAUSE", 30.0)
+    nudges.waiter_inbox()  # made by an earlier wait of this process
+    projector_inbox = nudges.projector_inbox()
+    projector = Projector()
+
+    def project() -> None:
+        # The projector: takes the request's nudge, commits, nudges back.
+        if projector_inbox.wait(30):
+            projector.at = 5
+            nudges.nudge_waiters()
+
+    running = threading.Thread(target=project)
+    running.start()
     try:
-        read_models.show(Projector(), until=5, timeout=3600)
+        read_models.show(projector, until=5, timeout=60)
     finally:
+        running.join(timeout=30)
         projector_inbox.close()
-    assert reads == [0, 1]
-    assert woke == [True]  # the pause ended on the nudge, not after its 5 s
+    assert projector.reads == [5]
+    assert spied_waits == [True]  # the pause ended on the nudge, not after its 30 s
+
+
+def test_a_batch_committed_before_the_wait_began_is_read_at_once(
+    nudge_dir, settings, monkeypatch, spied_waits
+):
+    """A nudge already queued when the wait begins may be the batch of the
+    command's own events: the position is read before any pause."""
+    settings.FLOOR_READ_MODELS = "projector"
+    monkeypatch.setattr(read_models, "LONGEST_PAUSE", 30.0)
+    nudges.waiter_inbox()
+    nudges.nudge_waiters()  # the projector committed the command's batch already
+    projector = Projector(position=5)
+    read_models.show(projector, until=5, timeout=60)
+    assert projector.reads == [5]
+    assert spied_waits == []
+
+
+def test_a_repeated_commands_wait_reads_the_position_at_once(
+    nudge_dir, settings, monkeypatch, spied_waits
+):
+    """A repeated command's events are in the log already, and likely shown:
+    read at once, though no nudge is queued."""
+    settings.FLOOR_READ_MODELS = "projector"
+    monkeypatch.setattr(read_models, "LONGEST_PAUSE", 30.0)
+    nudges.waiter_inbox()
+    projector = Projector(position=5, last=5)
+    read_models.show(projector, until=None, timeout=60)
+    assert projector.reads == [5]
+    assert spied_waits == []
 
 
 def test_a_command_nobody_reads_nudges_the_projector_without_waiting(nudge_dir, settings):
     settings.FLOOR_READ_MODELS = "projector"
     projector_inbox = nudges.projector_inbox()
 
-    class Projector:
+    class Unread:
         def position(self) -> int:  # pragma: no cover - must not be read
             raise AssertionError("waited")
 
     try:
-        read_models.show(Projector(), until=5, timeout=3600, wait=False)
+        read_models.show(Unread(), until=5, timeout=3600, wait=False)
         assert projector_inbox.wait(0) is True
     finally:
         projector_inbox.close()

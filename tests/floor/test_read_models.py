@@ -48,6 +48,22 @@ def test_wait_for_answers_at_once_when_the_projector_is_already_there():
     assert time.pauses == []
 
 
+def test_wait_for_pauses_before_its_first_read_when_told_the_position_cannot_be_there():
+    positions = iter([3, 9])
+    time = FakeTime()
+    reads = read_models.wait_for(
+        lambda: next(positions),
+        7,
+        5.0,
+        sleep=time.sleep,
+        monotonic=time.monotonic,
+        first=0.010,
+        read_first=False,
+    )
+    assert reads == 2
+    assert time.pauses == [0.010, 0.010]
+
+
 def test_wait_for_gives_up_after_its_timeout():
     time = FakeTime()
     with pytest.raises(ProjectionLagging):

@@ -98,6 +98,9 @@ class CatchUpProjector:
     # position be read again and the rows a projection holds be dropped.
     _left: int | None = field(default=None, init=False)
     _stamp: datetime | None = field(default=None, init=False)
+    # Whether its batches commit without waiting for the write-ahead log's
+    # flush on PostgreSQL (``relax_commits``).
+    relaxed_commit: bool = field(default=False, init=False)
 
     @property
     def name(self) -> str:
@@ -141,6 +144,43 @@ class CatchUpProjector:
             )
             row = cursor.fetchone()
         return row[0] if row else 0
+
+    def relax_commits(self) -> None:
+        """Lets this projector's batches commit on PostgreSQL without waiting
+        for the write-ahead log's flush to disk (the projector process's,
+        run_projector): ``SET LOCAL synchronous_commit TO off`` in each batch's
+        own transaction, just before it commits (``_relax_this_commit``).
+
+        Why (issue 23): a command's request waits for its batch's commit, and
+        that flush was the largest single part of a batch (2.4 ms of 18 at
+        load 4, measured by bench/wait_stages.py). The read models are the
+        log's projection, and the log stays durable (the event store's saves
+        keep the server's setting). A server crash may take back the last
+        batches' commits, but whole and in order, the position row with the
+        rows it moved (one transaction): the projector then applies those
+        events again, exactly once, as after any rollback. It is what the read
+        models have on SQLite already (Django's WAL connection,
+        ``synchronous=NORMAL``).
+
+        Transaction-scoped, never the session's: behind PgBouncer in
+        transaction pooling (docs/architecture.md) a session's setting stays
+        on the server connection and reaches whoever gets it next, such as the
+        event store's saves. A batch whose commit sets off something outside
+        the database (an ETA task, the anchor file's line:
+        ``transaction.on_commit``) sends nothing and commits as the server's
+        setting says (which may be stricter than ``on``), so nothing outside
+        can follow a commit a crash would take back."""
+        self.relaxed_commit = True
+
+    def _relax_this_commit(self, alias: str) -> None:
+        """``synchronous_commit`` off for the commit of the batch's own
+        transaction on ``alias`` (PostgreSQL), unless a hook waits for that
+        commit (``relax_commits``). Called last inside the batch's atomic
+        block, after the projection's batch context registered its hooks."""
+        connection = connections[alias]
+        if connection.vendor == "postgresql" and not connection.run_on_commit:
+            with connection.cursor() as cursor:
+                cursor.execute("SET LOCAL synchronous_commit TO off")
 
     def lag(self) -> int:
         """Events in the log that the read models do not show yet."""
@@ -194,7 +234,13 @@ class CatchUpProjector:
             return 0
         end = notifications[-1].id
         stamp = timezone.now()
-        with transaction.atomic():
+        # The positions' database, as position() reads it (a rebuild's routing
+        # sends them to its shadow): the batch's transaction is that one's.
+        alias = self.positions.objects.db
+        # Relaxed only when the batch's transaction is its own: inside a
+        # caller's, SET LOCAL would relax the caller's commit too.
+        relax = self.relaxed_commit and transaction.get_autocommit(using=alias)
+        with transaction.atomic(using=alias):
             row = self.positions.objects.filter(name=self.name, position=start)
             if guessed:  # and nobody else wrote the row since this projector's last batch
                 row = row.filter(updated_at=self._stamp)
@@ -207,8 +253,11 @@ class CatchUpProjector:
                 for notification in notifications:
                     event = app.mapper.to_domain_event(notification)
                     self.projection.apply(event, notification.id)
+            if relax:
+                self._relax_this_commit(alias)
         self._left, self._stamp = end, stamp
-        if transaction.get_autocommit():  # committed (not in a caller's transaction)
+        # Committed (not in a caller's transaction)?
+        if transaction.get_autocommit(using=alias):
             self.reached = end
         return len(notifications)
 

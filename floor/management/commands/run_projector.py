@@ -87,6 +87,9 @@ class Command(BaseCommand):
     ):
         projector = floor_projector(long_lived=True)
         projector.batch_size = batch_size
+        # Its commits need not wait for the disk (PostgreSQL): the log they
+        # project is durable, and a lost batch is applied again.
+        projector.relax_commits()
         stop = threading.Event()
         previous = None
         if threading.current_thread() is threading.main_thread():
