@@ -29,13 +29,6 @@ def journal(make_app, audit_files):
     runtime.install(None)
 
 
-def lsn(function: str) -> int:
-    """A WAL position (pg_current_wal_insert_lsn, pg_current_wal_flush_lsn) as a number."""
-    with connection.cursor() as cursor:
-        cursor.execute(f"SELECT {function}() - '0/0'::pg_lsn")
-        return int(cursor.fetchone()[0])
-
-
 @pytest.mark.django_db(transaction=True)
 def test_the_head_is_read_under_a_row_lock_in_a_transaction_of_its_own(journal):
     """The lock is WAL-logged and takes a transaction id: the commit after it
@@ -53,14 +46,3 @@ def test_the_head_is_read_under_a_row_lock_in_a_transaction_of_its_own(journal):
     if POSTGRES:
         assert read[0].endswith("FOR NO KEY UPDATE")
         assert statements[statements.index(read[0]) + 1] == "COMMIT"
-
-
-@pytest.mark.skipif(not POSTGRES, reason="relaxed commits are PostgreSQL's")
-@pytest.mark.django_db(transaction=True)
-def test_the_wal_is_flushed_past_the_head_before_it_is_anchored(journal):
-    """Everything written before the anchor (the relaxed batches' commits
-    among it) is on disk when anchor_head returns. (Other sessions' commits
-    may flush it too on a busy server: the test above is the one that tells.)"""
-    written = lsn("pg_current_wal_insert_lsn")
-    assert anchor_head() is not None
-    assert lsn("pg_current_wal_flush_lsn") >= written
