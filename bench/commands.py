@@ -93,6 +93,43 @@ TABLE = {
 }
 TABLES_PER_SECTOR = 4  # the CM profile's limit; one more is asked for and refused
 
+
+class InProcessCycles:
+    """The sector cycle through Django's test client in this process, the
+    whole middleware stack included (the profiling benches, which time or
+    profile what a request does: profile_command.py, wait_stages.py). Every
+    answer other than the expected one is kept in ``unexpected``."""
+
+    def __init__(self, client: Any, tokens: dict[str, str]) -> None:
+        self.client = client
+        self.tokens = tokens
+        self.unexpected: list[str] = []
+
+    def post(self, url: str, body: dict, role: str, expected: int) -> Any:
+        answer = self.client.post(
+            url,
+            json.dumps(body),
+            content_type="application/json",
+            HTTP_AUTHORIZATION=f"Token {self.tokens[role]}",
+        )
+        if answer.status_code != expected:
+            self.unexpected.append(f"{url} {answer.status_code} {answer.content[:200]!r}")
+            return None
+        return answer.json()
+
+    def cycle(self, name: str) -> None:
+        """A sector, its four tables, and a fifth refused ``sector_full``."""
+        body = {"command_id": str(uuid.uuid4()), "name": name}
+        sector = self.post("/api/sectors/", body, "director", 201)
+        if sector is None:
+            return
+        url = f"/api/sectors/{sector['id']}/tables/"
+        for index in range(TABLES_PER_SECTOR + 1):
+            refused = index == TABLES_PER_SECTOR
+            body = {"command_id": str(uuid.uuid4()), **TABLE}
+            self.post(url, body, "jefe_sector", 409 if refused else 201)
+
+
 REQUEST_TIMEOUT = 60.0  # s: one command, queued behind the others at worst
 READY_TIMEOUT = 30.0  # s: gunicorn up and answering /healthz
 SUBPROCESS_TIMEOUT = 300.0  # s: migrate or setup on a slow disk

@@ -42,7 +42,6 @@ import subprocess
 import sys
 import tempfile
 import time
-import uuid
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -248,31 +247,9 @@ def child(backend: str, cycles: int, top: int, projector_top: int = 0) -> int:
                 waits.append((time.perf_counter() - began) * 1000)
 
         read_models.wait_for = timed
-        client = Client(HTTP_HOST="127.0.0.1")
-        unexpected: list[str] = []
-
-        def post(url: str, body: dict, role: str, expected: int) -> Any:
-            answer = client.post(
-                url,
-                json.dumps(body),
-                content_type="application/json",
-                HTTP_AUTHORIZATION=f"Token {tokens[role]}",
-            )
-            if answer.status_code != expected:
-                unexpected.append(f"{url} {answer.status_code} {answer.content[:200]!r}")
-                return None
-            return answer.json()
-
-        def cycle(name: str) -> None:
-            body = {"command_id": str(uuid.uuid4()), "name": name}
-            sector = post("/api/sectors/", body, "director", 201)
-            if sector is None:
-                return
-            url = f"/api/sectors/{sector['id']}/tables/"
-            for index in range(bench_commands.TABLES_PER_SECTOR + 1):
-                refused = index == bench_commands.TABLES_PER_SECTOR
-                body = {"command_id": str(uuid.uuid4()), **bench_commands.TABLE}
-                post(url, body, "jefe_sector", 409 if refused else 201)
+        sectors = bench_commands.InProcessCycles(Client(HTTP_HOST="127.0.0.1"), tokens)
+        unexpected = sectors.unexpected
+        cycle = sectors.cycle
 
         for index in range(WARM_CYCLES):
             cycle(f"warm {index}")
