@@ -27,7 +27,7 @@ from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
-from django.db import transaction
+from django.db import connections, transaction
 
 from floor.audit import (
     UNKEYED,
@@ -243,16 +243,24 @@ def anchor_head(kind: str = "head", **extra: Any) -> dict[str, Any] | None:
     flush (checked on PostgreSQL 15). The lock, not a wait on
     ``pg_current_wal_flush_lsn()``: no polling. Called inside a caller's
     transaction, the durability is that transaction's commit's. SQLite has
-    no row locks (Django ignores the clause) and no relaxed commits."""
+    no row locks and no relaxed commits: there the head is a plain read,
+    outside any transaction of its own (the read models' connection begins
+    its transactions IMMEDIATE, taking the write lock: a transaction here
+    would queue the anchor behind a rebuild's switch, and past the busy
+    timeout beat's anchor would fail)."""
     from floor.models import EventJournalEntry  # the models need the app registry
 
-    with transaction.atomic(using=EventJournalEntry.objects.db):
-        head = (
-            EventJournalEntry.objects.order_by("-position")
-            .select_for_update(no_key=True)
-            .values_list("position", "digest", "key_id")
-            .first()
-        )
+    alias = EventJournalEntry.objects.db
+    journal = EventJournalEntry.objects.order_by("-position")
+    if connections[alias].vendor == "postgresql":
+        with transaction.atomic(using=alias):
+            head = (
+                journal.select_for_update(no_key=True)
+                .values_list("position", "digest", "key_id")
+                .first()
+            )
+    else:
+        head = journal.values_list("position", "digest", "key_id").first()
     if head is None:
         return None
     position, digest, key = head

@@ -46,3 +46,35 @@ def test_the_head_is_read_under_a_row_lock_in_a_transaction_of_its_own(journal):
     if POSTGRES:
         assert read[0].endswith("FOR NO KEY UPDATE")
         assert statements[statements.index(read[0]) + 1] == "COMMIT"
+    else:  # a plain read: no transaction, so no IMMEDIATE write lock to queue for
+        assert statements == read
+        assert "FOR" not in read[0]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_head_is_anchored_while_another_connection_holds_sqlites_write_lock(journal):
+    """On SQLite the anchor reads beside a writer (a rebuild's switch holds the
+    write lock for its copy): it takes no write lock of its own. On PostgreSQL
+    the WAL is flushed past what the anchor read (other sessions' commits may
+    flush it too on a busy server: the statements' test above is the one that
+    tells there)."""
+    if POSTGRES:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_current_wal_insert_lsn() - '0/0'::pg_lsn")
+            written = int(cursor.fetchone()[0])
+        assert anchor_head(kind="test") is not None
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_current_wal_flush_lsn() - '0/0'::pg_lsn")
+            assert int(cursor.fetchone()[0]) >= written
+        return
+    import sqlite3
+
+    writer = sqlite3.connect(connection.settings_dict["NAME"], timeout=0.1, uri=True)
+    try:
+        writer.execute("BEGIN IMMEDIATE")
+        record = anchor_head(kind="test")
+    finally:
+        writer.rollback()
+        writer.close()
+    head = EventJournalEntry.objects.order_by("-position").first()
+    assert record is not None and record["position"] == head.position
