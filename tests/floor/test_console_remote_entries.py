@@ -16,8 +16,8 @@ from django.test import Client
 from floor import runtime
 from floor.application.player_self import player_username
 from floor.kernel.roles import Actor, Role
-from tests.support.floor import new_id
-from tests.support.room import Room, events_of
+from tests.support.floor import JEFE, new_id
+from tests.support.room import Room, events_of, refused
 
 pytestmark = pytest.mark.django_db
 
@@ -117,3 +117,26 @@ def test_the_answer_reads_in_each_language(room, jefe):
     assert "5 minutos máis" in said["gl"]
     assert "mais 5 minutos" in said["pt"]
     assert "5 more minutes" in said["en"]
+
+
+def test_the_call_is_offered_on_a_free_seat_only_once_a_remote_player_is_here(room, jefe):
+    """The card offers "call the list" by the command's own check: a remote
+    entry not checked in is nobody to call (issue 24)."""
+    from tests.floor.test_console_seat_offers import card_rows
+
+    table_id, _cards = room.drawn_table(5)  # free seats, nobody waiting
+    card = room.new_player()
+    room.app.join_waiting_list(as_player(card), new_id(), player=card, table_id=table_id)
+    free = [seat for seat, row in card_rows(jefe, room, table_id).items() if row["card"] is None]
+    assert free
+    rows = card_rows(jefe, room, table_id)
+    assert not any("call_next" in rows[seat]["commands"] for seat in free)
+    refused(
+        room.app, "nobody_to_call", room.app.call_next, JEFE, new_id(), table_id=table_id,
+        seat=free[0],
+    )  # fmt: skip
+    room.app.check_in_player(JEFE, new_id(), player=card, table_id=table_id)
+    rows = card_rows(jefe, room, table_id)
+    assert all("call_next" in rows[seat]["commands"] for seat in free)
+    called = room.app.call_next(JEFE, new_id(), table_id=table_id, seat=free[0]).result
+    assert called["offered"]["called"] == str(room.player(card).id)

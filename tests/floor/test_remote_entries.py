@@ -373,3 +373,17 @@ def test_a_stale_expiry_does_nothing_and_an_early_one_is_refused(room, clock):
         new_id(),
         **timer.arguments,
     )
+
+
+def test_a_remote_entry_not_checked_in_is_not_drawn(room):
+    """The draw is among the players in the room [GA art. 20; PT 11; CM-8]:
+    a remote entry not checked in keeps its place on the list."""
+    table_id = room.table()
+    remote = room.new_player()
+    join_remote(room, remote, table_id)
+    here = room.new_players(4)
+    for card in here:
+        room.join(card, table_id)
+    room.app.draw_seats(JEFE, new_id(), table_ids=[table_id])
+    assert set(room.seats(table_id).values()) == set(here)
+    assert room.listed(table_id) == [remote]
