@@ -86,6 +86,7 @@ MESSAGES = {
     ),
     "entry_not_remote": _("That entry was made at the desk: there is nothing to check in."),
     "already_checked_in": _("That player is already checked in."),
+    "game_not_open": _("No table of that game is open: its list is kept in the room."),
     "player_not_checked_in": _(
         "That player registered from outside the room: check them in when they arrive."
     ),

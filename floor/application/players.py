@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from uuid import UUID
 
+from floor.application.groups import balance_group
 from floor.domain.game import Game
 from floor.domain.player import Player
 from floor.domain.table import Table
@@ -113,8 +114,9 @@ def join_waiting_list(work: UnitOfWork, *, player: str, **game: object) -> Decis
     seated may register for a different variant only [CM-7]; barred players
     never. Made by the player (Role.PLAYER) it is a remote ("called in")
     entry: not callable until the jefe checks the player in, expiring after
-    the house's check-in time (issue 24); a player already on the list may not
-    register again from outside: re-registering is done in the room [CM-6]."""
+    the house's check-in time (issue 24), for a game with a table open only;
+    a player already on the list may not register again from outside:
+    re-registering is done in the room [CM-6]."""
     found = find_player(work, player)
     found.check_may_play()
     wanted = game_for(work, **game)
@@ -126,6 +128,11 @@ def join_waiting_list(work: UnitOfWork, *, player: str, **game: object) -> Decis
     remote = acting_as_player()
     check_in_by = None
     if remote:
+        # From outside, a list of a game the room has a table open for: a
+        # game not running is an interest, not a list (issue 24, item 4).
+        group = balance_group(work, wanted)
+        if group is None or not group.tables:
+            raise conflict("game_not_open")
         if waiting.entry_of(found.id) is not None:
             raise conflict("already_on_list")
         check_in_time = work.profile.waiting_list.remote_check_in_time

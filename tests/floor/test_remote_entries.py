@@ -17,7 +17,7 @@ from floor.kernel.roles import Actor, Role
 from floor.models import PendingTimer, WaitingEntryView
 from floor.timers import sweep_timers
 from games.profiles import CM, GA, PT
-from tests.support.floor import JEFE, new_id
+from tests.support.floor import HOLDEM, JEFE, new_id
 from tests.support.room import Room, events_of, pid, refused
 
 pytestmark = pytest.mark.django_db
@@ -387,3 +387,31 @@ def test_a_remote_entry_not_checked_in_is_not_drawn(room):
     room.app.draw_seats(JEFE, new_id(), table_ids=[table_id])
     assert set(room.seats(table_id).values()) == set(here)
     assert room.listed(table_id) == [remote]
+
+
+def test_from_outside_only_a_game_with_a_table_open_is_joined(room):
+    """A game the room does not run has no list to join from outside (an
+    interest is another matter, issue 24 item 4); the desk's list is as it was."""
+    card = room.new_player()
+    other_stakes = {**HOLDEM, "minimum_cents": 400, "maximum_cents": 1000}
+    refused(
+        room.app,
+        "game_not_open",
+        room.app.join_waiting_list,
+        as_player(card),
+        new_id(),
+        player=card,
+        **{k: other_stakes[k] for k in ("variant", "limit", "minimum_cents", "maximum_cents")},
+    )
+    table_id = room.table(**{k: other_stakes[k] for k in ("minimum_cents", "maximum_cents")})
+    room.app.close_table(JEFE, new_id(), table_id=table_id)
+    refused(
+        room.app,
+        "game_not_open",
+        room.app.join_waiting_list,
+        as_player(card),
+        new_id(),
+        player=card,
+        table_id=table_id,
+    )
+    assert room.join(card, table_id)["remote"] is False  # the jefe may
