@@ -50,8 +50,9 @@ logger = logging.getLogger("floor.staff")
 
 # The resource of floor.domain.reads whose readers may enter the admin.
 STAFF = "staff"
-# The roles a person holds (the clock is the service's own: no one is given it).
-PERSON_ROLES = sorted(role.value for role in Role if role != Role.CLOCK)
+# The roles the staff hold (the clock is the service's own: no one is given it;
+# a player's sign-in is made at the desk and holds no other group, issue 24).
+PERSON_ROLES = sorted(role.value for role in Role if role not in (Role.CLOCK, Role.PLAYER))
 
 
 def manages_staff(user: Any) -> bool:

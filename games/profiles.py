@@ -170,7 +170,10 @@ GA = RuleProfile(
     rest=RestRules(rest_hands=2),
     absence=None,
     action_clock=ActionClock(enforced=False),  # GA art. 24.3a: warned
-    waiting_list=WaitingListRules(),  # the jefe keeps a list [GA art. 19.1]
+    # The jefe keeps a list [GA art. 19.1]; the regulation knows no call window
+    # nor remote entries: a remote entry queues from arrival and expires when
+    # not checked in within 90 minutes, the service's defaults (issue 24).
+    waiting_list=WaitingListRules(),
     table_moves=TableMoveRules(),
     limits=LimitRules(
         ante_max_share_of_minimum=Fraction(1, 2),  # GA art. 22.3a
@@ -224,7 +227,9 @@ PT = RuleProfile(
     ),
     absence=None,
     action_clock=ActionClock(enforced=False),  # PT 71a: warned, then leave
-    waiting_list=WaitingListRules(),  # the list is kept [PT 8a, 12]
+    # The list is kept [PT 8a, 12]; remote entries as GA (the service's
+    # defaults: queued from arrival, expired after 90 minutes, issue 24).
+    waiting_list=WaitingListRules(),
     table_moves=TableMoveRules(
         change_only_after_losing_stack=True,  # PT 26 (session regime)
         moves_may_not_unbalance=True,  # PT 26
@@ -269,6 +274,20 @@ CM = replace(
         call_window=timedelta(minutes=5),
         relist_goes_last=True,
         absent_when_called_removed=True,
+        # "En un máximo de 5 minutos" [CM-6]: the window is a maximum, and the
+        # call window takes it all, so "five more minutes" is recorded for the
+        # jefe but never moves the deadline (no extension configured).
+        call_window_max=timedelta(minutes=5),
+        call_extension=None,
+        # Appearing "para anotarse de nuevo en la lista, en este caso se le
+        # anotará el último" [CM-6]: a player who will not come is re-listed last.
+        declined_call_relists=True,
+        # House settings (issue 24): the reservation number is given when the
+        # player registers ("se le asignará un número de reserva" [CM-6]), so a
+        # remote entry keeps its order once checked in; one not checked in
+        # within 90 minutes expires.
+        remote_keeps_order=True,
+        remote_check_in_time=timedelta(minutes=90),
     ),
     table_moves=TableMoveRules(
         reseat_cooldown=timedelta(minutes=15),  # CM-13
@@ -327,6 +346,8 @@ def _durations_to_seconds(value: Any) -> Any:
 # keeping its share of the hour (30 minutes of 60: 3 s).
 TWIN_SUSPENSION = timedelta(seconds=3)
 TWIN_SESSION_HOUR = timedelta(seconds=6)
+# A remote list entry's check-in time (issue 24: 90 minutes) is cut to 9 s.
+TWIN_REMOTE_CHECK_IN = timedelta(seconds=9)
 
 
 def _short_session(rule: SessionChargeRule) -> SessionChargeRule:
@@ -359,6 +380,10 @@ def accelerated(
         changes["suspension_closes_after"] = TWIN_SUSPENSION
     if profile.rake.per_session is not None:
         changes["rake"] = replace(twin.rake, per_session=_short_session(profile.rake.per_session))
+    if profile.waiting_list.remote_check_in_time is not None:
+        changes["waiting_list"] = replace(
+            twin.waiting_list, remote_check_in_time=TWIN_REMOTE_CHECK_IN
+        )
     return replace(twin, code=code, name=name, **changes)
 
 

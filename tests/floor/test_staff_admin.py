@@ -83,7 +83,23 @@ def test_the_director_gives_only_the_floors_roles_and_makes_no_superuser(directo
     assert list(cris.groups.values_list("name", flat=True)) == ["jefe_sector"]
 
 
-@pytest.mark.parametrize("role", ["jefe_sector", "cajero", "crupier", "inspector"])
+def test_the_director_may_not_make_a_staff_user_a_player(director, make_user):
+    """A player's sign-in holds no other group (issue 24): the admin offers
+    the staff's roles only, and refuses the player's group."""
+    cris = make_user("cris", "crupier")
+    player = Group.objects.get_or_create(name="player")[0]
+    page = director.get(f"/admin/auth/user/{cris.pk}/change/").content.decode()
+    assert f'value="{Group.objects.get(name="crupier").pk}"' in page
+    assert f'value="{player.pk}"' not in page
+    answer = director.post(
+        f"/admin/auth/user/{cris.pk}/change/",
+        {"username": "cris", "is_active": "on", "groups": [player.pk]},
+    )
+    assert answer.status_code == 200  # the form again, with its error
+    assert list(cris.groups.values_list("name", flat=True)) == ["crupier"]
+
+
+@pytest.mark.parametrize("role", ["jefe_sector", "cajero", "crupier", "inspector", "player"])
 def test_other_roles_are_refused_the_admin(make_user, role):
     client = logged_in_as(make_user(f"someone-{role}", role))
     for url in ("/admin/", "/admin/auth/user/", "/admin/auth/user/add/", "/admin/axes/"):
