@@ -245,15 +245,31 @@ def test_the_estimates_queries_do_not_grow_with_the_log(history, clock):
     answer, after = read(clock)
     assert answer and len(after) == len(before)
     sqlite = connection.vendor == "sqlite"
-    used = {"floor_occupancystep": "occupancy_table_at", "floor_listmove": "list_move_at"}
+    used = {
+        "floor_occupancystep": ("occupancy_table_at",),
+        "floor_listmove": ("list_move_at",),
+    }
     with connection.cursor() as cursor:
         if not sqlite:
             cursor.execute("SET LOCAL enable_seqscan = off")
             cursor.execute("SET LOCAL enable_bitmapscan = off")
-        for table, index in used.items():
+        for table, indexes in used.items():
             statements = [s for s in after if f'FROM "{table}"' in s]
             assert statements, table
+            plans = []
             for sql in statements:
                 cursor.execute(f"{'EXPLAIN QUERY PLAN' if sqlite else 'EXPLAIN'} {sql}")
                 plan = " / ".join(str(row[-1]) for row in cursor.fetchall())
-                assert index in plan, plan
+                # No sort of the rows found: a sort of a table's every step
+                # before the window would grow with the log. The index gives
+                # them by moment; only the ties of one moment are sorted by
+                # position (SQLite's "right part", PostgreSQL's incremental
+                # sort on the presorted moment).
+                if sqlite:
+                    assert "TEMP B-TREE FOR ORDER BY" not in plan, plan
+                else:
+                    assert not re.search(r"(?<!Incremental )Sort  \(", plan), plan
+                    assert plan.count("Sort Key") == plan.count("Presorted Key"), plan
+                plans.append(plan)
+            for index in indexes:
+                assert any(index in plan for plan in plans), (index, plans)
