@@ -114,7 +114,9 @@ def board_games() -> list[dict]:
     now = server_now()
     for shown in games.values():
         if shown["tables"]:  # no table open: no seat frees, no estimate
-            shown["wait"] = waits.estimate_wait(shown["key"], len(shown["waiting"]) + 1, now)
+            wait = waits.estimate_wait(shown["key"], len(shown["waiting"]) + 1, now)
+            # A seat free for whoever joins: the board says so already.
+            shown["wait"] = wait if wait is not None and wait.expected_minutes > 0 else None
     return sorted(
         games.values(), key=lambda g: (str(g["variant"]), g["big_blind_cents"], g["maximum_cents"])
     )

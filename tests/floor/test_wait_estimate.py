@@ -26,6 +26,7 @@ from floor import runtime
 from floor.models import TableView, WaitingEntryView
 from floor.selectors import waits
 from floor.selectors.waits import estimate_wait, estimates_for_list
+from tests.support.floor import JEFE, new_id
 from tests.support.room import Room, pid
 
 pytestmark = pytest.mark.django_db
@@ -214,6 +215,21 @@ def test_the_board_shows_the_wait_to_join_and_no_player(history, clock):
     for card in cards:  # the TV names no one, estimate or not
         assert card not in html and room.player(card).display_name not in html
     assert "mesas abiertas" not in html  # the basis is the jefe's
+
+
+def test_the_board_shows_no_wait_where_a_seat_is_free_for_whoever_joins(history, clock):
+    """Nobody waiting and a seat free: the board says the seat is free, and no wait."""
+    room, table_id = history.room, history.tables[0][0]
+    for card in history.queue:
+        room.app.leave_waiting_list(
+            JEFE, new_id(), player=card, reason="withdrew", table_id=table_id
+        )
+    room.leave(table_id, history.tables[0][1][0])
+    project()
+    assert estimate_wait(GAME, 1, clock.now()).expected_minutes == 0
+    html = Client().get("/board/").content.decode()
+    assert "1 asiento libre" in html
+    assert 'data-testid="board-wait"' not in html
 
 
 def test_the_board_shows_no_wait_without_history(floor_app, clock):
