@@ -49,6 +49,7 @@ bench: $(VENV)/.dev-installed node_modules/.installed
 	$(PY) bench/timers.py
 	$(PY) bench/balance.py
 	$(PY) bench/day.py
+	$(PY) bench/wait_estimate.py
 	$(PY) bench/ledger.py
 	$(PY) bench/replay.py
 	$(PY) bench/store_size.py

@@ -19,8 +19,8 @@ from django.shortcuts import render
 
 from floor.amounts import money
 from floor.forms import LIMIT_LABELS, VARIANT_LABELS
-from floor.kernel.web.live import log_position, stamp
-from floor.selectors import players
+from floor.kernel.web.live import log_position, server_now, stamp
+from floor.selectors import players, waits
 from floor.selectors import tables as floor_tables
 from games.limits import small_blind_for
 from games.variants import VARIANTS, Variant
@@ -70,9 +70,11 @@ def board_games() -> list[dict]:
                 "seats_free": 0,
                 "waiting": [],
                 "called": [],
-                # The estimated wait per game is the players' issue's to fill:
-                # until then the board shows none rather than a made-up figure.
+                # The wait of a player joining the list now, from the game's
+                # recent history (floor.selectors.waits); None, and the board
+                # says nothing of it, when there is too little history.
                 "wait": None,
+                "key": f"{variant}/{limit}/{minimum}/{maximum}",
             }
         return games[key]
 
@@ -109,6 +111,12 @@ def board_games() -> list[dict]:
                 )
             else:
                 shown["waiting"].append(entry.reservation)
+    now = server_now()
+    for shown in games.values():
+        if shown["tables"]:  # no table open: no seat frees, no estimate
+            wait = waits.estimate_wait(shown["key"], len(shown["waiting"]) + 1, now)
+            # A seat free for whoever joins: the board says so already.
+            shown["wait"] = wait if wait is not None and wait.expected_minutes > 0 else None
     return sorted(
         games.values(), key=lambda g: (str(g["variant"]), g["big_blind_cents"], g["maximum_cents"])
     )

@@ -52,7 +52,7 @@ from floor.kernel.web.gateway import actor_for
 from floor.kernel.web.host import host
 from floor.kernel.web.live import log_position, sector_scope, server_now, stamp, table_scope
 from floor.messages import balance_reason
-from floor.selectors import balancing, console, players
+from floor.selectors import balancing, console, players, waits
 from floor.selectors import tables as floor_tables
 from games.variants import VARIANTS, Variant
 
@@ -480,6 +480,7 @@ def sector_lists(tables: list[TableView]) -> list[dict[str, Any]]:
     # names no seat (floor.domain.draws.seat_to_take, CM-3).
     drawing = {t.id for t in tables if t.draw_open}
     found = []
+    now = server_now()
     for waiting_list in players.unseated_lists():
         key = game_key(
             waiting_list.variant,
@@ -489,6 +490,13 @@ def sector_lists(tables: list[TableView]) -> list[dict[str, Any]]:
         )
         if key not in games:
             continue
+        # Each waiting player's estimated wait, from the game's recent history
+        # (floor.selectors.waits): none when there is too little of it.
+        estimates = waits.estimates_for_list(waiting_list.game, now)
+        entries = []
+        for entry in waiting_list.entries.all():
+            entry.wait_estimate = estimates.get(entry.player_id.hex)
+            entries.append(with_seat_to_take(entry, drawing))
         found.append(
             {
                 "view": waiting_list,
@@ -499,7 +507,7 @@ def sector_lists(tables: list[TableView]) -> list[dict[str, Any]]:
                     for t in tables
                     if game_key(t.variant, t.limit, t.minimum_cents, t.maximum_cents) == key
                 ],
-                "entries": [with_seat_to_take(e, drawing) for e in waiting_list.entries.all()],
+                "entries": entries,
             }
         )
     return found
