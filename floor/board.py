@@ -69,6 +69,7 @@ def board_games() -> list[dict]:
                 "tables": [],
                 "seats_free": 0,
                 "waiting": [],
+                "here": 0,
                 "called": [],
                 # The wait of a player joining the list now, from the game's
                 # recent history (floor.selectors.waits); None, and the board
@@ -111,10 +112,12 @@ def board_games() -> list[dict]:
                 )
             else:
                 shown["waiting"].append(entry.reservation)
+                # Only those in the room are called (issue 24, item 2).
+                shown["here"] += 1 if entry.checked_in else 0
     now = server_now()
     for shown in games.values():
         if shown["tables"]:  # no table open: no seat frees, no estimate
-            wait = waits.estimate_wait(shown["key"], len(shown["waiting"]) + 1, now)
+            wait = waits.estimate_wait(shown["key"], shown["here"] + 1, now)
             # A seat free for whoever joins: the board says so already.
             shown["wait"] = wait if wait is not None and wait.expected_minutes > 0 else None
     return sorted(

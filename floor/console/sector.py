@@ -481,6 +481,7 @@ def sector_lists(tables: list[TableView]) -> list[dict[str, Any]]:
     drawing = {t.id for t in tables if t.draw_open}
     found = []
     now = server_now()
+    keeps_order = host().application().profile.waiting_list.remote_keeps_order
     for waiting_list in players.unseated_lists():
         key = game_key(
             waiting_list.variant,
@@ -492,7 +493,7 @@ def sector_lists(tables: list[TableView]) -> list[dict[str, Any]]:
             continue
         # Each waiting player's estimated wait, from the game's recent history
         # (floor.selectors.waits): none when there is too little of it.
-        estimates = waits.estimates_for_list(waiting_list.game, now)
+        estimates = waits.estimates_for_list(waiting_list.game, now, remote_keeps_order=keeps_order)
         entries = []
         for entry in waiting_list.entries.all():
             entry.wait_estimate = estimates.get(entry.player_id.hex)

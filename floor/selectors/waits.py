@@ -284,21 +284,38 @@ def estimate_wait(game_key: str, position: int, now: datetime) -> WaitEstimate |
     return None if rate is None else _estimate(rate, position)
 
 
-def estimates_for_list(game_key: str, now: datetime) -> dict[str, WaitEstimate]:
+def estimates_for_list(
+    game_key: str, now: datetime, *, remote_keeps_order: bool = True
+) -> dict[str, WaitEstimate]:
     """Every waiting player's estimate on the list of ``game_key``, by the
     player's id as hex; empty when there is no estimate to give. The game's
-    history is read once for the whole list: a constant number of queries."""
+    history is read once for the whole list: a constant number of queries.
+
+    Only the players in the room are called to a seat (issue 24, item 2): a
+    remote entry not checked in yet is nobody's wait ahead, and its own
+    estimate is the wait it would have if its player arrived now, in its
+    place (``remote_keeps_order``, the house's WaitingListRules setting) or
+    last among those here."""
     waiting_list = _list_of(game_key)
     if waiting_list is None:
         return {}
     waiting = list(
         WaitingEntryView.objects.filter(waiting_list=waiting_list, status=EntryStatus.WAITING)
         .order_by("position")
-        .values_list("player_id", flat=True)
+        .values_list("player_id", "checked_in")
     )
     if not waiting:
         return {}
     rate = _rate(game_key, now, waiting_list)
     if rate is None:
         return {}
-    return {UUID(str(p)).hex: _estimate(rate, place) for place, p in enumerate(waiting, start=1)}
+    here_in_all = sum(1 for _player, checked_in in waiting if checked_in)
+    places, here = {}, 0
+    for player_id, checked_in in waiting:
+        if checked_in:
+            here += 1
+            place = here
+        else:
+            place = here + 1 if remote_keeps_order else here_in_all + 1
+        places[UUID(str(player_id)).hex] = place
+    return {player: _estimate(rate, place) for player, place in places.items()}

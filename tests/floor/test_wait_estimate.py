@@ -23,6 +23,8 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
 from floor import runtime
+from floor.application.player_self import player_username
+from floor.kernel.roles import Actor, Role
 from floor.models import TableView, WaitingEntryView
 from floor.selectors import waits
 from floor.selectors.waits import estimate_wait, estimates_for_list
@@ -106,6 +108,32 @@ def test_the_list_gets_each_waiting_players_estimate_by_place(history, clock):
         40,
     ]
     assert estimates[pid(waiting[2]).replace("-", "")] == estimate_wait(GAME, 3, clock.now())
+
+
+def test_a_player_not_here_yet_is_nobody_s_wait_and_gets_the_wait_of_arriving_now(history, clock):
+    """A remote entry is not called until its player is checked in (issue 24,
+    item 2): the players behind it wait as if it were not there, and it is
+    told the wait it would have on arriving now, in its place (CM keeps the
+    order) or last among those here (GA and PT queue from arrival)."""
+    remote = history.room.new_player()
+    player = Actor(player_username(remote), frozenset({Role.PLAYER}))
+    table_id = history.tables[0][0]
+    history.room.app.join_waiting_list(player, new_id(), player=remote, table_id=table_id)
+    behind = history.room.new_player()
+    history.room.join(behind, table_id)  # at the desk, after the remote entry
+    project()
+    here = [*history.queue, behind]
+    for keeps_order, remote_minutes in ((True, 50), (False, 60)):
+        estimates = estimates_for_list(GAME, clock.now(), remote_keeps_order=keeps_order)
+        minutes = [estimates[pid(card).replace("-", "")].expected_minutes for card in here]
+        assert minutes == [10, 20, 30, 40, 50]
+        assert estimates[pid(remote).replace("-", "")].expected_minutes == remote_minutes
+    # Checked in in its place (CM keeps a remote entry's order): ahead of ``behind``.
+    history.room.app.check_in_player(JEFE, new_id(), player=remote, table_id=table_id)
+    project()
+    estimates = estimates_for_list(GAME, clock.now())
+    assert estimates[pid(remote).replace("-", "")].expected_minutes == 50
+    assert estimates[pid(behind).replace("-", "")].expected_minutes == 60
 
 
 def test_a_called_player_holds_a_seat_and_waits_no_longer_in_line(history, clock):
