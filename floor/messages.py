@@ -86,7 +86,9 @@ MESSAGES = {
     ),
     "entry_not_remote": _("That entry was made at the desk: there is nothing to check in."),
     "already_checked_in": _("That player is already checked in."),
-    "game_not_open": _("No table of that game is open: its list is kept in the room."),
+    "too_many_lists": _(
+        "You are on %(most)s lists already: leave one before joining another from outside."
+    ),
     "player_not_checked_in": _(
         "That player registered from outside the room: check them in when they arrive."
     ),

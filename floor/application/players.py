@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from uuid import UUID
 
-from floor.application.groups import balance_group
 from floor.domain.game import Game
 from floor.domain.player import Player
 from floor.domain.table import Table
@@ -59,6 +58,10 @@ def waiting_list(work: UnitOfWork, game: Game) -> WaitingList | None:
     """The list of ``game``, if anyone ever registered for it."""
     return work.find(WaitingList, game.waiting_list_id)
 
+
+# The most lists a player may be on when joining one from outside (issue 24):
+# several games at once, not every stake of the room.
+MAX_LISTS_FROM_OUTSIDE = 4
 
 # --- commands ------------------------------------------------------------------------
 
@@ -128,11 +131,13 @@ def join_waiting_list(work: UnitOfWork, *, player: str, **game: object) -> Decis
     remote = acting_as_player()
     check_in_by = None
     if remote:
-        # From outside, a list of a game the room has a table open for: a
-        # game not running is an interest, not a list (issue 24, item 4).
-        group = balance_group(work, wanted)
-        if group is None or not group.tables:
-            raise conflict("game_not_open")
+        # From outside, any game the profile allows (checked above): a game
+        # no table plays is an interest list, which prompts the jefe once
+        # enough players are in the room (issue 24, item 4). A player keeps
+        # a few lists at a time from outside, so that nobody can fill the
+        # room's consoles with games asked for.
+        if len(found.waiting_lists) >= MAX_LISTS_FROM_OUTSIDE:
+            raise conflict("too_many_lists", most=MAX_LISTS_FROM_OUTSIDE)
         if waiting.entry_of(found.id) is not None:
             raise conflict("already_on_list")
         check_in_time = work.profile.waiting_list.remote_check_in_time

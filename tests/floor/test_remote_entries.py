@@ -389,29 +389,34 @@ def test_a_remote_entry_not_checked_in_is_not_drawn(room):
     assert room.listed(table_id) == [remote]
 
 
-def test_from_outside_only_a_game_with_a_table_open_is_joined(room):
-    """A game the room does not run has no list to join from outside (an
-    interest is another matter, issue 24 item 4); the desk's list is as it was."""
+def test_from_outside_a_game_no_table_plays_is_asked_for_a_few_lists_at_most(room):
+    """A player may ask from outside for a game the room does not run now (an
+    interest list, issue 24 item 4): any game the profile allows, on a few
+    lists at a time; stakes the profile refuses are refused as at the desk."""
     card = room.new_player()
-    other_stakes = {**HOLDEM, "minimum_cents": 400, "maximum_cents": 1000}
+    game = {k: HOLDEM[k] for k in ("variant", "limit", "minimum_cents", "maximum_cents")}
+    asked = [{**game, "minimum_cents": 200 * n, "maximum_cents": 1000 * n} for n in (1, 2, 3, 4)]
+    for stakes in asked:
+        result = room.app.join_waiting_list(as_player(card), new_id(), player=card, **stakes)
+        assert result.result["remote"] is True
+    fifth = {**game, "minimum_cents": 1000, "maximum_cents": 5000}
     refused(
         room.app,
-        "game_not_open",
+        "too_many_lists",
         room.app.join_waiting_list,
         as_player(card),
         new_id(),
         player=card,
-        **{k: other_stakes[k] for k in ("variant", "limit", "minimum_cents", "maximum_cents")},
+        **fifth,
     )
-    table_id = room.table(**{k: other_stakes[k] for k in ("minimum_cents", "maximum_cents")})
-    room.app.close_table(JEFE, new_id(), table_id=table_id)
+    other = room.new_player()
     refused(
         room.app,
-        "game_not_open",
+        "stakes_out_of_band",
         room.app.join_waiting_list,
-        as_player(card),
+        as_player(other),
         new_id(),
-        player=card,
-        table_id=table_id,
+        player=other,
+        **{**game, "minimum_cents": 100, "maximum_cents": 10_000},
     )
-    assert room.join(card, table_id)["remote"] is False  # the jefe may
+    room.join(card, **fifth)  # the jefe's desk is not held to it
