@@ -171,6 +171,10 @@ class WaitingListRules:
     relist_goes_last: bool = False
     # Absent when called: removed from the list [CM-6].
     absent_when_called_removed: bool = False
+    # How many players waiting for a game no table plays prompt the jefe to
+    # open one (issue 24, item 4): a house setting, never below the players a
+    # game needs to start [GA art. 23; PT 24] (None: that minimum).
+    interest_prompt_players: int | None = None
 
 
 @dataclass(frozen=True)
