@@ -33,8 +33,11 @@ ROLES_BEFORE_THE_REGISTRY = {
     "bar_player": (Role.JEFE_SECTOR, Role.DIRECTOR),
     "lift_bar": (Role.JEFE_SECTOR, Role.DIRECTOR),
     # The jefe keeps the list and assigns seats [GA art. 19.1].
-    "join_waiting_list": _JEFE,
-    "leave_waiting_list": _JEFE,
+    # A player puts themselves on a list and takes themselves off (issue 24).
+    "join_waiting_list": (Role.JEFE_SECTOR, Role.PLAYER),
+    "leave_waiting_list": (Role.JEFE_SECTOR, Role.PLAYER),
+    "check_in_player": _JEFE,
+    "answer_call": (Role.PLAYER, Role.JEFE_SECTOR),
     "draw_seats": _JEFE,
     "seat_player": _JEFE,
     "request_seat_change": _JEFE,
@@ -99,6 +102,7 @@ ROLES_BEFORE_THE_REGISTRY = {
     # Deadlines firing [PT 24; CM-6, CM-18, CM-22, CM-24; GA art. 18.3b]: the clock only.
     "expire_suspension": (Role.CLOCK,),
     "expire_call": (Role.CLOCK,),
+    "expire_remote_entry": (Role.CLOCK,),
     "warn_action_clock": (Role.CLOCK,),
     "expire_action_clock": (Role.CLOCK,),
     "warn_absence": (Role.CLOCK,),
