@@ -54,7 +54,7 @@ def wanted_games(profile: RuleProfile) -> list[WantedGame]:
     open a table first, then by how many wait (two queries, whatever the
     log's length)."""
     playing = set(TableView.objects.filter(status__in=OPEN).order_by().values_list(*GAME))
-    in_room = Q(entries__status="waiting")
+    in_room = Q(entries__status="waiting") & Q(entries__checked_in=True)
     lists = (
         WaitingListView.objects.annotate(waiting=Count("entries", filter=in_room))
         .filter(waiting__gt=0)

@@ -13,6 +13,8 @@ import pytest
 from django.test import Client
 
 from floor import runtime
+from floor.application.player_self import player_username
+from floor.kernel.roles import Actor, Role
 from floor.models import SeatView, TableView, WaitingListView
 from floor.selectors import interest
 from games.profile_rules import WaitingListRules
@@ -115,6 +117,21 @@ def test_the_prompt_fills_in_the_open_table_form_and_the_table_draws_from_the_li
         SeatView.objects.filter(table_id=table_id).values_list("player__card_number", flat=True)
     )
     assert seated == set(cards)
+
+
+def test_players_still_outside_do_not_count_until_the_jefe_checks_them_in(room, jefe):
+    """An entry made from outside cannot be called to a seat until its player
+    is checked in (issue 24, item 2), so it cannot fill a table either."""
+    ask_for_game(room, 3)
+    outside = room.new_player()
+    player = Actor(player_username(outside), frozenset({Role.PLAYER}))
+    room.app.join_waiting_list(player, new_id(), player=outside, **WANTED)
+    assert "3 jugadores esperan" in wanted_panel(jefe, room.sector_id)
+    assert 'data-testid="open-prompt"' not in wanted_panel(jefe, room.sector_id)
+
+    room.app.check_in_player(JEFE, new_id(), player=outside, **WANTED)
+    panel = wanted_panel(jefe, room.sector_id)
+    assert "4 jugadores esperan" in panel and 'data-testid="open-prompt"' in panel
 
 
 def test_an_unknown_or_played_game_asked_for_leaves_the_form_empty(room, jefe):
