@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 from uuid import UUID
 
 from django import forms
@@ -16,6 +17,7 @@ from django.utils.translation import gettext_lazy
 
 from floor.access import may_read, reader
 from floor.admin import manages_staff
+from floor.amounts import figure
 from floor.console.sector import acts_on_sector, live_context, staff_forms
 from floor.forms import (
     OpenSectorForm,
@@ -29,6 +31,7 @@ from floor.kernel.web.gateway import ReadModelsBehind, ServiceUnavailable, actor
 from floor.kernel.web.live import stamp
 from floor.messages import STATUS_BY_KIND, describe, message_for
 from floor.runtime import floor_app
+from floor.selectors import interest
 from floor.selectors import tables as floor_tables
 
 
@@ -140,7 +143,13 @@ def sector(request: HttpRequest, sector_id: UUID) -> HttpResponse:
     proposals, live (floor.console.sector); the jefe opens a table here. A jefe
     reads his sectors' only (floor.domain.reads)."""
     request.reader.check_sector(floor_tables.sector(sector_id))
-    form = OpenTableForm(request.POST or None)
+    opening_for = None
+    if request.method == "POST":
+        form = OpenTableForm(request.POST)
+    else:
+        # The prompt of a game asked for (issue 24, item 4) fills in its game.
+        opening_for = interest.wanted_game(floor_app().profile, request.GET.get("open_for"))
+        form = OpenTableForm(initial=opening_table_for(opening_for))
 
     def open_table(data: dict) -> Outcome:
         command_id = data.pop("command_id")
@@ -157,6 +166,7 @@ def sector(request: HttpRequest, sector_id: UUID) -> HttpResponse:
     context.update(
         {
             "form": form,
+            "opening_for": opening_for,
             "acts": acts,
             "can_open_table": acts and COMMANDS.may(actor_for(request.user), COMMANDS.open_table),
             "poll_ms": settings.FLOOR_CONSOLE_POLL_MS,
@@ -164,6 +174,20 @@ def sector(request: HttpRequest, sector_id: UUID) -> HttpResponse:
         }
     )
     return stamp(render(request, "floor/console.html", context, status=status), context["position"])
+
+
+def opening_table_for(wanted: interest.WantedGame | None) -> dict[str, Any] | None:
+    """The open-table form's values for a game asked for: its game and stakes,
+    typed as the jefe's language writes amounts; None for no game."""
+    if wanted is None:
+        return None
+    game = wanted.waiting_list
+    return {
+        "variant": game.variant,
+        "limit": game.limit,
+        "minimum_cents": figure(game.minimum_cents),
+        "maximum_cents": figure(game.maximum_cents),
+    }
 
 
 def no_icon(request: HttpRequest) -> HttpResponse:

@@ -191,6 +191,10 @@ class WaitingListRules:
     # A remote entry not checked in within this time expires (removed,
     # "remote_expired"); None: it waits until the jefe removes it.
     remote_check_in_time: timedelta | None = timedelta(minutes=90)
+    # How many players waiting for a game no table plays prompt the jefe to
+    # open one (issue 24, item 4): a house setting, never below the players a
+    # game needs to start [GA art. 23; PT 24] (None: that minimum).
+    interest_prompt_players: int | None = None
 
 
 @dataclass(frozen=True)

@@ -50,9 +50,16 @@ from floor.kernel.roles import Role, runs_sector
 from floor.kernel.web.access import console_read
 from floor.kernel.web.gateway import actor_for
 from floor.kernel.web.host import host
-from floor.kernel.web.live import log_position, sector_scope, server_now, stamp, table_scope
+from floor.kernel.web.live import (
+    WANTED,
+    log_position,
+    sector_scope,
+    server_now,
+    stamp,
+    table_scope,
+)
 from floor.messages import balance_reason
-from floor.selectors import balancing, console, players, waits
+from floor.selectors import balancing, console, interest, players, waits
 from floor.selectors import tables as floor_tables
 from games.variants import VARIANTS, Variant
 
@@ -514,6 +521,27 @@ def sector_lists(tables: list[TableView]) -> list[dict[str, Any]]:
     return found
 
 
+def wanted_games() -> list[dict[str, Any]]:
+    """The games players asked for that no table plays, with how many wait
+    in the room and whether that is enough to open a table (issue 24, item 4;
+    floor.selectors.interest) [GA art. 23; PT 24; CM-7, CM-8]."""
+    return [
+        {
+            "wanted": wanted,
+            "view": wanted.waiting_list,
+            "label": VARIANT_LABELS.get(wanted.waiting_list.variant, wanted.waiting_list.variant),
+            "limit": LIMIT_LABELS.get(wanted.waiting_list.limit, wanted.waiting_list.limit),
+        }
+        for wanted in interest.wanted_games(host().application().profile)
+    ]
+
+
+def sector_scopes(sector_id: UUID) -> tuple[str, str]:
+    """What the jefe's console of a sector shows: the sector, and the games
+    asked for that no table plays (floor.projections.live_marks)."""
+    return sector_scope(sector_id), WANTED
+
+
 def with_seat_to_take(entry: WaitingEntryView, drawing: set) -> WaitingEntryView:
     """The entry, told the seat its player takes if called: the domain decides
     (floor.domain.draws.seat_to_take), the console only asks."""
@@ -602,6 +630,8 @@ def staff_forms(user: Any, sector: SectorView) -> dict[str, Any]:
         "names_dealers": names_dealers,
         # The seat lines' corrections are the jefe's who runs the sector (issue 22).
         "corrects": COMMANDS.may(actor, COMMANDS.fix_stack) and acts_on_sector(user, sector),
+        # Opening a table, here or for a game asked for (issue 24, item 4).
+        "can_open_table": COMMANDS.may(actor, COMMANDS.open_table) and acts_on_sector(user, sector),
         "jefes_to_name": players.staff_members(Role.JEFE_SECTOR.value) if names_jefes else [],
         "dealers_to_name": players.staff_members(Role.CRUPIER.value) if names_dealers else [],
     }
@@ -613,7 +643,7 @@ def live_context(sector_id: UUID, position: str | None = None) -> dict[str, Any]
     the page is being read is then never claimed as shown, and the next poll
     brings it (read after it, the page could stay without it until the next
     change in its scope)."""
-    position = position or log_position(sector_scope(sector_id))
+    position = position or log_position(*sector_scopes(sector_id))
     sector = floor_tables.sector(sector_id)
     open_tables = console.open_tables_of(sector)
     return {
@@ -621,6 +651,7 @@ def live_context(sector_id: UUID, position: str | None = None) -> dict[str, Any]
         "tables": table_cards(open_tables),
         "closed_tables": console.closed_tables_count(sector),
         "lists": sector_lists(open_tables),
+        "wanted": wanted_games(),
         "proposals": sector_proposals(open_tables),
         "position": position,
         "server_now": server_now(),
@@ -632,7 +663,7 @@ def live_context(sector_id: UUID, position: str | None = None) -> dict[str, Any]
 def live(request: HttpRequest, sector_id: UUID) -> HttpResponse:
     """The console's live part, or 204 when nothing changed since ``since``."""
     request.reader.check_sector_id(sector_id)
-    position = log_position(sector_scope(sector_id))
+    position = log_position(*sector_scopes(sector_id))
     if request.GET.get("since") == position:
         return stamp(HttpResponse(status=204), position)
     context = live_context(sector_id, position)

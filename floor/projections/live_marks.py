@@ -23,7 +23,9 @@ another; a balancing group may lose a table):
 - a player's event: the tables they sit at before and after, their sectors,
   the sectors and tables whose game lists the player is on, and the cage;
 - a waiting list's event: the open tables of its game and their sectors (the
-  list, and the seats' "call the list" button) [CM-3, CM-6];
+  list, and the seats' "call the list" button) [CM-3, CM-6]; a list no open
+  table plays, the games asked for (``wanted``), which every jefe's console
+  shows (issue 24, item 4), as does a table's opening or closing;
 - a balancing group's event: its tables, before and after, and their sectors
   (the proposals, the change requests on the cards) [CM-10];
 - an event of another context's read models (the ledger's books): the tables
@@ -60,7 +62,7 @@ from floor.domain.table import Table
 from floor.domain.waiting_list import WaitingList
 from floor.kernel.command_record import CommandRecord
 from floor.kernel.composition import ROOM
-from floor.kernel.web.live import ALL, CAGE, sector_scope, table_scope
+from floor.kernel.web.live import ALL, CAGE, WANTED, sector_scope, table_scope
 from floor.kernel.web.rows import upsert_plain
 from floor.models import (
     BalanceGroupView,
@@ -348,6 +350,8 @@ _AGGREGATES = Route(Sector.Event, Table.Event, Player.Event, WaitingList.Event, 
 
 
 _RECORDS = Route(CommandRecord.Event)
+# A table opening or closing: its game starts or stops being played.
+_OPENS_OR_CLOSES = Route(Table.Opened, Table.Closed)
 
 
 def before(event: DomainEventProtocol) -> set[str]:
@@ -374,11 +378,16 @@ def after(event: DomainEventProtocol, state: Callable[[Any], Any]) -> set[str]:
             ids = tables.values_list("id", flat=True)
         return {sector_scope(origin), *(table_scope(t) for t in ids)}
     if matched is Table.Event:
+        if _OPENS_OR_CLOSES(event) is not None:
+            # A game starts or stops being played: the games asked for change.
+            return _table_scopes(origin) | {CAGE, WANTED}
         return _table_scopes(origin) | {CAGE}
     if matched is Player.Event:
         return _player_scopes(origin) | {CAGE}
     if matched is WaitingList.Event:
-        return _list_scopes(origin)
+        # A list no open table plays is a game asked for (issue 24, item 4),
+        # which every jefe's console shows.
+        return _list_scopes(origin) or {WANTED}
     if matched is BalanceGroup.Event:
         return _tables_and_sectors(_group_tables(origin))
     if ROOM.read_model_parts_for(type(event)):

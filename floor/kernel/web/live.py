@@ -25,6 +25,10 @@ from floor.kernel.web.host import host
 ALL = "all"
 # The cage's console.
 CAGE = "cage"
+# The games players asked for that no table plays (issue 24, item 4): every
+# jefe's console shows them, so a list of such a game marks this scope, not a
+# sector's (floor.projections.live_marks).
+WANTED = "wanted"
 
 
 def sector_scope(sector_id: UUID | str) -> str:
