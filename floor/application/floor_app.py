@@ -16,6 +16,7 @@ from floor.application import (  # noqa: F401  (their commands declare themselve
     clocks,
     corrections,
     house_clocks,
+    player_signin,
     players,
     seating,
     sectors,

@@ -173,6 +173,29 @@ class Player(AuditedAggregate):
     def _left_list(self, game_key: str) -> None:
         self.waiting_lists = [k for k in self.waiting_lists if k != game_key]
 
+    # --- the player's own sign-in (issue 24) -------------------------------------
+    # Who gave a player a sign-in code, and when the player chose a PIN, are the
+    # floor's record like any other act (the actor, role and command are on the
+    # event); the secrets are not: the code and the PIN are kept hashed by the
+    # sign-in (floor.player), never in an event, which is kept for good.
+
+    def sign_in_code_issued(self, expires_at: datetime) -> None:
+        """The desk gave the player a one-time sign-in code, valid until ``expires_at``."""
+        self.check_may_play()
+        self._sign_in_code_issued(expires_at=expires_at)
+
+    @event("SignInCodeIssued")
+    def _sign_in_code_issued(self, expires_at: datetime) -> None:
+        """Nothing of the player changes: the code lives outside the events."""
+
+    def pin_chosen(self) -> None:
+        """The player chose their sign-in PIN (the first, or a new one after a code)."""
+        self._pin_chosen()
+
+    @event("PinChosen")
+    def _pin_chosen(self) -> None:
+        """Nothing of the player changes: the PIN is kept hashed outside the events."""
+
     def check_absence_left(self, day: date, uses_per_day: int) -> None:
         """Refused when the player has used the absence clock ``uses_per_day``
         times on this gaming day [CM-18]."""

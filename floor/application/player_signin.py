@@ -1,0 +1,46 @@
+"""The player's own sign-in, as the floor records it (issue 24, item 1).
+
+A registered player signs in on their phone (floor.player) with their card and
+a PIN, or with a one-time code the desk gave them. The secrets themselves are
+the sign-in's, kept hashed with Django's password hashers outside the events:
+an event is kept for good and read by every report, so it must hold no secret.
+What the floor records is who did what and when, as every other act on the
+floor: the desk (a jefe or the cage, who register players) gave a player a
+code valid until a time; the player chose a PIN. Both are commands on the
+Player aggregate, so the event names the actor, role, command and profile
+like any other, and a barred player [GA art. 19.1; CM "Admisión"] gets no code.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from floor.application.players import find_player
+from floor.kernel.errors import invalid
+from floor.kernel.registry import command
+from floor.kernel.roles import Role
+from floor.kernel.service import Decision
+from floor.kernel.unit_of_work import UnitOfWork
+
+# How long a code may be made to last, in minutes: long enough to walk to a
+# table and sign in, short enough that a code seen over a shoulder goes stale.
+MAX_CODE_MINUTES = 120
+
+
+# The desk that registers players (jefe or cage: players.register_player) gives codes.
+@command(roles=(Role.JEFE_SECTOR, Role.CAJERO))
+def issue_sign_in_code(work: UnitOfWork, *, player: str, valid_minutes: int) -> Decision:
+    """Records that the desk gave ``player`` a one-time sign-in code valid for
+    ``valid_minutes``; the code itself is made and kept hashed by the caller."""
+    if isinstance(valid_minutes, bool) or not isinstance(valid_minutes, int):
+        raise invalid("code_minutes_invalid", max_minutes=MAX_CODE_MINUTES)
+    if not 1 <= valid_minutes <= MAX_CODE_MINUTES:
+        raise invalid("code_minutes_invalid", max_minutes=MAX_CODE_MINUTES)
+    found = find_player(work, player)
+    expires_at = work.now() + timedelta(minutes=valid_minutes)
+    found.sign_in_code_issued(expires_at)
+    return [found], {
+        "player_id": str(found.id),
+        "card_number": found.card_number,
+        "expires_at": expires_at.isoformat(),
+    }
