@@ -49,6 +49,8 @@ from knox.auth import TokenAuthentication
 from knox.models import AuthToken
 from knox.signals import token_expired
 
+from floor.kernel.roles import Role
+
 logger = logging.getLogger("floor.logins")
 
 LOCKED_MESSAGE = _(
@@ -99,7 +101,7 @@ class LockoutBackend(AxesStandaloneBackend):
 
 # The Django group that makes a user a player (Role.PLAYER's value, issue 24): a
 # player's sign-in holds it and no other group, and is never staff.
-PLAYER_GROUP = "player"
+PLAYER_GROUP = Role.PLAYER.value
 # Set on a request by the player's sign-in page (floor.player): the one door a
 # player's user name and PIN open.
 PLAYER_DOOR = "floor_player_door"

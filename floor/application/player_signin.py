@@ -18,7 +18,7 @@ from datetime import timedelta
 from floor.application.players import find_player
 from floor.kernel.errors import invalid
 from floor.kernel.registry import command
-from floor.kernel.roles import Role
+from floor.kernel.roles import PLAYER, Role
 from floor.kernel.service import Decision
 from floor.kernel.unit_of_work import UnitOfWork
 
@@ -44,3 +44,15 @@ def issue_sign_in_code(work: UnitOfWork, *, player: str, valid_minutes: int) -> 
         "card_number": found.card_number,
         "expires_at": expires_at.isoformat(),
     }
+
+
+# The player chooses their own PIN, signed in with the desk's code (PlayerSelf:
+# only their own player).
+@command(roles=PLAYER)
+def choose_pin(work: UnitOfWork, *, player: str) -> Decision:
+    """Records that the player chose a sign-in PIN (the first one, or a new
+    one after a new code: a reset is a code and a PIN chosen). The PIN itself
+    is kept hashed by the sign-in, never in the payload or the event."""
+    found = find_player(work, player)
+    found.pin_chosen()
+    return [found], {"player_id": str(found.id)}

@@ -13,11 +13,13 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect
 from django.utils.translation import gettext as _
 
+from floor.application.player_self import card_of
 from floor.logins import is_player_user
-from floor.player.signin import card_of
 
-# What a player's session may ask for besides the player's page.
-OPEN_TO_PLAYERS = ("/jugador/", "/i18n/", "/static/", "/favicon.ico")
+# What a player's session may ask for besides the player's page. The API's
+# token endpoint reads no session (it checks the user name and password it is
+# sent, and lets no player in: floor.logins.DoorBackend), so it answers as to anyone.
+OPEN_TO_PLAYERS = ("/jugador/", "/i18n/", "/static/", "/favicon.ico", "/api/auth/token/")
 
 
 class PlayerFence:

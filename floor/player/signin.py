@@ -32,8 +32,8 @@ from django.contrib.auth.hashers import check_password, make_password
 from django.contrib.auth.models import Group
 from django.db import transaction
 
-from floor.domain.player import Player
-from floor.kernel.errors import DomainError, conflict
+from floor.application.player_self import card_of, player_username
+from floor.kernel.errors import conflict
 from floor.kernel.web.gateway import perform
 from floor.kernel.web.host import host
 from floor.logins import PLAYER_GROUP, at_player_door, current_lockouts, is_player_user
@@ -44,28 +44,6 @@ CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 8
 PIN_MIN_DIGITS, PIN_MAX_DIGITS = 4, 8
 DIGITS = "0123456789"
-
-# --- p24-lists owns floor.application.player_self (CONTRACT.md): until it is
-# --- merged, the same body as there. Switch to its import after the merge.
-PLAYER_PREFIX = "player-"
-
-
-def player_username(card_number: str) -> str:
-    """The Django username of a player's sign-in (CONTRACT.md)."""
-    return PLAYER_PREFIX + Player.clean_card_number(card_number)
-
-
-def card_of(username: str) -> str | None:
-    """The card number a player's username names, None for any other user."""
-    if not username.startswith(PLAYER_PREFIX):
-        return None
-    try:
-        return Player.clean_card_number(username[len(PLAYER_PREFIX) :])
-    except DomainError:
-        return None
-
-
-# --- end of the part p24-lists owns ----------------------------------------------------
 
 
 def floor_now() -> datetime:

@@ -15,4 +15,5 @@ urlpatterns = [
     path("en-vivo/", views.live, name="live"),
     path("apuntarse/", views.join, name="join"),
     path("borrarse/", views.leave, name="leave"),
+    path("responder/", views.answer, name="answer"),
 ]

@@ -29,6 +29,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from floor.amounts import money
 from floor.domain.game import Game
+from floor.domain.waiting_list import CALL_ANSWERS, COMING, FIVE_MORE, NOT_COMING
 from floor.forms import LIMIT_LABELS, VARIANT_LABELS
 from floor.kernel.errors import DomainError, invalid
 from floor.kernel.web.gateway import ServiceUnavailable, perform
@@ -51,6 +52,12 @@ LOCKED_UNTIL = gettext_lazy(
     "to have the lockout lifted."
 )
 NO_ANSWER = gettext_lazy("The service did not answer; try again.")
+# The called player's answers (answer_call, floor.application.player_lists) [CM-6].
+ANSWER_LABELS = {
+    COMING: gettext_lazy("I'm coming"),
+    FIVE_MORE: gettext_lazy("I need 5 more minutes"),
+    NOT_COMING: gettext_lazy("I'm not coming"),
+}
 
 
 # --- reading -------------------------------------------------------------------------
@@ -117,6 +124,14 @@ def own_entries(player_id: Any) -> list[dict[str, Any]]:
                 "call_seat": entry.call_seat,
                 "call_ends_at": entry.call_ends_at,
                 "called_at": entry.called_at,
+                # A "called in" entry (made from outside the room) is callable
+                # once the desk checks the player in, by ``check_in_by``.
+                "remote": entry.remote,
+                "checked_in": entry.checked_in,
+                "check_in_by": entry.check_in_by,
+                # The player's answer to the call, once given [CM-6].
+                "answer": entry.answer,
+                "answer_label": ANSWER_LABELS.get(entry.answer, ""),
             }
         )
     return shown
@@ -147,6 +162,7 @@ def page_context(request: HttpRequest) -> dict[str, Any]:
         "poll_seconds": getattr(settings, "FLOOR_PLAYER_POLL_SECONDS", 5),
         # A form's id, each command's derived from it (``_command_id``).
         "command_id": str(uuid.uuid4()),
+        "answers": list(ANSWER_LABELS.items()),
         "now": timezone.now(),
     }
 
@@ -235,6 +251,14 @@ def choose_pin(request: HttpRequest) -> HttpResponse:
         if refusal is None and pin != request.POST.get("pin_again"):
             refusal = "pin_mismatch"
         if refusal is None:
+            # Recorded first, with the player as actor: refused, nothing changes.
+            try:
+                perform("choose_pin", request.user, str(uuid.uuid4()), player=request.player_card)
+            except RuleViolation as refused:
+                error = host().describe(refused)
+                return render(request, "player/pin.html", {"error": error}, status=403)
+            except ServiceUnavailable:
+                return render(request, "player/pin.html", {"error": NO_ANSWER}, status=503)
             request.user.set_password(pin)
             request.user.save(update_fields=["password"])
             update_session_auth_hash(request, request.user)
@@ -336,4 +360,21 @@ def leave(request: HttpRequest) -> HttpResponse:
         return redirect("player:home")
     if _run(request, "leave_waiting_list", game, reason="withdrew"):
         messages.success(request, _("You left the list."))
+    return redirect("player:home")
+
+
+@require_POST
+@player_page
+def answer(request: HttpRequest) -> HttpResponse:
+    """The called player answers the call: coming, five more minutes, or not
+    coming [CM-6] (answer_call: its effects are the list's rules)."""
+    game = _game_from(request.POST.get("game"))
+    said = request.POST.get("answer")
+    if game is None or said not in CALL_ANSWERS:
+        messages.error(request, _("Choose an answer to the call."))
+        return redirect("player:home")
+    if _run(request, "answer_call", game, answer=said):
+        messages.success(
+            request, _("Your answer is sent: %(answer)s.") % {"answer": ANSWER_LABELS[said]}
+        )
     return redirect("player:home")

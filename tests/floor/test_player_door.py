@@ -22,6 +22,7 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 from floor import runtime
+from floor.domain.player import Player
 from floor.models import PlayerSignInCode, WaitingEntryView
 from floor.player.signin import pin_refusal, player_username
 from tests.support.floor import JEFE, new_id
@@ -374,3 +375,170 @@ def test_a_call_shows_on_the_page_with_table_seat_and_time(room, desk, floor_app
     assert f"Mesa {number}, asiento {seat}" in words(call.encode())
     ends = WaitingEntryView.objects.get().call_ends_at
     assert f"{timezone.localtime(ends):%H:%M}" in call
+
+
+# --- acting on one's own lists (both the page and the command refuse the rest) ------------
+
+OMAHA_GAME = {
+    "variant": "omaha",
+    "limit": "pot_limit",
+    "minimum_cents": 200,
+    "maximum_cents": 1000,
+}
+HOLDEM_KEY = "texas_holdem/no_limit/200/1000"
+OMAHA_KEY = "omaha/pot_limit/200/1000"
+
+
+def list_id_of(floor_app, key: str) -> str:
+    from floor.domain.game import Game
+
+    return str(Game.from_key(key).waiting_list_id)
+
+
+def post(phone: Client, url: str, **data):
+    return phone.post(url, {"command_id": new_id(), **data}, follow=True)
+
+
+def messages_of(response) -> str:
+    return " ".join(
+        words(m.encode())
+        for m in re.findall(r'data-testid="message">(.*?)</p>', response.content.decode(), re.S)
+    )
+
+
+def test_the_player_joins_two_lists_and_leaves_one_as_the_actor_of_each_event(
+    room, desk, floor_app
+):
+    room.drawn_table(4, buy_in=None)  # Hold'em is running
+    room.join(room.new_player(), **OMAHA_GAME)  # Omaha has a list, no table
+    card = room.new_player("Carmen")
+    phone = signed_in_player(desk, card)
+    [pin_chosen] = events_of(floor_app, pid(card), "PinChosen")
+    assert (pin_chosen.actor, pin_chosen.actor_role) == (player_username(card), "player")
+    catch_up()
+    page = phone.get("/jugador/").content.decode()
+    assert f'value="{HOLDEM_KEY}"' in page and f'value="{OMAHA_KEY}"' in page
+
+    joined = phone.post(
+        "/jugador/apuntarse/", {"command_id": new_id(), "game": [HOLDEM_KEY, OMAHA_KEY]}
+    )
+    assert joined.status_code == 302
+    catch_up()
+    mine = WaitingEntryView.objects.filter(player__card_number=card)
+    assert {e.waiting_list.game for e in mine} == {HOLDEM_KEY, OMAHA_KEY}
+    assert all(e.remote and not e.checked_in for e in mine)  # called in from outside
+    for key in (HOLDEM_KEY, OMAHA_KEY):
+        [registered] = [
+            e
+            for e in events_of(floor_app, list_id_of(floor_app, key), "Registered")
+            if e.player_id == Player.create_id(card)
+        ]
+        assert (registered.actor, registered.actor_role) == (player_username(card), "player")
+    live = phone.get("/jugador/en-vivo/").content.decode()
+    assert len(re.findall(r'data-testid="position">\d+<', live)) == 2
+
+    left = post(phone, "/jugador/borrarse/", game=OMAHA_KEY)
+    assert "Te has borrado de la lista" in messages_of(left)
+    catch_up()
+    assert [e.waiting_list.game for e in mine.all()] == [HOLDEM_KEY]
+    [removed] = events_of(floor_app, list_id_of(floor_app, OMAHA_KEY), "Removed")
+    assert (removed.actor, removed.reason) == (player_username(card), "withdrew")
+
+
+def test_a_player_acts_on_no_one_elses_entries(room, desk, floor_app):
+    table_id, _cards = room.drawn_table(4, buy_in=None)
+    theirs = room.new_player("Otra")
+    room.join(theirs, table_id)
+    room.join(theirs, **OMAHA_GAME)
+    mine = room.new_player("Yo")
+    phone = signed_in_player(desk, mine)
+    catch_up()
+    before = floor_app.recorder.max_notification_id()
+    their_entries = list(
+        WaitingEntryView.objects.filter(player__card_number=theirs).values_list("id", "position")
+    )
+
+    # A forged form naming the other's card: the page acts for the signed-in player only.
+    left = post(phone, "/jugador/borrarse/", game=OMAHA_KEY, player=theirs)
+    assert "no está en esta lista" in messages_of(left)
+    answered = post(phone, "/jugador/responder/", game=HOLDEM_KEY, answer="coming", player=theirs)
+    assert "no está en esta lista" in messages_of(answered)
+    assert floor_app.recorder.max_notification_id() == before
+    # Another's id or card in the URL or the query: no such page, nothing of theirs shown.
+    assert phone.get(f"/jugador/{pid(theirs)}/").status_code == 404
+    assert phone.get(f"/api/players/{pid(theirs)}/").status_code == 403
+    shown = phone.get(f"/jugador/?player={theirs}&card={theirs}").content.decode()
+    assert theirs not in shown and "Otra" not in shown
+    # The command itself refuses a player acting for another (PlayerSelf).
+    from floor.kernel.errors import DomainError
+    from floor.kernel.web.gateway import perform
+
+    user = User.objects.get(username=player_username(mine))
+    for command, extra in (("join_waiting_list", {}), ("leave_waiting_list", {})):
+        with pytest.raises(DomainError) as refused:
+            perform(command, user, new_id(), player=theirs, **OMAHA_GAME, **extra)
+        assert refused.value.code == "not_your_player"
+    assert floor_app.recorder.max_notification_id() == before
+    assert their_entries == list(
+        WaitingEntryView.objects.filter(player__card_number=theirs).values_list("id", "position")
+    )
+
+
+@pytest.mark.parametrize(
+    ("url", "data", "said"),
+    [
+        ("/jugador/apuntarse/", {}, "Elige una partida"),
+        ("/jugador/apuntarse/", {"game": "not/a/game"}, "Elige una partida"),
+        ("/jugador/apuntarse/", {"game": "poker/no_limit/x/y"}, "Elige una partida"),
+        ("/jugador/apuntarse/", {"game": "chess/no_limit/200/1000"}, ""),
+        ("/jugador/borrarse/", {"game": "x" * 500}, "Elige la lista"),
+        ("/jugador/responder/", {"game": HOLDEM_KEY, "answer": "maybe"}, "Elige una respuesta"),
+    ],
+)
+def test_bad_forms_are_refused_with_a_message_and_nothing_recorded(
+    room, desk, floor_app, url, data, said
+):
+    phone = signed_in_player(desk, room.new_player())
+    before = floor_app.recorder.max_notification_id()
+    response = post(phone, url, **data)
+    assert response.status_code == 200
+    assert 'class="errors"' in response.content.decode()
+    assert said in messages_of(response)
+    assert floor_app.recorder.max_notification_id() == before
+
+
+def test_a_form_without_its_id_records_nothing(room, desk, floor_app):
+    room.drawn_table(4, buy_in=None)
+    phone = signed_in_player(desk, room.new_player())
+    before = floor_app.recorder.max_notification_id()
+    response = phone.post("/jugador/apuntarse/", {"game": HOLDEM_KEY}, follow=True)
+    assert "recarga la página" in messages_of(response)
+    assert floor_app.recorder.max_notification_id() == before
+
+
+def test_the_called_player_answers_from_the_page(room, desk, floor_app):
+    table_id, _cards = room.drawn_table(4, buy_in=None)
+    card = room.new_player()
+    phone = signed_in_player(desk, card)
+    post(phone, "/jugador/apuntarse/", game=HOLDEM_KEY)
+    catch_up()
+    waiting = phone.get("/jugador/en-vivo/").content.decode()
+    assert 'data-testid="check-in"' in waiting  # remote: check in at the desk first
+    floor_app.check_in_player(JEFE, new_id(), player=card, table_id=table_id)
+    seat = next(s for s in range(1, 11) if s not in room.seats(table_id))
+    floor_app.call_next(JEFE, new_id(), table_id=table_id, seat=seat)
+    catch_up()
+    page = phone.get("/jugador/").content.decode()
+    for answer in ("coming", "five_more", "not_coming"):
+        assert f'data-testid="answer-{answer}"' in page
+    assert "Necesito 5 minutos más" in page and ">Voy<" in page and ">No voy<" in page
+
+    answered = post(phone, "/jugador/responder/", game=HOLDEM_KEY, answer="five_more")
+    assert "Respuesta enviada: Necesito 5 minutos más" in messages_of(answered)
+    [event] = events_of(floor_app, list_id_of(floor_app, HOLDEM_KEY), "CallAnswered")
+    assert (event.actor, event.answer) == (player_username(card), "five_more")
+    catch_up()
+    page = phone.get("/jugador/").content.decode()
+    assert 'data-testid="answer-given"' in page
+    assert 'data-testid="answer-five_more"' not in page  # once a call
+    assert 'data-testid="answer-coming"' in page

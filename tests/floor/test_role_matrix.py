@@ -357,6 +357,7 @@ NOT_FLOOR_READS = {
     "player:live": "the signed-in player's own page, its live part",
     "player:join": "the player joining lists (POST)",
     "player:leave": "the player leaving a list (POST)",
+    "player:answer": "the called player answering the call (POST)",
     "player-desk-code": "the desk's form for a player's sign-in code (its command's roles)",
 }
 # Django's admin (/admin/, floor.admin): every page of it is the ``staff``

@@ -52,6 +52,7 @@ from floor.api.serializers.journal import (
     JournalSerializer,
 )
 from floor.api.serializers.players import (
+    AnswerCallSerializer,
     BarPlayerSerializer,
     GameSerializer,
     LeaveListSerializer,
@@ -97,6 +98,7 @@ __all__ = [
     "AcceptMoveSerializer",
     "AllowTogetherSerializer",
     "AnnounceClosingSerializer",
+    "AnswerCallSerializer",
     "AssignDealerSerializer",
     "AssignJefesSerializer",
     "BalanceGroupSerializer",
