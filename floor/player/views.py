@@ -159,6 +159,7 @@ def page_context(request: HttpRequest) -> dict[str, Any]:
         "running": running,
         "offered": offered,
         "called": any(e["called"] for e in entries),
+        "joinable": [g for g in running if not g["joined"]] + offered,
         "poll_seconds": getattr(settings, "FLOOR_PLAYER_POLL_SECONDS", 5),
         # A form's id, each command's derived from it (``_command_id``).
         "command_id": str(uuid.uuid4()),
