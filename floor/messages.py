@@ -78,6 +78,7 @@ MESSAGES = {
     "pin_same_digit": _("A PIN may not be one digit repeated: choose another."),
     "pin_straight_run": _("A PIN may not be a run of digits (1234, 9876): choose another."),
     "pin_mismatch": _("The two PINs differ: type the same PIN twice."),
+    "drop_invalid": _("Say whether the other lists are kept (false) or dropped (true)."),
     # --- waiting lists ------------------------------------------------------------
     "player_not_on_list": _("That player is not on this waiting list."),
     "seated_same_variant": _("A seated player may register only for a different variant (CM-7)."),

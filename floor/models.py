@@ -141,6 +141,9 @@ class PlayerView(models.Model):
     kept_apart = models.JSONField(default=list)  # player ids kept from their table [CM-14]
     # The gaming days (ISO) of the player's last uses of the absence clock [CM-18].
     absence_days = models.JSONField(default=list)
+    # Once seated, the player's other lists are dropped (True) or kept, as the
+    # player chose on their page (issue 24).
+    drops_other_lists = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["card_number"]

@@ -56,3 +56,16 @@ def choose_pin(work: UnitOfWork, *, player: str) -> Decision:
     found = find_player(work, player)
     found.pin_chosen()
     return [found], {"player_id": str(found.id)}
+
+
+# The player says what becomes of their other lists once seated (issue 24).
+@command(roles=PLAYER)
+def choose_other_lists(work: UnitOfWork, *, player: str, drop: bool) -> Decision:
+    """Once seated at one game, the player's other lists are kept (they may
+    wait for several games, [CM-7]) or dropped: the player's own choice,
+    which seating follows (Player.lists_left_on_seating) besides the jefe's."""
+    if not isinstance(drop, bool):
+        raise invalid("drop_invalid")
+    found = find_player(work, player)
+    found.choose_other_lists(drop)
+    return [found], {"player_id": str(found.id), "drop": drop}

@@ -16,4 +16,5 @@ urlpatterns = [
     path("apuntarse/", views.join, name="join"),
     path("borrarse/", views.leave, name="leave"),
     path("responder/", views.answer, name="answer"),
+    path("otras-listas/", views.other_lists, name="other-lists"),
 ]

@@ -379,3 +379,29 @@ def answer(request: HttpRequest) -> HttpResponse:
             request, _("Your answer is sent: %(answer)s.") % {"answer": ANSWER_LABELS[said]}
         )
     return redirect("player:home")
+
+
+@require_POST
+@player_page
+def other_lists(request: HttpRequest) -> HttpResponse:
+    """What becomes of the player's other lists once seated: kept or dropped
+    (choose_other_lists; seating follows it, Player.lists_left_on_seating)."""
+    drop = {"drop": True, "keep": False}.get(request.POST.get("other_lists") or "")
+    if drop is None:
+        messages.error(request, _("Choose whether to keep your other lists."))
+        return redirect("player:home")
+    try:
+        perform(
+            "choose_other_lists",
+            request.user,
+            str(uuid.uuid4()),
+            player=request.player_card,
+            drop=drop,
+        )
+    except RuleViolation as refused:
+        messages.error(request, host().describe(refused))
+    except ServiceUnavailable:
+        messages.error(request, str(NO_ANSWER))
+    else:
+        messages.success(request, _("Saved."))
+    return redirect("player:home")

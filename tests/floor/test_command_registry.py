@@ -42,6 +42,7 @@ ROLES_BEFORE_THE_REGISTRY = {
     # chooses their own PIN (issue 24, floor.application.player_signin).
     "issue_sign_in_code": (Role.JEFE_SECTOR, Role.CAJERO),
     "choose_pin": (Role.PLAYER,),
+    "choose_other_lists": (Role.PLAYER,),
     "draw_seats": _JEFE,
     "seat_player": _JEFE,
     "request_seat_change": _JEFE,
@@ -212,8 +213,9 @@ def api_endpoints():
 
 # Commands with a door of their own (issue 24): the desk's code is made and kept
 # hashed outside the command (floor.player.desk, /api/player-sign-in-codes/);
-# the PIN is chosen on the player's page only (a player reaches no API).
-OWN_DOORS = {"issue_sign_in_code", "choose_pin"}
+# the PIN and the other lists' fate are chosen on the player's page only (a
+# player reaches no API).
+OWN_DOORS = {"issue_sign_in_code", "choose_pin", "choose_other_lists"}
 
 
 def test_every_command_a_person_issues_has_an_endpoint_and_every_endpoint_a_command():

@@ -542,3 +542,52 @@ def test_the_called_player_answers_from_the_page(room, desk, floor_app):
     assert 'data-testid="answer-given"' in page
     assert 'data-testid="answer-five_more"' not in page  # once a call
     assert 'data-testid="answer-coming"' in page
+
+
+def test_the_jefes_and_the_cages_consoles_carry_the_code_form(room, make_user, floor_app):
+    card = room.new_player()
+    catch_up()
+    for username, role, url in (
+        ("jaime", "jefe_sector", f"/sectors/{room.sector_id}/"),
+        ("carla", "cajero", f"/cage/?card={card}"),
+    ):
+        make_user(username, role, password="pa55-word-ok")
+        console = Client()
+        assert console.login(username=username, password="pa55-word-ok")
+        page = console.get(url).content.decode()
+        form = re.search(r'<form [^>]*data-testid="player-code-form".*?</form>', page, re.S)
+        assert form is not None, role
+        assert 'action="/players/sign-in-code/"' in form.group(0)
+    assert f'name="card" value="{card}"' in form.group(0)  # the cage's: the player found
+
+
+@pytest.mark.parametrize("choice", ["drop", "keep"])
+def test_once_seated_the_other_lists_go_or_stay_as_the_player_chose(room, desk, floor_app, choice):
+    table_id, _cards = room.drawn_table(4, buy_in=None)
+    card = room.new_player()
+    room.join(card, table_id)  # at the desk: Hold'em
+    room.join(card, **OMAHA_GAME)  # and Omaha
+    phone = signed_in_player(desk, card)
+    saved = post(phone, "/jugador/otras-listas/", other_lists=choice)
+    assert "Guardado" in messages_of(saved)
+    if choice == "drop":
+        [chosen] = events_of(floor_app, pid(card), "OtherListsChosen")
+        assert (chosen.actor, chosen.drop) == (player_username(card), True)
+    else:  # keeping them is the default: nothing to record
+        assert events_of(floor_app, pid(card), "OtherListsChosen") == []
+    catch_up()
+    checked = 'value="drop" checked' if choice == "drop" else 'value="keep" checked'
+    assert checked in phone.get("/jugador/").content.decode()
+
+    room.sit(table_id, card)  # the jefe seats the player at Hold'em (a seat drawn)
+    catch_up()
+    left = {e.waiting_list.game for e in WaitingEntryView.objects.filter(player__card_number=card)}
+    assert left == (set() if choice == "drop" else {OMAHA_KEY})
+
+
+def test_a_bad_choice_of_the_other_lists_records_nothing(room, desk, floor_app):
+    phone = signed_in_player(desk, room.new_player())
+    before = floor_app.recorder.max_notification_id()
+    response = post(phone, "/jugador/otras-listas/", other_lists="maybe")
+    assert "Elige si sigues" in messages_of(response)
+    assert floor_app.recorder.max_notification_id() == before

@@ -358,6 +358,7 @@ NOT_FLOOR_READS = {
     "player:join": "the player joining lists (POST)",
     "player:leave": "the player leaving a list (POST)",
     "player:answer": "the called player answering the call (POST)",
+    "player:other-lists": "the player's choice of their other lists once seated (POST)",
     "player-desk-code": "the desk's form for a player's sign-in code (its command's roles)",
 }
 # Django's admin (/admin/, floor.admin): every page of it is the ``staff``
