@@ -346,6 +346,8 @@ def _durations_to_seconds(value: Any) -> Any:
 # keeping its share of the hour (30 minutes of 60: 3 s).
 TWIN_SUSPENSION = timedelta(seconds=3)
 TWIN_SESSION_HOUR = timedelta(seconds=6)
+# A remote list entry's check-in time (issue 24: 90 minutes) is cut to 9 s.
+TWIN_REMOTE_CHECK_IN = timedelta(seconds=9)
 
 
 def _short_session(rule: SessionChargeRule) -> SessionChargeRule:
@@ -378,6 +380,10 @@ def accelerated(
         changes["suspension_closes_after"] = TWIN_SUSPENSION
     if profile.rake.per_session is not None:
         changes["rake"] = replace(twin.rake, per_session=_short_session(profile.rake.per_session))
+    if profile.waiting_list.remote_check_in_time is not None:
+        changes["waiting_list"] = replace(
+            twin.waiting_list, remote_check_in_time=TWIN_REMOTE_CHECK_IN
+        )
     return replace(twin, code=code, name=name, **changes)
 
 

@@ -211,12 +211,13 @@ def test_test_profile_is_cm_with_minutes_read_as_seconds():
     cm, test = dict(_durations(CM)), dict(_durations(TEST))
     assert cm.keys() == test.keys()
     for path, value in cm.items():
-        if path == "profile.suspension_closes_after":
+        if path in ("profile.suspension_closes_after", "profile.waiting_list.remote_check_in_time"):
             continue
         assert test[path] == value / 60, path
     assert TEST.absence.allowance == timedelta(seconds=20)
     assert TEST.action_clock.small_pot == timedelta(seconds=2)
     assert TEST.waiting_list.call_window == timedelta(seconds=5)
+    assert TEST.waiting_list.remote_check_in_time == timedelta(seconds=9)
     assert TEST.table_moves.reseat_cooldown == timedelta(seconds=15)
     assert all(v <= timedelta(seconds=20) for v in test.values())
     assert TEST.rake == CM.rake and TEST.button == CM.button
@@ -227,6 +228,7 @@ CUT = {
     "profile.suspension_closes_after": timedelta(seconds=3),  # PT 24: 15 min
     "profile.rake.per_session.session_length": timedelta(seconds=6),  # GA 18.3b, PT 7b: 1 h
     "profile.rake.per_session.late_join_window": timedelta(seconds=3),  # PT 7b: 30 min
+    "profile.waiting_list.remote_check_in_time": timedelta(seconds=9),  # issue 24: 90 min
 }
 
 
