@@ -102,3 +102,56 @@ def test_a_player_signs_in_on_a_phone_joins_two_lists_and_leaves_one(
     # The page's live part keeps itself up to date (htmx), with no reload.
     page.wait_for_function("document.querySelector('#live[hx-get]') !== null")
     phone.close()
+
+
+def test_a_call_rings_on_the_open_page_and_the_player_asks_for_five_more_minutes(
+    live_server, browser, floor_app, settings, tmp_path
+):
+    """The page polls its live part: a call shows, rings (the vibration is
+    recorded here; the beep is Web Audio's, unheard headless) once, and the
+    player answers "Necesito 5 minutos más"."""
+    from django.contrib.auth import get_user_model
+    from django.contrib.auth.models import Group
+
+    from floor.player import signin
+    from tests.support.floor import JEFE, new_id
+
+    settings.FLOOR_PLAYER_POLL_SECONDS = 1
+    room = Room(floor_app, tag="RG")
+    table_id, _cards = room.drawn_table(4, buy_in=None)
+    card = room.new_player("Rosa")
+    room.join(card, table_id)  # at the desk: checked in
+    runtime.floor_projector().catch_up()
+    user = get_user_model().objects.create_user(signin.player_username(card), password="4725")
+    user.groups.set([Group.objects.get_or_create(name="player")[0]])
+
+    phone = browser.new_context(locale="es-ES", viewport=PHONE, is_mobile=True, has_touch=True)
+    phone.add_init_script(
+        "window.__vibrations = [];"
+        "navigator.vibrate = function (p) { window.__vibrations.push(p); return true; };"
+    )
+    page = phone.new_page()
+    page.set_default_timeout(15_000)
+    page.goto(f"{live_server.url}/jugador/entrar/")
+    page.fill("#card", card)
+    page.fill("#secret", "4725")
+    page.click("button[type=submit] >> nth=-1")
+    assert page.locator("[data-testid=call]").count() == 0
+
+    seat = next(s for s in range(1, 11) if s not in room.seats(table_id))
+    floor_app.call_next(JEFE, new_id(), table_id=table_id, seat=seat)
+    runtime.floor_projector().catch_up()
+    page.wait_for_selector("[data-testid=call]")
+    page.wait_for_function("document.body.dataset.rang === '1'")
+    assert page.evaluate("window.__vibrations.length") == 1
+    number = room.get(table_id).number
+    assert f"Mesa {number}, asiento {seat}" in page.inner_text("[data-testid=call]")
+    page.wait_for_timeout(1500)  # another poll: the same call rings no more
+    assert page.evaluate("window.__vibrations.length") == 1
+    shot(page, tmp_path, "player-called.png")
+
+    page.click("[data-testid=answer-five_more]")
+    assert "Necesito 5 minutos más" in page.inner_text("[data-testid=message]")
+    assert "Necesito 5 minutos más" in page.inner_text("[data-testid=answer-given]")
+    assert page.locator("[data-testid=answer-five_more]").count() == 0
+    phone.close()
