@@ -591,3 +591,16 @@ def test_a_bad_choice_of_the_other_lists_records_nothing(room, desk, floor_app):
     response = post(phone, "/jugador/otras-listas/", other_lists="maybe")
     assert "Elige si sigues" in messages_of(response)
     assert floor_app.recorder.max_notification_id() == before
+
+
+def test_the_page_speaks_the_language_the_player_picks(room, desk):
+    phone = signed_in_player(desk, room.new_player())
+    assert "Mis listas" in words(phone.get("/jugador/").content)  # Spanish by default
+    for language, said in (
+        ("gl", "As miñas listas"),
+        ("pt", "As minhas listas"),
+        ("en", "My lists"),
+    ):
+        switched = phone.post("/i18n/setlang/", {"language": language, "next": "/jugador/"})
+        assert switched["Location"] == "/jugador/"
+        assert said in words(phone.get("/jugador/").content)
