@@ -152,9 +152,14 @@ def page_context(request: HttpRequest) -> dict[str, Any]:
         game = Game(waiting.variant, waiting.limit, waiting.minimum_cents, waiting.maximum_cents)
         if game.key not in running_keys and game.key not in joined:
             offered.append(game_shown(game))
+    seated = None
+    if player is not None and player.table_id is not None:
+        table = table_reads.tables_by_id({player.table_id}).get(player.table_id)
+        seated = {"table": table.number if table else None, "seat": player.seat}
     return {
         "card": card,
         "player": player,
+        "seated": seated,
         "entries": entries,
         "running": running,
         "offered": offered,

@@ -154,4 +154,15 @@ def test_a_call_rings_on_the_open_page_and_the_player_asks_for_five_more_minutes
     assert "Necesito 5 minutos más" in page.inner_text("[data-testid=message]")
     assert "Necesito 5 minutos más" in page.inner_text("[data-testid=answer-given]")
     assert page.locator("[data-testid=answer-five_more]").count() == 0
+
+    # The player arrives and the jefe seats them: the page says where, by itself.
+    room.sit(table_id, card)
+    runtime.floor_projector().catch_up()
+    page.wait_for_selector("[data-testid=seated]")
+    taken = room.seat_of(table_id, card)
+    assert f"Estás sentado en la mesa {number}, asiento {taken}" in page.inner_text(
+        "[data-testid=seated]"
+    )
+    assert page.locator("[data-testid=call]").count() == 0
+    assert page.locator("[data-testid=entry]").count() == 0
     phone.close()

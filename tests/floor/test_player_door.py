@@ -604,3 +604,13 @@ def test_the_page_speaks_the_language_the_player_picks(room, desk):
         switched = phone.post("/i18n/setlang/", {"language": language, "next": "/jugador/"})
         assert switched["Location"] == "/jugador/"
         assert said in words(phone.get("/jugador/").content)
+
+
+def test_a_staff_session_sees_no_players_page(make_user, floor_app):
+    make_user("jaime", "jefe_sector", password="pa55-word-ok")
+    jefe = Client()
+    assert jefe.login(username="jaime", password="pa55-word-ok")
+    for url in ("/jugador/", "/jugador/en-vivo/", "/jugador/pin/"):
+        assert jefe.get(url)["Location"] == "/jugador/entrar/"
+    refused = jefe.post("/jugador/apuntarse/", {"command_id": new_id(), "game": "x/y/1/2"})
+    assert refused["Location"] == "/jugador/entrar/"
