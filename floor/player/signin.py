@@ -34,7 +34,7 @@ from django.db import transaction
 
 from floor.application.player_self import card_of, player_username
 from floor.kernel.errors import conflict
-from floor.kernel.web.gateway import perform
+from floor.kernel.web.gateway import ReadModelsBehind, perform
 from floor.kernel.web.host import host
 from floor.logins import PLAYER_GROUP, at_player_door, current_lockouts, is_player_user
 from floor.models import PlayerSignInCode
@@ -112,13 +112,17 @@ def issue_code(desk_user: Any, card_number: str, command_id: str) -> dict[str, A
     if existing is not None and not is_pure_player(existing):
         # A staff member's user name cannot become a player's sign-in.
         raise conflict("player_sign_in_taken", username=username)
-    outcome = perform(
-        "issue_sign_in_code",
-        desk_user,
-        command_id,
-        player=card_number,
-        valid_minutes=code_minutes(),
-    )
+    try:
+        outcome = perform(
+            "issue_sign_in_code",
+            desk_user,
+            command_id,
+            player=card_number,
+            valid_minutes=code_minutes(),
+        )
+    except ReadModelsBehind as behind:
+        # Recorded: the code needs no read model, so it is made all the same.
+        outcome = behind.outcome
     expires_at = datetime.fromisoformat(outcome.result["expires_at"])
     code = new_code()
     with transaction.atomic():

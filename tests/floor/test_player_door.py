@@ -614,3 +614,21 @@ def test_a_staff_session_sees_no_players_page(make_user, floor_app):
         assert jefe.get(url)["Location"] == "/jugador/entrar/"
     refused = jefe.post("/jugador/apuntarse/", {"command_id": new_id(), "game": "x/y/1/2"})
     assert refused["Location"] == "/jugador/entrar/"
+
+
+def test_a_code_is_given_even_while_the_read_models_lag(room, desk, monkeypatch):
+    """The command is recorded; the code needs no read model, so the desk
+    still gets it (the screens catch up later)."""
+    from floor.projections.floor_views import FloorProjection
+
+    card = room.new_player()
+    catch_up()
+
+    def broken_apply(self, event, position):
+        raise RuntimeError("read model bug")
+
+    monkeypatch.setattr(FloorProjection, "apply", broken_apply)
+    answer = give_code(desk, card)
+    assert answer.status_code == 201 and answer.json()["card_number"] == card
+    monkeypatch.undo()
+    assert sign_in(card, answer.json()["code"])[1]["Location"] == "/jugador/pin/"
