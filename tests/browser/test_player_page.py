@@ -152,6 +152,7 @@ def test_a_call_rings_on_the_open_page_and_the_player_asks_for_five_more_minutes
 
     page.click("[data-testid=answer-five_more]")
     assert "Necesito 5 minutos más" in page.inner_text("[data-testid=message]")
+    assert page.evaluate("window.__vibrations.length") == 0  # the page reloaded: not again
     assert "Necesito 5 minutos más" in page.inner_text("[data-testid=answer-given]")
     assert page.locator("[data-testid=answer-five_more]").count() == 0
 
