@@ -33,7 +33,7 @@ from games.errors import RuleViolation
 
 class CodeRequestSerializer(serializers.Serializer):
     command_id = serializers.CharField(max_length=100)
-    player = serializers.CharField(max_length=40, help_text="The player's card number or id.")
+    player = serializers.CharField(max_length=40, help_text="The player's card number.")
 
 
 class CodeSerializer(serializers.Serializer):
