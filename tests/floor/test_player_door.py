@@ -632,3 +632,20 @@ def test_a_code_is_given_even_while_the_read_models_lag(room, desk, monkeypatch)
     assert answer.status_code == 201 and answer.json()["card_number"] == card
     monkeypatch.undo()
     assert sign_in(card, answer.json()["code"])[1]["Location"] == "/jugador/pin/"
+
+
+def test_a_seat_drawn_follows_the_players_choice_of_their_other_lists(room, desk, floor_app):
+    table_id = room.table()
+    dropping, keeping = room.new_player(), room.new_player()
+    others = room.new_players(2)
+    for card in (dropping, keeping, *others):
+        room.join(card, table_id)
+    for card in (dropping, keeping):
+        room.join(card, **OMAHA_GAME)
+    phone = signed_in_player(desk, dropping)
+    post(phone, "/jugador/otras-listas/", other_lists="drop")
+    floor_app.draw_seats(JEFE, new_id(), table_ids=[table_id])  # all four drawn
+    catch_up()
+    assert {dropping, keeping} <= set(room.seats(table_id).values())
+    omaha = {e.player.card_number for e in WaitingEntryView.objects.select_related("player")}
+    assert omaha == {keeping}
