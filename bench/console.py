@@ -70,7 +70,7 @@ for username in ("jefe", "cajero", "crupier"):
     user = get_user_model().objects.get(username=username)
     store = SessionStore()
     store["_auth_user_id"] = str(user.pk)
-    store["_auth_user_backend"] = "django.contrib.auth.backends.ModelBackend"
+    store["_auth_user_backend"] = "floor.logins.DoorBackend"
     store["_auth_user_hash"] = user.get_session_auth_hash()
     store.create()
     sessions[username] = store.session_key

@@ -70,7 +70,7 @@ from floor.models import SectorView, TableView
 jefe = get_user_model().objects.get(username="jefe")
 store = SessionStore()
 store["_auth_user_id"] = str(jefe.pk)
-store["_auth_user_backend"] = "django.contrib.auth.backends.ModelBackend"
+store["_auth_user_backend"] = "floor.logins.DoorBackend"
 store["_auth_user_hash"] = jefe.get_session_auth_hash()
 store.create()
 _, token = AuthToken.objects.create(jefe)

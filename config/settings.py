@@ -141,6 +141,8 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # A player's sign-in reaches the player's page only (issue 24).
+    "floor.player.fence.PlayerFence",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # Last, as django-axes asks: it answers a login refused for a lockout.
@@ -231,9 +233,12 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
 ]
 # django-axes checks every login (console and API) before the password is.
+# Each door lets its own people in: the staff's login and the API's tokens no
+# player, the player's page (a PIN, or the desk's one-time code) no staff.
 AUTHENTICATION_BACKENDS = [
     "floor.logins.LockoutBackend",
-    "django.contrib.auth.backends.ModelBackend",
+    "floor.logins.DoorBackend",
+    "floor.player.signin.PlayerCodeBackend",
 ]
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "floor:home"
@@ -292,6 +297,10 @@ REST_FRAMEWORK = {
 # passwords within the cool-off, an address after FLOOR_LOGIN_ADDRESS_FAILURE_LIMIT;
 # the lockout lifts itself FLOOR_LOGIN_COOLOFF_MINUTES after the last failure, or when a
 # director lifts it (POST /api/auth/lockouts/lift/).
+# A player's one-time sign-in code from the desk lasts this long (issue 24).
+FLOOR_PLAYER_CODE_MINUTES = int(os.environ.get("FLOOR_PLAYER_CODE_MINUTES", "15"))
+# The player's page asks for its live part (a call, the positions) this often.
+FLOOR_PLAYER_POLL_SECONDS = int(os.environ.get("FLOOR_PLAYER_POLL_SECONDS", "5"))
 AXES_FAILURE_LIMIT = int(os.environ.get("FLOOR_LOGIN_FAILURE_LIMIT", "5"))
 # An address (several people may share one) locks after more failures: axes has
 # one limit, floor.logins.LockoutHandler gives the address its own.

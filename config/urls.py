@@ -8,6 +8,7 @@ from floor import admin as staff_admin
 from floor.health import healthz
 from floor.logins import ConsoleLoginView
 from floor.monitoring import metrics
+from floor.player import desk as player_desk
 from ledger import console as cage
 from ledger.api import converters  # noqa: F401  (registers <gaming_day:...>)
 from ledger.views import close_report, receipt
@@ -17,6 +18,14 @@ urlpatterns = [
     path("accounts/login/", ConsoleLoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("i18n/", include("django.conf.urls.i18n")),
+    # The player's own page (issue 24), and the desk's sign-in codes for players.
+    path("jugador/", include("floor.player.urls")),
+    path("players/sign-in-code/", player_desk.desk_code, name="player-desk-code"),
+    path(
+        "api/player-sign-in-codes/",
+        player_desk.SignInCodeView.as_view(),
+        name="player-sign-in-codes",
+    ),
     path("api/reports/", include("floor.reports.urls")),
     path("api/reports/", include("ledger.reports.urls")),
     path("api/", include("floor.api.urls")),

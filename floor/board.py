@@ -46,7 +46,7 @@ def _banked(variant: str) -> bool:
 
 
 def board_games() -> list[dict]:
-    """Each game with a table open or a list: its stakes, its tables, the
+    """Each game with a table running or a list: its stakes, its tables, the
     seats free, the reservation numbers called and those waiting, in list
     order. Nothing here names a player."""
     games: dict[tuple, dict] = {}
@@ -79,8 +79,13 @@ def board_games() -> list[dict]:
             }
         return games[key]
 
+    # Only real games (issue 24, item 7): a table counts once it deals to
+    # players (floor.selectors.tables.running_tables), not while it is still
+    # drawing its seats or suspended short of players. A call may name any
+    # table on the floor, so every table not closed is numbered for it.
     on_the_floor = sorted(floor_tables.tables_not_closed(), key=lambda t: t.number)
-    for table in on_the_floor:
+    running = sorted(floor_tables.running_tables(), key=lambda t: t.number)
+    for table in running:
         shown = game(table.variant, table.limit, table.minimum_cents, table.maximum_cents)
         free = max(table.seats - table.players, 0)
         shown["tables"].append(

@@ -35,6 +35,7 @@ from axes.signals import user_locked_out
 from axes.utils import reset as axes_reset
 from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.contrib.auth.backends import ModelBackend
 from django.contrib.auth.forms import AuthenticationForm
 from django.contrib.auth.views import LoginView
 from django.core.exceptions import ValidationError
@@ -47,6 +48,8 @@ from django.utils.translation import gettext_lazy as _
 from knox.auth import TokenAuthentication
 from knox.models import AuthToken
 from knox.signals import token_expired
+
+from floor.kernel.roles import Role
 
 logger = logging.getLogger("floor.logins")
 
@@ -94,6 +97,44 @@ class LockoutBackend(AxesStandaloneBackend):
         if request is None:
             return None
         return super().authenticate(request, username=username, password=password, **kwargs)
+
+
+# The Django group that makes a user a player (Role.PLAYER's value, issue 24): a
+# player's sign-in holds it and no other group, and is never staff.
+PLAYER_GROUP = Role.PLAYER.value
+# Set on a request by the player's sign-in page (floor.player): the one door a
+# player's user name and PIN open.
+PLAYER_DOOR = "floor_player_door"
+
+
+def is_player_user(user: Any) -> bool:
+    """Whether ``user`` is a player's sign-in: in the player group. Such a user
+    gets into the player's page only, never the consoles, admin or API."""
+    if user is None or not getattr(user, "is_authenticated", False):
+        return False
+    known = getattr(user, "_floor_is_player", None)
+    if known is None:
+        known = user.groups.filter(name=PLAYER_GROUP).exists()
+        user._floor_is_player = known
+    return known
+
+
+def at_player_door(request: Any) -> bool:
+    """Whether ``request`` is a sign-in at the player's page."""
+    return bool(getattr(request, PLAYER_DOOR, False))
+
+
+class DoorBackend(ModelBackend):
+    """Django's password check, each door for its own people: the staff's
+    login page and the API's token endpoint let no player in (a player's PIN
+    there is a wrong password, counted by axes), and the player's page lets
+    no staff member in. The player's page marks its requests (PLAYER_DOOR)."""
+
+    def authenticate(self, request, username=None, password=None, **kwargs):
+        user = super().authenticate(request, username=username, password=password, **kwargs)
+        if user is None or is_player_user(user) != at_player_door(request):
+            return None
+        return user
 
 
 def failure_limit(parameter: str) -> int:

@@ -69,6 +69,16 @@ MESSAGES = {
     "player_seated": _("That player is seated: they leave the table before being barred."),
     "player_barred": _("That player is barred and may not play."),
     "player_already_seated": _("That player already sits at another table."),
+    # --- the player's own sign-in (issue 24) -----------------------------------------
+    "code_minutes_invalid": _("A sign-in code lasts from 1 to %(max_minutes)s minutes."),
+    "player_sign_in_taken": _(
+        "The sign-in name %(username)s belongs to a member of staff: no player code for it."
+    ),
+    "pin_format": _("A PIN has %(min_digits)s to %(max_digits)s digits, and nothing else."),
+    "pin_same_digit": _("A PIN may not be one digit repeated: choose another."),
+    "pin_straight_run": _("A PIN may not be a run of digits (1234, 9876): choose another."),
+    "pin_mismatch": _("The two PINs differ: type the same PIN twice."),
+    "drop_invalid": _("Say whether the other lists are kept (false) or dropped (true)."),
     # --- waiting lists ------------------------------------------------------------
     "player_not_on_list": _("That player is not on this waiting list."),
     "seated_same_variant": _("A seated player may register only for a different variant (CM-7)."),

@@ -141,6 +141,9 @@ class PlayerView(models.Model):
     kept_apart = models.JSONField(default=list)  # player ids kept from their table [CM-14]
     # The gaming days (ISO) of the player's last uses of the absence clock [CM-18].
     absence_days = models.JSONField(default=list)
+    # Once seated, the player's other lists are dropped (True) or kept, as the
+    # player chose on their page (issue 24).
+    drops_other_lists = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["card_number"]
@@ -475,6 +478,28 @@ class EventJournalEntry(models.Model):
     @data.setter
     def data(self, value: dict) -> None:
         self.__dict__["_data"] = value
+
+
+class PlayerSignInCode(models.Model):
+    """A one-time sign-in code the desk gave a player (issue 24): kept hashed
+    with Django's password hashers, never in an event (the event
+    Player.SignInCodeIssued records who gave it and until when). Not a read
+    model: a rebuild neither makes nor clears it. Only a player's newest code
+    signs in; it is spent at its first use."""
+
+    # The player's sign-in user name (floor.player: "player-" + card number).
+    username = models.CharField(max_length=150, db_index=True)
+    code_hash = models.CharField(max_length=128)
+    issued_at = models.DateTimeField()
+    expires_at = models.DateTimeField()
+    issued_by = models.CharField(max_length=150)
+    used_at = models.DateTimeField(null=True)
+
+    class Meta:
+        ordering = ["-issued_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.username} code until {self.expires_at:%H:%M}"
 
 
 class SchedulerHeartbeat(models.Model):

@@ -19,6 +19,7 @@ from floor.application import (  # noqa: F401  (their commands declare themselve
     house_clocks,
     player_lists,
     player_self,
+    player_signin,
     players,
     seating,
     sectors,

@@ -110,9 +110,7 @@ def seat_player(
         time_due=table.owes_on_joining(work.profile, work.now()),
     )
     found.take_seat(table.id, chosen, table.game.key)
-    keys = list(found.waiting_lists) if leave_other_lists else []
-    if table.game.key not in keys:
-        keys.append(table.game.key)
+    keys = found.lists_left_on_seating(table.game.key, bool(leave_other_lists))
     changed = [table, found, *leave_lists(work, found, keys, "seated")]
     changed += suspend_or_resume(work, table)
     changed += rebalance(work, table.game)

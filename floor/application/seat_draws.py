@@ -136,7 +136,10 @@ def draw_seats(work: UnitOfWork, *, table_ids: list) -> Decision:
     for table in touched:
         changed += [table, *suspend_or_resume(work, table)]
     for player in completed:
-        changed += [player, *leave_lists(work, player, [game.key], "seated")]
+        changed += [
+            player,
+            *leave_lists(work, player, player.lists_left_on_seating(game.key), "seated"),
+        ]
     needed = 1 if tables[0].banked else work.profile.min_players
     refusal = draws.draw_refusal(len(candidates), needed * len(tables))
     if refusal is not None:
@@ -176,7 +179,7 @@ def draw_seats(work: UnitOfWork, *, table_ids: list) -> Decision:
             "button": button,
         }
     for player in chosen:
-        changed += leave_lists(work, player, [game.key], "seated")
+        changed += leave_lists(work, player, player.lists_left_on_seating(game.key), "seated")
     changed += rebalance(work, game)
     result["left_on_list"] = len(candidates) - len(chosen)
     return changed, result

@@ -26,13 +26,18 @@ MAX_DISPLAY_NAME_LENGTH = 60
 class Player(AuditedAggregate):
     # Version 2 added the absence days, separation and the tournament: a
     # snapshot taken before them is brought up to date when loaded.
-    class_version = 2
+    # Version 3 added the player's choice of the other lists once seated.
+    class_version = 3
 
     @staticmethod
     def upcast_v1_v2(state: dict) -> None:
         state.setdefault("absence_days", [])
         state.setdefault("kept_apart", [])
         state.setdefault("in_tournament", False)
+
+    @staticmethod
+    def upcast_v2_v3(state: dict) -> None:
+        state.setdefault("drops_other_lists", False)
 
     @staticmethod
     def clean_card_number(card_number: object) -> str:
@@ -85,6 +90,9 @@ class Player(AuditedAggregate):
         # Registered in the running tournament: no cash table but on its dinner
         # break [CM-23].
         self.in_tournament = False
+        # Once seated at one game, the player's other lists are dropped (True)
+        # or kept (False), as the player chose (issue 24).
+        self.drops_other_lists = False
 
     # --- barring ---------------------------------------------------------------
 
@@ -172,6 +180,45 @@ class Player(AuditedAggregate):
     @event("LeftWaitingList")
     def _left_list(self, game_key: str) -> None:
         self.waiting_lists = [k for k in self.waiting_lists if k != game_key]
+
+    # --- the player's own sign-in (issue 24) -------------------------------------
+    # Who gave a player a sign-in code, and when the player chose a PIN, are the
+    # floor's record like any other act (the actor, role and command are on the
+    # event); the secrets are not: the code and the PIN are kept hashed by the
+    # sign-in (floor.player), never in an event, which is kept for good.
+
+    def sign_in_code_issued(self, expires_at: datetime) -> None:
+        """The desk gave the player a one-time sign-in code, valid until ``expires_at``."""
+        self.check_may_play()
+        self._sign_in_code_issued(expires_at=expires_at)
+
+    @event("SignInCodeIssued")
+    def _sign_in_code_issued(self, expires_at: datetime) -> None:
+        """Nothing of the player changes: the code lives outside the events."""
+
+    def pin_chosen(self) -> None:
+        """The player chose their sign-in PIN (the first, or a new one after a code)."""
+        self._pin_chosen()
+
+    @event("PinChosen")
+    def _pin_chosen(self) -> None:
+        """Nothing of the player changes: the PIN is kept hashed outside the events."""
+
+    def choose_other_lists(self, drop: bool) -> None:
+        """What becomes of the player's other lists once a seat is taken: kept
+        (a player may wait for several games [CM-7]) or dropped."""
+        if bool(drop) != self.drops_other_lists:
+            self._other_lists_chosen(drop=bool(drop))
+
+    @event("OtherListsChosen")
+    def _other_lists_chosen(self, drop: bool) -> None:
+        self.drops_other_lists = drop
+
+    def lists_left_on_seating(self, game_key: str, leave_other_lists: bool = False) -> list[str]:
+        """The lists the player leaves on taking a seat in ``game_key``'s game:
+        that game's, and the others too when the jefe or the player said so."""
+        keys = list(self.waiting_lists) if leave_other_lists or self.drops_other_lists else []
+        return keys if game_key in keys else [*keys, game_key]
 
     def check_absence_left(self, day: date, uses_per_day: int) -> None:
         """Refused when the player has used the absence clock ``uses_per_day``

@@ -58,7 +58,7 @@ from floor.projections.timers import TimerBatch, apply_timer_event
 # A player's row as the projection writes it, but for when they registered.
 PLAYER_FIELDS = [
     "card_number", "display_name", "barred", "bar_reason", "table", "seat",
-    "in_tournament", "kept_apart", "absence_days",
+    "in_tournament", "kept_apart", "absence_days", "drops_other_lists",
 ]  # fmt: skip
 
 
@@ -448,6 +448,7 @@ class FloorProjection:
             "in_tournament": player.in_tournament,
             "kept_apart": [str(UUID(p)) for p in player.kept_apart],
             "absence_days": list(player.absence_days),
+            "drops_other_lists": player.drops_other_lists,
         }
         registered = event.timestamp if isinstance(event, Player.Registered) else None
         if self._players is not None:

@@ -85,3 +85,20 @@ def staff_members(role: str) -> list[str]:
 def find_player(player_id: Any) -> PlayerView | None:
     """One player, or None when there is none (a balancing proposal names one)."""
     return PlayerView.objects.filter(id=player_id).first()
+
+
+def entries_of(player_id: Any) -> list[WaitingEntryView]:
+    """One player's own list entries with their lists, seated ones left out:
+    the player's page shows these and no one else's (issue 24)."""
+    return list(
+        WaitingEntryView.objects.filter(player_id=player_id)
+        .exclude(status="seated")
+        .select_related("waiting_list")
+        .order_by("registered_at", "id")
+    )
+
+
+def listed_games() -> QuerySet[WaitingListView]:
+    """Every game a list was ever opened for: the games the room offers that a
+    player may join from the page without a table running."""
+    return WaitingListView.objects.all()

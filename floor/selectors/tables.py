@@ -101,6 +101,25 @@ def tables_not_closed() -> list[TableView]:
     return list(TableView.objects.exclude(status=TableStatus.CLOSED).select_related("sector"))
 
 
+def running_tables() -> list[TableView]:
+    """The tables dealing to players now, with their sectors: the games the
+    public board and the player's page show as running (issue 24, item 7).
+
+    A table runs when its status is ``running`` and players sit at it. The
+    read model says so: ``status`` is ``registering`` from its opening until
+    its seats are drawn (no game yet, whoever is listed), ``suspended`` while
+    fewer than the profile's minimum sit [GA art. 23; PT 24] (the same command
+    that seats or unseats a player suspends or resumes it, so ``running``
+    means enough players), and ``players`` counts the seats taken. Only
+    registered players take seats on this floor (the dealer is staff, named
+    apart, and no seat is the house's), so the seats taken are players: a
+    table open with nobody, or only a dealer, does not count as a game.
+    """
+    return list(
+        TableView.objects.filter(status=TableStatus.RUNNING, players__gt=0).select_related("sector")
+    )
+
+
 def open_tables() -> QuerySet[TableView]:
     """The tables still on the floor, with their sectors: the cage's console lists them."""
     return TableView.objects.filter(status__in=OPEN).select_related("sector")

@@ -38,6 +38,11 @@ ROLES_BEFORE_THE_REGISTRY = {
     "leave_waiting_list": (Role.JEFE_SECTOR, Role.PLAYER),
     "check_in_player": _JEFE,
     "answer_call": (Role.PLAYER, Role.JEFE_SECTOR),
+    # The desk that registers players gives them sign-in codes; the player
+    # chooses their own PIN (issue 24, floor.application.player_signin).
+    "issue_sign_in_code": (Role.JEFE_SECTOR, Role.CAJERO),
+    "choose_pin": (Role.PLAYER,),
+    "choose_other_lists": (Role.PLAYER,),
     "draw_seats": _JEFE,
     "seat_player": _JEFE,
     "request_seat_change": _JEFE,
@@ -206,11 +211,18 @@ def api_endpoints():
     return [*FLOOR_ENDPOINTS, *CAGE_ENDPOINTS]
 
 
+# Commands with a door of their own (issue 24): the desk's code is made and kept
+# hashed outside the command (floor.player.desk, /api/player-sign-in-codes/);
+# the PIN and the other lists' fate are chosen on the player's page only (a
+# player reaches no API).
+OWN_DOORS = {"issue_sign_in_code", "choose_pin", "choose_other_lists"}
+
+
 def test_every_command_a_person_issues_has_an_endpoint_and_every_endpoint_a_command():
     endpoints = api_endpoints()
     declared = [e.command for e in endpoints]  # spec_of: each handler is a registered one
     assert len(declared) == len(set(declared)), "a command has two endpoints"
-    people = {n for n, s in COMMANDS.items() if s.roles != (Role.CLOCK,)}
+    people = {n for n, s in COMMANDS.items() if s.roles != (Role.CLOCK,)} - OWN_DOORS
     assert set(declared) == people
     assert len({e.url_name for e in endpoints}) == len(endpoints)
 
@@ -230,7 +242,9 @@ def routes(patterns=None, prefix=""):
 def test_every_route_that_runs_a_command_runs_a_registered_one_as_declared():
     served = {(route, name): view for route, name, view in routes()}
     commands = {key: view.command for key, view in served.items() if getattr(view, "command", None)}
-    assert len(commands) == len(api_endpoints())
+    own = {key for key, command in commands.items() if command in OWN_DOORS}
+    assert own == {("api/player-sign-in-codes/", "player-sign-in-codes")}
+    assert len(commands) - len(own) == len(api_endpoints())
     for (_route, _name), command in commands.items():
         assert command in COMMANDS
     for endpoint in api_endpoints():

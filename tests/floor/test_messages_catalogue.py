@@ -30,6 +30,7 @@ FLOOR_DIRS = (
     "floor/selectors",
     "floor/reports",
     "floor/api",
+    "floor/player",
     "ledger/domain",
     "ledger/application",
     "ledger/reports",

@@ -140,7 +140,9 @@ def test_the_inspector_changes_nothing():
 def test_the_cage_moves_money_but_runs_no_table():
     cage = commands_for("cajero")
     assert cage, "the cage has commands"
-    assert all(p.startswith("/api/cage/") or p == "/api/players/" for p in cage), cage
+    # The cage registers players and gives them their sign-in codes (issue 24).
+    desk = ("/api/players/", "/api/player-sign-in-codes/")
+    assert all(p.startswith("/api/cage/") or p in desk for p in cage), cage
     assert (
         "/api/cage/cash-outs/" in cage and "/api/cage/tray-requests/{request_id}/confirm/" in cage
     )
@@ -346,6 +348,18 @@ NOT_FLOOR_READS = {
     "api:token": "a token for a password (POST)",
     "floor:console-command": "the consoles' command door (POST)",
     "floor:console-amount": "a typed amount read back as euros (no floor data)",
+    # The player's own page (issue 24): a door of its own, for a player's sign-in
+    # only, reading the signed-in player's entries: tests/floor/test_player_door.py.
+    "player:signin": "the player's sign-in form",
+    "player:signout": "the player's signing out (POST)",
+    "player:pin": "the player's PIN form",
+    "player:home": "the signed-in player's own page",
+    "player:live": "the signed-in player's own page, its live part",
+    "player:join": "the player joining lists (POST)",
+    "player:leave": "the player leaving a list (POST)",
+    "player:answer": "the called player answering the call (POST)",
+    "player:other-lists": "the player's choice of their other lists once seated (POST)",
+    "player-desk-code": "the desk's form for a player's sign-in code (its command's roles)",
 }
 # Django's admin (/admin/, floor.admin): every page of it is the ``staff``
 # resource, entered by whoever reads it (the director) and by superusers; its

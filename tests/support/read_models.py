@@ -14,6 +14,8 @@ NOT_PROJECTED = {
     "pendingtimer",
     "projectionposition",
     "eventjournalentry",
+    # The players' one-time sign-in codes (floor.player): secrets, not projections.
+    "playersignincode",
 }
 
 

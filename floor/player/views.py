@@ -1,0 +1,412 @@
+"""The player's page (issue 24): sign in, the games running, one's own entries,
+joining and leaving lists. Mobile web, phone first, es/gl/pt/en.
+
+Every act is a floor command run through the consoles' gateway
+(floor.kernel.web.gateway.perform) as the signed-in player's user, so the
+event names the player as actor. The player the command names is always the
+signed-in one's card, taken from the session, never from the form: a forged
+form naming another card changes nothing (the command's policy refuses a
+player acting for another too, floor.application.player_self).
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Callable
+from functools import wraps
+from typing import Any
+
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth import authenticate, login, logout, update_session_auth_hash
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_http_methods, require_POST
+
+from floor.amounts import money
+from floor.domain.game import Game
+from floor.domain.waiting_list import CALL_ANSWERS, COMING, FIVE_MORE, NOT_COMING
+from floor.forms import LIMIT_LABELS, VARIANT_LABELS
+from floor.kernel.errors import DomainError, invalid
+from floor.kernel.web.gateway import ServiceUnavailable, perform
+from floor.kernel.web.host import host
+from floor.logins import PLAYER_DOOR, is_locked_out
+from floor.player import signin
+from floor.selectors import players as player_reads
+from floor.selectors import tables as table_reads
+from games.errors import RuleViolation
+from games.limits import small_blind_for
+from games.variants import VARIANTS, Variant
+
+# Set in the session by a sign-in with the desk's code: the player chooses a PIN first.
+MUST_CHOOSE_PIN = "floor_player_must_choose_pin"
+# A player joins at most this many lists in one go (a form is hostile input).
+MOST_GAMES_AT_ONCE = 8
+SIGN_IN_FAILED = gettext_lazy("Wrong card number, PIN or code.")
+LOCKED_UNTIL = gettext_lazy(
+    "Too many wrong attempts: you may try again at %(time)s, or ask the desk "
+    "to have the lockout lifted."
+)
+NO_ANSWER = gettext_lazy("The service did not answer; try again.")
+# The called player's answers (answer_call, floor.application.player_lists) [CM-6].
+ANSWER_LABELS = {
+    COMING: gettext_lazy("I'm coming"),
+    FIVE_MORE: gettext_lazy("I need 5 more minutes"),
+    NOT_COMING: gettext_lazy("I'm not coming"),
+}
+
+
+# --- reading -------------------------------------------------------------------------
+
+
+def banked(variant: str) -> bool:
+    """Whether the house banks this game: a minimum and maximum bet, no blinds."""
+    try:
+        return VARIANTS[Variant(variant)].banked
+    except ValueError:
+        return False
+
+
+def game_shown(game: Game) -> dict[str, Any]:
+    """A game as the page names it: variant, limit and stakes (blinds, or a
+    banked game's limits), with its key for the forms."""
+    is_banked = banked(game.variant)
+    if is_banked:
+        stakes = (
+            f"{money(game.minimum_cents, whole=True)} – {money(game.maximum_cents, whole=True)}"
+        )
+    else:
+        small = money(small_blind_for(game.minimum_cents), whole=True)
+        stakes = f"{small}/{money(game.minimum_cents, whole=True)}"
+    return {
+        "key": game.key,
+        "variant": VARIANT_LABELS.get(game.variant, game.variant),
+        "limit": None if is_banked else LIMIT_LABELS.get(game.limit, game.limit),
+        "stakes": stakes,
+    }
+
+
+def running_games() -> list[dict[str, Any]]:
+    """The games dealing now (floor.selectors.tables.running_tables: only real
+    games, item 7), with their tables and free seats."""
+    games: dict[str, dict[str, Any]] = {}
+    for table in sorted(table_reads.running_tables(), key=lambda t: t.number):
+        game = Game(table.variant, table.limit, table.minimum_cents, table.maximum_cents)
+        shown = games.setdefault(game.key, {**game_shown(game), "tables": [], "seats_free": 0})
+        free = max(table.seats - table.players, 0)
+        shown["tables"].append({"number": table.number, "seats_free": free})
+        shown["seats_free"] += free
+    return sorted(games.values(), key=lambda g: (str(g["variant"]), g["key"]))
+
+
+def own_entries(player_id: Any) -> list[dict[str, Any]]:
+    """The player's own entries: reservation, position, and the call (which
+    table and seat, until when) while called [CM-6]."""
+    entries = player_reads.entries_of(player_id)
+    called_tables = table_reads.tables_by_id({e.call_table for e in entries if e.call_table})
+    shown = []
+    for entry in entries:
+        waiting = entry.waiting_list
+        game = Game(waiting.variant, waiting.limit, waiting.minimum_cents, waiting.maximum_cents)
+        table = called_tables.get(entry.call_table) if entry.call_table else None
+        shown.append(
+            {
+                **game_shown(game),
+                "reservation": entry.reservation,
+                "position": entry.position,
+                "status": entry.status,
+                "called": entry.status == "called",
+                "call_table": table.number if table is not None else None,
+                "call_seat": entry.call_seat,
+                "call_ends_at": entry.call_ends_at,
+                "called_at": entry.called_at,
+                # A "called in" entry (made from outside the room) is callable
+                # once the desk checks the player in, by ``check_in_by``.
+                "remote": entry.remote,
+                "checked_in": entry.checked_in,
+                "check_in_by": entry.check_in_by,
+                # The player's answer to the call, once given [CM-6].
+                "answer": entry.answer,
+                "answer_label": ANSWER_LABELS.get(entry.answer, ""),
+            }
+        )
+    return shown
+
+
+def page_context(request: HttpRequest) -> dict[str, Any]:
+    """What the page (and its live part) shows the signed-in player."""
+    card = request.player_card
+    player = player_reads.player_by_card(card)
+    entries = own_entries(player.id) if player is not None else []
+    joined = {e["key"] for e in entries}
+    running = running_games()
+    for game in running:
+        game["joined"] = game["key"] in joined
+    running_keys = {g["key"] for g in running}
+    offered = []
+    for waiting in player_reads.listed_games():
+        game = Game(waiting.variant, waiting.limit, waiting.minimum_cents, waiting.maximum_cents)
+        if game.key not in running_keys and game.key not in joined:
+            offered.append(game_shown(game))
+    seated = None
+    if player is not None and player.table_id is not None:
+        table = table_reads.tables_by_id({player.table_id}).get(player.table_id)
+        seated = {"table": table.number if table else None, "seat": player.seat}
+    return {
+        "card": card,
+        "player": player,
+        "seated": seated,
+        "entries": entries,
+        "running": running,
+        "offered": offered,
+        "called": any(e["called"] for e in entries),
+        "joinable": [g for g in running if not g["joined"]] + offered,
+        "poll_seconds": getattr(settings, "FLOOR_PLAYER_POLL_SECONDS", 5),
+        # A form's id, each command's derived from it (``_command_id``).
+        "command_id": str(uuid.uuid4()),
+        "answers": list(ANSWER_LABELS.items()),
+        "now": timezone.now(),
+    }
+
+
+# --- who may see the page ------------------------------------------------------------
+
+
+def player_page(view: Callable) -> Callable:
+    """A page of the signed-in player only: anyone else goes to the sign-in
+    page; a player whose code opened the session chooses a PIN first."""
+
+    @wraps(view)
+    def page(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        card = signin.player_card(request.user)
+        if card is None:
+            return redirect("player:signin")
+        if request.session.get(MUST_CHOOSE_PIN) and not getattr(view, "chooses_pin", False):
+            return redirect("player:pin")
+        request.player_card = card
+        return view(request, *args, **kwargs)
+
+    page.reads = "player_self"
+    return never_cache(page)
+
+
+# --- signing in and out --------------------------------------------------------------
+
+
+@never_cache
+@require_http_methods(["GET", "POST"])
+def sign_in(request: HttpRequest) -> HttpResponse:
+    """Card number and PIN, or the desk's one-time code (one field for both).
+    Wrong ones count towards axes' lockout; a locked player is told when they
+    may try again."""
+    if request.method == "GET" and signin.player_card(request.user) is not None:
+        return redirect("player:home")
+    error = None
+    card = (request.POST.get("card") or "").strip()[:40]
+    if request.method == "POST":
+        secret = request.POST.get("secret") or ""
+        try:
+            username = signin.player_username(card)
+        except DomainError:
+            username = None
+        user = None
+        if username is not None and secret and len(secret) <= 64:
+            setattr(request, PLAYER_DOOR, True)
+            user = authenticate(request, username=username, password=secret)
+        if user is not None:
+            login(request, user)
+            if user.backend.endswith("PlayerCodeBackend"):
+                request.session[MUST_CHOOSE_PIN] = True
+                return redirect("player:pin")
+            return redirect("player:home")
+        error = str(SIGN_IN_FAILED)
+        if is_locked_out(request):
+            lifts = signin.lockout_lifts_at(
+                username or "", getattr(request, "axes_ip_address", None)
+            )
+            when = timezone.localtime(lifts).strftime("%H:%M") if lifts else "—"
+            error = str(LOCKED_UNTIL) % {"time": when}
+    status = 400 if error else 200
+    return render(request, "player/signin.html", {"error": error, "card": card}, status=status)
+
+
+sign_in.reads = "public"
+
+
+@require_POST
+def sign_out(request: HttpRequest) -> HttpResponse:
+    logout(request)
+    return redirect("player:signin")
+
+
+sign_out.reads = "public"
+
+
+@require_http_methods(["GET", "POST"])
+def choose_pin(request: HttpRequest) -> HttpResponse:
+    """The PIN the player will sign in with, chosen after a code: 4-8 digits,
+    not one digit repeated nor a straight run (floor.player.signin.pin_refusal)."""
+    error = None
+    if request.method == "POST":
+        pin = request.POST.get("pin") or ""
+        refusal = signin.pin_refusal(pin)
+        if refusal is None and pin != request.POST.get("pin_again"):
+            refusal = "pin_mismatch"
+        if refusal is None:
+            # Recorded first, with the player as actor: refused, nothing changes.
+            try:
+                perform("choose_pin", request.user, str(uuid.uuid4()), player=request.player_card)
+            except RuleViolation as refused:
+                error = host().describe(refused)
+                return render(request, "player/pin.html", {"error": error}, status=403)
+            except ServiceUnavailable:
+                return render(request, "player/pin.html", {"error": NO_ANSWER}, status=503)
+            request.user.set_password(pin)
+            request.user.save(update_fields=["password"])
+            update_session_auth_hash(request, request.user)
+            request.session.pop(MUST_CHOOSE_PIN, None)
+            messages.success(request, _("Your PIN is saved: sign in with it next time."))
+            return redirect("player:home")
+        error = host().describe(
+            invalid(refusal, min_digits=signin.PIN_MIN_DIGITS, max_digits=signin.PIN_MAX_DIGITS)
+        )
+    status = 400 if error else 200
+    return render(request, "player/pin.html", {"error": error}, status=status)
+
+
+choose_pin.chooses_pin = True
+choose_pin = player_page(choose_pin)
+
+
+# --- the page ------------------------------------------------------------------------
+
+
+@player_page
+def home(request: HttpRequest) -> HttpResponse:
+    return render(request, "player/home.html", page_context(request))
+
+
+@player_page
+def live(request: HttpRequest) -> HttpResponse:
+    """The page's live part, which the page asks for every few seconds (htmx)."""
+    return render(request, "player/_live.html", page_context(request))
+
+
+def _game_from(key: object) -> Game | None:
+    """A game from a form's key, None when it is not one."""
+    if not isinstance(key, str) or len(key) > 120:
+        return None
+    try:
+        return Game.from_key(key)
+    except (ValueError, TypeError):
+        return None
+
+
+def _command_id(request: HttpRequest, game: Game) -> str | None:
+    """The command's id: the form's (a UUID made with the page), one per game,
+    so a form sent twice records its lists once."""
+    try:
+        form_id = uuid.UUID(str(request.POST.get("command_id")))
+    except ValueError:
+        return None
+    return str(uuid.uuid5(form_id, game.key))
+
+
+def _run(request: HttpRequest, command: str, game: Game, **arguments: Any) -> bool:
+    """Runs a command as the signed-in player for ``game``; its refusal said."""
+    command_id = _command_id(request, game)
+    if command_id is None:
+        messages.error(request, _("The form was not complete: reload the page and try again."))
+        return False
+    try:
+        perform(
+            command,
+            request.user,
+            command_id,
+            player=request.player_card,
+            **game.as_dict(),
+            **arguments,
+        )
+    except RuleViolation as refused:
+        messages.error(request, host().describe(refused))
+        return False
+    except ServiceUnavailable:
+        messages.error(request, str(NO_ANSWER))
+        return False
+    return True
+
+
+@require_POST
+@player_page
+def join(request: HttpRequest) -> HttpResponse:
+    """Joins the lists of the games ticked (one or several) [CM-6, CM-7]."""
+    keys = list(dict.fromkeys(request.POST.getlist("game")))[:MOST_GAMES_AT_ONCE]
+    games = [g for g in (_game_from(k) for k in keys) if g is not None]
+    if not games:
+        messages.error(request, _("Choose a game to join its list."))
+        return redirect("player:home")
+    joined = [g for g in games if _run(request, "join_waiting_list", g)]
+    if joined:
+        names = ", ".join(f"{s['variant']} {s['stakes']}" for s in map(game_shown, joined))
+        messages.success(request, _("You are on the list: %(games)s.") % {"games": names})
+    return redirect("player:home")
+
+
+@require_POST
+@player_page
+def leave(request: HttpRequest) -> HttpResponse:
+    """Leaves one list (the player withdraws)."""
+    game = _game_from(request.POST.get("game"))
+    if game is None:
+        messages.error(request, _("Choose a list to leave."))
+        return redirect("player:home")
+    if _run(request, "leave_waiting_list", game, reason="withdrew"):
+        messages.success(request, _("You left the list."))
+    return redirect("player:home")
+
+
+@require_POST
+@player_page
+def answer(request: HttpRequest) -> HttpResponse:
+    """The called player answers the call: coming, five more minutes, or not
+    coming [CM-6] (answer_call: its effects are the list's rules)."""
+    game = _game_from(request.POST.get("game"))
+    said = request.POST.get("answer")
+    if game is None or said not in CALL_ANSWERS:
+        messages.error(request, _("Choose an answer to the call."))
+        return redirect("player:home")
+    if _run(request, "answer_call", game, answer=said):
+        messages.success(
+            request, _("Your answer is sent: %(answer)s.") % {"answer": ANSWER_LABELS[said]}
+        )
+    return redirect("player:home")
+
+
+@require_POST
+@player_page
+def other_lists(request: HttpRequest) -> HttpResponse:
+    """What becomes of the player's other lists once seated: kept or dropped
+    (choose_other_lists; seating follows it, Player.lists_left_on_seating)."""
+    drop = {"drop": True, "keep": False}.get(request.POST.get("other_lists") or "")
+    if drop is None:
+        messages.error(request, _("Choose whether to keep your other lists."))
+        return redirect("player:home")
+    try:
+        perform(
+            "choose_other_lists",
+            request.user,
+            str(uuid.uuid4()),
+            player=request.player_card,
+            drop=drop,
+        )
+    except RuleViolation as refused:
+        messages.error(request, host().describe(refused))
+    except ServiceUnavailable:
+        messages.error(request, str(NO_ANSWER))
+    else:
+        messages.success(request, _("Saved."))
+    return redirect("player:home")
