@@ -34,10 +34,12 @@ from floor.forms import LIMIT_LABELS, VARIANT_LABELS
 from floor.kernel.errors import DomainError, invalid
 from floor.kernel.web.gateway import ServiceUnavailable, perform
 from floor.kernel.web.host import host
+from floor.kernel.web.live import server_now
 from floor.logins import PLAYER_DOOR, is_locked_out
 from floor.player import signin
 from floor.selectors import players as player_reads
 from floor.selectors import tables as table_reads
+from floor.selectors import waits
 from games.errors import RuleViolation
 from games.limits import small_blind_for
 from games.variants import VARIANTS, Variant
@@ -108,11 +110,19 @@ def own_entries(player_id: Any) -> list[dict[str, Any]]:
     table and seat, until when) while called [CM-6]."""
     entries = player_reads.entries_of(player_id)
     called_tables = table_reads.tables_by_id({e.call_table for e in entries if e.call_table})
+    keeps_order = host().application().profile.waiting_list.remote_keeps_order
+    now = server_now()
     shown = []
     for entry in entries:
         waiting = entry.waiting_list
         game = Game(waiting.variant, waiting.limit, waiting.minimum_cents, waiting.maximum_cents)
         table = called_tables.get(entry.call_table) if entry.call_table else None
+        # The wait from the game's recent history (floor.selectors.waits), for
+        # a player still waiting; none when there is too little of it.
+        estimate = None
+        if entry.status == "waiting":
+            estimates = waits.estimates_for_list(waiting.game, now, remote_keeps_order=keeps_order)
+            estimate = estimates.get(entry.player_id.hex)
         shown.append(
             {
                 **game_shown(game),
@@ -132,6 +142,7 @@ def own_entries(player_id: Any) -> list[dict[str, Any]]:
                 # The player's answer to the call, once given [CM-6].
                 "answer": entry.answer,
                 "answer_label": ANSWER_LABELS.get(entry.answer, ""),
+                "estimate": estimate,
             }
         )
     return shown

@@ -28,6 +28,7 @@ from floor.kernel.roles import Actor, Role
 from floor.models import TableView, WaitingEntryView
 from floor.selectors import waits
 from floor.selectors.waits import estimate_wait, estimates_for_list
+from tests.floor.test_player_door import signed_in_player
 from tests.support.floor import JEFE, new_id
 from tests.support.room import Room, pid
 
@@ -317,3 +318,18 @@ def test_the_estimates_queries_do_not_grow_with_the_log(history, clock):
                 plans.append(plan)
             for index in indexes:
                 assert any(index in plan for plan in plans), (index, plans)
+
+
+def test_the_players_page_shows_their_own_wait(history, clock, api_as):
+    """The player's page (issue 24, item 1) shows the estimate of the player's
+    own entry, the same the jefe's console shows for them, and nobody else's."""
+    mine = history.queue[2]
+    phone = signed_in_player(api_as("dora", "jefe_sector"), mine)
+    html = phone.get("/jugador/en-vivo/").content.decode()
+    expected = estimates_for_list(GAME, clock.now())[pid(mine).replace("-", "")]
+    assert expected.expected_minutes == 30
+    shown = re.findall(r'data-testid="estimate">([^<]+)<', html)
+    assert shown == [
+        f"Espera estimada: unos {expected.expected_minutes} min "
+        f"(de {expected.low_minutes} a {expected.high_minutes})"
+    ]
