@@ -106,6 +106,7 @@ MESSAGES = {
     "answer_invalid": _("The answer to a call is one of: %(answers)s."),
     "more_time_already_asked": _("More time may be asked for once a call."),
     "call_already_answered": _("That answer is already recorded."),
+    "call_lapsed": _("The call's time ran out: it can no longer be answered (CM-6)."),
     "seat_already_offered": _("That seat is already offered to a called player."),
     # --- tables and seats ---------------------------------------------------------
     "table_not_found": _("That table does not exist."),

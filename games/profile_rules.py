@@ -179,8 +179,9 @@ class WaitingListRules:
     # moves by this much, once a call, never past ``call_window_max``; None:
     # the answer is recorded for the jefe and the deadline stays.
     call_extension: timedelta | None = None
-    # A called player answering "not coming": re-listed last under a new
-    # reservation (True) or taken off the list (False) [CM-6].
+    # A called player answering "not coming" at the desk (appearing):
+    # re-listed last under a new reservation (True) or taken off the list
+    # (False) [CM-6]; from the phone, always off the list.
     declined_call_relists: bool = False
     # A remote ("called in") entry, made by the player from outside the room
     # (issue 24): once checked in it keeps its reservation order (True), or it

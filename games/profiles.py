@@ -280,7 +280,9 @@ CM = replace(
         call_window_max=timedelta(minutes=5),
         call_extension=None,
         # Appearing "para anotarse de nuevo en la lista, en este caso se le
-        # anotará el último" [CM-6]: a player who will not come is re-listed last.
+        # anotará el último" [CM-6]: a player who tells the jefe at the desk
+        # that they will not take the seat is re-listed last; from the phone
+        # they have not appeared, and are off the list ("se le borrará").
         declined_call_relists=True,
         # House settings (issue 24): the reservation number is given when the
         # player registers ("se le asignará un número de reserva" [CM-6]), so a

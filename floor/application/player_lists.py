@@ -9,16 +9,23 @@ expires (``expire_remote_entry``, the clock's, floor.application.clocks).
 A called player has 5 minutes to appear [CM-6] and may answer the call:
 "coming" (recorded, nothing else changes), "five_more" (once a call; the
 deadline moves by the house's extension, never past the window the rule
-fixes as a maximum) or "not_coming" (re-listed last or taken off the list,
-as the house says [CM-6]; the seat goes to the next on the list).
+fixes as a maximum) or "not_coming": the seat goes to the next on the list,
+and the player is off it [CM-6: "se le borrará de la lista"], unless they
+told the jefe at the desk, which is appearing: then re-listed last where the
+house says so [CM-6: "bien para anotarse de nuevo en la lista, en este caso
+se le anotará el último"]. A called player who leaves the list from their
+phone frees the seat for the next as well (``leave_waiting_list``, here
+since it offers the seat again).
 """
 
 from __future__ import annotations
 
-from floor.application.players import find_player, game_for, waiting_list
+from datetime import datetime
+
+from floor.application.players import acting_as_player, find_player, game_for, waiting_list
 from floor.application.seat_support import offer_again
-from floor.domain.waiting_list import DECLINED_CALL, NOT_COMING
-from floor.kernel.errors import conflict
+from floor.domain.waiting_list import DECLINED_CALL, FIVE_MORE, LIST_LEAVING_REASONS, NOT_COMING
+from floor.kernel.errors import conflict, forbidden, invalid
 from floor.kernel.registry import command
 from floor.kernel.roles import JEFE, Role
 from floor.kernel.service import Decision
@@ -80,16 +87,50 @@ def answer_call(work: UnitOfWork, *, player: str, answer: str, **game: object) -
         "answer": answer,
         "ends_at": ends_at.isoformat() if ends_at else None,
     }
+    previous = datetime.fromisoformat(call["ends_at"]) if call and call["ends_at"] else None
+    # Whether the deadline moved: under CM it cannot ([CM-6] "un máximo de
+    # 5 minutos"), and the player is told so.
+    result["more_time_granted"] = answer == FIVE_MORE and ends_at != previous
     changed: list = [waiting]
     if answer != NOT_COMING:
         return changed, result
-    if rules.declined_call_relists:
+    # The seat goes to the next first, the player off the list [CM-6] ...
+    waiting.remove(found.id, DECLINED_CALL)
+    more, offered = offer_again(work, waiting, call)
+    if rules.declined_call_relists and not acting_as_player():
+        # ... and back on it, last, when they said so at the desk: appearing
+        # to re-register [CM-6]. From the phone they have not appeared.
         result["reservation"] = waiting.register(found.id, work.now())
         result["position"] = waiting.position_of(found.id)
     else:
-        waiting.remove(found.id, DECLINED_CALL)
         found.left_list(wanted.key)
         changed.append(found)
-    more, offered = offer_again(work, waiting, call)
-    result["offered"] = offered
+    if not acting_as_player():  # a player is told nothing of the next one
+        result["offered"] = offered
     return [*changed, *more], result
+
+
+def _leaving_payload(*, player: str, reason: str = "withdrew", **game: object) -> dict:
+    """A list left is fingerprinted with its reason, the default one spelled out."""
+    return {"player": player, "reason": reason, **game}
+
+
+@command(roles=(Role.JEFE_SECTOR, Role.PLAYER), payload=_leaving_payload)
+def leave_waiting_list(
+    work: UnitOfWork, *, player: str, reason: str = "withdrew", **game: object
+) -> Decision:
+    """Takes a player off a game's list (withdrawn, or absent when called
+    [CM-6]); a player may take themselves off, as withdrawn (issue 24). A
+    called player's seat goes to the next on the list [CM-6], as when the
+    call runs out."""
+    if reason not in LIST_LEAVING_REASONS:
+        raise invalid("reason_invalid")
+    if acting_as_player() and reason != "withdrew":
+        raise forbidden("reason_not_allowed")
+    found, wanted, waiting = _listed(work, player, game)
+    entry = waiting.entry_of(found.id)
+    call = dict(entry["call"]) if entry["call"] else None
+    waiting.remove(found.id, reason)
+    found.left_list(wanted.key)
+    more, _offered = offer_again(work, waiting, call) if call else ([], None)
+    return [waiting, found, *more], {"player_id": str(found.id), "game": wanted.key}

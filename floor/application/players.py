@@ -13,9 +13,9 @@ from floor.domain.game import Game
 from floor.domain.player import Player
 from floor.domain.table import Table
 from floor.domain.table_spec import check_game
-from floor.domain.waiting_list import LIST_LEAVING_REASONS, WaitingList
+from floor.domain.waiting_list import WaitingList
 from floor.kernel.context import current_context
-from floor.kernel.errors import conflict, forbidden, invalid, not_found
+from floor.kernel.errors import conflict, not_found
 from floor.kernel.registry import command
 from floor.kernel.roles import JEFE_OR_DIRECTOR, Role
 from floor.kernel.service import Decision
@@ -152,28 +152,3 @@ def join_waiting_list(work: UnitOfWork, *, player: str, **game: object) -> Decis
         "position": waiting.position_of(found.id),
         "remote": remote,
     }
-
-
-def _leaving_payload(*, player: str, reason: str = "withdrew", **game: object) -> dict:
-    """A list left is fingerprinted with its reason, the default one spelled out."""
-    return {"player": player, "reason": reason, **game}
-
-
-@command(roles=(Role.JEFE_SECTOR, Role.PLAYER), payload=_leaving_payload)
-def leave_waiting_list(
-    work: UnitOfWork, *, player: str, reason: str = "withdrew", **game: object
-) -> Decision:
-    """Takes a player off a game's list (withdrawn, or absent when called
-    [CM-6]); a player may take themselves off, as withdrawn (issue 24)."""
-    if reason not in LIST_LEAVING_REASONS:
-        raise invalid("reason_invalid")
-    if acting_as_player() and reason != "withdrew":
-        raise forbidden("reason_not_allowed")
-    found = find_player(work, player)
-    wanted = game_for(work, **game)
-    waiting = waiting_list(work, wanted)
-    if waiting is None or waiting.entry_of(found.id) is None:
-        raise conflict("player_not_on_list")
-    waiting.remove(found.id, reason)
-    found.left_list(wanted.key)
-    return [waiting, found], {"player_id": str(found.id), "game": wanted.key}

@@ -284,6 +284,10 @@ class WaitingList(AuditedAggregate):
             raise conflict("player_not_called")
         call = entry["call"]
         ends_at = datetime.fromisoformat(call["ends_at"]) if call["ends_at"] else None
+        if ends_at is not None and at >= ends_at:
+            # The window ran out (its timer fires late): too late to answer,
+            # the player is removed [CM-6].
+            raise conflict("call_lapsed", ended=ends_at.isoformat())
         if answer == FIVE_MORE:
             if call.get("more_time_asked"):
                 raise conflict("more_time_already_asked")

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Callable
+from datetime import datetime
 from functools import wraps
 from typing import Any
 
@@ -32,6 +33,7 @@ from floor.domain.game import Game
 from floor.domain.waiting_list import CALL_ANSWERS, COMING, FIVE_MORE, NOT_COMING
 from floor.forms import LIMIT_LABELS, VARIANT_LABELS
 from floor.kernel.errors import DomainError, invalid
+from floor.kernel.service import Outcome
 from floor.kernel.web.gateway import ServiceUnavailable, perform
 from floor.kernel.web.host import host
 from floor.kernel.web.live import server_now
@@ -327,14 +329,15 @@ def _command_id(request: HttpRequest, game: Game) -> str | None:
     return str(uuid.uuid5(form_id, game.key))
 
 
-def _run(request: HttpRequest, command: str, game: Game, **arguments: Any) -> bool:
-    """Runs a command as the signed-in player for ``game``; its refusal said."""
+def _run(request: HttpRequest, command: str, game: Game, **arguments: Any) -> Outcome | None:
+    """Runs a command as the signed-in player for ``game``: its outcome, or
+    None with its refusal said."""
     command_id = _command_id(request, game)
     if command_id is None:
         messages.error(request, _("The form was not complete: reload the page and try again."))
-        return False
+        return None
     try:
-        perform(
+        return perform(
             command,
             request.user,
             command_id,
@@ -344,11 +347,10 @@ def _run(request: HttpRequest, command: str, game: Game, **arguments: Any) -> bo
         )
     except RuleViolation as refused:
         messages.error(request, host().describe(refused))
-        return False
+        return None
     except ServiceUnavailable:
         messages.error(request, str(NO_ANSWER))
-        return False
-    return True
+        return None
 
 
 @require_POST
@@ -390,9 +392,21 @@ def answer(request: HttpRequest) -> HttpResponse:
     if game is None or said not in CALL_ANSWERS:
         messages.error(request, _("Choose an answer to the call."))
         return redirect("player:home")
-    if _run(request, "answer_call", game, answer=said):
-        messages.success(
-            request, _("Your answer is sent: %(answer)s.") % {"answer": ANSWER_LABELS[said]}
+    outcome = _run(request, "answer_call", game, answer=said)
+    if outcome is None:
+        return redirect("player:home")
+    messages.success(
+        request, _("Your answer is sent: %(answer)s.") % {"answer": ANSWER_LABELS[said]}
+    )
+    ends_at = outcome.result.get("ends_at")
+    if said == FIVE_MORE and not outcome.result.get("more_time_granted") and ends_at:
+        # Under CM the call lasts 5 minutes at most [CM-6]: the jefe knows,
+        # and the player is told the seat is not held longer.
+        until = timezone.localtime(datetime.fromisoformat(ends_at)).strftime("%H:%M")
+        messages.warning(
+            request,
+            _("The seat is held until %(until)s and no longer: come before then.")
+            % {"until": until},
         )
     return redirect("player:home")
 

@@ -188,11 +188,30 @@ def test_five_more_is_asked_once_a_call(room):
 # --- "not coming" ------------------------------------------------------------------------
 
 
-def test_under_cm_not_coming_relists_the_player_last_and_calls_the_next(room):
-    """CM-6: "para anotarse de nuevo en la lista, en este caso se le anotará el último"."""
+def test_under_cm_not_coming_from_the_phone_takes_the_player_off_and_calls_the_next(room):
+    """CM-6: a player who does not appear "se le borrará de la lista"; saying
+    so from the phone is not appearing. The seat goes to the next, and the
+    player is told nothing of who that is."""
+    table_id, first, second, seat = called_player(room)
+    result = answer(room, first, table_id, "not_coming")
+    assert room.listed(table_id) == [second]
+    assert room.player(first).waiting_lists == []
+    removed = events_of(room.app, room.waiting(table_id).id, "Removed")[-1]
+    assert (removed.reason, removed.actor_role) == ("declined_call", "player")
+    nxt = entry_of(room, table_id, second)
+    assert (nxt["status"], nxt["call"]["seat"]) == ("called", seat)
+    assert "offered" not in result and pid(second) not in str(result)
+    project()
+    (timer,) = call_timers(first)
+    assert timer.state == PendingTimer.CANCELLED
+
+
+def test_under_cm_not_coming_said_at_the_desk_relists_the_player_last(room):
+    """CM-6: appearing "para anotarse de nuevo en la lista, en este caso se le
+    anotará el último": the jefe records it; the seat goes to the next first."""
     table_id, first, second, seat = called_player(room)
     old_number = entry_of(room, table_id, first)["reservation"]
-    result = answer(room, first, table_id, "not_coming")
+    result = answer(room, first, table_id, "not_coming", actor=JEFE)
     assert result["reservation"] > old_number and result["position"] == 2
     assert room.listed(table_id) == [second, first]
     relisted = entry_of(room, table_id, first)
@@ -200,9 +219,30 @@ def test_under_cm_not_coming_relists_the_player_last_and_calls_the_next(room):
     nxt = entry_of(room, table_id, second)
     assert (nxt["status"], nxt["call"]["seat"]) == ("called", seat)
     assert result["offered"] == {"called": pid(second), "reservation": nxt["reservation"]}
-    project()
-    (timer,) = call_timers(first)
-    assert timer.state == PendingTimer.CANCELLED
+
+
+def test_the_only_player_on_the_list_saying_not_coming_is_not_called_again(room):
+    table_id, first, second, _seat = called_player(room)
+    room.app.leave_waiting_list(JEFE, new_id(), player=second, table_id=table_id)
+    answer(room, first, table_id, "not_coming", actor=JEFE)
+    (entry,) = room.waiting(table_id).entries
+    assert (entry["status"], entry["call"]) == ("waiting", None)
+
+
+def test_a_called_player_leaving_from_the_phone_frees_the_seat_for_the_next(room):
+    table_id, first, second, seat = called_player(room)
+    room.app.leave_waiting_list(as_player(first), new_id(), player=first, table_id=table_id)
+    nxt = entry_of(room, table_id, second)
+    assert (nxt["status"], nxt["call"]["seat"]) == ("called", seat)
+
+
+def test_an_answer_after_the_calls_time_ran_out_is_refused(room, clock):
+    """The window is 5 minutes at most [CM-6]: past it (its timer late), no
+    answer keeps the player on the list."""
+    table_id, first, _second, _seat = called_player(room)
+    clock.advance(timedelta(minutes=5))
+    for said in ("coming", "five_more", "not_coming"):
+        refused(room.app, "call_lapsed", answer, room, first, table_id, said)
 
 
 def test_where_the_house_says_so_not_coming_takes_the_player_off(make_app):

@@ -11,7 +11,7 @@ cool-off by moving axes' attempt times (as tests/floor/test_login.py).
 from __future__ import annotations
 
 import re
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 import pytest
 from axes.models import AccessAttempt
@@ -535,6 +535,10 @@ def test_the_called_player_answers_from_the_page(room, desk, floor_app):
 
     answered = post(phone, "/jugador/responder/", game=HOLDEM_KEY, answer="five_more")
     assert "Respuesta enviada: Necesito 5 minutos más" in messages_of(answered)
+    # CM-6: 5 minutes at most, the seat is not held longer, and the page says so.
+    ends = room.waiting(table_id).entry_of(Player.create_id(card))["call"]["ends_at"]
+    until = timezone.localtime(datetime.fromisoformat(ends)).strftime("%H:%M")
+    assert f"El asiento se guarda hasta las {until} y no más" in messages_of(answered)
     [event] = events_of(floor_app, list_id_of(floor_app, HOLDEM_KEY), "CallAnswered")
     assert (event.actor, event.answer) == (player_username(card), "five_more")
     catch_up()
