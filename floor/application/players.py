@@ -96,6 +96,20 @@ def lift_bar(work: UnitOfWork, *, player: str) -> Decision:
     return [found], {"player_id": str(found.id)}
 
 
+# Who may change how a player is told of a call (issue 24, item 3): the jefe
+# or the cage, who register players, and (issue 24) the player themself.
+@command(roles=(Role.JEFE_SECTOR, Role.CAJERO))
+def change_contact_preference(work: UnitOfWork, *, player: str, channel: str) -> Decision:
+    """Records that the player's contact preference changed and the channel
+    they chose (none, email, sms), with its actor. The address or number is
+    personal data, kept outside the log by the caller
+    (floor.notifications.contacts.change_contact), never in the event nor
+    in the command's fingerprint."""
+    found = find_player(work, player)
+    found.change_contact_preference(channel)
+    return [found], {"player_id": str(found.id), "channel": channel}
+
+
 # The jefe keeps the list and assigns seats [GA art. 19.1].
 @command(roles=JEFE)
 def join_waiting_list(work: UnitOfWork, *, player: str, **game: object) -> Decision:

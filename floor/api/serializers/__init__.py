@@ -53,6 +53,7 @@ from floor.api.serializers.journal import (
 )
 from floor.api.serializers.players import (
     BarPlayerSerializer,
+    ContactSerializer,
     GameSerializer,
     LeaveListSerializer,
     PlayerSerializer,
@@ -110,6 +111,7 @@ __all__ = [
     "Cents",
     "ChangeSeatSerializer",
     "CloseTableSerializer",
+    "ContactSerializer",
     "DinnerBreakSerializer",
     "DrawSerializer",
     "EndHandFormSerializer",
