@@ -363,3 +363,10 @@ def test_the_message_is_in_the_players_language(language, subject, db):
     message = compose("called", context, language)
     assert message.subject == subject
     assert "Omaha" in message.body and "3" in message.body
+
+
+def test_beat_sweeps_the_outbox(settings):
+    entry = settings.CELERY_BEAT_SCHEDULE["notification-sweep"]
+    assert entry["task"] == sweep_notifications.name == "floor.tasks.sweep_notifications"
+    assert entry["schedule"] == settings.FLOOR_NOTIFY_SWEEP_SECONDS
+    assert deliver_notification.name == outbox.DELIVER_TASK
