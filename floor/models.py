@@ -236,6 +236,15 @@ class WaitingEntryView(models.Model):
     call_ends_at = models.DateTimeField(null=True)
     call_table = models.UUIDField(null=True)
     call_seat = models.PositiveSmallIntegerField(null=True)
+    # Issue 24: a remote ("called in") entry, made by the player from outside
+    # the room, callable once checked in, expiring at ``check_in_by`` if not;
+    # the called player's answer to the call ("coming", "five_more",
+    # "not_coming"; blank: none) and when it came.
+    remote = models.BooleanField(default=False)
+    checked_in = models.BooleanField(default=True)
+    check_in_by = models.DateTimeField(null=True)
+    answer = models.CharField(max_length=20, blank=True, default="")
+    answered_at = models.DateTimeField(null=True)
 
     class Meta:
         ordering = ["waiting_list", "position"]

@@ -171,6 +171,26 @@ class WaitingListRules:
     relist_goes_last: bool = False
     # Absent when called: removed from the list [CM-6].
     absent_when_called_removed: bool = False
+    # The longest a call may last, counted from the call, where the rule fixes
+    # a maximum ("en un máximo de 5 minutos" [CM-6]); None: no maximum fixed.
+    # Asking for more time never moves the deadline past it.
+    call_window_max: timedelta | None = None
+    # A called player's "five more minutes" (issue 24): the call's deadline
+    # moves by this much, once a call, never past ``call_window_max``; None:
+    # the answer is recorded for the jefe and the deadline stays.
+    call_extension: timedelta | None = None
+    # A called player answering "not coming": re-listed last under a new
+    # reservation (True) or taken off the list (False) [CM-6].
+    declined_call_relists: bool = False
+    # A remote ("called in") entry, made by the player from outside the room
+    # (issue 24): once checked in it keeps its reservation order (True), or it
+    # queues only from arrival, re-placed last under a new number (False).
+    # The regulations know only the list kept in the room [GA art. 19.1;
+    # PT 12]: by default a place counts from arrival.
+    remote_keeps_order: bool = False
+    # A remote entry not checked in within this time expires (removed,
+    # "remote_expired"); None: it waits until the jefe removes it.
+    remote_check_in_time: timedelta | None = timedelta(minutes=90)
 
 
 @dataclass(frozen=True)

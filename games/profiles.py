@@ -170,7 +170,10 @@ GA = RuleProfile(
     rest=RestRules(rest_hands=2),
     absence=None,
     action_clock=ActionClock(enforced=False),  # GA art. 24.3a: warned
-    waiting_list=WaitingListRules(),  # the jefe keeps a list [GA art. 19.1]
+    # The jefe keeps a list [GA art. 19.1]; the regulation knows no call window
+    # nor remote entries: a remote entry queues from arrival and expires when
+    # not checked in within 90 minutes, the service's defaults (issue 24).
+    waiting_list=WaitingListRules(),
     table_moves=TableMoveRules(),
     limits=LimitRules(
         ante_max_share_of_minimum=Fraction(1, 2),  # GA art. 22.3a
@@ -224,7 +227,9 @@ PT = RuleProfile(
     ),
     absence=None,
     action_clock=ActionClock(enforced=False),  # PT 71a: warned, then leave
-    waiting_list=WaitingListRules(),  # the list is kept [PT 8a, 12]
+    # The list is kept [PT 8a, 12]; remote entries as GA (the service's
+    # defaults: queued from arrival, expired after 90 minutes, issue 24).
+    waiting_list=WaitingListRules(),
     table_moves=TableMoveRules(
         change_only_after_losing_stack=True,  # PT 26 (session regime)
         moves_may_not_unbalance=True,  # PT 26
@@ -269,6 +274,20 @@ CM = replace(
         call_window=timedelta(minutes=5),
         relist_goes_last=True,
         absent_when_called_removed=True,
+        # "En un máximo de 5 minutos" [CM-6]: the window is a maximum, and the
+        # call window takes it all, so "five more minutes" is recorded for the
+        # jefe but never moves the deadline (no extension configured).
+        call_window_max=timedelta(minutes=5),
+        call_extension=None,
+        # Appearing "para anotarse de nuevo en la lista, en este caso se le
+        # anotará el último" [CM-6]: a player who will not come is re-listed last.
+        declined_call_relists=True,
+        # House settings (issue 24): the reservation number is given when the
+        # player registers ("se le asignará un número de reserva" [CM-6]), so a
+        # remote entry keeps its order once checked in; one not checked in
+        # within 90 minutes expires.
+        remote_keeps_order=True,
+        remote_check_in_time=timedelta(minutes=90),
     ),
     table_moves=TableMoveRules(
         reseat_cooldown=timedelta(minutes=15),  # CM-13

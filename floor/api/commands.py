@@ -455,4 +455,22 @@ FLOOR_ENDPOINTS: tuple[CommandEndpoint, ...] = (
         ResultOnly,
         named=False,
     ),
+    E(
+        COMMANDS.check_in_player,
+        "waiting-lists/check-in/",
+        "check-in-player",
+        s.GameSerializer,
+        "Check in the player of a remote entry: callable from now (issue 24)",
+        ResultOnly,
+        named=False,
+    ),
+    E(
+        COMMANDS.answer_call,
+        "waiting-lists/answer-call/",
+        "answer-call",
+        s.AnswerCallSerializer,
+        "Record a called player's answer: coming, five more minutes, not coming [CM-6]",
+        ResultOnly,
+        named=False,
+    ),
 )

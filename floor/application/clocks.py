@@ -11,11 +11,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import datetime
-from uuid import UUID
 
 from floor.application.players import player as find_player
-from floor.application.seat_support import close_players_out, offer_seat
-from floor.domain.table import Table, TableStatus
+from floor.application.seat_support import close_players_out, offer_again
+from floor.domain.table import Table
 from floor.domain.waiting_list import WaitingList
 from floor.kernel.errors import invalid
 from floor.kernel.registry import command
@@ -72,19 +71,24 @@ def expire_call(
     if call is None:
         return [], {"fired": False}
     player.left_list(waiting.game_key)
-    changed: list = [waiting, player]
-    offered = None
-    table = work.find(Table, UUID(call["table_id"]))
-    seat = call["seat"]
-    if (
-        table is not None
-        and table.status != TableStatus.CLOSED
-        and table.occupant(seat) is None
-        and seat not in waiting.seats_called(table.id)
-    ):
-        more, offered = offer_seat(work, table, seat)
-        changed += more
-    return changed, {"fired": True, "removed": str(player.id), "offered": offered}
+    more, offered = offer_again(work, waiting, call)
+    return [waiting, player, *more], {"fired": True, "removed": str(player.id), "offered": offered}
+
+
+@command(roles=CLOCK_ONLY, payload=as_text("waiting_list_id", "player_id", "check_in_by"))
+def expire_remote_entry(
+    work: UnitOfWork, *, waiting_list_id: str, player_id: str, check_in_by: str
+) -> Decision:
+    """A remote ("called in") entry whose player was not checked in by
+    ``check_in_by``, the house's check-in time after registering, is removed
+    from the list, "remote_expired" (issue 24)."""
+    deadline = moment(check_in_by, "check_in_by")
+    waiting = work.load(WaitingList, waiting_list_id, "waiting_list")
+    player = find_player(work, player_id)
+    if not waiting.remote_lapsed(player.id, deadline, work.now()):
+        return [], {"fired": False}
+    player.left_list(waiting.game_key)
+    return [waiting, player], {"fired": True, "removed": str(player.id)}
 
 
 # --- the action clock [CM-20 to CM-22] -------------------------------------------------

@@ -14,9 +14,10 @@ from floor.domain.player import Player
 from floor.domain.table import Table
 from floor.domain.table_spec import check_game
 from floor.domain.waiting_list import LIST_LEAVING_REASONS, WaitingList
-from floor.kernel.errors import conflict, invalid, not_found
+from floor.kernel.context import current_context
+from floor.kernel.errors import conflict, forbidden, invalid, not_found
 from floor.kernel.registry import command
-from floor.kernel.roles import JEFE, JEFE_OR_DIRECTOR, Role
+from floor.kernel.roles import JEFE_OR_DIRECTOR, Role
 from floor.kernel.service import Decision
 from floor.kernel.unit_of_work import UnitOfWork
 
@@ -96,9 +97,16 @@ def lift_bar(work: UnitOfWork, *, player: str) -> Decision:
     return [found], {"player_id": str(found.id)}
 
 
+def acting_as_player() -> bool:
+    """Whether the command runs under Role.PLAYER: the player, from their
+    phone, rather than the staff at the desk (issue 24)."""
+    return current_context().actor_role == Role.PLAYER
+
+
 # Who may change how a player is told of a call (issue 24, item 3): the jefe
-# or the cage, who register players, and (issue 24) the player themself.
-@command(roles=(Role.JEFE_SECTOR, Role.CAJERO))
+# or the cage, who register players, and the player themself (only their own:
+# floor.application.player_self).
+@command(roles=(Role.JEFE_SECTOR, Role.CAJERO, Role.PLAYER))
 def change_contact_preference(work: UnitOfWork, *, player: str, channel: str) -> Decision:
     """Records that the player's contact preference changed and the channel
     they chose (none, email, sms), with its actor. The address or number is
@@ -110,12 +118,18 @@ def change_contact_preference(work: UnitOfWork, *, player: str, channel: str) ->
     return [found], {"player_id": str(found.id), "channel": channel}
 
 
-# The jefe keeps the list and assigns seats [GA art. 19.1].
-@command(roles=JEFE)
+# The jefe keeps the list and assigns seats [GA art. 19.1]; a player may put
+# themselves on it from outside the room (issue 24), only themselves
+# (floor.application.player_self).
+@command(roles=(Role.JEFE_SECTOR, Role.PLAYER))
 def join_waiting_list(work: UnitOfWork, *, player: str, **game: object) -> Decision:
     """Registers a player for a game: last on its list, with a reservation
     number; registering again puts the player last [CM-6]. Players already
-    seated may register for a different variant only [CM-7]."""
+    seated may register for a different variant only [CM-7]; barred players
+    never. Made by the player (Role.PLAYER) it is a remote ("called in")
+    entry: not callable until the jefe checks the player in, expiring after
+    the house's check-in time (issue 24); a player already on the list may not
+    register again from outside: re-registering is done in the room [CM-6]."""
     found = find_player(work, player)
     found.check_may_play()
     wanted = game_for(work, **game)
@@ -124,7 +138,14 @@ def join_waiting_list(work: UnitOfWork, *, player: str, **game: object) -> Decis
         if table.variant == wanted.variant:
             raise conflict("seated_same_variant")
     waiting = waiting_list(work, wanted) or WaitingList.open_for(wanted)
-    reservation = waiting.register(found.id, work.now())
+    remote = acting_as_player()
+    check_in_by = None
+    if remote:
+        if waiting.entry_of(found.id) is not None:
+            raise conflict("already_on_list")
+        check_in_time = work.profile.waiting_list.remote_check_in_time
+        check_in_by = work.now() + check_in_time if check_in_time else None
+    reservation = waiting.register(found.id, work.now(), remote=remote, check_in_by=check_in_by)
     found.joined_list(wanted.key)
     return [waiting, found], {
         "player_id": str(found.id),
@@ -132,6 +153,7 @@ def join_waiting_list(work: UnitOfWork, *, player: str, **game: object) -> Decis
         "waiting_list_id": str(waiting.id),
         "reservation": reservation,
         "position": waiting.position_of(found.id),
+        "remote": remote,
     }
 
 
@@ -140,13 +162,16 @@ def _leaving_payload(*, player: str, reason: str = "withdrew", **game: object) -
     return {"player": player, "reason": reason, **game}
 
 
-@command(roles=JEFE, payload=_leaving_payload)
+@command(roles=(Role.JEFE_SECTOR, Role.PLAYER), payload=_leaving_payload)
 def leave_waiting_list(
     work: UnitOfWork, *, player: str, reason: str = "withdrew", **game: object
 ) -> Decision:
-    """Takes a player off a game's list (withdrawn, or absent when called [CM-6])."""
+    """Takes a player off a game's list (withdrawn, or absent when called
+    [CM-6]); a player may take themselves off, as withdrawn (issue 24)."""
     if reason not in LIST_LEAVING_REASONS:
         raise invalid("reason_invalid")
+    if acting_as_player() and reason != "withdrew":
+        raise forbidden("reason_not_allowed")
     found = find_player(work, player)
     wanted = game_for(work, **game)
     waiting = waiting_list(work, wanted)

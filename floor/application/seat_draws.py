@@ -14,6 +14,7 @@ from floor.application.seat_support import leave_lists, random_source, suspend_o
 from floor.domain import balance, draws
 from floor.domain.player import Player
 from floor.domain.table import Table, TableStatus
+from floor.domain.waiting_list import is_checked_in
 from floor.kernel.errors import conflict, invalid
 from floor.kernel.registry import command
 from floor.kernel.roles import JEFE
@@ -109,6 +110,8 @@ def draw_seats(work: UnitOfWork, *, table_ids: list) -> Decision:
     waiting = waiting_list(work, game)
     listed = {}
     for entry in waiting.entries if waiting else []:
+        if not is_checked_in(entry):  # a remote entry: not in the room yet (issue 24)
+            continue
         player = work.find(Player, UUID(entry["player_id"]))
         if player is not None:
             listed[player.id.hex] = player

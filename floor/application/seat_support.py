@@ -16,7 +16,7 @@ from floor.application.players import waiting_list
 from floor.domain.game import Game
 from floor.domain.player import Player
 from floor.domain.table import Table, TableStatus
-from floor.domain.waiting_list import EntryStatus
+from floor.domain.waiting_list import WaitingList, is_callable
 from floor.kernel.unit_of_work import UnitOfWork
 
 # The draws' random source [issue 4: `secrets`]. An application may hold its own
@@ -81,7 +81,7 @@ def offer_seat(work: UnitOfWork, table: Table, seat: int) -> tuple[list, dict | 
     waiting = waiting_list(work, table.game)
     first = None
     for entry in waiting.entries if waiting else []:
-        if entry["status"] != EntryStatus.WAITING:
+        if not is_callable(entry):  # called already, or remote and not here yet
             continue
         # A player seated elsewhere (on a list of another game, CM-7) must
         # leave that table first: the seat goes to the next one free to take it.
@@ -96,6 +96,22 @@ def offer_seat(work: UnitOfWork, table: Table, seat: int) -> tuple[list, dict | 
     player_id = UUID(first["player_id"])
     waiting.call(player_id, table.id, seat, now, now + window if window else None)
     return [waiting], {"called": str(player_id), "reservation": first["reservation"]}
+
+
+def offer_again(work: UnitOfWork, waiting: WaitingList, call: dict) -> tuple[list, dict | None]:
+    """The seat of a call that ended without the player (the window lapsed,
+    or they answered they will not come) goes to the next on the list
+    [CM-6], if the table is open and the seat still free and not offered."""
+    table = work.find(Table, UUID(call["table_id"]))
+    seat = call["seat"]
+    if (
+        table is None
+        or table.status == TableStatus.CLOSED
+        or table.occupant(seat) is not None
+        or seat in waiting.seats_called(table.id)
+    ):
+        return [], None
+    return offer_seat(work, table, seat)
 
 
 def leave_lists(work: UnitOfWork, player: Player, keys: list[str], reason: str) -> list:

@@ -23,6 +23,10 @@ class Role(StrEnum):
     # The service's own clock: fires the deadlines the events recorded. No
     # person holds it; timers act under it (DESIGN.md, Time and timers).
     CLOCK = "clock"
+    # A player signed in from their phone (issue 24): acts on their own
+    # entries only (floor.application.player_self); a player user holds no
+    # other group.
+    PLAYER = "player"
 
 
 # The roles that may issue a command, in order of preference, are declared with
@@ -34,6 +38,8 @@ JEFE_OR_DIRECTOR = (Role.JEFE_SECTOR, Role.DIRECTOR)
 CAGE = (Role.CAJERO,)
 # Deadlines firing [PT 24; CM-6, CM-18, CM-22, CM-24; GA art. 18.3b]: the clock only.
 CLOCK_ONLY = (Role.CLOCK,)
+# A player acting for themselves (issue 24): their own list entries only.
+PLAYER = (Role.PLAYER,)
 
 
 @dataclass(frozen=True)

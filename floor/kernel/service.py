@@ -247,16 +247,19 @@ class CommandService(Application):
 
     def role_in_scope(self, actor: Actor, command: str, payload: dict[str, Any]) -> Role:
         """The role the actor issues ``command`` under, or the refusal; the
-        floor's policy also checks the table or sector it names
-        (floor.application.staffing)."""
+        floor's policies also check what it names: the table or sector
+        (floor.application.staffing), the player (floor.application.player_self).
+        Every policy is asked (any may refuse); the first that chooses a role
+        names it."""
         spec = COMMANDS[command]
         role = COMMANDS.role_for(actor, command)  # refuses a role that may never
         work = self._work()
+        chosen = None
         for policy in self.policies:
-            chosen = policy.choose_role(work, actor, spec, payload)
-            if chosen is not None:
-                return chosen
-        return role
+            choice = policy.choose_role(work, actor, spec, payload)
+            if chosen is None:
+                chosen = choice
+        return role if chosen is None else chosen
 
     def check_changed_in_scope(
         self, actor: Actor, command: str, role: Role, changed: Sequence[Aggregate]

@@ -27,14 +27,13 @@ from django.db import transaction
 from django.utils import timezone
 from eventsourcing.domain import DomainEventProtocol
 
-from floor.domain.waiting_list import WaitingList
+from floor.domain.waiting_list import REMOTE_EXPIRED, WaitingList
 from floor.kernel.web.rows import insert_rows
 from floor.models import Notification
 
 logger = logging.getLogger(__name__)
 
 DELIVER_TASK = "floor.tasks.deliver_notification"
-REMOTE_EXPIRED = "remote_expired"
 
 
 def queue(position: int, eta=None) -> None:

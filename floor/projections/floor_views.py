@@ -32,7 +32,7 @@ from floor.domain.player import Player
 from floor.domain.seat import SEAT_FLAGS
 from floor.domain.sector import Sector
 from floor.domain.table import Table
-from floor.domain.waiting_list import WaitingList
+from floor.domain.waiting_list import WaitingList, is_checked_in, is_remote
 from floor.kernel.composition import ROOM
 from floor.kernel.web.rows import insert_dicts, insert_rows, update_rows
 from floor.models import (
@@ -570,6 +570,11 @@ class FloorProjection:
                     call_ends_at=_when((entry["call"] or {}).get("ends_at")),
                     call_table=UUID(entry["call"]["table_id"]) if entry["call"] else None,
                     call_seat=entry["call"]["seat"] if entry["call"] else None,
+                    remote=is_remote(entry),
+                    checked_in=is_checked_in(entry),
+                    check_in_by=_when(entry.get("check_in_by")),
+                    answer=(entry.get("answer") or {}).get("answer", ""),
+                    answered_at=_when((entry.get("answer") or {}).get("at")),
                 )
                 for list_id, (_game_key, entries) in lists.items()
                 for position, entry in enumerate(entries, start=1)

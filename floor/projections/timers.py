@@ -5,7 +5,8 @@ A suspension records when its table closes [PT 24]; a call records when its
 window ends [CM-6]; the action clock when its last minute starts and when the
 hand is dead [CM-21, CM-22]; the absence clock when the player is warned and
 when the courtesy ends [CM-18]; a time-charged session when its hour strikes
-[GA art. 18.3b; PT 7b]; a sector's closing when its last hands start [CM-24].
+[GA art. 18.3b; PT 7b]; a sector's closing when its last hands start [CM-24];
+a remote list entry when it expires unless checked in (issue 24).
 Each becomes a ``PendingTimer`` row; the events that end it early (the table
 resumes or closes, the player sits, acts, comes back or leaves) cancel it.
 Creating one also sends its ETA task, once the transaction commits: the task
@@ -290,11 +291,52 @@ def _apply_list_event(event: DomainEventProtocol, timers: TimerBatch) -> None:
                 "ends_at": event.ends_at.isoformat(),
             },
         )
-    elif isinstance(event, WaitingList.Registered) and event.relisted:
-        # Registering again while called ends the call: last on the list [CM-6].
-        timers.cancel(list_id, kind="call_window", player_id=str(event.player_id))
+    elif isinstance(event, WaitingList.Registered):
+        player = str(event.player_id)
+        if event.relisted:
+            # Registering again while called ends the call: last on the list
+            # [CM-6]; it replaces a remote entry's check-in time too.
+            timers.cancel(list_id, kind="call_window", player_id=player)
+            timers.cancel(list_id, kind="check_in", player_id=player)
+        check_in_by = getattr(event, "check_in_by", None)
+        if getattr(event, "remote", False) and check_in_by is not None:
+            # A remote entry expires unless checked in by then (issue 24).
+            timers.add(
+                f"check_in:{list_id}:{player}:{check_in_by.isoformat()}",
+                "check_in",
+                list_id,
+                check_in_by,
+                "expire_remote_entry",
+                {
+                    "waiting_list_id": str(list_id),
+                    "player_id": player,
+                    "check_in_by": check_in_by.isoformat(),
+                },
+            )
+    elif isinstance(event, WaitingList.CheckedIn):
+        timers.cancel(list_id, kind="check_in", player_id=str(event.player_id))
+    elif isinstance(event, WaitingList.CallAnswered):
+        # "Five more minutes" may move the call's deadline (issue 24; CM-6):
+        # the window's timer follows it; an unmoved deadline keeps its key.
+        if event.ends_at is not None and event.table_id is not None:
+            player = str(event.player_id)
+            key = f"call:{list_id}:{event.table_id}:{player}:{event.ends_at.isoformat()}"
+            timers.cancel(list_id, kind="call_window", player_id=player, except_key=key)
+            timers.add(
+                key,
+                "call_window",
+                list_id,
+                event.ends_at,
+                "expire_call",
+                {
+                    "waiting_list_id": str(list_id),
+                    "player_id": player,
+                    "ends_at": event.ends_at.isoformat(),
+                },
+            )
     elif isinstance(event, WaitingList.Removed):
         timers.cancel(list_id, kind="call_window", player_id=str(event.player_id))
+        timers.cancel(list_id, kind="check_in", player_id=str(event.player_id))
     elif isinstance(event, WaitingList.CallsCancelled):  # that table's calls only
         timers.cancel(list_id, key_prefix=f"call:{list_id}:{event.table_id}:")
 

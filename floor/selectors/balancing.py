@@ -22,6 +22,7 @@ def _with_tables(groups: list[BalanceGroupView]) -> list[BalanceGroupView]:
         WaitingEntryView.objects.filter(
             waiting_list__game__in={g.game for g in groups},
             status="waiting",
+            checked_in=True,  # a remote entry not checked in is not here (issue 24)
             player__table__isnull=True,
         )
         .values_list("waiting_list__game")

@@ -100,7 +100,9 @@ def seat_calls() -> dict[UUID, dict[int, dict[str, Any]]]:
 def games_with_free_waiting() -> set[tuple]:
     """The games (variant, limit, minimum, maximum) whose list has a player
     waiting who sits at no table: the one ``call_next`` would call [CM-5, CM-7]."""
-    waiting = WaitingEntryView.objects.filter(status="waiting", player__table__isnull=True)
+    waiting = WaitingEntryView.objects.filter(
+        status="waiting", checked_in=True, player__table__isnull=True
+    )  # a remote entry is callable once checked in (issue 24)
     return set(
         waiting.values_list(
             "waiting_list__variant",
@@ -151,7 +153,8 @@ def game_draw(variant: str, limit: str, minimum: int, maximum: int) -> dict[str,
         "maximum_cents": maximum,
     }
     entries = WaitingEntryView.objects.filter(
-        **{f"waiting_list__{k}": v for k, v in game.items()}
+        checked_in=True,  # the draw is among the players here (issue 24)
+        **{f"waiting_list__{k}": v for k, v in game.items()},
     ).select_related("player")
     playing = TableView.objects.filter(status__in=["running", "suspended"], **game)
     held = seat_calls()

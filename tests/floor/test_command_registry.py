@@ -32,11 +32,14 @@ ROLES_BEFORE_THE_REGISTRY = {
     "register_player": (Role.JEFE_SECTOR, Role.CAJERO),
     "bar_player": (Role.JEFE_SECTOR, Role.DIRECTOR),
     "lift_bar": (Role.JEFE_SECTOR, Role.DIRECTOR),
-    # How a player is told of a call (issue 24, item 3): who registers them.
-    "change_contact_preference": (Role.JEFE_SECTOR, Role.CAJERO),
+    # How a player is told of a call (issue 24, item 3): who registers them, and the player.
+    "change_contact_preference": (Role.JEFE_SECTOR, Role.CAJERO, Role.PLAYER),
     # The jefe keeps the list and assigns seats [GA art. 19.1].
-    "join_waiting_list": _JEFE,
-    "leave_waiting_list": _JEFE,
+    # A player puts themselves on a list and takes themselves off (issue 24).
+    "join_waiting_list": (Role.JEFE_SECTOR, Role.PLAYER),
+    "leave_waiting_list": (Role.JEFE_SECTOR, Role.PLAYER),
+    "check_in_player": _JEFE,
+    "answer_call": (Role.PLAYER, Role.JEFE_SECTOR),
     "draw_seats": _JEFE,
     "seat_player": _JEFE,
     "request_seat_change": _JEFE,
@@ -101,6 +104,7 @@ ROLES_BEFORE_THE_REGISTRY = {
     # Deadlines firing [PT 24; CM-6, CM-18, CM-22, CM-24; GA art. 18.3b]: the clock only.
     "expire_suspension": (Role.CLOCK,),
     "expire_call": (Role.CLOCK,),
+    "expire_remote_entry": (Role.CLOCK,),
     "warn_action_clock": (Role.CLOCK,),
     "expire_action_clock": (Role.CLOCK,),
     "warn_absence": (Role.CLOCK,),

@@ -35,6 +35,7 @@ from schemathesis.checks import (
     status_code_conformance,
 )
 
+from floor.application.player_self import player_username
 from floor.kernel.roles import Role
 from tests.support.auth import api_credentials
 from tests.support.floor import new_id
@@ -186,8 +187,12 @@ def seeded_floor(floor_app) -> dict[str, str]:
 @pytest.fixture
 def credentials(seeded_floor) -> dict[str, dict]:
     """Each role's credentials (the demo's user of it), and nobody's."""
-    from django.contrib.auth.models import User
+    from django.contrib.auth.models import Group, User
 
+    # A player signed in as a demo player (issue 24): the demo makes no
+    # player's sign-in, so it is made here.
+    player, _ = User.objects.get_or_create(username=DEMO_USER["player"])
+    player.groups.set([Group.objects.get_or_create(name="player")[0]])
     found = {"nobody": {}}
     for role in ROLES:
         found[role] = api_credentials(User.objects.get(username=DEMO_USER[role]))
@@ -200,6 +205,7 @@ DEMO_USER = {
     "cajero": "cajero",
     "crupier": "crupier",
     "inspector": "inspector",
+    "player": player_username("DEMO-001"),
 }
 
 

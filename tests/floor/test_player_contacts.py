@@ -11,6 +11,7 @@ from uuid import UUID
 
 import pytest
 
+from floor.application.player_self import player_username
 from floor.kernel.errors import DomainError
 from floor.models import EventJournalEntry, PlayerContact
 from floor.notifications.contacts import change_contact, clean_phone
@@ -148,3 +149,20 @@ def test_a_phone_is_text_in_e164_or_nothing(hostile):
     else:
         with pytest.raises(DomainError):
             clean_phone(hostile)
+
+
+def test_a_player_sets_their_own_contact_and_no_one_elses(floor_app, make_user):
+    room = Room(floor_app, tag="PS")
+    mine, theirs = room.new_player("Lucía"), room.new_player("Otro")
+    me = make_user(player_username(mine), "player")
+    change_contact(me, new_id(), player=mine, channel="email", email=ADDRESS, language="pt")
+    row = PlayerContact.objects.get(player_id=UUID(pid(mine)))
+    assert (row.channel, row.language, row.updated_by) == ("email", "pt", player_username(mine))
+    (changed,) = events_of(floor_app, pid(mine), "ContactPreferenceChanged")
+    assert (changed.actor, changed.actor_role) == (player_username(mine), "player")
+
+    with pytest.raises(DomainError) as refused:
+        change_contact(me, new_id(), player=theirs, channel="email", email=ADDRESS)
+    assert refused.value.code == "not_your_player"
+    assert not PlayerContact.objects.filter(player_id=UUID(pid(theirs))).exists()
+    assert events_of(floor_app, pid(theirs), "ContactPreferenceChanged") == []

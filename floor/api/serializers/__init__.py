@@ -52,6 +52,7 @@ from floor.api.serializers.journal import (
     JournalSerializer,
 )
 from floor.api.serializers.players import (
+    AnswerCallSerializer,
     BarPlayerSerializer,
     ContactSerializer,
     GameSerializer,
@@ -98,6 +99,7 @@ __all__ = [
     "AcceptMoveSerializer",
     "AllowTogetherSerializer",
     "AnnounceClosingSerializer",
+    "AnswerCallSerializer",
     "AssignDealerSerializer",
     "AssignJefesSerializer",
     "BalanceGroupSerializer",

@@ -12,7 +12,7 @@ from floor.api.serializers.common import (
     Cents,
 )
 from floor.domain.player import CONTACT_CHANNELS
-from floor.domain.waiting_list import LIST_LEAVING_REASONS
+from floor.domain.waiting_list import CALL_ANSWERS, LIST_LEAVING_REASONS
 from floor.kernel.web.serializers import CommandSerializer, PlayerCommandSerializer
 from floor.models import (
     PlayerView,
@@ -65,6 +65,13 @@ class WaitingEntrySerializer(BuiltOnceModelSerializer):
             "call_ends_at",
             "call_table",
             "call_seat",
+            # Issue 24: a remote ("called in") entry, callable once checked
+            # in, expiring at ``check_in_by``; the called player's answer.
+            "remote",
+            "checked_in",
+            "check_in_by",
+            "answer",
+            "answered_at",
         ]
 
     def get_waiting_seconds(self, entry: WaitingEntryView) -> int:
@@ -121,3 +128,9 @@ class GameSerializer(PlayerCommandSerializer):
 
 class LeaveListSerializer(GameSerializer):
     reason = serializers.ChoiceField(choices=LIST_LEAVING_REASONS, default="withdrew")
+
+
+class AnswerCallSerializer(GameSerializer):
+    """A called player's answer [CM-6; issue 24]."""
+
+    answer = serializers.ChoiceField(choices=CALL_ANSWERS)

@@ -5,7 +5,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("floor", "0024_journalmention_subject_as_bytes"),
+        ("floor", "0025_player_side_of_the_list"),
     ]
 
     operations = [

@@ -1,0 +1,362 @@
+"""The list's player side, part one (issue 24 item 2): a player acting for
+themselves only (PlayerSelf), remote ("called in") entries that are not
+callable until the jefe checks the player in, and expire after the house's
+check-in time [CM-5, CM-6, CM-7; GA art. 19.1; PT 12]."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from datetime import timedelta
+
+import pytest
+
+from floor import runtime
+from floor.application.player_self import card_of, player_username
+from floor.kernel.errors import ErrorKind
+from floor.kernel.roles import Actor, Role
+from floor.models import PendingTimer, WaitingEntryView
+from floor.timers import sweep_timers
+from games.profiles import CM, GA, PT
+from tests.support.floor import JEFE, new_id
+from tests.support.room import Room, events_of, pid, refused
+
+pytestmark = pytest.mark.django_db
+
+
+def as_player(card: str) -> Actor:
+    """The signed-in player of ``card``: Role.PLAYER only."""
+    return Actor(player_username(card), frozenset({Role.PLAYER}))
+
+
+@pytest.fixture
+def room(floor_app) -> Room:
+    return Room(floor_app)  # CM, the suite's profile
+
+
+def project() -> None:
+    runtime.floor_projector().catch_up()
+
+
+def join_remote(room: Room, card: str, table_id: str) -> dict:
+    return room.app.join_waiting_list(
+        as_player(card), new_id(), player=card, table_id=table_id
+    ).result
+
+
+def check_in(room: Room, card: str, table_id: str) -> dict:
+    return room.app.check_in_player(JEFE, new_id(), player=card, table_id=table_id).result
+
+
+def full_table(room: Room) -> tuple[str, list[str]]:
+    return room.drawn_table(5, seats=5)
+
+
+# --- who a player may act for ------------------------------------------------------------
+
+
+def test_a_player_username_is_their_card_and_back():
+    assert player_username(" ab-12 ") == "player-AB-12"
+    assert card_of("player-AB-12") == "AB-12"
+    assert card_of("jaime") is None
+    assert card_of("player-") is None
+    assert card_of("player-a b") is None
+
+
+def test_a_player_puts_themselves_on_a_list_as_a_remote_entry(room):
+    table_id, _cards = full_table(room)
+    card = room.new_player()
+    result = join_remote(room, card, table_id)
+    assert result["remote"] is True
+    assert result["position"] == 1
+    (registered,) = [
+        e for e in events_of(room.app, result["waiting_list_id"], "Registered")
+        if e.player_id.hex == pid(card).replace("-", "")
+    ]  # fmt: skip
+    assert registered.remote is True
+    assert (registered.actor, registered.actor_role) == (player_username(card), "player")
+    entry = room.waiting(table_id).entry_of(registered.player_id)
+    assert (entry["remote"], entry["checked_in"]) == (True, False)
+    # the jefe's entry at the desk is checked in, as every entry was before
+    other = room.new_player()
+    assert room.join(other, table_id)["remote"] is False
+    entry = room.waiting(table_id).entries[1]
+    assert (entry["remote"], entry["checked_in"], entry["check_in_by"]) == (False, True, None)
+
+
+def test_a_player_naming_another_players_card_is_refused(room):
+    table_id, _cards = full_table(room)
+    mine, theirs = room.new_players(2)
+    room.join(theirs, table_id)
+    for command, extra in (
+        (room.app.join_waiting_list, {}),
+        (room.app.leave_waiting_list, {}),
+        (room.app.answer_call, {"answer": "coming"}),
+    ):
+        for ref in (theirs, pid(theirs)):  # by card or by id
+            error = refused(
+                room.app,
+                "not_your_player",
+                command,
+                as_player(mine),
+                new_id(),
+                player=ref,
+                table_id=table_id,
+                **extra,
+            )
+            assert error.kind is ErrorKind.FORBIDDEN
+    refused(
+        room.app,
+        "not_your_player",
+        room.app.join_waiting_list,
+        as_player(mine),
+        new_id(),
+        table_id=table_id,
+        player=None,
+    )
+    # a user who is not a player's sign-in names nobody
+    stranger = Actor("jaime-at-home", frozenset({Role.PLAYER}))
+    refused(
+        room.app,
+        "not_your_player",
+        room.app.join_waiting_list,
+        stranger,
+        new_id(),
+        player=mine,
+        table_id=table_id,
+    )
+
+
+def test_a_player_is_refused_the_jefes_commands(room):
+    table_id, _cards = full_table(room)
+    card = room.new_player()
+    join_remote(room, card, table_id)
+    for command, arguments in (
+        (room.app.check_in_player, {"player": card, "table_id": table_id}),
+        (room.app.register_player, {"card_number": "Z-1", "display_name": "Zed"}),
+        (room.app.bar_player, {"player": card, "reason": "x"}),
+        (room.app.seat_player, {"player": card, "table_id": table_id, "seat": 1}),
+    ):
+        error = refused(
+            room.app, "role_not_allowed", command, as_player(card), new_id(), **arguments
+        )
+        assert error.kind is ErrorKind.FORBIDDEN
+
+
+def test_a_player_leaves_a_list_only_as_withdrawn(room):
+    table_id, _cards = full_table(room)
+    card = room.new_player()
+    join_remote(room, card, table_id)
+    refused(
+        room.app,
+        "reason_not_allowed",
+        room.app.leave_waiting_list,
+        as_player(card),
+        new_id(),
+        player=card,
+        table_id=table_id,
+        reason="absent_when_called",
+    )
+    room.app.leave_waiting_list(as_player(card), new_id(), player=card, table_id=table_id)
+    assert room.listed(table_id) == []
+    assert room.player(card).waiting_lists == []
+
+
+def test_a_barred_or_seated_player_may_not_join_from_outside(room):
+    """The checks of the desk hold for the player: barred never; seated, only
+    another variant [CM-7]."""
+    table_id, cards = full_table(room)
+    refused(
+        room.app, "seated_same_variant", join_remote, room, cards[0], table_id
+    )  # seated at this game
+    card = room.new_player()
+    room.app.bar_player(JEFE, new_id(), player=card, reason="conducta")
+    refused(room.app, "player_barred", join_remote, room, card, table_id)
+
+
+def test_a_remote_entry_may_not_register_again_from_outside(room):
+    """Re-registering puts the player last when they appear [CM-6]: not from
+    outside the room."""
+    table_id, _cards = full_table(room)
+    card = room.new_player()
+    join_remote(room, card, table_id)
+    refused(room.app, "already_on_list", join_remote, room, card, table_id)
+
+
+# --- not callable until checked in -------------------------------------------------------
+
+
+def test_a_remote_entry_is_skipped_by_the_call_until_checked_in(room):
+    table_id, cards = full_table(room)
+    remote, here = room.new_players(2)
+    join_remote(room, remote, table_id)  # first on the list, from outside
+    room.join(here, table_id)
+    seat = room.leave(table_id, cards[0])["seat"]
+    waiting = room.waiting(table_id)
+    first, second = waiting.entries
+    assert first["status"] == "waiting"  # skipped: not in the room
+    assert (second["status"], second["call"]["seat"]) == ("called", seat)
+    # the seat is the called player's while the call lasts [CM-6]
+    refused(
+        room.app,
+        "waiting_list_first",
+        room.app.seat_player,
+        JEFE,
+        new_id(),
+        table_id=table_id,
+        player=remote,
+        seat=seat,
+    )
+
+
+def test_a_remote_entry_not_checked_in_does_not_wait_ahead(make_app):
+    """check_turn's "first waiting" [PT 12; CM-5] counts players in the room only."""
+    room = Room(make_app("GA"))
+    table_id, _cards = room.drawn_table(5)
+    remote, here = room.new_players(2)
+    join_remote(room, remote, table_id)
+    room.join(here, table_id)
+    free = room.get(table_id).free_seats()
+    # the jefe may not seat the remote player before checking them in
+    refused(
+        room.app,
+        "player_not_checked_in",
+        room.app.seat_player,
+        JEFE,
+        new_id(),
+        table_id=table_id,
+        player=remote,
+        seat=free[0],
+    )
+    room.sit(table_id, here, free[0])  # nobody in the room waits before them
+    assert room.seat_of(table_id, here) == free[0]
+
+
+def test_checking_in_keeps_the_order_under_cm(room):
+    """CM keeps a remote entry's reservation order (the number is given when
+    the player registers [CM-6]): checked in, it is called before later ones."""
+    table_id, cards = full_table(room)
+    remote, here = room.new_players(2)
+    reservation = join_remote(room, remote, table_id)["reservation"]
+    room.join(here, table_id)
+    result = check_in(room, remote, table_id)
+    assert result == {
+        "player_id": pid(remote),
+        "game": result["game"],
+        "reservation": reservation,
+        "position": 1,
+        "kept_order": True,
+    }
+    (checked,) = events_of(room.app, room.waiting(table_id).id, "CheckedIn")
+    assert (checked.actor, checked.actor_role, checked.reservation) == (
+        "jaime",
+        "jefe_sector",
+        None,
+    )
+    seat = room.leave(table_id, cards[0])["seat"]
+    first = room.waiting(table_id).entries[0]
+    assert (first["player_id"], first["status"]) == (pid(remote).replace("-", ""), "called")
+    assert first["call"]["seat"] == seat
+
+
+@pytest.mark.parametrize("profile", [GA, PT])
+def test_checking_in_queues_from_arrival_under_ga_and_pt(make_app, profile):
+    """The regulations know only the list kept in the room [GA art. 19.1; PT
+    12]: checked in, a remote entry goes last under a new number."""
+    room = Room(make_app(profile))
+    table_id, _cards = room.drawn_table(5)
+    remote, here = room.new_players(2)
+    first_number = join_remote(room, remote, table_id)["reservation"]
+    later = room.join(here, table_id)["reservation"]
+    result = check_in(room, remote, table_id)
+    assert result["kept_order"] is False
+    assert result["reservation"] == later + 1 > first_number
+    assert result["position"] == 2
+    assert room.listed(table_id) == [here, remote]
+
+
+def test_checking_in_is_refused_when_there_is_nothing_to_check_in(room):
+    table_id, _cards = full_table(room)
+    remote, here, nowhere = room.new_players(3)
+    join_remote(room, remote, table_id)
+    room.join(here, table_id)
+    refused(room.app, "entry_not_remote", check_in, room, here, table_id)
+    refused(room.app, "player_not_on_list", check_in, room, nowhere, table_id)
+    check_in(room, remote, table_id)
+    refused(room.app, "already_checked_in", check_in, room, remote, table_id)
+
+
+# --- expiry ----------------------------------------------------------------------------
+
+
+def test_a_remote_entry_not_checked_in_expires_at_the_house_time(room, clock):
+    table_id, _cards = full_table(room)
+    card = room.new_player()
+    join_remote(room, card, table_id)
+    project()
+    (timer,) = PendingTimer.objects.filter(kind="check_in")
+    assert timer.due_at == clock.now() + timedelta(minutes=90)  # CM's house setting
+    assert WaitingEntryView.objects.get(player_id=pid(card)).check_in_by == timer.due_at
+    clock.advance(timedelta(minutes=89, seconds=59))
+    assert sweep_timers(clock.now()) == 0
+    clock.advance(timedelta(seconds=1))
+    assert sweep_timers(clock.now()) == 1
+    project()
+    assert room.listed(table_id) == []
+    assert room.player(card).waiting_lists == []
+    removed = events_of(room.app, room.waiting(table_id).id, "Removed")[-1]
+    assert (removed.player_id.hex, removed.reason) == (pid(card).replace("-", ""), "remote_expired")
+    assert (removed.actor, removed.actor_role) == ("floor-clock", "clock")
+    timer.refresh_from_db()
+    assert timer.outcome == {"fired": True, "removed": pid(card)}
+
+
+def test_a_checked_in_entry_does_not_expire(room, clock):
+    table_id, _cards = full_table(room)
+    card = room.new_player()
+    join_remote(room, card, table_id)
+    check_in(room, card, table_id)
+    project()
+    (timer,) = PendingTimer.objects.filter(kind="check_in")
+    assert timer.state == PendingTimer.CANCELLED
+    clock.advance(timedelta(minutes=90))
+    assert sweep_timers(clock.now()) == 0
+    assert room.listed(table_id) == [card]
+
+
+def test_the_check_in_time_is_the_houses(make_app, clock):
+    house = replace(CM, waiting_list=replace(CM.waiting_list, remote_check_in_time=None))
+    room = Room(make_app(house))
+    table_id, _cards = room.drawn_table(5, seats=5)
+    card = room.new_player()
+    join_remote(room, card, table_id)
+    project()
+    assert not PendingTimer.objects.filter(kind="check_in").exists()
+    assert room.waiting(table_id).entries[0]["check_in_by"] is None
+
+
+def test_a_stale_expiry_does_nothing_and_an_early_one_is_refused(room, clock):
+    table_id, _cards = full_table(room)
+    card = room.new_player()
+    join_remote(room, card, table_id)
+    project()
+    (timer,) = PendingTimer.objects.filter(kind="check_in")
+    from floor.application.clocks import CLOCK_ACTOR
+
+    refused(
+        room.app,
+        "timer_not_due",
+        room.app.expire_remote_entry,
+        CLOCK_ACTOR,
+        new_id(),
+        **timer.arguments,
+    )
+    other = {**timer.arguments, "check_in_by": (timer.due_at - timedelta(minutes=1)).isoformat()}
+    assert room.app.expire_remote_entry(CLOCK_ACTOR, new_id(), **other).result == {"fired": False}
+    refused(
+        room.app,
+        "role_not_allowed",
+        room.app.expire_remote_entry,
+        JEFE,
+        new_id(),
+        **timer.arguments,
+    )
