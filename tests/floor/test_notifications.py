@@ -15,10 +15,12 @@ import pytest
 from django.utils import timezone
 
 from floor import runtime
+from floor.application.player_self import player_username
 from floor.domain.game import Game
 from floor.domain.waiting_list import WaitingList
 from floor.kernel.clock import ManualClock
 from floor.kernel.context import CommandContext, command_context
+from floor.kernel.roles import Actor, Role
 from floor.kernel.web.shadow_rebuild import ShadowRebuild
 from floor.models import Notification, PlayerContact
 from floor.notifications import delivery, outbox
@@ -28,6 +30,7 @@ from floor.notifications.outbox import OutboxBatch
 from floor.notifications.texts import compose
 from floor.projections import timers
 from floor.tasks import deliver_notification, sweep_notifications
+from floor.timers import sweep_timers
 from games.profiles import CM
 from tests.support.floor import JEFE, new_id
 from tests.support.notify import Provider, SmtpServer
@@ -370,3 +373,35 @@ def test_beat_sweeps_the_outbox(settings):
     assert entry["task"] == sweep_notifications.name == "floor.tasks.sweep_notifications"
     assert entry["schedule"] == settings.FLOOR_NOTIFY_SWEEP_SECONDS
     assert deliver_notification.name == outbox.DELIVER_TASK
+
+
+def test_a_remote_entry_left_to_expire_is_told_by_email(
+    floor_app, django_capture_on_commit_callbacks, channels, queued, clock
+):
+    """A player's remote entry not checked in within the house's time is
+    removed "remote_expired" by the clock (issue 24, item 2), and told so."""
+    room = Room(floor_app, tag="RX")
+    table_id = room.table()
+    card = room.new_player("Lucía")
+    keep(pid(card), Contact("email", ADDRESS, "", "es"), "jaime")
+    me = Actor(player_username(card), frozenset({Role.PLAYER}))
+    assert floor_app.join_waiting_list(me, new_id(), player=card, table_id=table_id).result[
+        "remote"
+    ]
+    with django_capture_on_commit_callbacks(execute=True):
+        runtime.floor_projector().catch_up()
+    assert not Notification.objects.exists()
+
+    clock.advance(timedelta(minutes=90))
+    with django_capture_on_commit_callbacks(execute=True):
+        assert sweep_timers(clock.now()) == 1  # the check-in's deadline
+        runtime.floor_projector().catch_up()
+    (row,) = Notification.objects.all()
+    assert (row.kind, row.player_id) == ("remote_expired", UUID(pid(card)))
+    assert queued == [(row.position, None)]
+
+    assert deliver_notification(row.position) == "sent"
+    (received,) = channels["smtp"].messages
+    assert received.recipients == [ADDRESS]
+    assert received.subject == "Casino de demostración: tu puesto en la lista ha caducado"
+    assert "Texas Hold'em" in received.body and "no te registraste" in received.body
