@@ -10,7 +10,9 @@ import json
 from uuid import UUID
 
 import pytest
+from django.test import Client
 
+from floor import runtime
 from floor.application.player_self import player_username
 from floor.kernel.errors import DomainError
 from floor.models import EventJournalEntry, PlayerContact
@@ -24,8 +26,13 @@ ADDRESS = "lucia@example.org"
 
 
 @pytest.fixture
-def card(floor_app) -> str:
-    return Room(floor_app, tag="CT").new_player("Lucía")
+def room(floor_app) -> Room:
+    return Room(floor_app, tag="CT")
+
+
+@pytest.fixture
+def card(room) -> str:
+    return room.new_player("Lucía")
 
 
 def url(card: str) -> str:
@@ -166,3 +173,31 @@ def test_a_player_sets_their_own_contact_and_no_one_elses(floor_app, make_user):
     assert refused.value.code == "not_your_player"
     assert not PlayerContact.objects.filter(player_id=UUID(pid(theirs))).exists()
     assert events_of(floor_app, pid(theirs), "ContactPreferenceChanged") == []
+
+
+def test_the_jefe_saves_a_contact_from_the_console(room, card, make_user):
+    make_user("jaime-cn", "jefe_sector", password="pa55-word-ok")
+    jefe = Client()
+    assert jefe.login(username="jaime-cn", password="pa55-word-ok")
+    runtime.floor_projector().catch_up()
+    page = jefe.get(f"/sectors/{room.sector_id}/").content.decode()
+    assert 'data-command="change_contact_preference"' in page
+    assert '<option value="gl">Gallego</option>' in page
+
+    def save(**fields):
+        answer = jefe.post(
+            "/console/commands/change_contact_preference/",
+            {"command_id": new_id(), "player": card, **fields},
+            HTTP_ACCEPT="application/json",
+        )
+        return answer.status_code, answer.json()
+
+    status, answer = save(channel="sms", email="", phone="+34 600 123 456", language="gl")
+    assert (status, answer["message"]) == (201, "El contacto del jugador queda guardado.")
+    row = PlayerContact.objects.get(player_id=UUID(pid(card)))
+    assert (row.channel, row.phone, row.language) == ("sms", "+34600123456", "gl")
+
+    status, answer = save(channel="sms", email="", phone="600", language="es")
+    assert (status, answer["code"]) == (400, "phone_invalid")
+    assert "+34600123456 (E.164)" in answer["message"]
+    assert PlayerContact.objects.get(player_id=UUID(pid(card))).phone == "+34600123456"
