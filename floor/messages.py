@@ -85,6 +85,21 @@ MESSAGES = {
         "someone is waiting ahead of this player."
     ),
     "nobody_to_call": _("Nobody on the waiting list is free to take the seat."),
+    # --- the player's side of the list (issue 24) ------------------------------------
+    "not_your_player": _("A player may act only for themselves."),
+    "reason_not_allowed": _("A player takes themselves off a list only as withdrawn."),
+    "already_on_list": _(
+        "That player is already on this list: registering again is done in the room (CM-6)."
+    ),
+    "entry_not_remote": _("That entry was made at the desk: there is nothing to check in."),
+    "already_checked_in": _("That player is already checked in."),
+    "player_not_checked_in": _(
+        "That player registered from outside the room: check them in when they arrive."
+    ),
+    "player_not_called": _("That player has not been called."),
+    "answer_invalid": _("The answer to a call is one of: %(answers)s."),
+    "more_time_already_asked": _("More time may be asked for once a call."),
+    "call_already_answered": _("That answer is already recorded."),
     "seat_already_offered": _("That seat is already offered to a called player."),
     # --- tables and seats ---------------------------------------------------------
     "table_not_found": _("That table does not exist."),

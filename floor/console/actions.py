@@ -130,6 +130,18 @@ FLOOR_COMMANDS: dict[str, ConsoleCommand] = by_name(
         s.LeaveListSerializer,
         gettext_lazy("The player left the list."),
     ),
+    # A remote entry's player has arrived: callable from now (issue 24).
+    ConsoleCommand(
+        COMMANDS.check_in_player,
+        s.GameSerializer,
+        gettext_lazy("The player has arrived: on the list from now."),
+    ),
+    # A called player's answer given at the desk [CM-6; issue 24].
+    ConsoleCommand(
+        COMMANDS.answer_call,
+        s.AnswerCallSerializer,
+        gettext_lazy("The answer is recorded."),
+    ),
     ConsoleCommand(
         COMMANDS.bar_player,
         s.BarPlayerSerializer,

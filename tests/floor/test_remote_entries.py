@@ -323,15 +323,28 @@ def test_a_checked_in_entry_does_not_expire(room, clock):
     assert room.listed(table_id) == [card]
 
 
-def test_the_check_in_time_is_the_houses(make_app, clock):
-    house = replace(CM, waiting_list=replace(CM.waiting_list, remote_check_in_time=None))
-    room = Room(make_app(house))
-    table_id, _cards = room.drawn_table(5, seats=5)
-    card = room.new_player()
-    join_remote(room, card, table_id)
-    project()
-    assert not PendingTimer.objects.filter(kind="check_in").exists()
-    assert room.waiting(table_id).entries[0]["check_in_by"] is None
+@pytest.mark.parametrize("minutes", [None, 30])
+def test_the_check_in_time_is_the_houses(make_app, clock, minutes):
+    check_in_time = timedelta(minutes=minutes) if minutes else None
+    house = replace(CM, waiting_list=replace(CM.waiting_list, remote_check_in_time=check_in_time))
+    app = make_app(house)
+    runtime.install(app)  # the projector and its timers read this floor
+    try:
+        room = Room(app)
+        table_id, _cards = room.drawn_table(5, seats=5)
+        card = room.new_player()
+        join_remote(room, card, table_id)
+        project()
+        timers = PendingTimer.objects.filter(kind="check_in")
+        entry = room.waiting(table_id).entries[0]
+        if check_in_time is None:  # the entry waits until the jefe removes it
+            assert not timers.exists()
+            assert entry["check_in_by"] is None
+        else:
+            assert [t.due_at for t in timers] == [clock.now() + check_in_time]
+            assert entry["check_in_by"] == (clock.now() + check_in_time).isoformat()
+    finally:
+        runtime.install(None)
 
 
 def test_a_stale_expiry_does_nothing_and_an_early_one_is_refused(room, clock):
@@ -360,3 +373,17 @@ def test_a_stale_expiry_does_nothing_and_an_early_one_is_refused(room, clock):
         new_id(),
         **timer.arguments,
     )
+
+
+def test_a_remote_entry_not_checked_in_is_not_drawn(room):
+    """The draw is among the players in the room [GA art. 20; PT 11; CM-8]:
+    a remote entry not checked in keeps its place on the list."""
+    table_id = room.table()
+    remote = room.new_player()
+    join_remote(room, remote, table_id)
+    here = room.new_players(4)
+    for card in here:
+        room.join(card, table_id)
+    room.app.draw_seats(JEFE, new_id(), table_ids=[table_id])
+    assert set(room.seats(table_id).values()) == set(here)
+    assert room.listed(table_id) == [remote]
