@@ -21,3 +21,7 @@ One concept a module:
 A send never blocks or fails a command or the projector: the projector only
 writes a row, and the message goes out after its commit, from a worker.
 """
+
+from floor.notifications.sending import send
+
+__all__ = ["send"]

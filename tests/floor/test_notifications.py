@@ -23,7 +23,7 @@ from floor.kernel.context import CommandContext, command_context
 from floor.kernel.roles import Actor, Role
 from floor.kernel.web.shadow_rebuild import ShadowRebuild
 from floor.models import Notification, PlayerContact
-from floor.notifications import delivery, outbox
+from floor.notifications import delivery, outbox, send
 from floor.notifications.contacts import Contact, keep
 from floor.notifications.delivery import backoff, deliver, sweep_outbox
 from floor.notifications.outbox import OutboxBatch
@@ -405,3 +405,18 @@ def test_a_remote_entry_left_to_expire_is_told_by_email(
     assert received.recipients == [ADDRESS]
     assert received.subject == "Casino de demostración: tu puesto en la lista ha caducado"
     assert "Texas Hold'em" in received.body and "no te registraste" in received.body
+
+
+def test_send_is_the_one_interface(channels, settings, db):
+    """floor.notifications.send(player_id, message_kind, context): the channel
+    it went through, "none" when nothing was to be sent."""
+    player = pid("IF-1")
+    context = {"game": "texas_holdem/no_limit/200/1000"}
+    assert send(player, "remote_expired", context) == "none"  # no contact row
+    keep(player, Contact("email", ADDRESS, "", "en"), "jaime")
+    assert send(player, "remote_expired", context) == "email"
+    (received,) = channels["smtp"].messages
+    assert received.subject == "Casino de demostración: your place on the list expired"
+    settings.FLOOR_NOTIFY_CHANNELS = ("sms",)  # this deployment has no e-mail
+    assert send(player, "remote_expired", context) == "none"
+    assert len(channels["smtp"].messages) == 1
