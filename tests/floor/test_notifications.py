@@ -420,3 +420,31 @@ def test_send_is_the_one_interface(channels, settings, db):
     settings.FLOOR_NOTIFY_CHANNELS = ("sms",)  # this deployment has no e-mail
     assert send(player, "remote_expired", context) == "none"
     assert len(channels["smtp"].messages) == 1
+
+
+def test_the_outbox_is_counted_by_state_for_prometheus(called, channels, settings):
+    from floor.monitoring import FloorCollector
+
+    settings.FLOOR_NOTIFY_MAX_ATTEMPTS = 1
+    called.contact("sms")
+    row = called.call()
+    channels["provider"].script = [503]
+    assert deliver(row.position) == "failed"
+    (gauge,) = [m for m in FloorCollector().notifications()]
+    counts = {sample.labels["state"]: sample.value for sample in gauge.samples}
+    assert counts["failed"] == 1 and counts["pending"] == counts["sent"] == 0
+
+
+def test_a_mail_relay_down_is_retried_then_delivered(called, channels, settings):
+    called.contact("email")
+    row = called.call()
+    settings.EMAIL_PORT = 9  # nothing listens: refused
+    now = timezone.now()
+    assert deliver(row.position, now) == "retry"
+    row.refresh_from_db()
+    assert row.last_error == "email: ConnectionRefusedError"
+    settings.EMAIL_PORT = channels["smtp"].port  # the relay is back
+    assert sweep_outbox(now + timedelta(seconds=30)) == 1
+    (received,) = channels["smtp"].messages
+    assert received.recipients == [ADDRESS]
+    assert Notification.objects.get(position=row.position).attempts == 2
