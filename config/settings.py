@@ -444,6 +444,51 @@ FLOOR_AUDIT_ANCHOR_FILE = os.environ.get(
     "FLOOR_AUDIT_ANCHOR_FILE", str(VAR_DIR / "audit_anchors.jsonl")
 )
 FLOOR_AUDIT_ANCHOR_SECONDS = float(os.environ.get("FLOOR_AUDIT_ANCHOR_SECONDS", "300"))
+# --- Notifications to players (issue 24, item 3; docs/operations.md,
+# "Notifications"): a player who asked for it is told by e-mail or SMS when
+# called, or when their remote entry expired. FLOOR_NOTIFY_CHANNELS names the
+# channels this deployment sends through ("email", "sms", "email,sms"); the
+# embedded default names none and sends nothing (each message is recorded as
+# not sent). E-mail goes through Django's e-mail backend and its EMAIL_*
+# settings; SMS through a provider's HTTP API (floor.notifications.sms): a JSON
+# POST to FLOOR_SMS_URL with FLOOR_SMS_API_KEY as a bearer token.
+FLOOR_NOTIFY_CHANNELS = tuple(
+    sorted(
+        {c.strip().lower() for c in os.environ.get("FLOOR_NOTIFY_CHANNELS", "").split(",")} - {""}
+    )
+)
+if set(FLOOR_NOTIFY_CHANNELS) - {"email", "sms"}:
+    raise ImproperlyConfigured(
+        f"FLOOR_NOTIFY_CHANNELS={','.join(FLOOR_NOTIFY_CHANNELS)!r}: 'email', 'sms' or both"
+    )
+# A message that fails is tried again after FLOOR_NOTIFY_RETRY_SECONDS, then
+# twice that, and so on (at most FLOOR_NOTIFY_RETRY_MAX_SECONDS apart), until
+# FLOOR_NOTIFY_MAX_ATTEMPTS attempts: then it is marked failed. Beat's outbox
+# sweep, every FLOOR_NOTIFY_SWEEP_SECONDS, sends what a lost task left behind.
+FLOOR_NOTIFY_MAX_ATTEMPTS = int(os.environ.get("FLOOR_NOTIFY_MAX_ATTEMPTS", "5"))
+FLOOR_NOTIFY_RETRY_SECONDS = float(os.environ.get("FLOOR_NOTIFY_RETRY_SECONDS", "30"))
+FLOOR_NOTIFY_RETRY_MAX_SECONDS = float(os.environ.get("FLOOR_NOTIFY_RETRY_MAX_SECONDS", "900"))
+FLOOR_NOTIFY_SWEEP_SECONDS = float(os.environ.get("FLOOR_NOTIFY_SWEEP_SECONDS", "30"))
+# Django's e-mail settings, from the environment (an SMTP relay by default).
+EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "django.core.mail.backends.smtp.EmailBackend")
+EMAIL_HOST = os.environ.get("EMAIL_HOST", "localhost")
+EMAIL_PORT = int(os.environ.get("EMAIL_PORT", "25"))
+EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = flag("EMAIL_USE_TLS", False)
+EMAIL_USE_SSL = flag("EMAIL_USE_SSL", False)
+# Bounded: a relay that does not answer must not hold a worker (Django's default waits forever).
+EMAIL_TIMEOUT = float(os.environ.get("EMAIL_TIMEOUT", "10"))
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "floor@localhost")
+# The SMS provider's adapter (floor.notifications.sms.JsonHttpSms, or another
+# with the same shape), its base URL, key, sender name and time limit.
+FLOOR_SMS_BACKEND = os.environ.get("FLOOR_SMS_BACKEND", "floor.notifications.sms.JsonHttpSms")
+FLOOR_SMS_URL = os.environ.get("FLOOR_SMS_URL", "")
+FLOOR_SMS_API_KEY = os.environ.get("FLOOR_SMS_API_KEY", "")
+FLOOR_SMS_SENDER = os.environ.get("FLOOR_SMS_SENDER", "Floor")
+FLOOR_SMS_TIMEOUT = float(os.environ.get("FLOOR_SMS_TIMEOUT", "10"))
+if "sms" in FLOOR_NOTIFY_CHANNELS and not FLOOR_SMS_URL:
+    raise ImproperlyConfigured("FLOOR_NOTIFY_CHANNELS names sms: set FLOOR_SMS_URL")
 CELERY_BEAT_SCHEDULE = {
     "sweep": {
         "task": "floor.tasks.sweep",
@@ -460,6 +505,11 @@ CELERY_BEAT_SCHEDULE = {
         "task": "floor.tasks.sweep_tokens",
         "schedule": FLOOR_TOKEN_SWEEP_SECONDS,
         "options": {"expires": max(1.0, FLOOR_TOKEN_SWEEP_SECONDS)},
+    },
+    "notification-sweep": {
+        "task": "floor.tasks.sweep_notifications",
+        "schedule": FLOOR_NOTIFY_SWEEP_SECONDS,
+        "options": {"expires": max(1.0, FLOOR_NOTIFY_SWEEP_SECONDS)},
     },
 }
 

@@ -63,6 +63,13 @@ MESSAGES = {
     "card_number_invalid": _("A card number has 1 to 30 letters, digits or dashes."),
     "display_name_required": _("A player needs a name."),
     "display_name_invalid": _("A player's name has at most %(max_length)s printable characters."),
+    # A player's contact for the call's message (issue 24, item 3).
+    "contact_channel_invalid": _("Choose how the player is told of a call: none, e-mail or SMS."),
+    "email_invalid": _("That is not an e-mail address."),
+    "phone_invalid": _("Give the mobile number with its country code, as in +34600123456 (E.164)."),
+    "email_required": _("To be told by e-mail, the player needs an e-mail address."),
+    "phone_required": _("To be told by SMS, the player needs a mobile number."),
+    "language_invalid": _("Choose Spanish, Galician, Portuguese or English."),
     "bar_reason_required": _("Give a reason for barring the player."),
     "player_already_barred": _("That player is already barred."),
     "player_not_barred": _("That player is not barred."),

@@ -710,3 +710,80 @@ class ListMove(models.Model):
 
     def __str__(self) -> str:
         return f"{self.kind} on {self.list_id} at {self.occurred_at:%H:%M:%S}"
+
+
+# --- notifications to players (issue 24, item 3) ----------------------------------------
+
+
+class PlayerContact(models.Model):
+    """How a player wants to be told they are called, and where: personal data,
+    kept here and never in the event log, so that it can be erased (issue 25).
+
+    The log records only that the preference changed, and to which channel
+    (``Player.ContactPreferenceChanged``); the address and the number are this
+    row's alone. Not a read model: nothing rebuilds it from the log, and a
+    rebuild leaves it as it is (FloorProjection.read_models does not list it).
+    """
+
+    NONE, EMAIL, SMS = "none", "email", "sms"
+    CHANNELS = (NONE, EMAIL, SMS)
+
+    player_id = models.UUIDField(primary_key=True)
+    channel = models.CharField(max_length=8, default=NONE)
+    email = models.EmailField(max_length=254, blank=True, default="")
+    # E.164: "+" and up to 15 digits (ITU-T E.164).
+    phone = models.CharField(max_length=16, blank=True, default="")
+    # The language the player is written to in (es, gl, pt, en).
+    language = models.CharField(max_length=8, default="es")
+    updated_at = models.DateTimeField()
+    updated_by = models.CharField(max_length=150)
+
+    def __str__(self) -> str:
+        return f"contact of {self.player_id} ({self.channel})"
+
+    @property
+    def address(self) -> str:
+        """Where the chosen channel reaches the player ("" for none)."""
+        return {self.EMAIL: self.email, self.SMS: self.phone}.get(self.channel, "")
+
+
+class Notification(models.Model):
+    """The outbox: one message to a player that an event calls for (a call, an
+    expired remote entry), written by the projection in its batch's
+    transaction, keyed by the event's position (exactly once), and sent after
+    the commit by a Celery task (floor.notifications.delivery).
+
+    Like the journal, and unlike the read models, it is never rebuilt: a
+    rebuild replays events whose messages were sent already (or failed), and
+    must not send them again (FloorProjection.read_models does not list it).
+    The address is not copied here: it is read from PlayerContact when sent,
+    so an erased contact is not written to."""
+
+    PENDING, SENDING, SENT, SKIPPED, STALE, FAILED = (
+        "pending", "sending", "sent", "skipped", "stale", "failed",
+    )  # fmt: skip
+
+    position = models.BigIntegerField(primary_key=True)
+    kind = models.CharField(max_length=20)
+    player_id = models.UUIDField(db_index=True)
+    # What the message says: the game, the table and seat, the call's end.
+    context = models.JSONField(default=dict)
+    created_at = models.DateTimeField()
+    state = models.CharField(max_length=8, default=PENDING)
+    # The channel it went through (or none: the player asked for none, or the
+    # deployment has no backend for it: the embedded default).
+    channel = models.CharField(max_length=8, blank=True, default="")
+    attempts = models.PositiveSmallIntegerField(default=0)
+    next_attempt_at = models.DateTimeField()
+    claimed_at = models.DateTimeField(null=True)
+    sent_at = models.DateTimeField(null=True)
+    # The last failure's kind (no address, no provider's answer body).
+    last_error = models.CharField(max_length=200, blank=True, default="")
+
+    class Meta:
+        indexes = [
+            models.Index(fields=["state", "next_attempt_at"], name="notification_due"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.kind} to {self.player_id} ({self.state})"

@@ -43,13 +43,17 @@ from floor.domain.reads import readers_of
 from floor.health import event_store_state, is_staff, projection_state
 from floor.liveness import liveness
 from floor.messages import message_for
-from floor.models import PendingTimer, ProcessRestart
+from floor.models import Notification, PendingTimer, ProcessRestart
 
 logger = logging.getLogger(__name__)
 
 # The background processes whose restarts are counted even before the first.
 PROCESSES = ("web", "worker", "beat")
 NOT_FIRED = (PendingTimer.PENDING, PendingTimer.CLAIMED)
+NOTIFICATION_STATES = (
+    Notification.PENDING, Notification.SENDING, Notification.SENT,
+    Notification.SKIPPED, Notification.STALE, Notification.FAILED,
+)  # fmt: skip
 
 
 class FloorCollector:
@@ -66,6 +70,7 @@ class FloorCollector:
             ("projections", self.projections),
             ("timers", self.timers),
             ("liveness", self.liveness),
+            ("notifications", self.notifications),
         ):
             try:
                 metrics = list(read())
@@ -115,6 +120,22 @@ class FloorCollector:
             "How long ago the oldest timer not yet fired was due (0: none is due).",
             value=overdue,
         )
+
+    def notifications(self) -> Iterator[Metric]:
+        """The outbox's messages to players by state (issue 24, item 3): a
+        growing ``failed`` is a mail relay or SMS provider down for longer
+        than the retries last; ``pending`` that stays is no worker sending."""
+        counts = dict(
+            Notification.objects.values_list("state").annotate(n=Count("position")).order_by()
+        )
+        gauge = GaugeMetricFamily(
+            "floor_notifications",
+            "Messages to players in the outbox, by state.",
+            labels=["state"],
+        )
+        for state in NOTIFICATION_STATES:
+            gauge.add_metric([state], counts.get(state, 0))
+        yield gauge
 
     def liveness(self) -> Iterator[Metric]:
         seen = liveness()

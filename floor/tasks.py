@@ -10,6 +10,7 @@ from django.utils import timezone
 from floor.audit_files import anchor_head
 from floor.logins import sweep_expired_tokens
 from floor.models import PendingTimer, SchedulerHeartbeat
+from floor.notifications.delivery import deliver, sweep_outbox
 from floor.runtime import floor_projector
 from floor.timers import fire_by_key, sweep_timers
 
@@ -61,3 +62,18 @@ def fire_timer(self, key: str) -> str:
     if done == "early":
         raise self.retry(eta=PendingTimer.objects.get(key=key).due_at)
     return done
+
+
+@shared_task(name="floor.tasks.deliver_notification")
+def deliver_notification(position: int) -> str:
+    """An outbox row's send, queued once the projector's batch committed, or
+    at a retry's time (floor.notifications.delivery): it never raises, a
+    failure is the row's next attempt."""
+    return deliver(position)
+
+
+@shared_task(name="floor.tasks.sweep_notifications")
+def sweep_notifications() -> int:
+    """Beat's outbox sweep, every FLOOR_NOTIFY_SWEEP_SECONDS: sends the rows
+    whose task was lost (a broker down when queued, a worker that died)."""
+    return sweep_outbox()

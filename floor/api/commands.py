@@ -27,6 +27,7 @@ from floor.kernel.registry import COMMANDS
 from floor.kernel.web.endpoints import CommandEndpoint, CommandView, result_answer
 from floor.kernel.web.responses import command_response
 from floor.kernel.web.serializers import CommandSerializer, PlayerCommandSerializer
+from floor.notifications.contacts import change_contact
 from floor.selectors import balancing, players
 
 # The answer kinds have no docstrings: drf-spectacular would take one for the
@@ -77,6 +78,18 @@ class OnPlayer(CommandView):
     @staticmethod
     def answer_schema(command: str) -> Any:
         return result_answer(command, "player", s.PlayerSerializer)
+
+
+class ContactOnPlayer(OnPlayer):
+    # The player's contact: the command names the channel, the details are
+    # kept outside the log (floor.notifications.contacts.change_contact).
+    def run(self, request: Request, **arguments: Any) -> tuple[Any, dict]:
+        checked = self.body(data=request.data)
+        checked.is_valid(raise_exception=True)
+        data = dict(checked.validated_data)
+        command_id = data.pop("command_id")
+        outcome = change_contact(request.user, command_id, **arguments, **data)
+        return outcome, outcome.result
 
 
 class OnGroup(CommandView):
@@ -415,6 +428,14 @@ FLOOR_ENDPOINTS: tuple[CommandEndpoint, ...] = (
         s.BarPlayerSerializer,
         "Bar a player",
         OnPlayer,
+    ),
+    E(
+        COMMANDS.change_contact_preference,
+        PLAYER + "contact/",
+        "player-contact",
+        s.ContactSerializer,
+        "How a player is told of a call: none, e-mail or SMS (kept outside the log)",
+        ContactOnPlayer,
     ),
     E(
         COMMANDS.lift_bar,

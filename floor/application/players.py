@@ -107,6 +107,21 @@ def acting_as_player() -> bool:
     return current_context().actor_role == Role.PLAYER
 
 
+# Who may change how a player is told of a call (issue 24, item 3): the jefe
+# or the cage, who register players, and the player themself (only their own:
+# floor.application.player_self).
+@command(roles=(Role.JEFE_SECTOR, Role.CAJERO, Role.PLAYER))
+def change_contact_preference(work: UnitOfWork, *, player: str, channel: str) -> Decision:
+    """Records that the player's contact preference changed and the channel
+    they chose (none, email, sms), with its actor. The address or number is
+    personal data, kept outside the log by the caller
+    (floor.notifications.contacts.change_contact), never in the event nor
+    in the command's fingerprint."""
+    found = find_player(work, player)
+    found.change_contact_preference(channel)
+    return [found], {"player_id": str(found.id), "channel": channel}
+
+
 # The jefe keeps the list and assigns seats [GA art. 19.1]; a player may put
 # themselves on it from outside the room (issue 24), only themselves
 # (floor.application.player_self).

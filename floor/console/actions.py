@@ -38,6 +38,7 @@ from floor.console.hand_forms import (
 from floor.kernel.composition import ROOM
 from floor.kernel.registry import COMMANDS
 from floor.kernel.web.serializers import CommandSerializer, PlayerCommandSerializer
+from floor.notifications.contacts import change_contact
 
 
 @dataclass(frozen=True)
@@ -67,6 +68,11 @@ class ConsoleCommand:
     # Names a keyed euro field in the answer's "Read: ..." when READ_LABELS has
     # no label for it (a counted account: "Tray · Table 1 · Sector A 1.480,00 EUR").
     read_label: Callable[[str], str] | None = None
+    # What runs the command in the gateway's place, with the same arguments
+    # (name, user, command id, the command's arguments), when the form holds
+    # more than the command takes: a player's contact details, kept outside
+    # the log (floor.notifications.contacts). None: the gateway's perform.
+    runs: Callable[..., Any] | None = None
 
     @property
     def name(self) -> str:
@@ -92,6 +98,11 @@ def absence_said(result: dict) -> str:
     if "after_hand" in result:  # started now
         return _("The absence clock runs.")
     return ""
+
+
+def _change_contact(name: str, user: Any, command_id: str, **arguments: Any) -> Any:
+    """The contact form's door: the command, and the details kept outside the log."""
+    return change_contact(user, command_id, **arguments)
 
 
 def by_name(*commands: ConsoleCommand) -> dict[str, ConsoleCommand]:
@@ -136,6 +147,13 @@ FLOOR_COMMANDS: dict[str, ConsoleCommand] = by_name(
         s.BarPlayerSerializer,
         gettext_lazy("The player is barred."),
         ("player",),
+    ),
+    ConsoleCommand(
+        COMMANDS.change_contact_preference,
+        s.ContactSerializer,
+        gettext_lazy("The player's contact is saved."),
+        ("player",),
+        runs=_change_contact,
     ),
     ConsoleCommand(
         COMMANDS.lift_bar,

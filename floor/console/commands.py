@@ -149,7 +149,7 @@ def run_console_command(user: Any, name: str, posted: Any) -> tuple[int, dict]:
                 "confirm": {"field": "", "cents": digest, "text": said},
                 "button": _("Confirm the settlement"),
             }
-    ran, outcome_or_answer = _run(name, user, command_id, prepared, read)
+    ran, outcome_or_answer = _run(name, user, command_id, prepared, read, command.runs)
     if not ran:
         return outcome_or_answer
     outcome = outcome_or_answer
@@ -165,11 +165,13 @@ def said_once(reasons: Any) -> str:
     return " ".join(dict.fromkeys(str(reason) for reason in reasons))
 
 
-def _run(name: str, user: Any, command_id: str, arguments: dict, read: dict) -> tuple[bool, Any]:
-    """Runs the command: (True, its outcome), or (False, the status and answer
-    to give instead)."""
+def _run(
+    name: str, user: Any, command_id: str, arguments: dict, read: dict, runs: Any = None
+) -> tuple[bool, Any]:
+    """Runs the command (through ``runs`` if the console command names one):
+    (True, its outcome), or (False, the status and answer to give instead)."""
     try:
-        return True, perform(name, user, command_id, **arguments)
+        return True, (runs or perform)(name, user, command_id, **arguments)
     except DomainError as refused:
         return False, (
             STATUS_BY_KIND[refused.kind],

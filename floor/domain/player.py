@@ -19,6 +19,10 @@ from floor.kernel.aggregate import AuditedAggregate
 from floor.kernel.errors import conflict, invalid
 from floor.kernel.identity import name_based_id
 
+# How a player may ask to be told of a call (issue 24, item 3).
+CONTACT_NONE, CONTACT_EMAIL, CONTACT_SMS = "none", "email", "sms"
+CONTACT_CHANNELS = (CONTACT_NONE, CONTACT_EMAIL, CONTACT_SMS)
+
 CARD_NUMBER = re.compile(r"^[A-Z0-9][A-Z0-9-]{0,29}$")
 MAX_DISPLAY_NAME_LENGTH = 60
 
@@ -297,6 +301,24 @@ class Player(AuditedAggregate):
 
     def played_previous_session(self, game_key: str) -> bool:
         return game_key in self.previous_sessions
+
+    @property
+    def contact_channel(self) -> str:
+        """How the player asked to be told of a call: none, email or sms (issue
+        24, item 3). Players registered before it asked for none."""
+        return self.__dict__.get("_contact_channel", CONTACT_NONE)
+
+    def change_contact_preference(self, channel: object) -> None:
+        """Records that the player's contact details or channel changed, and
+        which channel they chose: the address or number is personal data kept
+        outside the log (floor.models.PlayerContact), erasable (issue 25)."""
+        if channel not in CONTACT_CHANNELS:
+            raise invalid("contact_channel_invalid", allowed=list(CONTACT_CHANNELS))
+        self._contact_preference_changed(channel=channel)
+
+    @event("ContactPreferenceChanged")
+    def _contact_preference_changed(self, channel: str) -> None:
+        self._contact_channel = channel
 
 
 def absence_left_today(days: Sequence[str], day: date, uses_per_day: int) -> bool:

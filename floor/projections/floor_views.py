@@ -47,6 +47,7 @@ from floor.models import (
     WaitingEntryView,
     WaitingListView,
 )
+from floor.notifications.outbox import OutboxBatch
 from floor.projections import live_marks
 from floor.projections.journal import JournalBatch, anchor_close, journal
 from floor.projections.report_views import READ_MODELS as REPORT_MODELS
@@ -133,6 +134,8 @@ class FloorProjection:
         self._lists: dict[UUID, tuple[str, list[dict]]] | None = None
         self._reports: ReportBatch | None = None
         self._timers: TimerBatch | None = None
+        # The messages to players the batch's events call for (the outbox).
+        self._outbox: OutboxBatch | None = None
         # The batch's hands: rows it started (their fields), by (table,
         # number), and what it changed of hands started before it.
         self._hands: dict[tuple[UUID, int], dict] | None = None
@@ -177,6 +180,7 @@ class FloorProjection:
         self._players, self._lists = {}, {}
         self._reports = ReportBatch()
         self._timers = TimerBatch(read_all=True)
+        self._outbox = OutboxBatch()
         self._hands, self._hand_changes = {}, {}
         try:
             with ExitStack() as parts:
@@ -192,6 +196,7 @@ class FloorProjection:
                 self._write_hands(self._hands, self._hand_changes)
                 self._reports.flush()
                 self._timers.flush()
+                self._outbox.flush()
                 live_marks.stamp_all(self._marks)
             if self.hold_rows and self._position is not None and self._rows.small():
                 self._rows.settle()
@@ -204,6 +209,7 @@ class FloorProjection:
             self._players = self._lists = None
             self._reports = None
             self._timers = None
+            self._outbox = None
             self._hands = self._hand_changes = None
 
     def read_models(self) -> Iterable[type[models.Model]]:
@@ -224,7 +230,19 @@ class FloorProjection:
             SectorView,
         ]
         # Not the journal (EventJournalEntry): it is the audit trail, kept
-        # through a rebuild, whose replayed events it already has.
+        # through a rebuild, whose replayed events it already has. Nor the
+        # outbox (Notification) or the players' contacts (PlayerContact):
+        # a rebuild must send no message again, and erase no address.
+
+    def _notify(self, event: DomainEventProtocol, position: int) -> None:
+        """The outbox row of an event that calls for a message to a player
+        (floor.notifications.outbox): with the batch's rows, or at once."""
+        if self._outbox is not None:
+            self._outbox.write(event, position, self._state)
+        else:
+            alone = OutboxBatch()
+            alone.write(event, position, self._state)
+            alone.flush()
 
     def _state(self, event: DomainEventProtocol):
         """The aggregate as it stood right after ``event`` (held in memory)."""
@@ -249,6 +267,8 @@ class FloorProjection:
         else:  # one event applied on its own: its row at once
             written = journal(event, position)
         anchor_close(event, position, written)
+        if written is not None:  # first applied: its message, if it calls for one
+            self._notify(event, position)
         apply_timer_event(event, self._timers)
         apply_report_views(event, position, self._reports)
         matched = _APPLIED(event)

@@ -32,6 +32,8 @@ ROLES_BEFORE_THE_REGISTRY = {
     "register_player": (Role.JEFE_SECTOR, Role.CAJERO),
     "bar_player": (Role.JEFE_SECTOR, Role.DIRECTOR),
     "lift_bar": (Role.JEFE_SECTOR, Role.DIRECTOR),
+    # How a player is told of a call (issue 24, item 3): who registers them, and the player.
+    "change_contact_preference": (Role.JEFE_SECTOR, Role.CAJERO, Role.PLAYER),
     # The jefe keeps the list and assigns seats [GA art. 19.1].
     # A player puts themselves on a list and takes themselves off (issue 24).
     "join_waiting_list": (Role.JEFE_SECTOR, Role.PLAYER),

@@ -112,8 +112,9 @@ def test_the_database_gauges(floor_app, scraper):
     assert math.isinf(value(samples, "floor_process_seconds_since_seen", process="projector"))
     assert all(
         value(samples, "floor_metrics_source_up", source=source) == 1
-        for source in ("projections", "timers", "liveness")
+        for source in ("projections", "timers", "liveness", "notifications")
     )
+    assert value(samples, "floor_notifications", state="failed") == 0
 
     runtime.floor_projector().catch_up()
     assert value(scrape(scraper), "floor_read_model_lag_events") == 0

@@ -140,8 +140,9 @@ def test_the_inspector_changes_nothing():
 def test_the_cage_moves_money_but_runs_no_table():
     cage = commands_for("cajero")
     assert cage, "the cage has commands"
-    # The cage registers players and gives them their sign-in codes (issue 24).
-    desk = ("/api/players/", "/api/player-sign-in-codes/")
+    # The cage registers players, gives them their sign-in codes and keeps
+    # how they are told of a call (issue 24).
+    desk = {"/api/players/", "/api/player-sign-in-codes/", "/api/players/{player_id}/contact/"}
     assert all(p.startswith("/api/cage/") or p in desk for p in cage), cage
     assert (
         "/api/cage/cash-outs/" in cage and "/api/cage/tray-requests/{request_id}/confirm/" in cage

@@ -234,3 +234,33 @@ def test_postgres_variables_keep_a_socket_directory_or_an_ipv6_host_as_given():
     assert (socket["HOST"], socket["NAME"]) == ("/var/run/postgresql", "floor")
     ipv6 = postgres_from_env({"POSTGRES_DB": "floor", "POSTGRES_HOST": "::1"})
     assert (ipv6["HOST"], ipv6["PORT"]) == ("::1", 5432)
+
+
+NOTIFY = (
+    "from django.conf import settings as s; print(s.FLOOR_NOTIFY_CHANNELS, s.EMAIL_HOST, "
+    "s.EMAIL_PORT, s.EMAIL_USE_TLS, s.EMAIL_TIMEOUT, s.FLOOR_SMS_URL)"
+)
+
+
+def test_the_notification_channels_follow_the_environment():
+    """Issue 24, item 3: the channels and their settings from the environment;
+    an unknown channel, or SMS without its provider, refuses to start."""
+    done = manage(production_env(), "shell", "-c", NOTIFY)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip().splitlines()[-1] == "() localhost 25 False 10.0"  # no SMS URL
+    env = production_env(
+        FLOOR_NOTIFY_CHANNELS=" SMS, email ",
+        EMAIL_HOST="smtp.casino.example",
+        EMAIL_PORT="587",
+        EMAIL_USE_TLS="1",
+        FLOOR_SMS_URL="https://sms.example/v1",
+    )
+    done = manage(env, "shell", "-c", NOTIFY)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip().splitlines()[-1] == (
+        "('email', 'sms') smtp.casino.example 587 True 10.0 https://sms.example/v1"
+    )
+    done = manage(production_env(FLOOR_NOTIFY_CHANNELS="pigeon"), "check")
+    assert done.returncode != 0 and "FLOOR_NOTIFY_CHANNELS" in done.stderr
+    done = manage(production_env(FLOOR_NOTIFY_CHANNELS="sms"), "check")
+    assert done.returncode != 0 and "FLOOR_SMS_URL" in done.stderr

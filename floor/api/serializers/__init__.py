@@ -54,6 +54,7 @@ from floor.api.serializers.journal import (
 from floor.api.serializers.players import (
     AnswerCallSerializer,
     BarPlayerSerializer,
+    ContactSerializer,
     GameSerializer,
     LeaveListSerializer,
     PlayerSerializer,
@@ -112,6 +113,7 @@ __all__ = [
     "Cents",
     "ChangeSeatSerializer",
     "CloseTableSerializer",
+    "ContactSerializer",
     "DinnerBreakSerializer",
     "DrawSerializer",
     "EndHandFormSerializer",

@@ -11,6 +11,7 @@ from floor.api.serializers.common import (
     BuiltOnceModelSerializer,
     Cents,
 )
+from floor.domain.player import CONTACT_CHANNELS
 from floor.domain.waiting_list import CALL_ANSWERS, LIST_LEAVING_REASONS
 from floor.kernel.web.serializers import CommandSerializer, PlayerCommandSerializer
 from floor.models import (
@@ -18,6 +19,7 @@ from floor.models import (
     WaitingEntryView,
     WaitingListView,
 )
+from floor.notifications.texts import LANGUAGES
 from games.limits import MAX_AMOUNT_CENTS, BettingLimit
 from games.variants import Variant
 
@@ -91,6 +93,19 @@ class RegisterPlayerSerializer(CommandSerializer):
 
 class BarPlayerSerializer(CommandSerializer):
     reason = serializers.CharField(max_length=200)
+
+
+class ContactSerializer(CommandSerializer):
+    """How the player wants to be told of a call (issue 24, item 3). The
+    address and number are kept outside the event log; each is checked
+    (floor.notifications.contacts) and the chosen channel needs its own."""
+
+    channel = serializers.ChoiceField(choices=list(CONTACT_CHANNELS))
+    email = serializers.CharField(max_length=254, required=False, allow_blank=True, default="")
+    phone = serializers.CharField(
+        max_length=32, required=False, allow_blank=True, default="", help_text="E.164: +34600123456"
+    )
+    language = serializers.ChoiceField(choices=list(LANGUAGES), default="es")
 
 
 class GameSerializer(PlayerCommandSerializer):
