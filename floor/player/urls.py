@@ -14,6 +14,7 @@ urlpatterns = [
     path("pin/", views.choose_pin, name="pin"),
     path("en-vivo/", views.live, name="live"),
     path("apuntarse/", views.join, name="join"),
+    path("pedir-juego/", views.ask, name="ask"),
     path("borrarse/", views.leave, name="leave"),
     path("responder/", views.answer, name="answer"),
     path("otras-listas/", views.other_lists, name="other-lists"),

@@ -39,6 +39,7 @@ from floor.kernel.web.host import host
 from floor.kernel.web.live import server_now
 from floor.logins import PLAYER_DOOR, is_locked_out
 from floor.player import signin
+from floor.player.forms import AskForGameForm
 from floor.selectors import players as player_reads
 from floor.selectors import tables as table_reads
 from floor.selectors import waits
@@ -182,6 +183,7 @@ def page_context(request: HttpRequest) -> dict[str, Any]:
         # A form's id, each command's derived from it (``_command_id``).
         "command_id": str(uuid.uuid4()),
         "answers": list(ANSWER_LABELS.items()),
+        "ask_form": AskForGameForm(),
         "now": timezone.now(),
     }
 
@@ -366,6 +368,32 @@ def join(request: HttpRequest) -> HttpResponse:
     if joined:
         names = ", ".join(f"{s['variant']} {s['stakes']}" for s in map(game_shown, joined))
         messages.success(request, _("You are on the list: %(games)s.") % {"games": names})
+    return redirect("player:home")
+
+
+@require_POST
+@player_page
+def ask(request: HttpRequest) -> HttpResponse:
+    """Asks for a game no table plays (issue 24, item 4): its list, joined
+    from outside like any other; the jefe is prompted to open a table once
+    enough players are in the room [GA art. 23; PT 24; CM-7, CM-8]."""
+    form = AskForGameForm(request.POST)
+    if not form.is_valid():
+        for errors in form.errors.values():
+            for error in errors:
+                messages.error(request, error)
+        return redirect("player:home")
+    game = form.game()
+    if _run(request, "join_waiting_list", game):
+        shown = game_shown(game)
+        messages.success(
+            request,
+            _(
+                "You asked for %(game)s: the jefe opens a table once enough players "
+                "are here. Check in at the desk when you arrive."
+            )
+            % {"game": f"{shown['variant']} {shown['stakes']}"},
+        )
     return redirect("player:home")
 
 

@@ -653,3 +653,37 @@ def test_a_seat_drawn_follows_the_players_choice_of_their_other_lists(room, desk
     assert {dropping, keeping} <= set(room.seats(table_id).values())
     omaha = {e.player.card_number for e in WaitingEntryView.objects.select_related("player")}
     assert omaha == {keeping}
+
+
+def test_a_player_asks_for_a_game_no_table_plays_from_the_page(room, desk, floor_app):
+    """Issue 24, item 4: the game's list is joined from outside (a remote
+    entry, callable once checked in), amounts as Spanish writes them; a game
+    the profile refuses, or amounts that are not amounts, record nothing."""
+    card = room.new_player()
+    phone = signed_in_player(desk, card)
+    page = phone.get("/jugador/").content.decode()
+    assert 'data-testid="ask-form"' in page and "¿No está tu juego? Pídelo" in page
+    before = floor_app.recorder.max_notification_id()
+    not_amounts, not_allowed = {"minimum_cents": "cuatro"}, {"maximum_cents": "500,00"}
+    for wrong in (not_amounts, not_allowed):
+        fields = {"variant": "omaha", "limit": "pot_limit", "minimum_cents": "4,00"}
+        fields |= {"maximum_cents": "20,00", **wrong}
+        refused_page = post(phone, "/jugador/pedir-juego/", **fields)
+        assert refused_page.status_code == 200 and messages_of(refused_page)
+    assert floor_app.recorder.max_notification_id() == before
+
+    fields = {"variant": "omaha", "limit": "pot_limit", "minimum_cents": "4,00"}
+    asked = post(phone, "/jugador/pedir-juego/", **fields, maximum_cents="20,00")
+    assert "Has pedido Omaha" in messages_of(asked)
+    catch_up()
+    (entry,) = WaitingEntryView.objects.filter(player__card_number=card)
+    listed = entry.waiting_list
+    assert (listed.variant, listed.limit, listed.minimum_cents, listed.maximum_cents) == (
+        "omaha",
+        "pot_limit",
+        400,
+        2000,
+    )
+    assert (entry.remote, entry.checked_in) == (True, False)
+    page = phone.get("/jugador/en-vivo/").content.decode()
+    assert 'data-game="omaha/pot_limit/400/2000"' in page
