@@ -112,6 +112,11 @@ def keep(player_id: str, contact: Contact, by: str) -> PlayerContact:
     return row
 
 
+def contact_of(player_id: Any) -> PlayerContact | None:
+    """The contact kept for a player, or None: what their own page shows them."""
+    return PlayerContact.objects.filter(player_id=UUID(str(player_id))).first()
+
+
 def change_contact(
     user: Any,
     command_id: str,

@@ -15,6 +15,7 @@ urlpatterns = [
     path("en-vivo/", views.live, name="live"),
     path("apuntarse/", views.join, name="join"),
     path("pedir-juego/", views.ask, name="ask"),
+    path("aviso/", views.contact, name="contact"),
     path("borrarse/", views.leave, name="leave"),
     path("responder/", views.answer, name="answer"),
     path("otras-listas/", views.other_lists, name="other-lists"),

@@ -22,7 +22,7 @@ from django.contrib import messages
 from django.contrib.auth import authenticate, login, logout, update_session_auth_hash
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.cache import never_cache
@@ -34,10 +34,11 @@ from floor.domain.waiting_list import CALL_ANSWERS, COMING, FIVE_MORE, NOT_COMIN
 from floor.forms import LIMIT_LABELS, VARIANT_LABELS
 from floor.kernel.errors import DomainError, invalid
 from floor.kernel.service import Outcome
-from floor.kernel.web.gateway import ServiceUnavailable, perform
+from floor.kernel.web.gateway import ReadModelsBehind, ServiceUnavailable, perform
 from floor.kernel.web.host import host
 from floor.kernel.web.live import server_now
 from floor.logins import PLAYER_DOOR, is_locked_out
+from floor.notifications import contacts
 from floor.player import signin
 from floor.player.forms import AskForGameForm
 from floor.selectors import players as player_reads
@@ -184,6 +185,8 @@ def page_context(request: HttpRequest) -> dict[str, Any]:
         "command_id": str(uuid.uuid4()),
         "answers": list(ANSWER_LABELS.items()),
         "ask_form": AskForGameForm(),
+        # How the player is told of a call with the page closed (item 3).
+        "contact": contacts.contact_of(player.id) if player is not None else None,
         "now": timezone.now(),
     }
 
@@ -394,6 +397,33 @@ def ask(request: HttpRequest) -> HttpResponse:
             )
             % {"game": f"{shown['variant']} {shown['stakes']}"},
         )
+    return redirect("player:home")
+
+
+@require_POST
+@player_page
+def contact(request: HttpRequest) -> HttpResponse:
+    """How the player is told of a call when the page is not open (issue 24,
+    item 3): by e-mail, by SMS or not at all, in the page's language. The
+    details are kept outside the event log (floor.notifications.contacts)."""
+    try:
+        contacts.change_contact(
+            request.user,
+            str(request.POST.get("command_id") or ""),
+            player=request.player_card,
+            channel=request.POST.get("channel"),
+            email=request.POST.get("email", ""),
+            phone=request.POST.get("phone", ""),
+            language=translation.get_language() or "es",
+        )
+    except RuleViolation as refused:
+        messages.error(request, host().describe(refused))
+    except ServiceUnavailable:
+        messages.error(request, str(NO_ANSWER))
+    except ReadModelsBehind:
+        messages.success(request, _("Saved: we will tell you that way."))
+    else:
+        messages.success(request, _("Saved: we will tell you that way."))
     return redirect("player:home")
 
 

@@ -23,7 +23,7 @@ from rest_framework.test import APIClient
 
 from floor import runtime
 from floor.domain.player import Player
-from floor.models import PlayerSignInCode, WaitingEntryView
+from floor.models import PlayerContact, PlayerSignInCode, WaitingEntryView
 from floor.player.signin import pin_refusal, player_username
 from tests.support.floor import JEFE, new_id
 from tests.support.room import Room, events_of, pid
@@ -687,3 +687,31 @@ def test_a_player_asks_for_a_game_no_table_plays_from_the_page(room, desk, floor
     assert (entry.remote, entry.checked_in) == (True, False)
     page = phone.get("/jugador/en-vivo/").content.decode()
     assert 'data-game="omaha/pot_limit/400/2000"' in page
+
+
+def test_a_player_chooses_from_the_page_how_a_call_reaches_them(room, desk, floor_app):
+    """Issue 24, item 3: e-mail or SMS when the page is closed; the address
+    kept outside the event log, the event naming the channel and the player
+    as its actor; a wrong address records nothing."""
+    card = room.new_player()
+    phone = signed_in_player(desk, card)
+    before = floor_app.recorder.max_notification_id()
+    wrong = post(phone, "/jugador/aviso/", channel="email", email="not an address")
+    assert messages_of(wrong) and floor_app.recorder.max_notification_id() == before
+
+    saved = post(phone, "/jugador/aviso/", channel="email", email="ana@example.org")
+    assert "Guardado: te avisaremos así." in messages_of(saved)
+    (contact,) = PlayerContact.objects.all()
+    assert (str(contact.player_id), contact.channel, contact.email, contact.language) == (
+        pid(card),
+        "email",
+        "ana@example.org",
+        "es",
+    )
+    [event] = events_of(floor_app, pid(card), "ContactPreferenceChanged")
+    assert (event.actor, event.channel) == (player_username(card), "email")
+    assert "ana@example.org" not in str(event.__dict__)
+    page = phone.get("/jugador/").content.decode()
+    assert 'value="ana@example.org"' in page
+    other = signed_in_player(desk, room.new_player())
+    assert "ana@example.org" not in other.get("/jugador/").content.decode()
