@@ -52,6 +52,11 @@ class SignInCodeView(APIView):
         request=CodeRequestSerializer,
         responses={
             201: CodeSerializer,
+            200: OpenApiResponse(
+                CodeSerializer,
+                description="a repeated command_id: nothing recorded again; a fresh code "
+                "replaces the one the first answer showed, expiring when it does",
+            ),
             400: OpenApiResponse(ErrorSerializer, description="invalid input"),
             401: OpenApiResponse(ErrorSerializer, description="not logged in"),
             403: OpenApiResponse(ErrorSerializer, description="role_not_allowed"),
@@ -67,7 +72,8 @@ class SignInCodeView(APIView):
         given = signin.issue_code(
             request.user, asked.validated_data["player"], asked.validated_data["command_id"]
         )
-        return Response(CodeSerializer(given).data, status=status.HTTP_201_CREATED)
+        answered = status.HTTP_200_OK if given["repeated"] else status.HTTP_201_CREATED
+        return Response(CodeSerializer(given).data, status=answered)
 
 
 @never_cache

@@ -140,6 +140,10 @@ def issue_code(desk_user: Any, card_number: str, command_id: str) -> dict[str, A
         "player_id": outcome.result["player_id"],
         "code": shown_code(code),
         "expires_at": expires_at,
+        # A repeated command id (the desk's retry) records nothing again: the
+        # code the first answer showed may never have been seen, so a fresh
+        # one replaces it, expiring when the recorded one does.
+        "repeated": outcome.replayed,
     }
 
 

@@ -107,6 +107,26 @@ def test_the_desk_gives_a_code_recorded_with_its_actor_and_kept_only_hashed(
     assert not user.is_staff and not user.is_superuser and not user.has_usable_password()
 
 
+def test_the_desks_retry_records_nothing_again_and_its_fresh_code_expires_with_the_first(
+    room, desk, floor_app, clock
+):
+    """A repeated command id (the desk's retry after a lost answer) answers
+    200, records no second event, and replaces the code: the first may never
+    have been seen; the new one expires when the recorded one does."""
+    card = room.new_player()
+    command_id = new_id()
+    first = give_code(desk, card, command_id)
+    clock.advance(timedelta(minutes=2))
+    again = give_code(desk, card, command_id)
+    assert (first.status_code, again.status_code) == (201, 200)
+    assert again.json()["expires_at"] == first.json()["expires_at"]
+    assert len(events_of(floor_app, pid(card), "SignInCodeIssued")) == 1
+    _client, refused_sign_in = sign_in(card, first.json()["code"])
+    assert refused_sign_in.status_code == 400  # the replaced code no longer opens
+    _client, signed = sign_in(card, again.json()["code"])
+    assert signed.status_code == 302
+
+
 def test_the_cage_gives_codes_too_and_other_roles_are_refused_with_nothing_kept(
     room, api_as, floor_app
 ):
