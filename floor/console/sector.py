@@ -630,6 +630,8 @@ def staff_forms(user: Any, sector: SectorView) -> dict[str, Any]:
         "names_dealers": names_dealers,
         # The seat lines' corrections are the jefe's who runs the sector (issue 22).
         "corrects": COMMANDS.may(actor, COMMANDS.fix_stack) and acts_on_sector(user, sector),
+        # Whether the console offers this user the sector's commands.
+        "acts": acts_on_sector(user, sector),
         # Opening a table, here or for a game asked for (issue 24, item 4).
         "can_open_table": COMMANDS.may(actor, COMMANDS.open_table) and acts_on_sector(user, sector),
         "jefes_to_name": players.staff_members(Role.JEFE_SECTOR.value) if names_jefes else [],

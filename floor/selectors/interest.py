@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from django.db.models import Count, Q
 
-from floor.models import TableView, WaitingListView
+from floor.models import TableView, WaitingEntryView, WaitingListView
 from floor.selectors.tables import OPEN
 from games.profiles import RuleProfile
 
@@ -30,11 +30,14 @@ GAME = ("variant", "limit", "minimum_cents", "maximum_cents")
 
 @dataclass(frozen=True)
 class WantedGame:
-    """A game no open table plays, and the players in the room waiting for it."""
+    """A game no open table plays, the players in the room waiting for it,
+    and those who asked from outside and are not here yet (``coming``: their
+    entries, for the jefe to check them in as they arrive)."""
 
     waiting_list: WaitingListView
     waiting: int
     needed: int
+    coming: tuple[WaitingEntryView, ...] = ()
 
     @property
     def ready(self) -> bool:
@@ -50,22 +53,28 @@ def players_to_prompt(profile: RuleProfile) -> int:
 
 
 def wanted_games(profile: RuleProfile) -> list[WantedGame]:
-    """The interest lists with someone waiting in the room, those that may
-    open a table first, then by how many wait (two queries, whatever the
-    log's length)."""
+    """The interest lists with someone waiting, in the room or coming, those
+    that may open a table first, then by how many wait (three queries,
+    whatever the log's length)."""
     playing = set(TableView.objects.filter(status__in=OPEN).order_by().values_list(*GAME))
-    in_room = Q(entries__status="waiting") & Q(entries__checked_in=True)
+    waiting = Q(entries__status="waiting")
     lists = (
-        WaitingListView.objects.annotate(waiting=Count("entries", filter=in_room))
-        .filter(waiting__gt=0)
+        WaitingListView.objects.annotate(
+            waiting=Count("entries", filter=waiting & Q(entries__checked_in=True)),
+            listed=Count("entries", filter=waiting),
+        )
+        .filter(listed__gt=0)
         .order_by()
     )
+    asked = [f for f in lists if tuple(getattr(f, field) for field in GAME) not in playing]
+    coming: dict = {}
+    outside = WaitingEntryView.objects.filter(
+        waiting_list__in=[f.id for f in asked], status="waiting", checked_in=False
+    )
+    for entry in outside.select_related("player").order_by("position"):
+        coming.setdefault(entry.waiting_list_id, []).append(entry)
     needed = players_to_prompt(profile)
-    wanted = [
-        WantedGame(found, found.waiting, needed)
-        for found in lists
-        if tuple(getattr(found, field) for field in GAME) not in playing
-    ]
+    wanted = [WantedGame(f, f.waiting, needed, tuple(coming.get(f.id, ()))) for f in asked]
     return sorted(wanted, key=lambda w: (not w.ready, -w.waiting, w.waiting_list.game))
 
 

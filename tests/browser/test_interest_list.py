@@ -1,7 +1,8 @@
 """An interest list reaches four and the jefe opens the table from the prompt
 (issue 24, item 4, done-when): in Chromium, the jefe's open console shows the
 game asked for as players join it, prompts at four [GA art. 23; PT 24], and
-the prompt fills in the open-table form; the table opened draws its seats from
+the jefe checks in, from the panel, a player who asked from outside, the
+prompt fills in the open-table form; the table opened draws its seats from
 that list [CM-7, CM-8]. Screenshots go to FLOOR_SCREENSHOTS (or the test's tmp
 directory) to be looked at."""
 
@@ -13,8 +14,10 @@ from pathlib import Path
 import pytest
 
 from floor import runtime
+from floor.application.player_self import player_username
+from floor.kernel.roles import Actor, Role
 from floor.models import SeatView, TableView
-from tests.support.floor import JEFE
+from tests.support.floor import JEFE, new_id
 from tests.support.room import Room
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -57,8 +60,13 @@ def test_an_interest_list_reaches_four_and_the_jefe_opens_its_table_from_the_pro
     assert "3 jugadores esperan" in wanted.inner_text()
     assert page.locator("[data-testid=open-prompt]").count() == 0
 
-    room.join(cards[3], **WANTED)
+    # The fourth asks from their phone: coming, not counted until here.
+    outside = Actor(player_username(cards[3]), frozenset({Role.PLAYER}))
+    room.app.join_waiting_list(outside, new_id(), player=cards[3], **WANTED)
     runtime.floor_projector().catch_up()
+    page.locator("[data-testid=wanted-coming]").wait_for(timeout=LIVE_MS)
+    assert page.locator("[data-testid=open-prompt]").count() == 0
+    page.click("[data-testid=wanted-check-in]")  # "Ha llegado"
     page.locator("[data-testid=open-prompt]").wait_for(timeout=LIVE_MS)
     assert "4 jugadores esperan" in wanted.inner_text()
     page.screenshot(path=str(shots(tmp_path) / "interest-prompt.png"), full_page=True)

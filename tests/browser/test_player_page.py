@@ -107,9 +107,11 @@ def test_a_player_signs_in_on_a_phone_joins_two_lists_and_leaves_one(
 def test_a_call_rings_on_the_open_page_and_the_player_asks_for_five_more_minutes(
     live_server, browser, floor_app, settings, tmp_path
 ):
-    """The page polls its live part: a call shows, rings (the vibration is
-    recorded here; the beep is Web Audio's, unheard headless) once, and the
-    player answers "Necesito 5 minutos más"."""
+    """The player joins from outside, the jefe checks them in on arrival; the
+    page polls its live part: a call shows, rings (the vibration is recorded
+    here; the beep is Web Audio's, unheard headless) once, the player answers
+    "Necesito 5 minutos más" (under CM the seat is held no longer, and the
+    page says so [CM-6]), arrives and is seated."""
     from django.contrib.auth import get_user_model
     from django.contrib.auth.models import Group
 
@@ -120,7 +122,6 @@ def test_a_call_rings_on_the_open_page_and_the_player_asks_for_five_more_minutes
     room = Room(floor_app, tag="RG")
     table_id, _cards = room.drawn_table(4, buy_in=None)
     card = room.new_player("Rosa")
-    room.join(card, table_id)  # at the desk: checked in
     runtime.floor_projector().catch_up()
     user = get_user_model().objects.create_user(signin.player_username(card), password="4725")
     user.groups.set([Group.objects.get_or_create(name="player")[0]])
@@ -136,7 +137,15 @@ def test_a_call_rings_on_the_open_page_and_the_player_asks_for_five_more_minutes
     page.fill("#card", card)
     page.fill("#secret", "4725")
     page.click("button[type=submit] >> nth=-1")
+    # From outside the room: the list joined from the phone, not callable yet.
+    page.check("[data-testid='join-texas_holdem/no_limit/200/1000']")
+    page.click("[data-testid=join]")
+    page.wait_for_selector("[data-testid=check-in]")
     assert page.locator("[data-testid=call]").count() == 0
+    # The player arrives: the jefe checks them in, and they can be called.
+    floor_app.check_in_player(JEFE, new_id(), player=card, table_id=table_id)
+    runtime.floor_projector().catch_up()
+    page.wait_for_selector("[data-testid=check-in]", state="detached")
 
     seat = next(s for s in range(1, 11) if s not in room.seats(table_id))
     floor_app.call_next(JEFE, new_id(), table_id=table_id, seat=seat)
@@ -146,7 +155,8 @@ def test_a_call_rings_on_the_open_page_and_the_player_asks_for_five_more_minutes
     assert page.evaluate("window.__vibrations.length") == 1
     number = room.get(table_id).number
     assert f"Mesa {number}, asiento {seat}" in page.inner_text("[data-testid=call]")
-    page.wait_for_timeout(1500)  # another poll: the same call rings no more
+    with page.expect_response(lambda answer: "/jugador/en-vivo/" in answer.url):
+        pass  # another poll: the same call rings no more
     assert page.evaluate("window.__vibrations.length") == 1
     shot(page, tmp_path, "player-called.png")
 
@@ -165,5 +175,48 @@ def test_a_call_rings_on_the_open_page_and_the_player_asks_for_five_more_minutes
         "[data-testid=seated]"
     )
     assert page.locator("[data-testid=call]").count() == 0
+    assert page.locator("[data-testid=entry]").count() == 0
+    phone.close()
+
+
+def test_a_remote_entry_not_checked_in_expires_and_leaves_the_players_page(
+    live_server, browser, floor_app, settings, clock, tmp_path
+):
+    """Issue 24, item 2: an entry made from outside and never checked in
+    expires at the house's time (CM: 90 minutes), removed by the clock; the
+    open page drops it by itself."""
+    from datetime import timedelta
+
+    from django.contrib.auth import get_user_model
+    from django.contrib.auth.models import Group
+
+    from floor.player import signin
+    from floor.timers import sweep_timers
+
+    settings.FLOOR_PLAYER_POLL_SECONDS = 1
+    room = Room(floor_app, tag="EX")
+    room.drawn_table(4, buy_in=None)
+    card = room.new_player("Eva")
+    runtime.floor_projector().catch_up()
+    user = get_user_model().objects.create_user(signin.player_username(card), password="4725")
+    user.groups.set([Group.objects.get_or_create(name="player")[0]])
+
+    phone = browser.new_context(locale="es-ES", viewport=PHONE, is_mobile=True, has_touch=True)
+    page = phone.new_page()
+    page.set_default_timeout(15_000)
+    page.goto(f"{live_server.url}/jugador/entrar/")
+    page.fill("#card", card)
+    page.fill("#secret", "4725")
+    page.click("button[type=submit] >> nth=-1")
+    page.check("[data-testid='join-texas_holdem/no_limit/200/1000']")
+    page.click("[data-testid=join]")
+    until = page.inner_text("[data-testid=check-in]")
+    assert "Preséntate en el mostrador antes de las" in until or "antes de las" in until
+    shot(page, tmp_path, "player-not-checked-in.png")
+
+    clock.advance(timedelta(minutes=90))
+    assert sweep_timers(clock.now()) == 1
+    runtime.floor_projector().catch_up()
+    page.wait_for_selector("[data-testid=no-entries]")
     assert page.locator("[data-testid=entry]").count() == 0
     phone.close()

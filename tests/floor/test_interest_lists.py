@@ -134,6 +134,26 @@ def test_players_still_outside_do_not_count_until_the_jefe_checks_them_in(room, 
     assert "4 jugadores esperan" in panel and 'data-testid="open-prompt"' in panel
 
 
+def test_the_jefe_checks_in_from_the_panel_a_player_who_asked_from_outside(room, jefe):
+    """A player asks from their phone for a game no table plays (issue 24,
+    items 2 and 4): the panel lists them as coming, and checks them in on
+    arrival with one tap; then they count."""
+    ask_for_game(room, 3)
+    outside = room.new_player("Olga")
+    player = Actor(player_username(outside), frozenset({Role.PLAYER}))
+    room.app.join_waiting_list(player, new_id(), player=outside, **WANTED)
+    panel = wanted_panel(jefe, room.sector_id)
+    assert 'data-testid="wanted-coming"' in panel and "Olga" in panel
+    form = re.search(r'<form[^>]*data-command="check_in_player".*?</form>', panel, re.S).group(0)
+    fields = dict(re.findall(r'name="(\w+)" value="([^"]*)"', form))
+    fields["command_id"] = new_id()
+    answer = jefe.post("/console/commands/check_in_player/", fields, HTTP_ACCEPT="application/json")
+    assert answer.status_code in (200, 201), answer.content
+    panel = wanted_panel(jefe, room.sector_id)
+    assert "4 jugadores esperan" in panel and 'data-testid="open-prompt"' in panel
+    assert 'data-testid="wanted-coming"' not in panel
+
+
 def test_an_unknown_or_played_game_asked_for_leaves_the_form_empty(room, jefe):
     ask_for_game(room, 4)
     runtime.floor_projector().catch_up()
