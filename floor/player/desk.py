@@ -39,7 +39,11 @@ class CodeRequestSerializer(serializers.Serializer):
 class CodeSerializer(serializers.Serializer):
     card_number = serializers.CharField()
     player_id = serializers.UUIDField()
-    code = serializers.CharField(help_text="Shown once: it is kept only as a hash.")
+    code = serializers.CharField(
+        allow_null=True,
+        help_text="Shown once: it is kept only as a hash. Null when the command id is a "
+        "repeat: the code given then still opens, and is not shown again.",
+    )
     expires_at = serializers.DateTimeField()
 
 
@@ -54,8 +58,8 @@ class SignInCodeView(APIView):
             201: CodeSerializer,
             200: OpenApiResponse(
                 CodeSerializer,
-                description="a repeated command_id: nothing recorded again; a fresh code "
-                "replaces the one the first answer showed, expiring when it does",
+                description="a repeated command_id: nothing recorded again, no new code; "
+                "the code the first answer showed still opens (code: null)",
             ),
             400: OpenApiResponse(ErrorSerializer, description="invalid input"),
             401: OpenApiResponse(ErrorSerializer, description="not logged in"),

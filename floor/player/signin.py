@@ -124,6 +124,17 @@ def issue_code(desk_user: Any, card_number: str, command_id: str) -> dict[str, A
         # Recorded: the code needs no read model, so it is made all the same.
         outcome = behind.outcome
     expires_at = datetime.fromisoformat(outcome.result["expires_at"])
+    if outcome.replayed:
+        # The same command again (a retry, a reloaded page): nothing recorded
+        # again, and the code given then stays the one that opens: it may be
+        # in the player's hand. It was shown once; a lost one is a new command.
+        return {
+            "card_number": outcome.result["card_number"],
+            "player_id": outcome.result["player_id"],
+            "code": None,
+            "expires_at": expires_at,
+            "repeated": True,
+        }
     code = new_code()
     with transaction.atomic():
         user = existing or _new_player_user(username)
@@ -140,10 +151,7 @@ def issue_code(desk_user: Any, card_number: str, command_id: str) -> dict[str, A
         "player_id": outcome.result["player_id"],
         "code": shown_code(code),
         "expires_at": expires_at,
-        # A repeated command id (the desk's retry) records nothing again: the
-        # code the first answer showed may never have been seen, so a fresh
-        # one replaces it, expiring when the recorded one does.
-        "repeated": outcome.replayed,
+        "repeated": False,
     }
 
 

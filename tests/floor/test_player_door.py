@@ -107,23 +107,22 @@ def test_the_desk_gives_a_code_recorded_with_its_actor_and_kept_only_hashed(
     assert not user.is_staff and not user.is_superuser and not user.has_usable_password()
 
 
-def test_the_desks_retry_records_nothing_again_and_its_fresh_code_expires_with_the_first(
+def test_the_desks_retry_records_nothing_again_and_keeps_the_code_given(
     room, desk, floor_app, clock
 ):
-    """A repeated command id (the desk's retry after a lost answer) answers
-    200, records no second event, and replaces the code: the first may never
-    have been seen; the new one expires when the recorded one does."""
+    """A repeated command id (the desk's retry, a reloaded page) answers 200,
+    records no second event and makes no new code: the first may be in the
+    player's hand already, and still opens."""
     card = room.new_player()
     command_id = new_id()
     first = give_code(desk, card, command_id)
     clock.advance(timedelta(minutes=2))
     again = give_code(desk, card, command_id)
     assert (first.status_code, again.status_code) == (201, 200)
+    assert again.json()["code"] is None
     assert again.json()["expires_at"] == first.json()["expires_at"]
     assert len(events_of(floor_app, pid(card), "SignInCodeIssued")) == 1
-    _client, refused_sign_in = sign_in(card, first.json()["code"])
-    assert refused_sign_in.status_code == 400  # the replaced code no longer opens
-    _client, signed = sign_in(card, again.json()["code"])
+    _client, signed = sign_in(card, first.json()["code"])
     assert signed.status_code == 302
 
 
@@ -735,3 +734,20 @@ def test_a_player_chooses_from_the_page_how_a_call_reaches_them(room, desk, floo
     assert 'value="ana@example.org"' in page
     other = signed_in_player(desk, room.new_player())
     assert "ana@example.org" not in other.get("/jugador/").content.decode()
+
+
+def test_a_reloaded_desk_page_gives_no_second_code(room, make_user, floor_app):
+    """The console's form sent again (a reload) is the same command: it says
+    the code was given and shows none, so the one in the player's hand opens."""
+    make_user("jaime", "jefe_sector", password="pa55-word-ok")
+    console = Client()
+    assert console.login(username="jaime", password="pa55-word-ok")
+    card = room.new_player()
+    form = {"card": card, "command_id": new_id()}
+    first = console.post("/players/sign-in-code/", form).content.decode()
+    code = re.search(r'data-testid="player-code">([^<]+)<', first).group(1)
+    again = console.post("/players/sign-in-code/", form).content.decode()
+    assert 'data-testid="code-already-given"' in again and code not in again
+    assert 'data-testid="player-code"' not in again
+    _client, signed = sign_in(card, code)
+    assert signed.status_code == 302
