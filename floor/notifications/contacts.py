@@ -132,9 +132,9 @@ def change_contact(
 
     Cleaned first: a refused input records nothing. The row is written once
     the command is recorded (so a refused or forbidden command writes none),
-    also when the read models lag (recorded is recorded) and when the command
-    id is a repeat (the same actor, player and channel: the row the first one
-    wrote, written again)."""
+    also when the read models lag (recorded is recorded); not when the command
+    id is a repeat, which changes nothing more, the details included (they
+    would change with no event saying so)."""
     contact = clean_contact(channel, email, phone, language)
     by = actor_for(user).username
     try:
@@ -142,7 +142,11 @@ def change_contact(
             "change_contact_preference", user, command_id, player=player, channel=contact.channel
         )
     except ReadModelsBehind as behind:
-        keep(behind.outcome.result["player_id"], contact, by)
+        if not behind.outcome.replayed:
+            keep(behind.outcome.result["player_id"], contact, by)
         raise
-    keep(outcome.result["player_id"], contact, by)
+    if not outcome.replayed:
+        # A repeated command id changes nothing more: not the details either,
+        # which would change with no event saying so.
+        keep(outcome.result["player_id"], contact, by)
     return outcome

@@ -97,6 +97,10 @@ def test_a_repeated_command_id_changes_nothing_more(floor_app, card, api_as):
     assert jefe.post(url(card), body, format="json").status_code == 201
     assert jefe.post(url(card), body, format="json").status_code == 200
     assert len(events_of(floor_app, pid(card), "ContactPreferenceChanged")) == 1
+    # The same command id with another address: the address stays as recorded.
+    other = {**body, "email": "someone.else@example.org"}
+    assert jefe.post(url(card), other, format="json").status_code == 200
+    assert PlayerContact.objects.get(player_id=pid(card)).email == ADDRESS
 
 
 @pytest.mark.parametrize(
