@@ -12,7 +12,7 @@ first gives the player a code.
   hashers), spent at its first use; a new code replaces the player's older
   ones. Giving it is the floor's event Player.SignInCodeIssued (who, when,
   until when; never the code).
-- The PIN: chosen by the player at the sign-in a code opened; 4 to 8 digits,
+- The PIN: chosen by the player at the sign-in a code opened; 6 to 8 digits,
   not one digit repeated nor a straight run (1234, 9876), which are the
   first guesses; kept as the user's password (Django's hashers).
 - Wrong codes and PINs count towards django-axes' lockout of the user name
@@ -42,7 +42,10 @@ from floor.models import PlayerSignInCode
 # Letters and digits that cannot be misread for one another (no 0/O, 1/I).
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 8
-PIN_MIN_DIGITS, PIN_MAX_DIGITS = 4, 8
+# Six digits at least (cross review): against the lockout that lifts itself
+# after FLOOR_LOGIN_COOLOFF_MINUTES, four digits left a guessing player about
+# one chance in twenty a day of some short card number's PIN.
+PIN_MIN_DIGITS, PIN_MAX_DIGITS = 6, 8
 DIGITS = "0123456789"
 
 
@@ -75,7 +78,7 @@ def shown_code(code: str) -> str:
 
 def pin_refusal(pin: object) -> str | None:
     """Why a PIN may not be chosen (a code of floor.messages), None when it may:
-    4 to 8 digits, not one digit repeated, not a straight run up or down."""
+    6 to 8 digits, not one digit repeated, not a straight run up or down."""
     if not isinstance(pin, str) or not pin.isascii() or not pin.isdigit():
         return "pin_format"
     if not PIN_MIN_DIGITS <= len(pin) <= PIN_MAX_DIGITS:

@@ -266,8 +266,15 @@ sign_out.reads = "public"
 
 @require_http_methods(["GET", "POST"])
 def choose_pin(request: HttpRequest) -> HttpResponse:
-    """The PIN the player will sign in with, chosen after a code: 4-8 digits,
-    not one digit repeated nor a straight run (floor.player.signin.pin_refusal)."""
+    """The PIN the player will sign in with, chosen after a code: 6-8 digits,
+    not one digit repeated nor a straight run (floor.player.signin.pin_refusal).
+
+    Only right after signing in with the desk's code: a session signed in
+    with the PIN (a phone left on a table, a cookie taken) cannot change it.
+    A player who wants another PIN asks the desk for a new code."""
+    if not request.session.get(MUST_CHOOSE_PIN):
+        messages.error(request, _("To change your PIN, ask the desk for a new code."))
+        return redirect("player:home")
     error = None
     if request.method == "POST":
         pin = request.POST.get("pin") or ""

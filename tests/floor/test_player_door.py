@@ -31,7 +31,7 @@ from tests.support.room import Room, events_of, pid
 pytestmark = pytest.mark.django_db
 
 LIMIT = settings.AXES_FAILURE_LIMIT
-PIN = "4725"
+PIN = "472591"
 
 
 def catch_up() -> None:
@@ -192,7 +192,7 @@ def test_a_code_signs_in_once_then_the_player_chooses_a_pin_and_signs_in_with_it
     assert response["Location"] == "/jugador/pin/"
     # No page before the PIN is chosen.
     assert phone.get("/jugador/")["Location"] == "/jugador/pin/"
-    refused = phone.post("/jugador/pin/", {"pin": "1111", "pin_again": "1111"})
+    refused = phone.post("/jugador/pin/", {"pin": "111111", "pin_again": "111111"})
     assert refused.status_code == 400 and b"cifra repetida" in refused.content
     chosen = phone.post("/jugador/pin/", {"pin": PIN, "pin_again": PIN})
     assert chosen["Location"] == "/jugador/"
@@ -228,17 +228,19 @@ def test_a_new_code_replaces_the_older_one(room, desk):
     ("pin", "refusal"),
     [
         ("123", "pin_format"),
+        ("4725", "pin_format"),  # four digits: too few against guessing
+        ("47259", "pin_format"),
         ("123456789", "pin_format"),
-        ("12a4", "pin_format"),
-        ("１２３４", "pin_format"),  # full-width digits
+        ("12a456", "pin_format"),
+        ("１２３４５６", "pin_format"),  # full-width digits
         ("", "pin_format"),
-        ("0000", "pin_same_digit"),
+        ("000000", "pin_same_digit"),
         ("77777777", "pin_same_digit"),
-        ("1234", "pin_straight_run"),
+        ("123456", "pin_straight_run"),
         ("3456789", "pin_straight_run"),
-        ("9876", "pin_straight_run"),
-        ("4725", None),
-        ("1235", None),
+        ("987654", "pin_straight_run"),
+        ("472591", None),
+        ("123457", None),
         ("00000001", None),
     ],
 )
@@ -249,7 +251,7 @@ def test_the_pin_rules(pin, refusal):
 def test_two_different_pins_are_refused(room, desk):
     card = room.new_player()
     phone, _ = sign_in(card, code_for(desk, card))
-    refused = phone.post("/jugador/pin/", {"pin": PIN, "pin_again": "4726"})
+    refused = phone.post("/jugador/pin/", {"pin": PIN, "pin_again": "472592"})
     assert refused.status_code == 400 and b"pin-error" in refused.content
     assert not User.objects.get(username=player_username(card)).has_usable_password()
 
@@ -751,3 +753,16 @@ def test_a_reloaded_desk_page_gives_no_second_code(room, make_user, floor_app):
     assert 'data-testid="player-code"' not in again
     _client, signed = sign_in(card, code)
     assert signed.status_code == 302
+
+
+def test_a_session_signed_in_with_the_pin_cannot_change_it(room, desk):
+    """A phone left on a table (or a cookie taken) keeps the PIN it found:
+    only the sign-in a desk's code opened chooses one."""
+    card = room.new_player()
+    signed_in_player(desk, card)
+    phone, response = sign_in(card, PIN)
+    assert response.status_code == 302 and response["Location"] == "/jugador/"
+    changed = phone.post("/jugador/pin/", {"pin": "918273", "pin_again": "918273"})
+    assert changed.status_code == 302 and changed["Location"] == "/jugador/"
+    _other, again = sign_in(card, PIN, address="10.0.0.8")
+    assert again.status_code == 302  # the PIN is still the one chosen
