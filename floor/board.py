@@ -100,7 +100,10 @@ def board_games() -> list[dict]:
     numbers_of_tables = {t.id: t.number for t in on_the_floor}
     for waiting in players.board_lists():
         entries = sorted(waiting.entries.all(), key=lambda e: e.position)
-        if not entries:
+        played = (waiting.variant, waiting.limit, waiting.minimum_cents, waiting.maximum_cents)
+        if not entries or (played not in games and not any(e.checked_in for e in entries)):
+            # Only real games (issue 24, item 7): a game no table plays shows
+            # once someone in the room waits for it, not for phones alone.
             continue
         shown = game(waiting.variant, waiting.limit, waiting.minimum_cents, waiting.maximum_cents)
         for entry in entries:

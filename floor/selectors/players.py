@@ -99,6 +99,10 @@ def entries_of(player_id: Any) -> list[WaitingEntryView]:
 
 
 def listed_games() -> QuerySet[WaitingListView]:
-    """Every game a list was ever opened for: the games the room offers that a
-    player may join from the page without a table running."""
-    return WaitingListView.objects.all()
+    """The games someone in the room waits for (checked in): those a player
+    may join from the page without a table running. Not every list ever
+    opened: a game asked for from a phone alone is offered to nobody else
+    (issue 24, cross review: any player could otherwise put any stakes on
+    everyone's page)."""
+    waiting = WaitingEntryView.objects.filter(status="waiting", checked_in=True)
+    return WaitingListView.objects.filter(id__in=waiting.values("waiting_list_id")).distinct()

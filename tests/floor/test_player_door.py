@@ -766,3 +766,23 @@ def test_a_session_signed_in_with_the_pin_cannot_change_it(room, desk):
     assert changed.status_code == 302 and changed["Location"] == "/jugador/"
     _other, again = sign_in(card, PIN, address="10.0.0.8")
     assert again.status_code == 302  # the PIN is still the one chosen
+
+
+def test_a_game_asked_for_from_a_phone_alone_is_shown_to_nobody_else(room, desk, floor_app):
+    """Only real games (issue 24, item 7): stakes a player asked for from
+    outside appear on nobody else's page nor on the public board until a
+    player who asked is in the room (checked in)."""
+    asker, other = room.new_player(), room.new_player()
+    phone = signed_in_player(desk, asker)
+    fields = {"variant": "omaha", "limit": "pot_limit", "minimum_cents": "4,00"}
+    post(phone, "/jugador/pedir-juego/", **fields, maximum_cents="20,00")
+    catch_up()
+    key = "omaha/pot_limit/400/2000"
+    assert f'data-testid="join-{key}"' not in signed_in_player(desk, other).get("/jugador/").text
+    assert "Omaha" not in Client().get("/board/").content.decode()
+    floor_app.check_in_player(JEFE, new_id(), player=asker, variant="omaha", limit="pot_limit",
+                              minimum_cents=400, maximum_cents=2000)  # fmt: skip
+    catch_up()
+    page = signed_in_player(desk, room.new_player()).get("/jugador/").content.decode()
+    assert f'data-testid="join-{key}"' in page
+    assert "Omaha" in Client().get("/board/").content.decode()
