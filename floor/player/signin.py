@@ -181,6 +181,7 @@ class PlayerCodeBackend:
             return None
         user = get_user_model().objects.filter(username=username, is_active=True).first()
         if user is None or not is_pure_player(user):
+            make_password(typed)  # as long as a check: no card told by the time taken
             return None
         now = floor_now()
         with transaction.atomic():
@@ -189,7 +190,12 @@ class PlayerCodeBackend:
                 .filter(username=username, used_at__isnull=True, expires_at__gt=now)
                 .first()
             )
-            if code is None or not check_password(typed, code.code_hash):
+            if code is None:
+                # The same hashing a code's check costs: the time taken does
+                # not tell whether this card holds an unused code (cross review).
+                make_password(typed)
+                return None
+            if not check_password(typed, code.code_hash):
                 return None
             code.used_at = now
             code.save(update_fields=["used_at"])

@@ -24,6 +24,7 @@ from rest_framework.test import APIClient
 from floor import runtime
 from floor.domain.player import Player
 from floor.models import PlayerContact, PlayerSignInCode, WaitingEntryView
+from floor.player import signin as signing
 from floor.player.signin import pin_refusal, player_username
 from tests.support.floor import JEFE, new_id
 from tests.support.room import Room, events_of, pid
@@ -786,3 +787,26 @@ def test_a_game_asked_for_from_a_phone_alone_is_shown_to_nobody_else(room, desk,
     page = signed_in_player(desk, room.new_player()).get("/jugador/").content.decode()
     assert f'data-testid="join-{key}"' in page
     assert "Omaha" in Client().get("/board/").content.decode()
+
+
+def test_a_wrong_code_costs_a_hash_whether_or_not_the_card_holds_one(
+    room, desk, monkeypatch
+):
+    """No card told by the time a wrong code takes (cross review): with a
+    live code, a card without one and an unknown card alike, a hash is made."""
+    hashed = []
+    real = signing.make_password
+    monkeypatch.setattr(signing, "make_password", lambda typed: hashed.append(1) or real(typed))
+    holder, without = room.new_player(), room.new_player()
+    code_for(desk, holder)
+    signed_in_player(desk, without)  # a player whose code is spent
+    counts = []
+    for card in (holder, without, "PD-9999"):
+        hashed.clear()
+        checked = []
+        monkeypatch.setattr(
+            signing, "check_password", lambda typed, stored: checked.append(1) or False
+        )
+        sign_in(card, "ABCD-EFGH", address=f"10.0.1.{len(counts)}")
+        counts.append(len(hashed) + len(checked))
+    assert counts == [1, 1, 1]
