@@ -2,7 +2,7 @@
 
 The jefe or the cage (who register players: players.register_player) give
 it, through the API (``POST /api/player-sign-in-codes/``) or their console
-(``/jugador/mostrador/``, a form on the jefe's and the cage's consoles). The
+(``/players/sign-in-code/``, a form on the jefe's and the cage's consoles). The
 code is shown once, in that answer; the floor records who gave it and until
 when (Player.SignInCodeIssued), floor.player.signin keeps its hash.
 """

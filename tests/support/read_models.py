@@ -16,6 +16,10 @@ NOT_PROJECTED = {
     "eventjournalentry",
     # The players' one-time sign-in codes (floor.player): secrets, not projections.
     "playersignincode",
+    # A player's contact details (kept outside the log, erasable) and the
+    # notifications' outbox (sent once, kept through a rebuild like the journal).
+    "playercontact",
+    "notification",
 }
 
 
