@@ -299,11 +299,17 @@ def estimates_for_list(
     waiting_list = _list_of(game_key)
     if waiting_list is None:
         return {}
-    waiting = list(
-        WaitingEntryView.objects.filter(waiting_list=waiting_list, status=EntryStatus.WAITING)
+    # A player seated at another table (another variant, CM-7) is not
+    # called (offer_seat passes them over): nobody's wait ahead either, and
+    # told the wait they would have if free now, as one not here yet.
+    waiting = [
+        (player_id, checked_in and seated_at is None)
+        for player_id, checked_in, seated_at in WaitingEntryView.objects.filter(
+            waiting_list=waiting_list, status=EntryStatus.WAITING
+        )
         .order_by("position")
-        .values_list("player_id", "checked_in")
-    )
+        .values_list("player_id", "checked_in", "player__table_id")
+    ]
     if not waiting:
         return {}
     rate = _rate(game_key, now, waiting_list)

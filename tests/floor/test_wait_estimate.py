@@ -137,6 +137,22 @@ def test_a_player_not_here_yet_is_nobody_s_wait_and_gets_the_wait_of_arriving_no
     assert estimates[pid(behind).replace("-", "")].expected_minutes == 60
 
 
+def test_a_player_seated_at_another_game_is_nobody_s_wait_ahead(history, clock):
+    """A player seated at an Omaha table may wait for Hold'em [CM-7], but is
+    not called while seated (offer_seat passes them over): those behind wait
+    as if they were not there."""
+    _omaha, omaha_cards = history.room.drawn_table(4, buy_in=None, variant="omaha")
+    seated = omaha_cards[0]
+    history.room.join(seated, history.tables[0][0])
+    behind = history.room.new_player()
+    history.room.join(behind, history.tables[0][0])
+    project()
+    estimates = estimates_for_list(GAME, clock.now())
+    here = [*history.queue, behind]
+    minutes = [estimates[pid(card).replace("-", "")].expected_minutes for card in here]
+    assert minutes == [10, 20, 30, 40, 50]
+
+
 def test_a_called_player_holds_a_seat_and_waits_no_longer_in_line(history, clock):
     """A seat freed and offered to the first of the list: the others keep
     their places behind the call, and the called one has no estimate."""
