@@ -357,6 +357,8 @@ NOT_FLOOR_READS = {
     "player:home": "the signed-in player's own page",
     "player:live": "the signed-in player's own page, its live part",
     "player:join": "the player joining lists (POST)",
+    "player:ask": "the player asking for a game no table plays (POST)",
+    "player:contact": "how the player is told of a call with the page closed (POST)",
     "player:leave": "the player leaving a list (POST)",
     "player:answer": "the called player answering the call (POST)",
     "player:other-lists": "the player's choice of their other lists once seated (POST)",
