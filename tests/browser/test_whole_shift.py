@@ -36,7 +36,10 @@ from tests.support.timers import fire_due
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 LIVE_MS = 2_000  # a change shows in an open console within two seconds
-NAV_MS = 30_000  # a full page post: two suites and a browser share two cores in CI
+# A full page post: two suites and a browser share two cores in CI. 30 s ran
+# out once (2026-11-27, PostgreSQL lane, the jefe's first table opened; the
+# same tree passed the run before and alone): twice that, until it is explained.
+NAV_MS = 60_000
 SIZES = {"desk": (1920, 1080), "tablet": (1024, 768)}
 
 
