@@ -355,6 +355,28 @@ MESSAGES = {
         "before the list (CM-11)."
     ),
     "no_table_change_request": _("Nobody at that table asked to change table."),
+    # Must-move tables (floor.domain.must_move).
+    "must_move_not_allowed": _(
+        "Players here change table only once their stack is lost (PT 26): a must-move "
+        "table cannot be run."
+    ),
+    "must_move_same_table": _("A table cannot be its own must-move table."),
+    "must_move_already": _("This table is already a must-move table."),
+    "must_move_chain": _(
+        "A must-move table feeds a main table directly: neither may already feed or be fed "
+        "by another."
+    ),
+    "main_has_must_move": _("That main table already has a must-move table."),
+    "not_must_move": _("This table is not a must-move table."),
+    "no_must_move_table": _("No must-move table feeds this table."),
+    "nobody_to_move": _(
+        "Nobody at the must-move table may move now: the tables would be unbalanced "
+        "(CM-10), or its players are away or kept apart from this table. The seat goes "
+        "to the list."
+    ),
+    "must_move_first": _(
+        "A player of the must-move table moves to this seat before the list: move them first."
+    ),
     "table_change_needs_stack_lost": _(
         "A player changes table only after losing their stack (PT 26)."
     ),

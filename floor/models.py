@@ -161,6 +161,9 @@ class BalanceGroupView(models.Model):
     table_ids = models.JSONField(default=list)  # open tables, in the order they opened
     proposal = models.JSONField(null=True)
     change_requests = models.JSONField(default=list)
+    # The must-move tables: each (id text) -> the main table it feeds
+    # (floor.domain.must_move).
+    must_move = models.JSONField(default=dict)
     moves = models.PositiveIntegerField(default=0)
 
     class Meta:
@@ -200,6 +203,9 @@ class SeatView(models.Model):
     # Rests taken at this table: under PT 13 a third means leaving, so the card
     # offers "Rest" by the command's own check (floor.domain.rests.rest_refusal).
     rests = models.PositiveSmallIntegerField(default=0)
+    # When the player sat down here, as an order (floor.domain.seat): a
+    # must-move table moves its players in it. None before it was recorded.
+    arrival = models.PositiveIntegerField(null=True)
 
     class Meta:
         ordering = ["table", "seat"]

@@ -214,6 +214,32 @@ FLOOR_ENDPOINTS: tuple[CommandEndpoint, ...] = (
         OnTable,
     ),
     E(
+        COMMANDS.start_must_move,
+        TABLE + "must-move/",
+        "start-must-move",
+        s.StartMustMoveSerializer,
+        "Make this table the must-move table of a main table of the same game: its players "
+        "move there in arrival order as seats open (CM-10 still binds)",
+        OnTable,
+    ),
+    E(
+        COMMANDS.end_must_move,
+        TABLE + "must-move/end/",
+        "end-must-move",
+        CommandSerializer,
+        "The must-move table becomes a table like the others of its game",
+        OnTable,
+    ),
+    E(
+        COMMANDS.move_from_must_move,
+        TABLE + "move-from-must-move/",
+        "move-from-must-move",
+        s.MoveFromMustMoveSerializer,
+        "Move the must-move table's next player, in arrival order, to a free seat of this "
+        "main table; the seat they leave is offered to the list",
+        OnTable,
+    ),
+    E(
         COMMANDS.break_table,
         TABLE + "break/",
         "break-table",

@@ -60,7 +60,7 @@ def _free_for_move(work: UnitOfWork, table: Table) -> list[int]:
     return [s for s in table.free_seats() if s not in held]
 
 
-def _seat_at(work: UnitOfWork, table: Table, seat: object | None) -> tuple[int, str]:
+def seat_for_move(work: UnitOfWork, table: Table, seat: object | None) -> tuple[int, str]:
     """The seat asked for, or the policy's: nearest the big blind, never the
     small blind's (floor.domain.balance)."""
     free = _free_for_move(work, table)
@@ -78,7 +78,7 @@ def _seat_at(work: UnitOfWork, table: Table, seat: object | None) -> tuple[int, 
     return picked or (free[0], "the only free seat")
 
 
-def _move(
+def move_to_table(
     work: UnitOfWork,
     group: BalanceGroup,
     source: Table,
@@ -87,9 +87,14 @@ def _move(
     seat: int,
     kind: str,
     why: dict,
+    *,
+    newcomer: bool = False,
+    posts_big_blind: bool = False,
 ) -> tuple[list, dict]:
     """Moves the player with their stack [CM-12], records why, and lets the
-    tables suspend, resume and propose again."""
+    tables suspend, resume and propose again. ``newcomer``: they join the
+    target's game as a newcomer [PT 80; CM-17] (a must-move table's player,
+    floor.application.must_move)."""
     if source.game != target.game:
         raise conflict("move_not_same_game")
     here = source.seat_of(player.id)  # the rests taken there go with the move's record [PT 13]
@@ -104,6 +109,8 @@ def _move(
         from_seat=from_seat,
         from_hands=source.hands_played,
         from_rests=rests,
+        newcomer=newcomer,
+        posts_big_blind=posts_big_blind,
     )
     player.move_table(target.id, seat)
     day = work.profile.gaming_day.of(work.now()).isoformat()
@@ -140,7 +147,7 @@ def accept_move(work: UnitOfWork, *, group_id: str, proposal_id: int) -> Decisio
     player = work.find(Player, UUID(proposal["player_id"]))
     check_may_sit(work, player, target, moving_from=source)
     why = {**proposal["why"], "proposal": proposal["id"]}
-    return _move(work, group, source, target, player, proposal["to_seat"], "balance", why)
+    return move_to_table(work, group, source, target, player, proposal["to_seat"], "balance", why)
 
 
 def _override_payload(
@@ -180,9 +187,9 @@ def override_move(
     if source.id.hex not in group.tables or target.id.hex not in group.tables:
         raise conflict("move_not_same_game")
     found.check_apart([s["player_id"] for s in target.occupants.values()])
-    chosen, _ = _seat_at(work, target, seat)
+    chosen, _ = seat_for_move(work, target, seat)
     why = {"override": why_jefe, "proposal": (group.proposal or {}).get("id")}
-    return _move(work, group, source, target, found, chosen, "override", why)
+    return move_to_table(work, group, source, target, found, chosen, "override", why)
 
 
 # --- table changes [CM-11, CM-12; PT 26] -----------------------------------------------
@@ -249,13 +256,13 @@ def grant_table_change(
         raise conflict("table_would_fall_below_minimum")
     found = work.find(Player, UUID(winner))
     check_may_sit(work, found, target, moving_from=source)
-    chosen, why_seat = _seat_at(work, target, seat)
+    chosen, why_seat = seat_for_move(work, target, seat)
     why = {
         "player": "asked to change table" + (", and won the draw for it (CM-11)" if cards else ""),
         "seat": why_seat,
         "draw": {str(UUID(p)): c for p, c in cards.items()},
     }
-    return _move(work, group, source, target, found, chosen, "table_change", why)
+    return move_to_table(work, group, source, target, found, chosen, "table_change", why)
 
 
 # --- breaking a table ----------------------------------------------------------------------
@@ -280,12 +287,12 @@ def break_table(work: UnitOfWork, *, table_id: str) -> Decision:
         target = _break_target(work, player, others)
         if target is None:
             continue
-        seat, why_seat = _seat_at(work, target, None)
+        seat, why_seat = seat_for_move(work, target, None)
         why = {
             "break": f"{table.label} was broken; drew place {position}.",
             "seat": why_seat,
         }
-        more, _ = _move(work, group, table, target, player, seat, "break", why)
+        more, _ = move_to_table(work, group, table, target, player, seat, "break", why)
         changed += more
         placed[str(player.id)] = {"table_id": str(target.id), "seat": seat}
     left = [UUID(p) for p in order if str(UUID(p)) not in placed]

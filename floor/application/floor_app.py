@@ -2,7 +2,7 @@
 
 The floor's commands are functions of a unit of work, declared where they live
 (floor.application.sectors, players, seating, clocks, house_clocks, balancing,
-separation, staffing, corrections, player_lists): importing them here declares them
+must_move, separation, staffing, corrections, player_lists): importing them here declares them
 all, and the staff's scope (floor.application.staffing) and the player's own reach
 (floor.application.player_self) as policies every command passes. The cage,
 banked hands' money and the books are the ledger's, plugged in when Django
@@ -17,6 +17,7 @@ from floor.application import (  # noqa: F401  (their commands declare themselve
     clocks,
     corrections,
     house_clocks,
+    must_move,
     player_lists,
     player_self,
     player_signin,

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from uuid import UUID
 
-from floor.domain import balance
+from floor.domain import balance, must_move
 from floor.domain.balance_group import BalanceGroup
 from floor.domain.game import Game
 from floor.domain.player import Player
@@ -18,7 +18,7 @@ from floor.domain.positions import step
 from floor.domain.sector import Sector
 from floor.domain.table import Table, TableStatus
 from floor.domain.tournament import TOURNAMENT_ID, Tournament
-from floor.kernel.errors import conflict
+from floor.kernel.errors import DomainError, conflict
 from floor.kernel.unit_of_work import UnitOfWork
 
 # Tables whose players count for balance: seats drawn and not closed.
@@ -65,6 +65,8 @@ def check_may_sit(
     [CM-14], a tournament player [CM-23], or that would unbalance the game's
     tables [CM-10; PT 26]."""
     player.check_not_in_tournament(dinner_break(work))
+    if moving_from is None and must_move_first(work, table) is not None:
+        raise conflict("must_move_first")
     if moving_from is None and table_change_first(work, table) is not None:
         raise conflict("table_change_requested_first")
     player.check_apart([s["player_id"] for s in table.occupants.values()])
@@ -97,6 +99,44 @@ def table_change_first(work: UnitOfWork, table: Table) -> dict | None:
             "from_table": str(UUID(request["table_id"])),
         }
     return None
+
+
+def must_move_first(work: UnitOfWork, table: Table) -> dict | None:
+    """The player of the must-move table feeding ``table`` who moves to its
+    free seat before the list, or None (floor.domain.must_move): the first in
+    arrival order who may move, where the move keeps the game's tables
+    within tolerance [CM-10]. The one check ``offer_seat``, ``seat_player``
+    and ``move_from_must_move`` ask."""
+    group = balance_group(work, table.game)
+    if group is None or not group.must_move or table.status not in PLAYING:
+        return None
+    feeder_id = group.feeder_of(table.id)
+    feeder = work.find(Table, UUID(feeder_id)) if feeder_id else None
+    if feeder is None or feeder.status not in PLAYING:
+        return None
+    kept_apart: set[str] = set()
+    for state in table.occupants.values():
+        other = work.find(Player, UUID(state["player_id"]))
+        kept_apart |= set(other.kept_apart) if other else set()
+    mover = must_move.next_to_move(must_move.feeder_seats(feeder.occupants), kept_apart)
+    if mover is None:
+        return None
+    tables = playing_tables(work, group)
+    counts = {t.id.hex: t.player_count for t in tables}
+    try:
+        balance.check_balance(
+            counts,
+            balance.moved(counts, feeder.id.hex, table.id.hex),
+            balance.tolerance(work.profile),
+            {k: k for k in counts},
+        )
+    except DomainError:
+        return None  # the seat goes to the list [CM-10]
+    return {
+        "must_move": str(UUID(mover.player_id)),
+        "from_table": str(feeder.id),
+        "from_seat": mover.seat,
+    }
 
 
 # --- the move the service proposes --------------------------------------------------

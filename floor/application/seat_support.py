@@ -11,7 +11,12 @@ import secrets
 from random import Random
 from uuid import UUID
 
-from floor.application.groups import balance_group, rebalance, table_change_first
+from floor.application.groups import (
+    balance_group,
+    must_move_first,
+    rebalance,
+    table_change_first,
+)
 from floor.application.players import waiting_list
 from floor.domain.game import Game
 from floor.domain.player import Player
@@ -55,6 +60,8 @@ def close_players_out(work: UnitOfWork, table: Table, reason: str) -> list:
     changed: list = [table]
     group = balance_group(work, table.game)
     if group is not None:
+        for feeder in group.must_moves_of(table.id):  # it fed, or was fed
+            group.end_must_move(UUID(feeder), "table_closed")
         group.remove_table(table.id)
         changed += [group, *rebalance(work, table.game)]
     waiting = waiting_list(work, table.game)
@@ -70,11 +77,16 @@ def close_players_out(work: UnitOfWork, table: Table, reason: str) -> list:
 
 def offer_seat(work: UnitOfWork, table: Table, seat: int) -> tuple[list, dict | None]:
     """A freed seat goes first to a seated player who asked to change seat,
-    then to one of another table of the game who asked to change table
-    [CM-11], then to the list in order [PT 12; CM-5]: the first waiting player is
-    called, with the call window's end where the profile has one [CM-6]."""
+    then to the player of the table's must-move table who moves next
+    (floor.domain.must_move), then to one of another table of the game who
+    asked to change table [CM-11], then to the list in order [PT 12; CM-5]:
+    the first waiting player is called, with the call window's end where the
+    profile has one [CM-6]."""
     if table.seat_change_requests:
         return [], {"seat_change_request": str(UUID(table.seat_change_requests[0]))}
+    moving = must_move_first(work, table)
+    if moving is not None:  # the must-move table's players before the list
+        return [], moving
     changing = table_change_first(work, table)
     if changing is not None:  # seated players before the list [CM-11]
         return [], changing

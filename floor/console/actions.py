@@ -341,6 +341,24 @@ FLOOR_COMMANDS: dict[str, ConsoleCommand] = by_name(
         ("table_id",),
     ),
     ConsoleCommand(
+        COMMANDS.start_must_move,
+        s.StartMustMoveSerializer,
+        gettext_lazy("This is now a must-move table: its players move to the main table."),
+        ("table_id",),
+    ),
+    ConsoleCommand(
+        COMMANDS.end_must_move,
+        CommandSerializer,
+        gettext_lazy("This is a table like the others again."),
+        ("table_id",),
+    ),
+    ConsoleCommand(
+        COMMANDS.move_from_must_move,
+        s.MoveFromMustMoveSerializer,
+        gettext_lazy("The player moved from the must-move table."),
+        ("table_id",),
+    ),
+    ConsoleCommand(
         COMMANDS.announce_closing,
         s.AnnounceClosingSerializer,
         gettext_lazy("The closing time is announced."),

@@ -20,11 +20,13 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from floor.access import may_read
+from floor.console import must_move
 from floor.console.corrections import former_tables, reasons, seat_corrections
 from floor.domain.absence import absence_refusal
 from floor.domain.action_clock import action_clock_refusal
 from floor.domain.balance import table_change_request_refusal, table_change_to, tolerance
 from floor.domain.draws import ListedPlayer, draw_candidates, draw_refusal, seat_to_take
+from floor.domain.must_move import must_move_refusal
 from floor.domain.hand_rules import (
     deal_refusal,
     dealt_without_blinds,
@@ -154,15 +156,26 @@ def seat_rows(
         else:
             # Seating a player named by the jefe: not while the draw is open
             # (the seat is drawn [CM-3]), nor while a seated player of this
-            # table or another asked for the vacancy first [PT 12; CM-11].
+            # table or another asked for the vacancy first [PT 12; CM-11],
+            # nor while the must-move table's next player may take it.
+            moving = room.must_move_next(table, group)
             offers["seat_player"] = (
                 not table.draw_open
                 and not table.seat_change_requests
+                and moving is None
                 and not room.table_change_first(table, group)
             )
-            offers["call_next"] = table.status != "closed" and (
-                call_refusal(number, held, someone_to_call=room.someone_to_call(table, group))
-                is None
+            # The must-move table's next player moves here (move_from_must_move).
+            offers["move_from_must_move"] = (
+                moving is not None and not table.seat_change_requests and number not in held
+            )
+            offers["call_next"] = (
+                table.status != "closed"
+                and moving is None
+                and (
+                    call_refusal(number, held, someone_to_call=room.someone_to_call(table, group))
+                    is None
+                )
             )
         rows.append(
             {
@@ -190,6 +203,8 @@ class SeatRules:
     # The tables seated players' undoable moves came from (floor.console.corrections).
     former: dict[UUID, Any] = field(default_factory=dict)
     counts: dict[Any, dict[str, int]] = field(default_factory=dict)
+    # Each main table's next player from its must-move table, found once.
+    movers: dict[Any, SeatView | None] = field(default_factory=dict)
 
     @classmethod
     def now(cls) -> SeatRules:
@@ -227,6 +242,18 @@ class SeatRules:
         return (
             table_change_to(group.change_requests, table.id.hex, counts, self.profile) is not None
         )
+
+    def must_move_next(self, table: TableView, group: BalanceGroupView | None) -> SeatView | None:
+        """The seat of the must-move table's player who moves next to a free
+        seat of ``table``, or None (floor.console.must_move.next_mover)."""
+        if group is None or not group.must_move:
+            return None
+        if table.id not in self.movers:
+            counts = self.playing_counts(group)
+            self.movers[table.id] = must_move.next_mover(
+                table, group, counts, tolerance(self.profile)
+            )
+        return self.movers[table.id]
 
     def playing_counts(self, group: BalanceGroupView) -> dict[str, int]:
         """The group's playing tables (hex id -> players), read once a group."""
@@ -462,7 +489,18 @@ def table_cards(tables: list[TableView]) -> list[dict[str, Any]]:
                 "seat_drawn": table.draw_open
                 and any(r["seat"] is None for r in rows)
                 and not table.seat_change_requests
+                and room.must_move_next(table, group) is None
                 and not room.table_change_first(table, group),
+                # Must-move tables (floor.console.must_move): what this table
+                # feeds or is fed by, the order its players move in, and who
+                # moves next to a free seat here.
+                "must_move": must_move.card_facts(
+                    table,
+                    group,
+                    labels,
+                    allowed=must_move_refusal(room.profile) is None,
+                ),
+                "must_move_next": room.must_move_next(table, group),
                 "boxes": [
                     r["number"]
                     for r in rows

@@ -9,6 +9,7 @@ the game, so there is one group a game.
 
 from __future__ import annotations
 
+from types import MappingProxyType
 from uuid import UUID
 
 from eventsourcing.domain import event
@@ -19,11 +20,17 @@ from floor.kernel.errors import conflict
 from floor.kernel.identity import name_based_id
 
 # Why a player changes table: the service's move, the jefe's own, the player's
-# request, a table broken.
-MOVE_KINDS = ("balance", "override", "table_change", "break")
+# request, a table broken, a must-move table's player going to the main game.
+MOVE_KINDS = ("balance", "override", "table_change", "break", "must_move")
 
 
 class BalanceGroup(AuditedAggregate):
+    # The must-move tables: each (hex) -> the main table (hex) it feeds
+    # (floor.domain.must_move). A class default, so that a group snapshotted
+    # before must-move tables existed loads with none; always replaced, never
+    # changed in place.
+    must_move = MappingProxyType({})
+
     @staticmethod
     def id_for(game: Game) -> UUID:
         return name_based_id("balance-group", game.key)
@@ -59,6 +66,52 @@ class BalanceGroup(AuditedAggregate):
     def _table_removed(self, table_id: str) -> None:
         self.tables = [t for t in self.tables if t != table_id]
         self.change_requests = [r for r in self.change_requests if r["table_id"] != table_id]
+
+    # --- must-move tables (floor.domain.must_move) ---------------------------------
+
+    def main_of(self, table_id: UUID) -> str | None:
+        """The main table (hex) ``table_id`` feeds as a must-move table, or None."""
+        return self.must_move.get(table_id.hex)
+
+    def feeder_of(self, table_id: UUID) -> str | None:
+        """The must-move table (hex) feeding ``table_id``, or None."""
+        return next((f for f, m in self.must_move.items() if m == table_id.hex), None)
+
+    def start_must_move(self, table_id: UUID, main_table_id: UUID) -> None:
+        """``table_id`` becomes the must-move table of ``main_table_id``: one
+        feeder a main table, no chains, both tables of this game and open."""
+        feeder, main = table_id.hex, main_table_id.hex
+        if feeder == main:
+            raise conflict("must_move_same_table")
+        if feeder not in self.tables or main not in self.tables:
+            raise conflict("move_not_same_game")
+        if feeder in self.must_move:
+            raise conflict("must_move_already")
+        if main in self.must_move or feeder in self.must_move.values():
+            raise conflict("must_move_chain")
+        if main in self.must_move.values():
+            raise conflict("main_has_must_move")
+        self._must_move_started(table_id=feeder, main_table_id=main)
+
+    @event("MustMoveStarted")
+    def _must_move_started(self, table_id: str, main_table_id: str) -> None:
+        self.must_move = {**self.must_move, table_id: main_table_id}
+
+    def end_must_move(self, table_id: UUID, reason: str) -> None:
+        """The table is a must-move table no more (``reason``: the jefe ended
+        it, or it or its main table closed)."""
+        if table_id.hex not in self.must_move:
+            raise conflict("not_must_move")
+        self._must_move_ended(table_id=table_id.hex, reason=reason)
+
+    @event("MustMoveEnded")
+    def _must_move_ended(self, table_id: str, reason: str) -> None:
+        self.must_move = {f: m for f, m in self.must_move.items() if f != table_id}
+
+    def must_moves_of(self, table_id: UUID) -> list[str]:
+        """The must-move tables (hex) a closing ``table_id`` ends: its own, as
+        feeder or as main."""
+        return [f for f, m in self.must_move.items() if table_id.hex in (f, m)]
 
     # --- proposals -----------------------------------------------------------------
 

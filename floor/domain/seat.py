@@ -59,6 +59,12 @@ class Seat:
     # hex, "seat": n, "kind": why they moved, "played": dealt a hand since}.
     # None when they sat down here, or once undone. Added last, as above.
     moved_from: Mapping[str, Any] | None = _shown(None)
+    # When the player sat down at this table, as an order: the table's event
+    # number times 100, plus their place among the players one draw seated
+    # (floor.domain.table_seats.arrival_at). A seat change keeps it; a
+    # must-move table moves its players in this order (floor.domain.must_move).
+    # None for a seat taken before it was recorded. Added last, as above.
+    arrival: int | None = _shown(None)
 
     @classmethod
     def sit(cls, player_id: str, *, newcomer: bool, posts_big_blind: bool) -> Seat:

@@ -72,9 +72,9 @@ class Table(
     # Version 2 added the absence clock, the session clock and the last hands;
     # version 3 the jackpot stakes, version 4 the dealer, version 5 a seat's
     # absence asked for after the hand, version 6 the seat a move came from
-    # (floor.domain.corrections): a snapshot taken before them is brought up
-    # to date when loaded.
-    class_version = 6
+    # (floor.domain.corrections), version 7 a seat's arrival (floor.domain.
+    # must_move): a snapshot taken before them is brought up to date when loaded.
+    class_version = 7
 
     @staticmethod
     def upcast_v1_v2(state: dict) -> None:
@@ -103,6 +103,11 @@ class Table(
     def upcast_v5_v6(state: dict) -> None:
         for seat in state.get("occupants", {}).values():
             seat.setdefault("moved_from", None)
+
+    @staticmethod
+    def upcast_v6_v7(state: dict) -> None:
+        for seat in state.get("occupants", {}).values():
+            seat.setdefault("arrival", None)
 
     @classmethod
     def open(cls, *, table_id: UUID, sector_id: UUID, number: int, spec: TableSpec) -> Table:

@@ -20,6 +20,15 @@ LEAVING_REASONS = ("left", "must_leave", "removed")
 ABSENCE_EXPIRED = "absence_expired"
 
 
+def arrival_at(version: int) -> int:
+    """A seat's ``arrival``: the number of the table's event that seats the
+    player (``version``, the table's before it, plus one) times 100; a draw
+    adds each player's place in it (list order). Recorded in the event, so a
+    snapshot and the log agree, and the order players arrived in needs no
+    clock (floor.domain.must_move)."""
+    return (version + 1) * 100
+
+
 class SeatingMixin(TableConcern):
     """The Table's seating: its decisions and their events."""
 
@@ -42,6 +51,7 @@ class SeatingMixin(TableConcern):
             button=button,
             button_draw=button_draw,
             draw_open=draw_open,
+            arrival=arrival_at(self.version),
         )
 
     @event("SeatsDrawn")
@@ -52,9 +62,13 @@ class SeatingMixin(TableConcern):
         button: int | None,
         button_draw: dict | None,
         draw_open: bool,
+        arrival: int | None = None,  # recorded since must-move tables (issue 24)
     ) -> None:
-        for player_id, seat in assignment.items():
-            self._put_seat(seat, Seat.sit(player_id, newcomer=False, posts_big_blind=False))
+        for place, (player_id, seat) in enumerate(assignment.items()):
+            sat = Seat.sit(player_id, newcomer=False, posts_big_blind=False)
+            if arrival is not None:  # in list order, the order they drew in
+                sat = sat.but(arrival=arrival + place)
+            self._put_seat(seat, sat)
         self.button = button
         self.status = TableStatus.RUNNING
         self.draw_open = draw_open and bool(self.free_seats())
@@ -83,6 +97,7 @@ class SeatingMixin(TableConcern):
             posts_big_blind=posts_big_blind and newcomer,
             drawn_from=drawn_from,
             time_due=time_due,
+            arrival=arrival_at(self.version),
         )
 
     @event("PlayerSeated")
@@ -94,9 +109,10 @@ class SeatingMixin(TableConcern):
         posts_big_blind: bool,
         drawn_from: list[int] | None,
         time_due: bool = False,
+        arrival: int | None = None,  # recorded since must-move tables (issue 24)
     ) -> None:
         sat = Seat.sit(player_id, newcomer=newcomer, posts_big_blind=posts_big_blind)
-        self._put_seat(seat, sat.but(time_due=time_due))
+        self._put_seat(seat, sat.but(time_due=time_due, arrival=arrival))
         if not self.free_seats():
             self.draw_open = False
 
@@ -216,15 +232,23 @@ class SeatingMixin(TableConcern):
         from_hands: int | None = None,
         from_rests: int = 0,
         rests: int = 0,
+        newcomer: bool = False,
+        posts_big_blind: bool = False,
     ) -> None:
         """A player moved from another table of the game sits with their stack.
         ``from_seat``, the seat they left, is kept while the move may be
         undone, with ``from_hands``, the hands that table had played then
         (an undo once it played more would seat them back owing no blinds),
         and ``from_rests``, the rests they had taken there, given back by
-        an undo (``rests``): a move by mistake does not wipe them [PT 13]."""
+        an undo (``rests``): a move by mistake does not wipe them [PT 13].
+        ``newcomer``: a must-move player joining the main game once it dealt
+        sits as a newcomer there [PT 80; CM-17], posting the big blind now if
+        ``posts_big_blind`` (floor.domain.must_move); the other moves take the
+        big blind's seat and need neither."""
         self.check_started()
         self.check_seat_free(self.check_seat_number(seat))
+        newcomer = newcomer and (self.hands_played > 0 or self.hand is not None)
+        flags = {"newcomer": True, "posts_big_blind": posts_big_blind} if newcomer else {}
         self._player_moved_in(
             player_id=player_id.hex,
             seat=seat,
@@ -235,6 +259,8 @@ class SeatingMixin(TableConcern):
             from_hands=from_hands,
             from_rests=from_rests,
             rests=rests,
+            arrival=arrival_at(self.version),
+            **flags,  # recorded since must-move tables (issue 24); older events: none
         )
 
     @event("PlayerMovedIn")
@@ -249,8 +275,11 @@ class SeatingMixin(TableConcern):
         from_hands: int | None = None,  # recorded since the review of issue 22
         from_rests: int = 0,
         rests: int = 0,
+        newcomer: bool = False,
+        posts_big_blind: bool = False,
+        arrival: int | None = None,  # recorded since must-move tables (issue 24)
     ) -> None:
-        sat = Seat.sit(player_id, newcomer=False, posts_big_blind=False)
+        sat = Seat.sit(player_id, newcomer=newcomer, posts_big_blind=posts_big_blind)
         moved_from = None
         if from_seat is not None and kind != "undo":  # an undo is not undone again
             moved_from = {
@@ -267,6 +296,7 @@ class SeatingMixin(TableConcern):
                 must_rebuy=stack < self.minimum_cents,
                 moved_from=moved_from,
                 rests=rests,
+                arrival=arrival,
             ),
         )
         if not self.free_seats():

@@ -108,7 +108,8 @@ class FloorProjection:
     # not, so that a store upgraded in place rebuilds them when its projector
     # starts (run_projector, runfloor) instead of showing them empty for the
     # events before it. 2: the reports' mentions, occupancy steps and list moves.
-    version = 2
+    # 3: the seats' arrival order and the must-move tables (issue 24).
+    version = 3
 
     def __init__(
         self, application: Callable[[], Application] | None = None, *, hold_rows: bool = False
@@ -518,6 +519,7 @@ class FloorProjection:
             "table_ids": [str(UUID(t)) for t in group.tables],
             "proposal": proposal,
             "change_requests": requests,
+            "must_move": {str(UUID(f)): str(UUID(m)) for f, m in group.must_move.items()},
         }
         moved = isinstance(event, BalanceGroup.PlayerMoved)
         # What ``update_or_create`` and the count's update did, in one

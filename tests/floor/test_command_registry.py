@@ -79,6 +79,10 @@ ROLES_BEFORE_THE_REGISTRY = {
     "withdraw_table_change": _JEFE,
     "grant_table_change": _JEFE,
     "break_table": _JEFE,
+    # Must-move tables (issue 24, item 5): the jefe's.
+    "start_must_move": _JEFE,
+    "end_must_move": _JEFE,
+    "move_from_must_move": _JEFE,
     # Who may not sit where [CM-14, CM-23].
     "keep_apart": (Role.JEFE_SECTOR, Role.DIRECTOR),
     "allow_together": (Role.JEFE_SECTOR, Role.DIRECTOR),

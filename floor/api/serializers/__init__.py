@@ -21,7 +21,9 @@ from floor.api.serializers.balancing import (
     GrantTableChangeSerializer,
     GroupTableSerializer,
     KeepApartSerializer,
+    MoveFromMustMoveSerializer,
     OverrideMoveSerializer,
+    StartMustMoveSerializer,
 )
 from floor.api.serializers.banked import (
     CARDS_HELP,
@@ -130,6 +132,7 @@ __all__ = [
     "LeaveListSerializer",
     "LeaveTableSerializer",
     "MeSerializer",
+    "MoveFromMustMoveSerializer",
     "OpenSectorSerializer",
     "OpenTableSerializer",
     "OverrideMoveSerializer",
@@ -147,6 +150,7 @@ __all__ = [
     "SettlementSerializer",
     "StartActionClockSerializer",
     "StartHandSerializer",
+    "StartMustMoveSerializer",
     "TableFloorSerializer",
     "TableSerializer",
     "UndoMoveSerializer",

@@ -51,6 +51,7 @@ class BalanceGroupSerializer(BuiltOnceModelSerializer):
             "spread",
             "proposal",
             "change_requests",
+            "must_move",
             "moves",
             "open_table",
         ]
@@ -86,6 +87,22 @@ class OverrideMoveSerializer(PlayerCommandSerializer):
 class GrantTableChangeSerializer(CommandSerializer):
     to_table_id = serializers.UUIDField()
     seat = serializers.IntegerField(required=False, allow_null=True)
+
+
+class StartMustMoveSerializer(CommandSerializer):
+    main_table_id = serializers.UUIDField(
+        help_text="The main table of the same game and stakes this table feeds."
+    )
+
+
+class MoveFromMustMoveSerializer(CommandSerializer):
+    seat = serializers.IntegerField(
+        required=False, allow_null=True, help_text="The free seat; the policy's when omitted."
+    )
+    post_big_blind = serializers.BooleanField(
+        default=False,
+        help_text="The player posts the big blind now instead of waiting for it (CM-17).",
+    )
 
 
 class KeepApartSerializer(CommandSerializer):
