@@ -26,7 +26,6 @@ from floor.domain.absence import absence_refusal
 from floor.domain.action_clock import action_clock_refusal
 from floor.domain.balance import table_change_request_refusal, table_change_to, tolerance
 from floor.domain.draws import ListedPlayer, draw_candidates, draw_refusal, seat_to_take
-from floor.domain.must_move import must_move_refusal
 from floor.domain.hand_rules import (
     deal_refusal,
     dealt_without_blinds,
@@ -34,6 +33,7 @@ from floor.domain.hand_rules import (
     owes_big_blind,
     seat_deal_refusal,
 )
+from floor.domain.must_move import must_move_refusal
 from floor.domain.player import absence_left_today
 from floor.domain.positions import step
 from floor.domain.rests import rest_end_refusal, rest_refusal
