@@ -24,7 +24,15 @@ from datetime import datetime
 
 from floor.application.players import acting_as_player, find_player, game_for, waiting_list
 from floor.application.seat_support import offer_again
-from floor.domain.waiting_list import DECLINED_CALL, FIVE_MORE, LIST_LEAVING_REASONS, NOT_COMING
+from floor.domain.game import Game
+from floor.domain.waiting_list import (
+    DECLINED_CALL,
+    FIVE_MORE,
+    LIST_LEAVING_REASONS,
+    NOT_COMING,
+    is_checked_in,
+    is_remote,
+)
 from floor.kernel.errors import conflict, forbidden, invalid
 from floor.kernel.registry import command
 from floor.kernel.roles import JEFE, Role
@@ -47,17 +55,28 @@ def _listed(work: UnitOfWork, player: str, game: dict):
 def check_in_player(work: UnitOfWork, *, player: str, **game: object) -> Decision:
     """The player of a remote entry has arrived: the entry becomes callable,
     keeping its reservation order or queued last from now under a new
-    number, as the house says (WaitingListRules.remote_keeps_order)."""
+    number, as the house says (WaitingListRules.remote_keeps_order). The
+    player is in the room for every list: their other remote entries not yet
+    checked in are checked in too (``also``), each an event of its list."""
     found, wanted, waiting = _listed(work, player, game)
     keeps_order = work.profile.waiting_list.remote_keeps_order
     renumbered = waiting.check_in(found.id, work.now(), keeps_order=keeps_order)
     entry = waiting.entry_of(found.id)
-    return [waiting], {
+    changed, also = [waiting], []
+    for key in found.waiting_lists:
+        other = waiting_list(work, Game.from_key(key)) if key != wanted.key else None
+        held = other.entry_of(found.id) if other is not None else None
+        if held is not None and is_remote(held) and not is_checked_in(held):
+            other.check_in(found.id, work.now(), keeps_order=keeps_order)
+            changed.append(other)
+            also.append(key)
+    return changed, {
         "player_id": str(found.id),
         "game": wanted.key,
         "reservation": entry["reservation"],
         "position": waiting.position_of(found.id),
         "kept_order": renumbered is None,
+        "also": also,
     }
 
 

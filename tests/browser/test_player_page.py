@@ -107,11 +107,12 @@ def test_a_player_signs_in_on_a_phone_joins_two_lists_and_leaves_one(
 def test_a_call_rings_on_the_open_page_and_the_player_asks_for_five_more_minutes(
     live_server, browser, floor_app, settings, tmp_path
 ):
-    """The player joins from outside, the jefe checks them in on arrival; the
-    page polls its live part: a call shows, rings (the vibration is recorded
-    here; the beep is Web Audio's, unheard headless) once, the player answers
-    "Necesito 5 minutos más" (under CM the seat is held no longer, and the
-    page says so [CM-6]), arrives and is seated."""
+    """The player joins two lists from outside, the jefe checks them in on
+    arrival (one tap: in the room for both); the page polls its live part: a
+    call shows, rings (the vibration is recorded here; the beep is Web
+    Audio's, unheard headless) once, the player answers "Necesito 5 minutos
+    más" (under CM the seat is held no longer, and the page says so [CM-6]),
+    arrives and is seated; the list of the other variant stays [CM-7]."""
     from django.contrib.auth import get_user_model
     from django.contrib.auth.models import Group
 
@@ -121,6 +122,7 @@ def test_a_call_rings_on_the_open_page_and_the_player_asks_for_five_more_minutes
     settings.FLOOR_PLAYER_POLL_SECONDS = 1
     room = Room(floor_app, tag="RG")
     table_id, _cards = room.drawn_table(4, buy_in=None)
+    room.join(room.new_player(), **OMAHA_GAME)  # Omaha has a list, no table yet
     card = room.new_player("Rosa")
     runtime.floor_projector().catch_up()
     user = get_user_model().objects.create_user(signin.player_username(card), password="472591")
@@ -137,15 +139,17 @@ def test_a_call_rings_on_the_open_page_and_the_player_asks_for_five_more_minutes
     page.fill("#card", card)
     page.fill("#secret", "472591")
     page.click("button[type=submit] >> nth=-1")
-    # From outside the room: the list joined from the phone, not callable yet.
+    # From outside the room: two lists joined from the phone, not callable yet.
     page.check("[data-testid='join-texas_holdem/no_limit/200/1000']")
+    page.check("[data-testid='join-omaha/pot_limit/200/1000']")
     page.click("[data-testid=join]")
-    page.wait_for_selector("[data-testid=check-in]")
+    assert page.locator("[data-testid=check-in]").count() == 2
     assert page.locator("[data-testid=call]").count() == 0
     # The player arrives: the jefe checks them in, and they can be called.
     floor_app.check_in_player(JEFE, new_id(), player=card, table_id=table_id)
     runtime.floor_projector().catch_up()
     page.wait_for_selector("[data-testid=check-in]", state="detached")
+    assert page.locator("[data-testid=entry]").count() == 2
 
     seat = next(s for s in range(1, 11) if s not in room.seats(table_id))
     floor_app.call_next(JEFE, new_id(), table_id=table_id, seat=seat)
@@ -175,7 +179,11 @@ def test_a_call_rings_on_the_open_page_and_the_player_asks_for_five_more_minutes
         "[data-testid=seated]"
     )
     assert page.locator("[data-testid=call]").count() == 0
-    assert page.locator("[data-testid=entry]").count() == 0
+    # Seated at Hold'em, still on the Omaha list: another variant [CM-7].
+    assert page.locator("[data-testid=entry]").count() == 1
+    assert page.locator("[data-testid=entry]").get_attribute("data-game") == (
+        "omaha/pot_limit/200/1000"
+    )
     phone.close()
 
 

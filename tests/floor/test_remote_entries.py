@@ -245,6 +245,7 @@ def test_checking_in_keeps_the_order_under_cm(room):
         "reservation": reservation,
         "position": 1,
         "kept_order": True,
+        "also": [],
     }
     (checked,) = events_of(room.app, room.waiting(table_id).id, "CheckedIn")
     assert (checked.actor, checked.actor_role, checked.reservation) == (
@@ -256,6 +257,24 @@ def test_checking_in_keeps_the_order_under_cm(room):
     first = room.waiting(table_id).entries[0]
     assert (first["player_id"], first["status"]) == (pid(remote).replace("-", ""), "called")
     assert first["call"]["seat"] == seat
+
+
+def test_a_player_checked_in_is_in_the_room_for_every_list(room):
+    """One "Ha llegado": the player's other remote entries are checked in
+    too, each an event of its own list; an entry made at the desk is untouched."""
+    holdem, _cards = full_table(room)
+    omaha, _cards = room.drawn_table(5, seats=5, variant="omaha", limit="pot_limit")
+    remote = room.new_player()
+    join_remote(room, remote, holdem)
+    join_remote(room, remote, omaha)
+    result = check_in(room, remote, holdem)
+    assert result["also"] == [room.get(omaha).game.key]
+    for table_id in (holdem, omaha):
+        entry = room.waiting(table_id).entry_of(room.player(remote).id)
+        assert entry["checked_in"] is True
+        (checked,) = events_of(room.app, room.waiting(table_id).id, "CheckedIn")
+        assert checked.actor == "jaime"
+    refused(room.app, "already_checked_in", check_in, room, remote, omaha)
 
 
 @pytest.mark.parametrize("profile", [GA, PT])
