@@ -1,7 +1,8 @@
 """An interest list reaches four and the jefe opens the table from the prompt
 (issue 24, item 4, done-when): in Chromium, the jefe's open console shows the
 game asked for as players join it, prompts at four [GA art. 23; PT 24], and
-the jefe checks in, from the panel, a player who asked from outside, the
+the jefe checks in, from the panel, a player who asked for it on their phone
+(its page, at a phone's screen), the
 prompt fills in the open-table form; the table opened draws its seats from
 that list [CM-7, CM-8]. Screenshots go to FLOOR_SCREENSHOTS (or the test's tmp
 directory) to be looked at."""
@@ -13,16 +14,19 @@ from pathlib import Path
 
 import pytest
 
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Group
+
 from floor import runtime
 from floor.application.player_self import player_username
-from floor.kernel.roles import Actor, Role
 from floor.models import SeatView, TableView
-from tests.support.floor import JEFE, new_id
+from tests.support.floor import JEFE
 from tests.support.room import Room
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 LIVE_MS = 4_000  # a change shows in an open console within its polls
+PHONE = {"width": 390, "height": 844}
 WANTED = {"variant": "omaha", "limit": "pot_limit", "minimum_cents": 400, "maximum_cents": 2000}
 
 
@@ -60,9 +64,27 @@ def test_an_interest_list_reaches_four_and_the_jefe_opens_its_table_from_the_pro
     assert "3 jugadores esperan" in wanted.inner_text()
     assert page.locator("[data-testid=open-prompt]").count() == 0
 
-    # The fourth asks from their phone: coming, not counted until here.
-    outside = Actor(player_username(cards[3]), frozenset({Role.PLAYER}))
-    room.app.join_waiting_list(outside, new_id(), player=cards[3], **WANTED)
+    # The fourth asks from their phone, on its page: coming, not counted until here.
+    user = get_user_model().objects.create_user(player_username(cards[3]), password="472591")
+    user.groups.set([Group.objects.get_or_create(name="player")[0]])
+    phone_context = browser.new_context(
+        locale="es-ES", viewport=PHONE, is_mobile=True, has_touch=True
+    )
+    phone = phone_context.new_page()
+    phone.set_default_timeout(15_000)
+    phone.goto(f"{live_server.url}/jugador/entrar/")
+    phone.fill("#card", cards[3])
+    phone.fill("#secret", "472591")
+    phone.click("button[type=submit] >> nth=-1")
+    phone.click("[data-testid=ask-for-game] summary")
+    phone.select_option("#id_variant", WANTED["variant"])
+    phone.select_option("#id_limit", WANTED["limit"])
+    phone.fill("#id_minimum_cents", "4")
+    phone.fill("#id_maximum_cents", "20")
+    phone.click("[data-testid=ask]")
+    phone.locator("[data-testid=check-in]").wait_for()
+    phone.screenshot(path=str(shots(tmp_path) / "interest-asked-on-phone.png"), full_page=True)
+    phone_context.close()
     runtime.floor_projector().catch_up()
     page.locator("[data-testid=wanted-coming]").wait_for(timeout=LIVE_MS)
     assert page.locator("[data-testid=open-prompt]").count() == 0
