@@ -13,7 +13,6 @@ import os
 from pathlib import Path
 
 import pytest
-
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 
