@@ -59,16 +59,25 @@ def dinner_break(work: UnitOfWork) -> bool:
 
 
 def check_may_sit(
-    work: UnitOfWork, player: Player, table: Table, *, moving_from: Table | None = None
+    work: UnitOfWork,
+    player: Player,
+    table: Table,
+    *,
+    moving_from: Table | None = None,
+    called_here: bool = False,
 ) -> None:
     """Refuses a seat that would put a player with one kept apart from them
     [CM-14], a tournament player [CM-23], or that would unbalance the game's
-    tables [CM-10; PT 26]."""
+    tables [CM-10; PT 26]; and one from the list while a seated player comes
+    first (the must-move table's, one asking to change table [CM-11]),
+    unless the player was called for this seat (``called_here``): the seat
+    is theirs while the call lasts [CM-6]."""
     player.check_not_in_tournament(dinner_break(work))
-    if moving_from is None and must_move_first(work, table) is not None:
-        raise conflict("must_move_first")
-    if moving_from is None and table_change_first(work, table) is not None:
-        raise conflict("table_change_requested_first")
+    if moving_from is None and not called_here:
+        if must_move_first(work, table) is not None:
+            raise conflict("must_move_first")
+        if table_change_first(work, table) is not None:
+            raise conflict("table_change_requested_first")
     player.check_apart([s["player_id"] for s in table.occupants.values()])
     limit = balance.tolerance(work.profile)
     group = balance_group(work, table.game)

@@ -99,9 +99,13 @@ def seat_player(
     table.check_seat_change_first(chosen)
     if drawn_from is None:
         _check_reseat_cooldown(work, found, table)
+    called_here = False
     if waiting is not None:
         waiting.check_turn(found.id, table.id, chosen)
-    check_may_sit(work, found, table)
+        entry = waiting.entry_of(found.id)
+        held = waiting.seats_called(table.id)
+        called_here = entry is not None and held.get(chosen) == entry["reservation"]
+    check_may_sit(work, found, table, called_here=called_here)
     table.seat_player(
         found.id,
         chosen,

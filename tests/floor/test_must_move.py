@@ -239,3 +239,19 @@ def test_closing_either_table_ends_the_must_move(room):
     assert group.must_move == {}
     ended = events_of(room.app, group.id, "MustMoveEnded")[-1]
     assert (ended.table_id, ended.reason) == (UUID(b).hex, "table_closed")
+
+
+def test_a_player_called_for_a_main_seat_keeps_it_when_a_move_becomes_possible(room):
+    """Called while the balance held the move [CM-10], the player holds the
+    seat for the call's time [CM-6]: a player sitting down at the must-move
+    table meanwhile (a move possible again) does not take it from them."""
+    a, b = main_and_feeder(room, 5)
+    waiting = room.new_player("Waits")
+    room.join(waiting, a)
+    seat, offered = a_main_player_leaves(room, a)  # 5 and 5: the list is called
+    assert offered["called"] == str(Player.create_id(waiting))
+    late = room.new_player("Late")
+    room.join(late, b)
+    room.sit(b, late)  # a drawn seat [CM-3]; 5 and 6: a move would fit
+    room.sit(a, waiting, seat=seat)
+    assert room.seats(a)[seat] == waiting
