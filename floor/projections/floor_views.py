@@ -108,7 +108,8 @@ class FloorProjection:
     # not, so that a store upgraded in place rebuilds them when its projector
     # starts (run_projector, runfloor) instead of showing them empty for the
     # events before it. 2: the reports' mentions, occupancy steps and list moves.
-    version = 2
+    # 3: a remote entry's wait in the list moves begins at its check-in.
+    version = 3
 
     def __init__(
         self, application: Callable[[], Application] | None = None, *, hold_rows: bool = False
