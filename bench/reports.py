@@ -220,15 +220,17 @@ def waiting_replayed(day: dict) -> list:
     counted = ("registrations", "seated", "calls", "no_shows", "withdrew")
     rows = {i: dict.fromkeys(counted, 0) | {"game": g, "waits": []} for i, g in games.items()}
     since: dict = {}
-    events = journal.events_of_aggregates(
-        games, (WaitingList.Registered, WaitingList.Called, WaitingList.Removed), report.end
-    )
+    kinds = (WaitingList.Registered, WaitingList.CheckedIn, WaitingList.Called, WaitingList.Removed)
+    events = journal.events_of_aggregates(games, kinds, report.end)
     for entry in events:
         row, kind, data = rows[entry.originator_id], event_of(entry), entry.data
         inside, key = report.covers(entry.occurred_at), (entry.originator_id, data.get("player_id"))
         if kind is WaitingList.Registered:
             since[key] = datetime.fromisoformat(data["at"])
             row["registrations"] += inside
+        elif kind is WaitingList.CheckedIn:
+            if key in since:  # a remote entry waits from its check-in (issue 24)
+                since[key] = datetime.fromisoformat(data["at"])
         elif kind is WaitingList.Called:
             row["calls"] += inside
         else:

@@ -38,7 +38,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.backends import ModelBackend
 from django.contrib.auth.forms import AuthenticationForm
 from django.contrib.auth.views import LoginView
-from django.core.exceptions import ValidationError
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.db.models import Max, Sum
 from django.db.models.signals import post_save, pre_save
 from django.dispatch import receiver
@@ -49,7 +49,9 @@ from knox.auth import TokenAuthentication
 from knox.models import AuthToken
 from knox.signals import token_expired
 
+from floor.application.player_self import card_of
 from floor.kernel.roles import Role
+from floor.selectors import players as player_reads
 
 logger = logging.getLogger("floor.logins")
 
@@ -124,16 +126,42 @@ def at_player_door(request: Any) -> bool:
     return bool(getattr(request, PLAYER_DOOR, False))
 
 
+# Set on a sign-in request whose card number and PIN or code were right but
+# whose player is barred: the player's page says so (floor.player.views).
+PLAYER_BARRED = "floor_player_barred"
+
+
+def refuse_if_barred(request: Any, username: str) -> None:
+    """A barred player signs in to nothing (they may not register for a game
+    nor sit, floor.domain.player; issue 24's player page): raises PermissionDenied,
+    which stops Django's authentication at once (no other backend tries the
+    secret) and counts as a failed sign-in for axes, and marks the request so
+    the page can say why. Called only once the secret was found right, so a
+    wrong guess learns nothing of the bar."""
+    card = card_of(username)
+    if card is not None and player_reads.is_barred(card):
+        setattr(request, PLAYER_BARRED, True)
+        raise PermissionDenied("player_barred")
+
+
+def refused_as_barred(request: Any) -> bool:
+    """Whether ``refuse_if_barred`` refused this sign-in."""
+    return bool(getattr(request, PLAYER_BARRED, False))
+
+
 class DoorBackend(ModelBackend):
     """Django's password check, each door for its own people: the staff's
     login page and the API's token endpoint let no player in (a player's PIN
     there is a wrong password, counted by axes), and the player's page lets
-    no staff member in. The player's page marks its requests (PLAYER_DOOR)."""
+    no staff member in, nor a barred player (``refuse_if_barred``). The
+    player's page marks its requests (PLAYER_DOOR)."""
 
     def authenticate(self, request, username=None, password=None, **kwargs):
         user = super().authenticate(request, username=username, password=password, **kwargs)
         if user is None or is_player_user(user) != at_player_door(request):
             return None
+        if at_player_door(request):
+            refuse_if_barred(request, user.get_username())
         return user
 
 

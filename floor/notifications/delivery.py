@@ -15,20 +15,26 @@ and twice only if a worker died between the provider's answer and the row's
 update.
 
 A call's message is pointless once the call is over [CM-6]: a row first tried
-after its deadline is "stale", not sent. The floor never waits on any of it:
-only workers run this, never a command or the projector.
+after its deadline is "stale", not sent. The deadline is the call's as the
+list holds it when the row is tried (``current_call``), not the copy the row
+took when the call was made: a house whose "five_more" moves the deadline
+(WaitingListRules.call_extension, issue 24 item 3) has the message say the
+moved one, and not go stale at the first; a call already ended (the player
+seated, gone, or called anew) is stale too. The floor never waits on any of
+it: only workers run this, never a command or the projector.
 """
 
 from __future__ import annotations
 
 import logging
 from datetime import datetime, timedelta
+from uuid import UUID
 
 from django.conf import settings
 from django.db.models import Q
 from django.utils import timezone
 
-from floor.models import Notification
+from floor.models import Notification, WaitingEntryView
 from floor.notifications.outbox import queue
 from floor.notifications.sending import NOTHING, send
 from floor.notifications.texts import CALLED
@@ -71,6 +77,38 @@ def _lapsed(row: Notification, now: datetime) -> bool:
     )
 
 
+def current_call(row: Notification) -> dict | None:
+    """A call's message context with the call's deadline as the list's read
+    model holds it now (the projector writes it in the batch that wrote the
+    row, and every answer's after), or None when that call is over: the
+    entry no longer called to that table and seat (seated, removed, its call
+    cancelled), or called again since (``called_at``, on rows written since
+    it was kept)."""
+    context = row.context
+    try:
+        table_id = UUID(str(context.get("table_id")))
+    except ValueError:
+        return None
+    entry = (
+        WaitingEntryView.objects.filter(
+            waiting_list__game=str(context.get("game", "")),
+            player_id=row.player_id,
+            status="called",
+            call_table=table_id,
+            call_seat=context.get("seat"),
+        )
+        .only("called_at", "call_ends_at")
+        .first()
+    )
+    if entry is None:
+        return None
+    called_at = context.get("called_at")
+    if called_at and entry.called_at != datetime.fromisoformat(called_at):
+        return None
+    ends_at = entry.call_ends_at
+    return {**context, "ends_at": ends_at.isoformat() if ends_at else None}
+
+
 def deliver(position: int, now: datetime | None = None) -> str:
     """Sends the outbox row at ``position`` if it is due; returns what became
     of it: sent, skipped (nothing to send), stale, retry, failed, or why
@@ -86,16 +124,21 @@ def deliver(position: int, now: datetime | None = None) -> str:
     if not claim(row, now):
         return "taken"
     attempts = row.attempts + 1
-    ends_at = row.context.get("ends_at") if row.kind == CALLED else None
-    if ends_at and datetime.fromisoformat(ends_at) <= now:
-        _finish(row, Notification.STALE, attempts=row.attempts)
-        return Notification.STALE
+    context = row.context
+    if row.kind == CALLED:
+        context = current_call(row)
+        ends_at = context and context["ends_at"]
+        if context is None or (ends_at and datetime.fromisoformat(ends_at) <= now):
+            _finish(row, Notification.STALE, attempts=row.attempts)
+            return Notification.STALE
     try:
-        channel = send(row.player_id, row.kind, row.context)
+        channel = send(row.player_id, row.kind, context)
     except Exception as error:  # noqa: BLE001 - a backend failed, or anything: retried
         return _failed(row, attempts, error, now)
     state = Notification.SKIPPED if channel == NOTHING else Notification.SENT
-    _finish(row, state, attempts=attempts, channel=channel, sent_at=timezone.now())
+    # The context the message was composed from: the deadline it said.
+    _finish(row, state, attempts=attempts, channel=channel, sent_at=timezone.now(),
+            context=context)  # fmt: skip
     return state
 
 

@@ -1,8 +1,9 @@
 """The outbox rows the projection writes (issue 24, item 3): a message for
 each event that calls for one, in the projector's batch transaction.
 
-``WaitingList.Called`` is a call (kind "called": the game, the table, the seat
-and the call's end [CM-6]); ``WaitingList.Removed`` with reason
+``WaitingList.Called`` is a call (kind "called": the game, the table, the seat,
+when it was made and the call's end [CM-6]; the end as it stands when the
+message goes is read then, floor.notifications.delivery); ``WaitingList.Removed`` with reason
 "remote_expired" (issue 24, item 2) tells the player their remote entry
 expired. Each row is keyed by its event's position and inserted only if
 absent, and only when the journal writes the event's row for the first time
@@ -54,6 +55,9 @@ def message_of(event: DomainEventProtocol, state: Callable) -> tuple[str, dict] 
             "game": state(event).game_key,
             "table_id": UUID(str(event.table_id)).hex,
             "seat": event.seat,
+            # Which call (a deadline moved later is read when sent:
+            # floor.notifications.delivery.current_call).
+            "called_at": event.at.isoformat(),
             "ends_at": event.ends_at.isoformat() if event.ends_at else None,
         }
     if isinstance(event, WaitingList.Removed) and event.reason == REMOTE_EXPIRED:

@@ -3,7 +3,9 @@
 A call says the game, the table and seat, and by when to come [CM-6: 5 minutes
 to appear]; an expired remote entry says so and that the player may join
 again. Nothing of any other player: only the recipient's own game, table and
-seat, read from the outbox row's context and the table's read model.
+seat, read from the outbox row's context (its deadline the call's as it
+stands when sent: floor.notifications.delivery.current_call) and the table's
+read model.
 
 The game's labels are the consoles' words (floor.forms, the same message ids,
 so one translation), repeated here: the workers that send messages stand

@@ -36,8 +36,15 @@ from floor.application.player_self import card_of, player_username
 from floor.kernel.errors import conflict
 from floor.kernel.web.gateway import ReadModelsBehind, perform
 from floor.kernel.web.host import host
-from floor.logins import PLAYER_GROUP, at_player_door, current_lockouts, is_player_user
+from floor.logins import (
+    PLAYER_GROUP,
+    at_player_door,
+    current_lockouts,
+    is_player_user,
+    refuse_if_barred,
+)
 from floor.models import PlayerSignInCode
+from floor.selectors import players as player_reads
 
 # Letters and digits that cannot be misread for one another (no 0/O, 1/I).
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
@@ -171,7 +178,15 @@ class PlayerCodeBackend:
     After floor.logins' LockoutBackend (axes) and DoorBackend (the PIN): a
     wrong code is one more failure for axes, as a wrong PIN is. The code is
     spent here, in the same transaction that finds it, so two sign-ins with
-    one code cannot both pass."""
+    one code cannot both pass.
+
+    A bar voids the code (issue 24 leftover): a code given before the
+    player's last bar opens nothing, even once the bar is lifted (the desk
+    gives a new one), and a barred player's right code is spent and refused
+    with the reason (floor.logins.refuse_if_barred). Checked here, at the
+    door, rather than by deleting codes when the bar is recorded: the bar is
+    a floor command that touches no sign-in table, and the journal says when
+    it came."""
 
     def authenticate(self, request, username=None, password=None, **kwargs):
         if not at_player_door(request) or not username or card_of(str(username)) is None:
@@ -199,6 +214,10 @@ class PlayerCodeBackend:
                 return None
             code.used_at = now
             code.save(update_fields=["used_at"])
+        refuse_if_barred(request, str(username))
+        barred_at = player_reads.last_barred_at(card_of(str(username)))
+        if barred_at is not None and code.issued_at <= barred_at:
+            return None  # voided by a bar since lifted: as a wrong code
         return user
 
     def get_user(self, user_id):

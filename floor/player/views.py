@@ -22,6 +22,7 @@ from django.contrib import messages
 from django.contrib.auth import authenticate, login, logout, update_session_auth_hash
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -37,7 +38,7 @@ from floor.kernel.service import Outcome
 from floor.kernel.web.gateway import ReadModelsBehind, ServiceUnavailable, perform
 from floor.kernel.web.host import host
 from floor.kernel.web.live import server_now
-from floor.logins import PLAYER_DOOR, is_locked_out
+from floor.logins import PLAYER_DOOR, is_locked_out, refused_as_barred
 from floor.notifications import contacts
 from floor.player import signin
 from floor.player.forms import AskForGameForm
@@ -58,6 +59,9 @@ LOCKED_UNTIL = gettext_lazy(
     "to have the lockout lifted."
 )
 NO_ANSWER = gettext_lazy("The service did not answer; try again.")
+BARRED = gettext_lazy(
+    "You are barred from the room, so you cannot use the player's page. Ask at the desk."
+)
 # The called player's answers (answer_call, floor.application.player_lists) [CM-6].
 ANSWER_LABELS = {
     COMING: gettext_lazy("I'm coming"),
@@ -194,15 +198,41 @@ def page_context(request: HttpRequest) -> dict[str, Any]:
 # --- who may see the page ------------------------------------------------------------
 
 
+def barred_out(request: HttpRequest) -> HttpResponse:
+    """A barred player's session ends at its next request: signed out, sent
+    to the sign-in page, which says why (issue 24 leftover). The page's live
+    part (htmx) is told to go there rather than swap the sign-in page into
+    itself."""
+    logout(request)
+    messages.error(request, str(BARRED))
+    if request.headers.get("HX-Request"):
+        response = HttpResponse(status=200)
+        response["HX-Redirect"] = reverse("player:signin")
+        return response
+    return redirect("player:signin")
+
+
 def player_page(view: Callable) -> Callable:
     """A page of the signed-in player only: anyone else goes to the sign-in
-    page; a player whose code opened the session chooses a PIN first."""
+    page; a player whose code opened the session chooses a PIN first.
+
+    A barred player's session is refused here, on every request (one indexed
+    read of the player's row): barring, a floor command, does not reach into
+    Django's sessions. Checked at the door (floor.logins.refuse_if_barred)
+    and here, rather than by flushing the player's sessions when barred:
+    Django keeps no index of a user's sessions (finding them means decoding
+    every session row, and a cache or cookie session backend cannot be
+    searched at all), a session signed in while the bar's read model was
+    behind would slip past a flush, and a bar lifted later needs nothing
+    restored."""
 
     @wraps(view)
     def page(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         card = signin.player_card(request.user)
         if card is None:
             return redirect("player:signin")
+        if player_reads.is_barred(card):
+            return barred_out(request)
         if request.session.get(MUST_CHOOSE_PIN) and not getattr(view, "chooses_pin", False):
             return redirect("player:pin")
         request.player_card = card
@@ -235,6 +265,12 @@ def sign_in(request: HttpRequest) -> HttpResponse:
         if username is not None and secret and len(secret) <= 64:
             setattr(request, PLAYER_DOOR, True)
             user = authenticate(request, username=username, password=secret)
+        if user is None and refused_as_barred(request):
+            # The card and secret were right: the bar is what refuses
+            # (floor.logins.refuse_if_barred).
+            return render(
+                request, "player/signin.html", {"error": str(BARRED), "card": card}, status=403
+            )
         if user is not None:
             login(request, user)
             if user.backend.endswith("PlayerCodeBackend"):

@@ -108,7 +108,8 @@ class FloorProjection:
     # not, so that a store upgraded in place rebuilds them when its projector
     # starts (run_projector, runfloor) instead of showing them empty for the
     # events before it. 2: the reports' mentions, occupancy steps and list moves.
-    # 3: the seats' arrival order and the must-move tables (issue 24).
+    # 3 (issue 24): the seats' arrival order, the must-move tables, and a
+    # remote entry's wait in the list moves beginning at its check-in.
     version = 3
 
     def __init__(

@@ -9,7 +9,8 @@ journal, projected once, as each event is applied.
   accounts a transaction posts to, ReadModelPart.mentions).
 - ``OccupancyStep``: each moment a table's count of occupied seats changed.
 - ``ListMove``: each registration, call and removal of a waiting list, with
-  the wait a removal ended.
+  the wait a removal ended. A remote entry's wait begins at its check-in
+  (issue 24, item 2), which moves its registration's ``since``.
 
 Each is worked out from the event's data as the journal records it
 (floor.projections.journal.entry_content), by the same rules the reports
@@ -52,7 +53,12 @@ SITTING_DOWN = (Table.PlayerSeated, Table.PlayerMovedIn)
 LEAVING = (Table.PlayerLeft, Table.PlayerMovedOut)
 SEAT_CHANGES = (Table.SeatsDrawn, *SITTING_DOWN, *LEAVING, Table.Closed)
 # The waiting report's list events (floor.reports.waiting).
-LIST_EVENTS = (WaitingList.Registered, WaitingList.Called, WaitingList.Removed)
+LIST_EVENTS = (
+    WaitingList.Registered,
+    WaitingList.CheckedIn,
+    WaitingList.Called,
+    WaitingList.Removed,
+)
 _REPORTED = Route(SEAT_CHANGES, LIST_EVENTS)
 
 
@@ -76,6 +82,9 @@ class ReportBatch:
         # to close at the end.
         self.open: dict[tuple[UUID, str], list[dict[str, Any]]] = {}
         self.closed: list[int] = []
+        # Rows already written whose wait begins later: a remote entry's
+        # check-in (position -> the new ``since``).
+        self.restarted: dict[int, datetime] = {}
         self.lists_read: set[UUID] = set()  # lists whose open registrations are in ``open``
 
     def last_seated(self, table_id: UUID) -> int:
@@ -105,6 +114,14 @@ class ReportBatch:
                 self.closed.append(move["position"])
         self.open[(list_id, player)] = []
 
+    def restart(self, list_id: UUID, player: str, since: datetime) -> None:
+        """The player's open registration on the list waits from ``since``
+        on: the remote entry's player checked in (issue 24, item 2)."""
+        for move in self.still_open(list_id, player)[-1:]:
+            move["since"] = since
+            if "open" not in move:  # a row written already
+                self.restarted[move["position"]] = since
+
     def flush(self) -> None:
         # In the order of their unique index, (subject, position): each row's
         # index entry then goes next to the one before it, not to a page
@@ -117,6 +134,8 @@ class ReportBatch:
         mentions = sorted((subject_bytes(subject), position) for subject, position in self.mentions)
         insert_plain(JournalMention, ("subject", "position"), mentions, ignore_conflicts=True)
         insert_dicts(OccupancyStep, self.steps)
+        for position, since in self.restarted.items():
+            ListMove.objects.filter(pk=position).update(since=since)
         if self.closed:
             ListMove.objects.filter(pk__in=self.closed).update(open=False)
         insert_dicts(ListMove, self.moves)
@@ -415,7 +434,15 @@ def _list_move(
 ) -> None:
     """A registration opens a wait (ending the player's one still open: a new
     registration starts a new wait [CM-6]); a removal ends the open one and
-    keeps how long it lasted."""
+    keeps how long it lasted.
+
+    A remote ("called in") entry's wait begins when the jefe checks the
+    player in (WaitingList.CheckedIn, issue 24 item 2), not when the phone
+    registered it: until then the player was not in the room, not waiting at
+    the floor, and could not be called [PT 12; CM-5]. The check-in moves the
+    open registration's ``since`` and adds no move of its own. A remote entry
+    never checked in ends as "remote_expired" (or withdrawn), never
+    "seated", so it counts among no waits."""
     list_id, player = event.originator_id, str(data.get("player_id") or "")
     # ListMove's fields (its defaults for those left out), not an instance.
     move = {
@@ -424,6 +451,9 @@ def _list_move(
         "occurred_at": event.timestamp,
         "player_id": player,
     }
+    if isinstance(event, WaitingList.CheckedIn):
+        batch.restart(list_id, player, datetime.fromisoformat(data["at"]))
+        return
     if isinstance(event, WaitingList.Registered):
         batch.close(list_id, player)
         move["kind"], move["open"] = ListMove.REGISTERED, True

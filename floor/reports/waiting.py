@@ -40,7 +40,14 @@ def _games(report: ReportFilter) -> dict:
 def waiting_report(report: ReportFilter) -> list[dict]:
     """One row per game's list: waits end when the player is seated from it.
     The moves are projected as they happen (floor.projections.report_views),
-    each removal with the wait it ended, so only the range's are read."""
+    each removal with the wait it ended, so only the range's are read.
+
+    A wait is the player's time at the floor waiting for a seat: a walk-in's
+    from their registration, a remote ("called in") entry's from the jefe's
+    check-in (issue 24, item 2), as until then the player was not in the
+    room and could not be called [PT 12; CM-5; CM-6]. A remote entry that
+    expired before its player arrived ("remote_expired") or was withdrawn
+    counts as a registration and among no waits: only a seating ends one."""
     games = _games(report)
     rows = {
         list_id: {

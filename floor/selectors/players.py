@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.db.models import Prefetch, QuerySet
+from django.db.models import Max, Prefetch, QuerySet
 from django.shortcuts import get_object_or_404
 
-from floor.models import PlayerView, SeatView, WaitingEntryView, WaitingListView
+from floor.domain.player import Player
+from floor.models import EventJournalEntry, PlayerView, SeatView, WaitingEntryView, WaitingListView
+from floor.selectors.journal import topics_of
 
 # The API's player list answers at most this many.
 PLAYERS_LISTED = 500
@@ -33,6 +36,21 @@ def player_by_card(card: str) -> PlayerView | None:
     table they sit at: the cage's console finds players so."""
     found = PlayerView.objects.select_related("table__sector")
     return found.filter(card_number=card).first() or found.filter(card_number__iexact=card).first()
+
+
+def is_barred(card: str) -> bool:
+    """Whether the player holding ``card`` (as cleaned: upper case) is barred
+    now, as the read model says; the bar's command waits for it
+    (floor.kernel.web.gateway)."""
+    return PlayerView.objects.filter(card_number=card, barred=True).exists()
+
+
+def last_barred_at(card: str) -> datetime | None:
+    """When the player holding ``card`` was last barred (the journal's
+    Player.Barred, by the floor's clock), None if never."""
+    return EventJournalEntry.objects.filter(
+        originator_id=Player.create_id(card), topic__in=topics_of([Player.Barred])
+    ).aggregate(at=Max("occurred_at"))["at"]
 
 
 def players_by_id(player_ids: Any) -> dict[Any, PlayerView]:

@@ -171,3 +171,35 @@ def test_the_house_may_ask_for_more_players_never_fewer_than_a_game_needs(floor_
     fewer = replace(profile, waiting_list=replace(profile.waiting_list, interest_prompt_players=2))
     assert interest.players_to_prompt(fewer) == 4  # GA art. 23; PT 24
     assert WaitingListRules().interest_prompt_players is None
+
+
+def test_a_player_seated_at_another_game_does_not_count_until_they_leave_it(room, jefe):
+    """CM-7 lets a seated player register for another variant, but the new
+    table's draw passes over anyone seated anywhere [CM-8], as a call does:
+    the prompt counts whom the draw would seat, so it comes when the table
+    can start, and the panel says who else waits seated elsewhere."""
+    holdem, seated = room.drawn_table(5, buy_in=None)
+    free = ask_for_game(room, 3)
+    for card in seated[:2]:  # seated at Hold'em, they ask for Omaha [CM-7]
+        room.join(card, **WANTED)
+    panel = wanted_panel(jefe, room.sector_id)
+    assert "3 jugadores esperan" in panel
+    assert 'data-testid="open-prompt"' not in panel
+    assert "(y 2 sentados en otras mesas, que tendrían que dejarlas)" in panel
+    (wanted,) = interest.wanted_games(room.app.profile)
+    assert (wanted.waiting, wanted.elsewhere, wanted.ready) == (3, 2, False)
+
+    room.leave(holdem, seated[0])
+    panel = wanted_panel(jefe, room.sector_id)
+    assert "4 jugadores esperan" in panel and 'data-testid="open-prompt"' in panel
+    assert "(y 1 sentado en otra mesa, que tendría que dejarla)" in panel
+
+    # The table opened from the prompt draws exactly those it counted.
+    table_id = room.table(**WANTED)
+    room.deal(table_id)
+    room.app.draw_seats(JEFE, new_id(), table_ids=[table_id])
+    runtime.floor_projector().catch_up()
+    drawn = set(
+        SeatView.objects.filter(table_id=table_id).values_list("player__card_number", flat=True)
+    )
+    assert drawn == {*free, seated[0]}

@@ -8,6 +8,7 @@ the embedded default sends nothing and errs nothing."""
 from __future__ import annotations
 
 import logging
+from dataclasses import replace
 from datetime import datetime, timedelta
 from uuid import UUID
 
@@ -263,6 +264,77 @@ def test_a_call_over_before_its_message_could_go_is_not_sent(called, channels):
     late = datetime.fromisoformat(row.context["ends_at"]) + timedelta(seconds=1)
     assert deliver(row.position, late) == "stale"
     assert Notification.objects.get(position=row.position).state == "stale"
+    assert channels["smtp"].messages == []
+
+
+def house_call(make_app, capture, **rules) -> Call:
+    """A Call under CM with other waiting-list house settings, its app the
+    process's own (the projector reads it)."""
+    app = make_app(replace(CM, waiting_list=replace(CM.waiting_list, **rules)))
+    runtime.install(app)
+    return Call(app, capture)
+
+
+@pytest.fixture
+def extending(make_app, django_capture_on_commit_callbacks, queued):
+    """A house whose "five_more" moves a 3-minute call to CM-6's 5 minutes."""
+    yield house_call(
+        make_app,
+        django_capture_on_commit_callbacks,
+        call_window=timedelta(minutes=3),
+        call_extension=timedelta(minutes=5),
+    )
+    runtime.install(None)
+
+
+def test_a_message_not_sent_yet_says_the_deadline_five_more_moved(extending, channels):
+    """The row keeps the call's first deadline; the player asks for five more
+    minutes before it goes (a relay down, a queue): sent, it says the moved
+    deadline, and it is not stale at the first [CM-6; issue 24, item 3]."""
+    called = extending
+    called.contact("email")
+    row = called.call()
+    called_at = called.app.clock.now()
+    first = called_at + timedelta(minutes=3)
+    assert datetime.fromisoformat(row.context["ends_at"]) == first
+    called.app.clock.advance(timedelta(minutes=2))
+    answered = called.app.answer_call(
+        JEFE, new_id(), player=called.card, table_id=called.table_id, answer="five_more"
+    ).result
+    moved = called_at + timedelta(minutes=5)
+    assert answered["ends_at"] == moved.isoformat()
+    called.project()
+
+    # Past the first deadline, before the moved one: sent, with the moved one.
+    assert deliver(row.position, first + timedelta(seconds=30)) == "sent"
+    (received,) = channels["smtp"].messages
+    said, old = timezone.localtime(moved), timezone.localtime(first)
+    assert f"antes de las {said:%H:%M}" in received.body
+    assert f"{old:%H:%M}" not in received.body
+    row.refresh_from_db()
+    assert (row.state, row.context["ends_at"]) == ("sent", moved.isoformat())
+
+
+def test_a_message_tried_past_the_moved_deadline_is_stale(extending, channels):
+    called = extending
+    called.contact("email")
+    row = called.call()
+    called.app.answer_call(
+        JEFE, new_id(), player=called.card, table_id=called.table_id, answer="five_more"
+    )
+    called.project()
+    moved = called.app.clock.now() + timedelta(minutes=5)
+    assert deliver(row.position, moved) == "stale"
+    assert channels["smtp"].messages == []
+
+
+def test_a_message_of_a_call_already_ended_is_stale(called, channels):
+    """The player left the list before the message could go: nothing to tell."""
+    called.contact("email")
+    row = called.call()
+    called.app.leave_waiting_list(JEFE, new_id(), player=called.card, table_id=called.table_id)
+    called.project()
+    assert deliver(row.position) == "stale"  # now: the call's five minutes not over
     assert channels["smtp"].messages == []
 
 

@@ -157,6 +157,86 @@ def test_no_code_for_an_unknown_or_barred_player_and_nothing_kept(room, desk, fl
     )
 
 
+BARRED_SAYS = b"Tienes prohibida la entrada en la sala"
+
+
+def bar(floor_app, card: str) -> None:
+    floor_app.bar_player(JEFE, new_id(), player=card, reason="trouble")
+    catch_up()
+
+
+def lift(floor_app, card: str) -> None:
+    floor_app.lift_bar(JEFE, new_id(), player=card)
+    catch_up()
+
+
+def test_a_bar_ends_the_players_session_at_its_next_request(room, desk, floor_app, clock):
+    card = room.new_player()
+    phone = signed_in_player(desk, card)
+    assert phone.get("/jugador/").status_code == 200
+    clock.advance(timedelta(minutes=1))
+    bar(floor_app, card)
+    # The live part (htmx) is told where to go; the session is over.
+    live = phone.get("/jugador/en-vivo/", HTTP_HX_REQUEST="true")
+    assert (live.status_code, live["HX-Redirect"]) == (200, "/jugador/entrar/")
+    assert phone.get("/jugador/")["Location"] == "/jugador/entrar/"
+    assert "_auth_user_id" not in phone.session
+    # A form sent from the page left open records nothing.
+    before = floor_app.recorder.max_notification_id()
+    sent = phone.post("/jugador/apuntarse/", {"game": "x", "command_id": new_id()})
+    assert sent["Location"] == "/jugador/entrar/"
+    assert floor_app.recorder.max_notification_id() == before
+
+
+def test_a_barred_players_page_says_why_when_the_session_ends(room, desk, floor_app, clock):
+    card = room.new_player()
+    phone = signed_in_player(desk, card)
+    clock.advance(timedelta(minutes=1))
+    bar(floor_app, card)
+    page = phone.get("/jugador/", follow=True)
+    assert page.redirect_chain == [("/jugador/entrar/", 302)]
+    assert BARRED_SAYS in page.content
+
+
+def test_a_barred_player_signs_in_with_the_right_pin_to_a_clear_refusal(
+    room, desk, floor_app, clock
+):
+    card = room.new_player()
+    signed_in_player(desk, card)
+    clock.advance(timedelta(minutes=1))
+    bar(floor_app, card)
+    phone, refused = sign_in(card, PIN)
+    assert refused.status_code == 403 and BARRED_SAYS in refused.content
+    assert "_auth_user_id" not in phone.session
+    # A wrong PIN learns nothing of the bar.
+    _, wrong = sign_in(card, "902613")
+    assert wrong.status_code == 400 and BARRED_SAYS not in wrong.content
+    clock.advance(timedelta(minutes=1))
+    lift(floor_app, card)
+    assert sign_in(card, PIN)[1]["Location"] == "/jugador/"
+
+
+def test_a_bar_voids_the_code_the_desk_gave_before_it(room, desk, floor_app, clock):
+    spent, kept = room.new_player(), room.new_player()
+    spent_code, kept_code = code_for(desk, spent), code_for(desk, kept)
+    clock.advance(timedelta(minutes=1))
+    bar(floor_app, spent)
+    bar(floor_app, kept)
+    # While barred: the right code opens nothing, and says why.
+    phone, refused = sign_in(spent, spent_code)
+    assert refused.status_code == 403 and BARRED_SAYS in refused.content
+    assert "_auth_user_id" not in phone.session
+    # Lifted within the code's time: the code given before the bar is void.
+    clock.advance(timedelta(minutes=1))
+    lift(floor_app, spent)
+    lift(floor_app, kept)
+    for card, code in ((spent, spent_code), (kept, kept_code)):
+        _, response = sign_in(card, code)
+        assert response.status_code == 400 and b"signin-error" in response.content
+    clock.advance(timedelta(minutes=1))
+    assert sign_in(kept, code_for(desk, kept))[1]["Location"] == "/jugador/pin/"  # a new one
+
+
 def test_a_staff_user_name_never_becomes_a_players_sign_in(room, desk, make_user, floor_app):
     card = room.new_player()
     make_user(player_username(card), "jefe_sector")

@@ -5,16 +5,20 @@ check-in time [CM-5, CM-6, CM-7; GA art. 19.1; PT 12]."""
 
 from __future__ import annotations
 
+import io
 from dataclasses import replace
 from datetime import timedelta
 
 import pytest
+from django.core.management import call_command
 
 from floor import runtime
 from floor.application.player_self import card_of, player_username
 from floor.kernel.errors import ErrorKind
 from floor.kernel.roles import Actor, Role
-from floor.models import PendingTimer, WaitingEntryView
+from floor.models import ListMove, PendingTimer, WaitingEntryView
+from floor.reports.common import ReportFilter
+from floor.reports.waiting import waiting_report
 from floor.timers import sweep_timers
 from games.profiles import CM, GA, PT
 from tests.support.floor import HOLDEM, JEFE, new_id
@@ -439,3 +443,46 @@ def test_from_outside_a_game_no_table_plays_is_asked_for_a_few_lists_at_most(roo
         **{**game, "minimum_cents": 100, "maximum_cents": 10_000},
     )
     room.join(card, **fifth)  # the jefe's desk is not held to it
+
+
+# --- the waiting report -------------------------------------------------------------------
+
+
+def test_the_waiting_report_counts_a_remote_entrys_wait_from_its_check_in(room, clock):
+    """A remote entry waits at the floor from its check-in, not from the phone
+    (issue 24, item 2): before it the player was not in the room and could not
+    be called [PT 12; CM-5]. A walk-in waits from registration; a remote entry
+    that expired is in no wait. Projected batch by batch as on a floor, and
+    alike by a rebuild (all in one batch)."""
+    table_id, cards = full_table(room)
+    clock.advance(timedelta(minutes=1))
+    since = clock.now()  # the report from here: not the draw's own waits
+    remote, walk_in, never_came = room.new_players(3)
+    join_remote(room, remote, table_id)
+    room.join(walk_in, table_id)
+    join_remote(room, never_came, table_id)
+    project()  # the registrations' rows written before the check-in
+    clock.advance(timedelta(minutes=40))
+    check_in(room, remote, table_id)
+    project()
+    clock.advance(timedelta(minutes=10))
+    seat = room.leave(table_id, cards[0])["seat"]  # the remote entry kept its order [CM]
+    room.sit(table_id, remote, seat)
+    clock.advance(timedelta(minutes=10))
+    seat = room.leave(table_id, cards[1])["seat"]  # never_came is skipped: not here
+    room.sit(table_id, walk_in, seat)
+    clock.advance(timedelta(minutes=30))
+    assert sweep_timers(clock.now()) == 1  # never_came's entry expires
+    project()
+    waits = dict(
+        ListMove.objects.filter(kind=ListMove.REMOVED).values_list("player_id", "wait_seconds")
+    )
+    assert waits[pid(remote)] == 10 * 60  # from the check-in, not 50 minutes
+    assert waits[pid(walk_in)] == 60 * 60  # from the registration
+    (row,) = waiting_report(ReportFilter(start=since))
+    assert (row["game"], row["registrations"]) == (room.waiting(table_id).game_key, 3)
+    assert row["seated"] == 2  # the expired entry waited for nothing
+    assert (row["median_wait_seconds"], row["p90_wait_seconds"]) == (600, 3600)
+    live = list(ListMove.objects.order_by("position").values_list())
+    call_command("rebuild_projections", "--no-progress", stdout=io.StringIO())
+    assert list(ListMove.objects.order_by("position").values_list()) == live

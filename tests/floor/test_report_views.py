@@ -134,6 +134,9 @@ def replayed_waiting(report: ReportFilter, games: dict) -> list[dict]:
         if kind is WaitingList.Registered:
             since[key] = datetime.fromisoformat(data["at"])
             row["registrations"] += inside
+        elif kind is WaitingList.CheckedIn:
+            if key in since:  # a remote entry waits from its check-in (issue 24)
+                since[key] = datetime.fromisoformat(data["at"])
         elif kind is WaitingList.Called:
             row["calls"] += inside
         elif kind is WaitingList.Removed:
