@@ -42,9 +42,9 @@ from floor.logins import PLAYER_DOOR, is_locked_out, refused_as_barred
 from floor.notifications import contacts
 from floor.player import signin
 from floor.player.forms import AskForGameForm
+from floor.selectors import balancing, waits
 from floor.selectors import players as player_reads
 from floor.selectors import tables as table_reads
-from floor.selectors import waits
 from games.errors import RuleViolation
 from games.limits import small_blind_for
 from games.variants import VARIANTS, Variant
@@ -175,6 +175,8 @@ def page_context(request: HttpRequest) -> dict[str, Any]:
     if player is not None and player.table_id is not None:
         table = table_reads.tables_by_id({player.table_id}).get(player.table_id)
         seated = {"table": table.number if table else None, "seat": player.seat}
+        # At a must-move table: their place in the line to the main table.
+        seated["must_move"] = balancing.must_move_place(player.table_id, player.id)
     return {
         "card": card,
         "player": player,

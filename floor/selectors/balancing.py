@@ -4,11 +4,13 @@ sectors, loaded with what the API shows of them in a fixed number of queries."""
 from __future__ import annotations
 
 from typing import Any
+from uuid import UUID
 
 from django.db.models import Count
 from django.shortcuts import get_object_or_404
 
-from floor.models import BalanceGroupView, TableView, WaitingEntryView
+from floor.domain import must_move
+from floor.models import BalanceGroupView, SeatView, TableView, WaitingEntryView
 
 
 def _with_tables(groups: list[BalanceGroupView]) -> list[BalanceGroupView]:
@@ -60,3 +62,23 @@ def all_balance_groups() -> list[BalanceGroupView]:
 def proposing_groups() -> list[BalanceGroupView]:
     """The balance groups with a move proposed (the console's proposals)."""
     return list(BalanceGroupView.objects.exclude(proposal=None))
+
+
+def must_move_place(table_id: Any, player_id: Any) -> dict[str, Any] | None:
+    """Where a player seated at a must-move table stands in the line to its
+    main table (floor.domain.must_move), for the player's page: the main
+    table's number and their place in arrival order; None at another table."""
+    key = str(table_id)
+    group = BalanceGroupView.objects.filter(must_move__has_key=key).first()
+    if group is None:
+        return None
+    main = TableView.objects.filter(id=group.must_move[key]).values_list("number", flat=True)
+    seats = [
+        must_move.FeederSeat(s.seat, s.player_id.hex, s.arrival, bool(s.away))
+        for s in SeatView.objects.filter(table_id=table_id)
+    ]
+    order = [s.player_id for s in must_move.arrival_order(seats)]
+    hex_id = UUID(str(player_id)).hex
+    if hex_id not in order or not main:
+        return None
+    return {"main": main[0], "place": order.index(hex_id) + 1}

@@ -14,6 +14,7 @@ from django.test import Client
 from floor import runtime
 from tests.floor.test_console_seat_offers import card_rows, would_run
 from tests.floor.test_must_move import SEATS, arrival_order, group_of
+from tests.floor.test_player_door import signed_in_player
 from tests.support.floor import CRUPIER, JEFE, new_id
 from tests.support.room import Room, refused
 
@@ -115,3 +116,20 @@ def test_a_crupier_may_not_run_a_must_move_table(room, floor_app):
     assert group_of(room, a).must_move == {}
     floor_app.start_must_move(JEFE, new_id(), table_id=b, main_table_id=a)
     assert group_of(room, a).must_move
+
+
+def test_a_player_at_the_must_move_table_sees_their_place_in_line(room, api_as):
+    a, _cards = room.drawn_table(SEATS, seats=SEATS)
+    room.played(a)
+    b, _cards = room.drawn_table(SEATS, seats=SEATS)
+    room.app.start_must_move(JEFE, new_id(), table_id=b, main_table_id=a)
+    second = arrival_order(room, b)[1]
+    runtime.floor_projector().catch_up()
+    phone = signed_in_player(api_as("dora", "jefe_sector"), second)
+    html = phone.get("/jugador/en-vivo/").content.decode()
+    place = re.search(r'data-testid="must-move-place">([^<]+)<', html).group(1)
+    number = room.get(a).number
+    assert f"Esta mesa alimenta la mesa {number}" in place and "Eres el número 2." in place
+    # At the main table, nothing of the kind.
+    phone = signed_in_player(api_as("eva", "jefe_sector"), room.seats(a)[1])
+    assert 'data-testid="must-move-place"' not in phone.get("/jugador/en-vivo/").content.decode()
