@@ -103,6 +103,10 @@ MESSAGES = {
     ),
     "entry_not_remote": _("That entry was made at the desk: there is nothing to check in."),
     "already_checked_in": _("That player is already checked in."),
+    "check_in_lapsed": _(
+        "The entry's time to check in has passed and it has expired: the player joins "
+        "the list again."
+    ),
     "too_many_lists": _(
         "You are on %(most)s lists already: leave one before joining another from outside."
     ),
@@ -361,6 +365,9 @@ MESSAGES = {
         "table cannot be run."
     ),
     "must_move_same_table": _("A table cannot be its own must-move table."),
+    "must_move_other_sector": _(
+        "A must-move table and its main table are in the same sector: one jefe runs both."
+    ),
     "must_move_already": _("This table is already a must-move table."),
     "must_move_chain": _(
         "A must-move table feeds a main table directly: neither may already feed or be fed "

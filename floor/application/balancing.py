@@ -99,6 +99,7 @@ def move_to_table(
         raise conflict("move_not_same_game")
     here = source.seat_of(player.id)  # the rests taken there go with the move's record [PT 13]
     rests = source.seat_at(here).rests if here is not None else 0
+    arrival = source.seat_at(here).arrival if here is not None else None  # an undo's place
     from_seat, stack = source.send_player(player.id, target.id, kind)
     target.receive_player(
         player.id,
@@ -111,6 +112,7 @@ def move_to_table(
         from_rests=rests,
         newcomer=newcomer,
         posts_big_blind=posts_big_blind,
+        from_arrival=arrival,
     )
     player.move_table(target.id, seat)
     day = work.profile.gaming_day.of(work.now()).isoformat()

@@ -88,9 +88,16 @@ def undo_move(
         }
     found.check_apart([s["player_id"] for s in former.occupants.values()])
     left, stack = table.send_player(found.id, former.id, "undo")
-    # Back as if never moved: with the rests he had taken there [PT 13].
+    # Back as if never moved: with the rests he had taken there [PT 13], and
+    # his place in a must-move table's line (floor.domain.must_move).
     former.receive_player(
-        found.id, back, stack, table.id, "undo", rests=int(moved.get("rests") or 0)
+        found.id,
+        back,
+        stack,
+        table.id,
+        "undo",
+        rests=int(moved.get("rests") or 0),
+        arrival=moved.get("arrival"),
     )
     found.move_table(former.id, back)
     undone = {

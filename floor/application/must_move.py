@@ -33,9 +33,9 @@ def _start_payload(*, table_id: object, main_table_id: object) -> dict:
 @command(roles=JEFE, scope="table", payload=_start_payload)
 def start_must_move(work: UnitOfWork, *, table_id: str, main_table_id: str) -> Decision:
     """``table_id`` becomes the must-move table of ``main_table_id``, a table
-    of the same game and stakes: its players move there in arrival order as
-    seats open, within the balance rule [CM-10]. Refused where players
-    change table only once their stack is lost [PT 26]."""
+    of the same game and stakes in the same sector: its players move there
+    in arrival order as seats open, within the balance rule [CM-10]. Refused
+    where players change table only once their stack is lost [PT 26]."""
     refusal = must_move_refusal(work.profile)
     if refusal is not None:
         raise refusal
@@ -45,6 +45,10 @@ def start_must_move(work: UnitOfWork, *, table_id: str, main_table_id: str) -> D
     main.check_not_closed()
     if feeder.game != main.game:
         raise conflict("move_not_same_game")
+    if feeder.sector_id != main.sector_id:
+        # One jefe runs both: the move changes both tables, and the main
+        # table's list may not be seated while a must-move player comes first.
+        raise conflict("must_move_other_sector")
     group = join_group(work, main)
     group.add_table(feeder.id)
     group.start_must_move(feeder.id, main.id)
@@ -86,9 +90,8 @@ def move_from_must_move(
     feeder_id = group.feeder_of(main.id) if group is not None else None
     if feeder_id is None:
         raise conflict("no_must_move_table")
-    if main.seat_change_requests:
-        raise conflict("seat_change_requested_first")
     chosen, why_seat = seat_for_move(work, main, seat)
+    main.check_seat_change_first(chosen)  # a player of the table asked first [PT 12]
     offer = must_move_first(work, main)
     if offer is None:
         raise conflict("nobody_to_move")

@@ -30,6 +30,7 @@ from floor.domain.waiting_list import (
     FIVE_MORE,
     LIST_LEAVING_REASONS,
     NOT_COMING,
+    check_in_lapsed,
     is_checked_in,
     is_remote,
 )
@@ -66,7 +67,8 @@ def check_in_player(work: UnitOfWork, *, player: str, **game: object) -> Decisio
     for key in found.waiting_lists:
         other = waiting_list(work, Game.from_key(key)) if key != wanted.key else None
         held = other.entry_of(found.id) if other is not None else None
-        if held is not None and is_remote(held) and not is_checked_in(held):
+        lapsed = held is not None and check_in_lapsed(held, work.now())
+        if held is not None and is_remote(held) and not is_checked_in(held) and not lapsed:
             other.check_in(found.id, work.now(), keeps_order=keeps_order)
             changed.append(other)
             also.append(key)

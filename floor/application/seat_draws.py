@@ -8,7 +8,14 @@ from __future__ import annotations
 
 from uuid import UUID
 
-from floor.application.groups import balance_group, dinner_break, playing_tables, rebalance
+from floor.application.groups import (
+    balance_group,
+    dinner_break,
+    must_move_first,
+    playing_tables,
+    rebalance,
+    table_change_first,
+)
 from floor.application.players import waiting_list
 from floor.application.seat_support import leave_lists, random_source, suspend_or_resume
 from floor.domain import balance, draws
@@ -43,8 +50,9 @@ def _complete_open_tables(
 ) -> tuple[list[Player], list[Table], list[Player]]:
     """Before a new table's seats are drawn, the open tables of the game are
     completed in list order [CM-8]: each free seat (not held for a called
-    player) goes to the next candidate who may sit there. Returns those
-    seated, the tables they sat at and the candidates left for the draw."""
+    player, nor kept for a seated player who comes before the list) goes to
+    the next candidate who may sit there. Returns those seated, the tables
+    they sat at and the candidates left for the draw."""
     if balance.tolerance(work.profile) is None:
         return [], [], candidates
     group = balance_group(work, drawing[0].game)
@@ -58,7 +66,11 @@ def _complete_open_tables(
     left = list(candidates)
     for table in open_tables:
         held = waiting.seats_called(table.id) if waiting else {}
-        for seat in [s for s in table.free_seats() if s not in held]:
+        # A seated player the table's vacancy goes to first keeps a seat: the
+        # must-move table's next, one asking to change table [PT 12; CM-11].
+        firsts = [must_move_first(work, table), table_change_first(work, table)]
+        kept = len([f for f in firsts if f is not None])
+        for seat in [s for s in table.free_seats() if s not in held][kept:]:
             taker = next(
                 (
                     p
@@ -165,8 +177,11 @@ def draw_seats(work: UnitOfWork, *, table_ids: list) -> Decision:
             "priority": [p.id.hex for p in priority if p.id.hex in here],
         }
         button, button_draw = _first_button(work, list(drawn.seats))
+        # In list order (those of the previous session first [PT 27]): the
+        # order they arrive in (floor.domain.must_move), not the draw's.
+        assignment = drawn.assignment()
         table.record_draw(
-            drawn.assignment(),
+            {pid: assignment[pid] for pid in here},
             record,
             button,
             button_draw,

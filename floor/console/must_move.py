@@ -12,10 +12,10 @@ from uuid import UUID
 
 from floor.domain import balance, must_move
 from floor.kernel.errors import DomainError
-from floor.models import SeatView
+from floor.models import SeatView, TableView
 
 if TYPE_CHECKING:
-    from floor.models import BalanceGroupView, TableView
+    from floor.models import BalanceGroupView
 
 # The statuses whose players count for the balance (floor.application.groups).
 PLAYING = ("running", "suspended")
@@ -44,7 +44,9 @@ def next_mover(
 ) -> SeatView | None:
     """The seat of the must-move table's player who moves next to a free seat
     of the main ``table``, or None: the command's choice
-    (floor.application.groups.must_move_first) from the read models."""
+    (floor.application.groups.must_move_first) from the read models. Its
+    ``after_hand`` says the must-move table is dealing: they come first, but
+    move once the hand ends (the command refuses it during the hand)."""
     links = _links(group)
     feeder_id = next((f for f, m in links.items() if m == str(table.id)), None)
     if feeder_id is None or table.status not in PLAYING or UUID(feeder_id).hex not in counts:
@@ -63,7 +65,10 @@ def next_mover(
         )
     except DomainError:
         return None
-    return next(s for s in seats if s.seat == chosen.seat)
+    mover = next(s for s in seats if s.seat == chosen.seat)
+    dealing = TableView.objects.filter(id=feeder_id, hand_in_progress__isnull=False).exists()
+    mover.after_hand = dealing
+    return mover
 
 
 def card_facts(

@@ -159,15 +159,21 @@ def seat_rows(
             # table or another asked for the vacancy first [PT 12; CM-11],
             # nor while the must-move table's next player may take it.
             moving = room.must_move_next(table, group)
+            # A seat held for a called player stays theirs [CM-6] (seat_player's
+            # ``called_here``).
             offers["seat_player"] = (
                 not table.draw_open
                 and not table.seat_change_requests
-                and moving is None
+                and (moving is None or number in held)
                 and not room.table_change_first(table, group)
             )
-            # The must-move table's next player moves here (move_from_must_move).
+            # The must-move table's next player moves here (move_from_must_move),
+            # between that table's hands.
             offers["move_from_must_move"] = (
-                moving is not None and not table.seat_change_requests and number not in held
+                moving is not None
+                and not moving.after_hand
+                and not table.seat_change_requests
+                and number not in held
             )
             offers["call_next"] = (
                 table.status != "closed"

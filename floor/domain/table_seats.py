@@ -234,6 +234,8 @@ class SeatingMixin(TableConcern):
         rests: int = 0,
         newcomer: bool = False,
         posts_big_blind: bool = False,
+        from_arrival: int | None = None,
+        arrival: int | None = None,
     ) -> None:
         """A player moved from another table of the game sits with their stack.
         ``from_seat``, the seat they left, is kept while the move may be
@@ -244,7 +246,10 @@ class SeatingMixin(TableConcern):
         ``newcomer``: a must-move player joining the main game once it dealt
         sits as a newcomer there [PT 80; CM-17], posting the big blind now if
         ``posts_big_blind`` (floor.domain.must_move); the other moves take the
-        big blind's seat and need neither."""
+        big blind's seat and need neither. ``from_arrival``, the seat's arrival
+        at the table left, is kept with ``from_seat`` so that an undo gives it
+        back (``arrival``): a must-move player moved by mistake keeps their
+        place in line. Otherwise the player arrives now."""
         self.check_started()
         self.check_seat_free(self.check_seat_number(seat))
         newcomer = newcomer and (self.hands_played > 0 or self.hand is not None)
@@ -259,8 +264,9 @@ class SeatingMixin(TableConcern):
             from_hands=from_hands,
             from_rests=from_rests,
             rests=rests,
-            arrival=arrival_at(self.version),
+            arrival=arrival if arrival is not None else arrival_at(self.version),
             **flags,  # recorded since must-move tables (issue 24); older events: none
+            **({"from_arrival": from_arrival} if from_arrival is not None else {}),
         )
 
     @event("PlayerMovedIn")
@@ -278,6 +284,7 @@ class SeatingMixin(TableConcern):
         newcomer: bool = False,
         posts_big_blind: bool = False,
         arrival: int | None = None,  # recorded since must-move tables (issue 24)
+        from_arrival: int | None = None,  # the same
     ) -> None:
         sat = Seat.sit(player_id, newcomer=newcomer, posts_big_blind=posts_big_blind)
         moved_from = None
@@ -289,6 +296,8 @@ class SeatingMixin(TableConcern):
                 "hands": from_hands,
                 "rests": from_rests,
             }
+            if from_arrival is not None:
+                moved_from["arrival"] = from_arrival
         self._put_seat(
             seat,
             sat.but(

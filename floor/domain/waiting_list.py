@@ -67,6 +67,13 @@ def is_checked_in(entry: Mapping) -> bool:
     return bool(entry.get("checked_in", True))
 
 
+def check_in_lapsed(entry: dict, at: datetime) -> bool:
+    """Whether a remote entry's check-in time has passed at ``at`` (issue 24,
+    item 2): it expires then, whether or not the clock removed it yet."""
+    by = entry.get("check_in_by")
+    return by is not None and at > datetime.fromisoformat(by)
+
+
 def is_callable(entry: Mapping) -> bool:
     """Waiting and in the room: only such an entry is offered a seat, drawn or
     counted first on the list [PT 12; CM-5; issue 24, remote entries]."""
@@ -230,6 +237,10 @@ class WaitingList(AuditedAggregate):
             raise conflict("entry_not_remote")
         if is_checked_in(entry):
             raise conflict("already_checked_in")
+        if check_in_lapsed(entry, at):
+            # Past the house's time the entry has expired, whether or not the
+            # clock has removed it yet: the player registers again.
+            raise conflict("check_in_lapsed", until=entry["check_in_by"])
         reservation = None if keeps_order else self.last_reservation + 1
         self._checked_in(player_id=player_id, at=at, reservation=reservation)
         return reservation

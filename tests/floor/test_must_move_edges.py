@@ -102,12 +102,10 @@ def test_the_card_offers_to_seat_the_called_player_on_the_seat_held_for_them(roo
 # --- scope -----------------------------------------------------------------------------
 
 
-def test_a_jefe_may_not_make_a_table_of_another_sector_a_main_table(floor_app):
-    """``start_must_move`` is scoped by ``table_id`` (the feeder) only and
-    changes no Table, so the staff scope never looks at ``main_table_id``: a
-    jefe of sector A can hang a must-move table on sector B's table, after
-    which B's list may no longer be seated there (must_move_first), and B's
-    jefe can neither move the player (the feeder is not his) nor end it."""
+def test_a_must_move_table_feeds_a_main_table_of_its_own_sector(floor_app):
+    """A jefe of sector A may not hang his table on sector B's: B's jefe
+    could then neither move the must-move player (the feeder is not his) nor
+    seat his list there. Both tables are one jefe's: the same sector."""
     mine, theirs = Room(floor_app, tag="RA"), Room(floor_app, tag="RB")
     main, _cards = theirs.drawn_table(SEATS, seats=SEATS)
     theirs.played(main)
@@ -115,39 +113,14 @@ def test_a_jefe_may_not_make_a_table_of_another_sector_a_main_table(floor_app):
     floor_app.assign_jefes(DIRECTOR, new_id(), sector_id=mine.sector_id, jefes=["jaime"])
     floor_app.assign_jefes(DIRECTOR, new_id(), sector_id=theirs.sector_id, jefes=["julia"])
     refused(
-        floor_app, "not_your_sector", floor_app.start_must_move, JEFE, new_id(),
+        floor_app, "must_move_other_sector", floor_app.start_must_move, JEFE, new_id(),
         table_id=feeder, main_table_id=main,
     )  # fmt: skip
-
-
-def test_a_link_to_another_sectors_table_leaves_its_jefe_stuck(floor_app):
-    """What the scope hole above does: once jaime (sector A) hung his table on
-    julia's (sector B), julia may neither move the must-move player (the
-    feeder, a Table the move changes, is not hers: not_your_sector) nor seat
-    her list there (must_move_first), nor end it (the feeder is not hers);
-    the director may run none of the three (roles=JEFE)."""
-    mine, theirs = Room(floor_app, tag="RA"), Room(floor_app, tag="RB")
-    main, _cards = theirs.drawn_table(SEATS, seats=SEATS)
-    theirs.played(main)
-    feeder, _cards = mine.drawn_table(6, seats=SEATS)
-    waiting = theirs.new_player("Waits")
-    theirs.join(waiting, main)
-    floor_app.assign_jefes(DIRECTOR, new_id(), sector_id=mine.sector_id, jefes=["jaime"])
-    floor_app.assign_jefes(DIRECTOR, new_id(), sector_id=theirs.sector_id, jefes=["julia"])
-    floor_app.start_must_move(JEFE, new_id(), table_id=feeder, main_table_id=main)
-    card = next(iter(theirs.seats(main).values()))
-    seat = floor_app.leave_table(JULIA, new_id(), table_id=main, player=card).result["seat"]
-    outcomes = []
-    for command, arguments in (
-        (floor_app.move_from_must_move, {"table_id": main, "seat": seat}),
-        (floor_app.seat_player, {"table_id": main, "seat": seat, "player": waiting}),
-    ):
-        try:
-            command(JULIA, new_id(), **arguments)
-            outcomes.append("ok")
-        except DomainError as error:
-            outcomes.append(error.code)
-    assert "ok" in outcomes, outcomes
+    for actor in (JEFE, JULIA):  # nor by the other jefe, from the other side
+        with pytest.raises(DomainError):
+            floor_app.start_must_move(actor, new_id(), table_id=main, main_table_id=feeder)
+    group = floor_app.repository.get(BalanceGroup.id_for(mine.get(feeder).game))
+    assert group.must_move == {}
 
 
 # --- undo ------------------------------------------------------------------------------

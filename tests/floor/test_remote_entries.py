@@ -486,3 +486,19 @@ def test_the_waiting_report_counts_a_remote_entrys_wait_from_its_check_in(room, 
     live = list(ListMove.objects.order_by("position").values_list())
     call_command("rebuild_projections", "--no-progress", stdout=io.StringIO())
     assert list(ListMove.objects.order_by("position").values_list()) == live
+
+
+def test_a_remote_entry_past_its_check_in_time_is_not_checked_in(room, clock):
+    """Past the house's time the entry has expired even before the clock
+    removes it: checking the player in is refused, and one "Ha llegado" for
+    another list passes over it."""
+    holdem, _cards = full_table(room)
+    omaha, _cards = room.drawn_table(5, seats=5, variant="omaha", limit="pot_limit")
+    remote = room.new_player()
+    join_remote(room, remote, omaha)
+    clock.advance(timedelta(minutes=91))
+    join_remote(room, remote, holdem)
+    result = check_in(room, remote, holdem)
+    assert result["also"] == []
+    error = refused(room.app, "check_in_lapsed", check_in, room, remote, omaha)
+    assert error.params["until"]
