@@ -111,7 +111,13 @@ class TableView(models.Model):
     class Meta:
         ordering = ["sector__name", "number"]
         constraints = [
-            models.UniqueConstraint(fields=["sector", "number"], name="table_number_in_sector")
+            # A closed table's number is given to the next table opened in
+            # its sector (floor.domain.sector.release_table).
+            models.UniqueConstraint(
+                fields=["sector", "number"],
+                condition=~models.Q(status="closed"),
+                name="open_table_number_in_sector",
+            )
         ]
 
     def __str__(self) -> str:

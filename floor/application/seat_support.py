@@ -20,6 +20,7 @@ from floor.application.groups import (
 from floor.application.players import waiting_list
 from floor.domain.game import Game
 from floor.domain.player import Player
+from floor.domain.sector import Sector
 from floor.domain.table import Table, TableStatus
 from floor.domain.waiting_list import WaitingList, is_callable
 from floor.kernel.unit_of_work import UnitOfWork
@@ -58,6 +59,10 @@ def close_players_out(work: UnitOfWork, table: Table, reason: str) -> list:
     theirs; the calls for its seats lapse. Returns what changed."""
     players = table.close(reason)
     changed: list = [table]
+    sector = work.find(Sector, table.sector_id)
+    if sector is not None:  # its place in the sector is free again [GA art. 19]
+        sector.release_table(table.id)
+        changed.append(sector)
     group = balance_group(work, table.game)
     if group is not None:
         for feeder in group.must_moves_of(table.id):  # it fed, or was fed

@@ -6,7 +6,7 @@ from uuid import UUID, uuid4
 
 from floor.application.groups import join_group
 from floor.domain.sector import Sector
-from floor.domain.table import Table
+from floor.domain.table import Table, TableStatus
 from floor.domain.table_spec import TableSpec
 from floor.kernel.errors import conflict
 from floor.kernel.registry import command
@@ -42,6 +42,17 @@ def _table_payload(**arguments: object) -> dict[str, object]:
     }
 
 
+def release_closed_tables(work: UnitOfWork, sector: Sector) -> None:
+    """Releases the sector's tables closed before tables were released when
+    they closed (floor.application.seat_support.close_players_out): a store
+    from before that keeps them, and would refuse every table once four had
+    closed [GA art. 19]."""
+    for table_hex in list(sector.tables):
+        table = work.find(Table, UUID(table_hex))
+        if table is None or table.status == TableStatus.CLOSED:
+            sector.release_table(UUID(table_hex))
+
+
 @command(roles=JEFE, scope="sector", payload=_table_payload)
 def open_table(
     work: UnitOfWork,
@@ -67,6 +78,7 @@ def open_table(
     stakes are checked, so a jefe does not fix stakes for a table that cannot
     open."""
     sector = work.load(Sector, sector_id, "sector")
+    release_closed_tables(work, sector)
     sector.check_room(work.profile.max_tables_per_sector, work.now())
     spec = TableSpec.check(
         variant=variant,

@@ -54,7 +54,8 @@ class Sector(AuditedAggregate):
     @event("Opened")
     def __init__(self, name: str) -> None:
         self.name = name
-        # Table id (hex) -> its number in the sector, 1 to the profile's maximum.
+        # The open tables: id (hex) -> number in the sector, 1 to the
+        # profile's maximum. A table closed is released (``release_table``).
         self.tables: dict[str, int] = {}
         # The casino's closing announced [CM-24]: {"closes_at", "last_hands_at",
         # "begun"}, or None.
@@ -107,6 +108,17 @@ class Sector(AuditedAggregate):
     @event("TableAdded")
     def _table_added(self, table_id: UUID, number: int) -> None:
         self.tables[table_id.hex] = number
+
+    def release_table(self, table_id: UUID) -> None:
+        """A table closed: it counts no more among the sector's [GA art. 19],
+        and its number may be given to the next table opened here (the
+        physical table it names). Nothing when it was released already."""
+        if table_id.hex in self.tables:
+            self._table_released(table_id=table_id)
+
+    @event("TableReleased")
+    def _table_released(self, table_id: UUID) -> None:
+        self.tables = {t: n for t, n in self.tables.items() if t != table_id.hex}
 
     # --- closing time [CM-24] -----------------------------------------------------
 

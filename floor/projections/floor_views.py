@@ -82,6 +82,7 @@ _APPLIED = Route(
     Sector.LastHandsBegun,
     Sector.JefesAssigned,
     Sector.TableAdded,
+    Sector.TableReleased,
     Table.Event,
     Player.Event,
     WaitingList.Event,
@@ -297,6 +298,10 @@ class FloorProjection:
             SectorView.objects.filter(id=event.originator_id).update(
                 table_count=F("table_count") + 1
             )
+        elif matched is Sector.TableReleased:
+            SectorView.objects.filter(id=event.originator_id).update(
+                table_count=F("table_count") - 1
+            )
         elif matched is Table.Event:
             self._table(event)
         elif matched is Player.Event:
@@ -312,6 +317,17 @@ class FloorProjection:
         table: Table = self._state(event)
         matched = _TABLE_ROWS(event)
         if matched is Table.Opened:
+            if self._tables:
+                # A table of this number closed earlier in the batch: its row
+                # says so first, the number being open again (the rows'
+                # constraint, floor.models.TableView).
+                same = {
+                    i: pending
+                    for i, pending in self._tables.items()
+                    if pending[0].sector_id == table.sector_id and pending[0].number == table.number
+                }
+                if same:
+                    self._write_tables(same)
             TableView.objects.create(
                 id=table.id,
                 sector_id=table.sector_id,

@@ -12,13 +12,15 @@ STORED_KEYS = (
     "player_id", "stack", "newcomer", "posts_big_blind", "resting", "rested_hands", "rests",
     "idle_hands", "owes_cents", "must_rebuy", "must_leave", "must_post_big_blind",
     "rest_exceeded", "played_hand", "away", "time_due", "away_after_hand", "moved_from",
+    "arrival",
 )  # fmt: skip
 # The flags the floor's views show (docs/openapi.yaml's Seat), in order; issue
-# 22 added played_hand and away_after_hand, and moved_from (its corrections).
+# 22 added played_hand and away_after_hand, and moved_from (its corrections);
+# issue 24 arrival (the order a must-move table's players move in, Table version 7).
 SHOWN = (
     "newcomer", "posts_big_blind", "resting", "rested_hands", "idle_hands", "owes_cents",
     "must_rebuy", "must_leave", "must_post_big_blind", "rest_exceeded", "played_hand", "away",
-    "time_due", "away_after_hand", "moved_from",
+    "time_due", "away_after_hand", "moved_from", "arrival",
 )  # fmt: skip
 
 
@@ -45,6 +47,7 @@ def test_a_seat_is_stored_as_the_same_dict_as_before():
         "time_due": False,
         "away_after_hand": False,
         "moved_from": None,
+        "arrival": None,
     }
     away = {"warned": False, "posting_blinds": True}
     changed = Seat.from_state(stored).but(stack=500, away=away)

@@ -140,3 +140,33 @@ def test_absurd_amounts_are_refused_before_they_reach_a_store(floor_app, maximum
         )
     assert refused.value.code == "stakes_too_large"
     assert floor_app.last_position() == before
+
+
+def test_a_closed_table_frees_its_place_and_number_in_the_sector(floor_app):
+    """A sector holds four tables [GA art. 19]: open ones. A table closed
+    (by the jefe, at closing time [CM-24], broken) frees its place, and the
+    next table opened there takes its number, the physical table's; the
+    read models agree, live and rebuilt."""
+    from floor import runtime
+    from floor.models import SectorView, TableView
+    from tests.support.read_models import differences, read_models
+
+    sector_id = open_sector(floor_app, "Sector R")
+    opened = [t["table_id"] for t in open_tables(floor_app, sector_id, 4)]
+    floor_app.close_table(JEFE, new_id(), table_id=opened[2])
+    again = floor_app.open_table(JEFE, new_id(), sector_id=sector_id, **HOLDEM).result
+    assert again["number"] == 3
+    with pytest.raises(DomainError) as refused:
+        floor_app.open_table(JEFE, new_id(), sector_id=sector_id, **HOLDEM)
+    assert refused.value.code == "sector_full"
+    projector = runtime.floor_projector()
+    projector.catch_up()
+    assert SectorView.objects.get(id=sector_id).table_count == 4
+    numbers = TableView.objects.filter(sector_id=sector_id).values_list("number", "status")
+    assert sorted(numbers) == [(1, "registering"), (2, "registering"), (3, "closed"),
+                               (3, "registering"), (4, "registering")]  # fmt: skip
+    live = read_models()
+    projector.reset()
+    while projector.run_once():
+        pass
+    assert not differences(live, read_models())
