@@ -10,6 +10,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
+from django.utils.translation import gettext as _
+
 from floor.domain import balance, must_move
 from floor.kernel.errors import DomainError
 from floor.models import SeatView, TableView
@@ -74,16 +76,27 @@ def next_mover(
 def card_facts(
     table: TableView,
     group: BalanceGroupView | None,
-    labels: dict[str, str],
+    sector_tables: list[TableView],
     *,
     allowed: bool,
 ) -> dict[str, Any]:
-    """The card's must-move part: ``main``, the label of the table this one
+    """The card's must-move part: ``main``, the name of the table this one
     feeds, with ``order``, its seats in the order they move; ``feeder``, the
-    label of the table feeding this one; ``targets``, the (id, label) of the
-    tables this one may start feeding (``allowed``: the profile runs them)."""
+    name of the table feeding this one; ``targets``, the (id, name) of the
+    tables this one may start feeding (``allowed``: the profile runs them).
+    Both tables are of one sector (``sector_tables``), so a table's number
+    names it."""
     links = _links(group)
     here = str(table.id)
+    known = {str(t.id): t.number for t in sector_tables if t.status != "closed"}
+    if any(i not in known for i in (*links, *links.values())):  # a dealer's one table
+        known.update(
+            (str(i), n)
+            for i, n in TableView.objects.filter(id__in=[*links, *links.values()])
+            .exclude(status="closed")
+            .values_list("id", "number")
+        )
+    labels = {i: _("Table %(number)s") % {"number": n} for i, n in known.items()}
     facts: dict[str, Any] = {"main": None, "order": [], "feeder": None, "targets": []}
     if here in links:
         facts["main"] = labels.get(links[here], "")
@@ -101,5 +114,5 @@ def card_facts(
             (other, labels[other])
             for other in group.table_ids
             if other != here and other not in taken and other in labels
-        ]
+        ]  # the group's tables of this sector (``sector_tables``)
     return facts

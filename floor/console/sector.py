@@ -503,7 +503,7 @@ def table_cards(tables: list[TableView]) -> list[dict[str, Any]]:
                 "must_move": must_move.card_facts(
                     table,
                     group,
-                    labels,
+                    tables,
                     allowed=must_move_refusal(room.profile) is None,
                 ),
                 "must_move_next": room.must_move_next(table, group),
