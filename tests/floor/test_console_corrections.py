@@ -26,14 +26,6 @@ def room(floor_app) -> Room:
     return Room(floor_app, tag="CO")
 
 
-@pytest.fixture
-def jefe(make_user) -> Client:
-    make_user("jaime", "jefe_sector", password="pa55-word-ok")
-    client = Client()
-    assert client.login(username="jaime", password="pa55-word-ok")
-    return client
-
-
 def two_tables(room: Room) -> tuple[str, str]:
     table_ids = [room.table() for _ in range(2)]
     for card in room.new_players(10):

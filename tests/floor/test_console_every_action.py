@@ -104,14 +104,6 @@ def room(floor_app) -> Room:
     return Room(floor_app, tag="EA")
 
 
-@pytest.fixture
-def jefe(make_user) -> Client:
-    make_user("jaime", "jefe_sector", password="pa55-word-ok")
-    client = Client()
-    assert client.login(username="jaime", password="pa55-word-ok")
-    return client
-
-
 def card_forms(client: Client, room: Room) -> list[tuple[str, dict]]:
     """Every command form of every table card of the sector: (table id, form)."""
     runtime.floor_projector().catch_up()

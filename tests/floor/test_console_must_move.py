@@ -28,14 +28,6 @@ def room(floor_app) -> Room:
     return Room(floor_app, tag="MM")
 
 
-@pytest.fixture
-def jefe(make_user) -> Client:
-    make_user("jaime", "jefe_sector", password="pa55-word-ok")
-    client = Client()
-    assert client.login(username="jaime", password="pa55-word-ok")
-    return client
-
-
 def command(client: Client, name: str, **fields) -> tuple[int, dict]:
     response = client.post(f"/console/commands/{name}/", {"command_id": new_id(), **fields}, **JSON)
     return response.status_code, response.json()

@@ -27,14 +27,6 @@ def room(floor_app) -> Room:
     return Room(floor_app, tag="RC")
 
 
-@pytest.fixture
-def jefe(make_user) -> Client:
-    make_user("jaime", "jefe_sector", password="pa55-word-ok")
-    client = Client()
-    assert client.login(username="jaime", password="pa55-word-ok")
-    return client
-
-
 def as_player(card: str) -> Actor:
     return Actor(player_username(card), frozenset({Role.PLAYER}))
 

@@ -34,14 +34,6 @@ def room(floor_app) -> Room:
     return Room(floor_app, tag="SO")
 
 
-@pytest.fixture
-def jefe(make_user) -> Client:
-    make_user("jaime", "jefe_sector", password="pa55-word-ok")
-    client = Client()
-    assert client.login(username="jaime", password="pa55-word-ok")
-    return client
-
-
 def card_rows(client: Client, room: Room, table_id: str) -> dict[int, dict]:
     """Each seat row of the table's card: its player's card and the commands offered."""
     runtime.floor_projector().catch_up()

@@ -32,14 +32,6 @@ def room(floor_app) -> Room:
     return Room(floor_app, tag="IL")
 
 
-@pytest.fixture
-def jefe(make_user) -> Client:
-    make_user("jaime", "jefe_sector", password="pa55-word-ok")
-    client = Client()
-    assert client.login(username="jaime", password="pa55-word-ok")
-    return client
-
-
 def wanted_panel(client: Client, sector_id: str) -> str:
     """The console's panel of the games asked for ('' when it shows none)."""
     runtime.floor_projector().catch_up()

@@ -209,14 +209,6 @@ def test_each_console_page_loads_htmx_and_idiomorph_from_its_static_files(rooms,
 
 
 @pytest.fixture
-def jefe(make_user) -> Client:
-    make_user("jaime", "jefe_sector", password="pa55-word-ok")
-    client = Client()
-    assert client.login(username="jaime", password="pa55-word-ok")
-    return client
-
-
-@pytest.fixture
 def one_game(floor_app) -> tuple[Room, Room]:
     """Two sectors whose tables play the same game (one list, one balancing group)."""
     return Room(floor_app, tag="XA"), Room(floor_app, tag="XB")

@@ -10,7 +10,6 @@ from uuid import UUID
 
 import pytest
 from django.core.management import call_command
-from django.test import Client
 
 from floor import runtime
 from floor.domain.balance_group import BalanceGroup
@@ -32,14 +31,6 @@ JULIA = Actor("julia", frozenset({Role.JEFE_SECTOR}))
 @pytest.fixture
 def room(floor_app) -> Room:
     return Room(floor_app, tag="RV")
-
-
-@pytest.fixture
-def jefe(make_user) -> Client:
-    make_user("jaime", "jefe_sector", password="pa55-word-ok")
-    client = Client()
-    assert client.login(username="jaime", password="pa55-word-ok")
-    return client
 
 
 def undo(room: Room, table_id: str, card: str):
