@@ -799,3 +799,38 @@ class Notification(models.Model):
 
     def __str__(self) -> str:
         return f"{self.kind} to {self.player_id} ({self.state})"
+
+
+class PatronIdentity(models.Model):
+    """A patron's identity document (issue 25, item 1): personal data, kept
+    here and never in the event log, so that it can be exported and erased
+    (floor.compliance). The log records only that the patron was identified,
+    with which kind of document and country, and by whom.
+
+    Not a read model: nothing rebuilds it from the log, and a rebuild leaves
+    it as it is. One row a patron; a document identifies one patron.
+    """
+
+    DNI, NIE, PASSPORT, OTHER = "dni", "nie", "passport", "other"
+    DOCUMENT_TYPES = (DNI, NIE, PASSPORT, OTHER)
+
+    player_id = models.UUIDField(primary_key=True)
+    document_type = models.CharField(max_length=10)
+    # Upper case, no spaces or dashes (floor.compliance.documents).
+    document_number = models.CharField(max_length=20)
+    country = models.CharField(max_length=2)  # ISO 3166-1 alpha-2, the issuer
+    full_name = models.CharField(max_length=120)
+    birth_date = models.DateField()
+    recorded_at = models.DateTimeField()
+    recorded_by = models.CharField(max_length=150)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["country", "document_type", "document_number"],
+                name="one_patron_a_document",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"identity of {self.player_id} ({self.document_type})"

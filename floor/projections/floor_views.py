@@ -234,8 +234,9 @@ class FloorProjection:
         ]
         # Not the journal (EventJournalEntry): it is the audit trail, kept
         # through a rebuild, whose replayed events it already has. Nor the
-        # outbox (Notification) or the players' contacts (PlayerContact):
-        # a rebuild must send no message again, and erase no address.
+        # outbox (Notification), the players' contacts (PlayerContact) or
+        # identities (PatronIdentity): a rebuild must send no message again,
+        # and erase no personal data.
 
     def _notify(self, event: DomainEventProtocol, position: int) -> None:
         """The outbox row of an event that calls for a message to a player

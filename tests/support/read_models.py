@@ -20,6 +20,8 @@ NOT_PROJECTED = {
     # notifications' outbox (sent once, kept through a rebuild like the journal).
     "playercontact",
     "notification",
+    # A patron's identity document (issue 25): personal data outside the log.
+    "patronidentity",
 }
 
 
