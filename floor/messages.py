@@ -70,6 +70,21 @@ MESSAGES = {
     "email_required": _("To be told by e-mail, the player needs an e-mail address."),
     "phone_required": _("To be told by SMS, the player needs a mobile number."),
     "language_invalid": _("Choose Spanish, Galician, Portuguese or English."),
+    # A patron's identity document (issue 25, item 1; floor.compliance.documents).
+    "document_type_invalid": _("Choose the document: DNI, NIE, passport or other."),
+    "document_number_required": _("Type the document's number."),
+    "document_number_invalid": _(
+        "That is not a valid number for this document: a DNI is 8 digits and a letter, "
+        "a NIE X, Y or Z, 7 digits and a letter, a passport 5 to 9 letters or digits."
+    ),
+    "document_letter_wrong": _("The letter does not match the number: check the document."),
+    "country_invalid": _("Give the issuing country as its two-letter ISO code, as in ES or PT."),
+    "full_name_required": _("Type the patron's full name as on the document."),
+    "full_name_invalid": _("A full name has at most %(max_length)s printable characters."),
+    "birth_date_invalid": _("That is not a real birth date (YYYY-MM-DD)."),
+    "patron_under_age": _("The patron is under %(age)s: minors may not enter the casino."),
+    "document_other_patron": _("That document is already recorded for another patron."),
+    "identity_not_recorded": _("No identity document is recorded for that patron."),
     "bar_reason_required": _("Give a reason for barring the player."),
     "player_already_barred": _("That player is already barred."),
     "player_not_barred": _("That player is not barred."),

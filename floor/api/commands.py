@@ -21,8 +21,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from floor.api import floor_views as fv
+from floor.api import identity_views, views
 from floor.api import serializers as s
-from floor.api import views
 from floor.kernel.registry import COMMANDS
 from floor.kernel.web.endpoints import CommandEndpoint, CommandView, result_answer
 from floor.kernel.web.responses import command_response
@@ -462,6 +462,20 @@ FLOOR_ENDPOINTS: tuple[CommandEndpoint, ...] = (
         s.ContactSerializer,
         "How a player is told of a call: none, e-mail or SMS (kept outside the log)",
         ContactOnPlayer,
+    ),
+    # A patron's identity (issue 25): kept outside the log; GET shows it as
+    # the reader may see it (floor.api.identity_views).
+    E(
+        COMMANDS.record_identity,
+        PLAYER + "identity/",
+        "player-identity",
+        view=identity_views.IdentityView,
+    ),
+    E(
+        COMMANDS.erase_identity,
+        PLAYER + "identity/erase/",
+        "erase-identity",
+        view=identity_views.EraseIdentityView,
     ),
     E(
         COMMANDS.lift_bar,

@@ -5,7 +5,7 @@ from django.urls import path
 
 from floor.api import auth_views as auth
 from floor.api import floor_views as fv
-from floor.api import views
+from floor.api import identity_views, views
 from floor.api.commands import FLOOR_ENDPOINTS
 from floor.kernel.web.endpoints import url_patterns
 
@@ -31,6 +31,11 @@ urlpatterns = [
     path("players/<uuid:player_id>/", fv.PlayerDetailView.as_view(), name="player"),
     path(
         "players/<uuid:player_id>/history/", fv.PlayerHistoryView.as_view(), name="player-history"
+    ),
+    path(
+        "players/<uuid:player_id>/personal-data/",
+        identity_views.PersonalDataView.as_view(),
+        name="player-personal-data",
     ),
     *url_patterns(FLOOR_ENDPOINTS),
 ]

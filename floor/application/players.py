@@ -122,6 +122,34 @@ def change_contact_preference(work: UnitOfWork, *, player: str, channel: str) ->
     return [found], {"player_id": str(found.id), "channel": channel}
 
 
+# Who identifies a patron (issue 25, item 1; Ley 10/2010 art. 7.5): the cage,
+# where the thresholds fall, the jefe at the room's door, and the director.
+@command(roles=(Role.CAJERO, Role.JEFE_SECTOR, Role.DIRECTOR))
+def record_identity(work: UnitOfWork, *, player: str, document_type: str, country: str) -> Decision:
+    """Records that the patron was identified with a document of this kind and
+    country, with its actor. The document's number, the name and the birth
+    date are personal data, checked and kept outside the log by the caller
+    (floor.compliance.identity.record_identity), never in the event nor in the
+    command's fingerprint."""
+    found = find_player(work, player)
+    found.record_identity(document_type, country)
+    return [found], {
+        "player_id": str(found.id),
+        "document_type": document_type,
+        "country": country,
+    }
+
+
+# Erasure is the director's (issue 25, item 4): the data controller's decision.
+@command(roles=(Role.DIRECTOR,))
+def erase_identity(work: UnitOfWork, *, player: str) -> Decision:
+    """Records that the patron's identity data was erased; the caller deletes
+    the row (floor.compliance.identity.erase_identity). The event holds no data."""
+    found = find_player(work, player)
+    found.erase_identity()
+    return [found], {"player_id": str(found.id)}
+
+
 # The jefe keeps the list and assigns seats [GA art. 19.1]; a player may put
 # themselves on it from outside the room (issue 24), only themselves
 # (floor.application.player_self).

@@ -7,11 +7,200 @@ event log); this module answers from it without showing any of it.
 
 from __future__ import annotations
 
+from datetime import date
+from typing import Any
 from uuid import UUID
 
-from floor.models import PatronIdentity
+from django.utils import timezone
+
+from floor import runtime
+from floor.compliance.documents import Identity, clean_identity
+from floor.domain.player import Player
+from floor.kernel.errors import DomainError, conflict
+from floor.kernel.roles import Actor, Role
+from floor.kernel.service import Outcome
+from floor.kernel.web.gateway import ReadModelsBehind, actor_for, perform
+from floor.models import PatronIdentity, PlayerContact
 
 
 def is_identified(player_id: UUID | str) -> bool:
     """Whether the patron's identity document was recorded."""
     return PatronIdentity.objects.filter(player_id=UUID(str(player_id))).exists()
+
+
+# --- recording, reading, exporting and erasing (issue 25, items 1 and 4) ----------
+# Each change runs its command through the gateway (the actor, role and command
+# id on the event; a role that may not is refused before anything is written),
+# then writes or deletes the row in the same request, as the contact does
+# (floor.notifications.contacts.change_contact). The command carries the kind of
+# document and the country only: not even a digest of the number, the name or
+# the birth date reaches the log.
+
+# The roles that see the document itself (number, name, birth date): the cage,
+# which identifies for the thresholds, the director and the regulator's
+# inspector. Anyone else who reads players (the jefe at the door) sees whether
+# the patron is identified and with which kind of document.
+SEES_DOCUMENT = frozenset({Role.CAJERO, Role.DIRECTOR, Role.INSPECTOR})
+
+
+def _today() -> date:
+    return timezone.localtime(runtime.floor_app().clock.now()).date()
+
+
+def _keep(player_id: str, identity: Identity, by: str) -> PatronIdentity:
+    row, _ = PatronIdentity.objects.update_or_create(
+        player_id=UUID(player_id),
+        defaults={
+            "document_type": identity.document.document_type,
+            "document_number": identity.document.number,
+            "country": identity.document.country,
+            "full_name": identity.full_name,
+            "birth_date": identity.birth_date,
+            "recorded_at": runtime.floor_app().clock.now(),
+            "recorded_by": by,
+        },
+    )
+    return row
+
+
+def _player_id(player: object) -> UUID | None:
+    """The id a reference names (an id or a card number), or None if it names none."""
+    try:
+        return UUID(str(player))
+    except ValueError:
+        try:
+            return Player.create_id(str(player))
+        except DomainError:
+            return None
+
+
+def record_identity(
+    user: Any,
+    command_id: str,
+    *,
+    player: str,
+    document_type: object,
+    document_number: object,
+    country: object,
+    full_name: object,
+    birth_date: object,
+) -> Outcome:
+    """Records that ``player`` was identified (the command, as ``user``: its
+    role decides whether they may) and keeps the document.
+
+    Checked first: a refused input records nothing, and a document already
+    kept for another patron is refused (``document_other_patron``: one
+    document, one patron). Recorded again for the same patron, the row is
+    replaced and a new event says so. A repeated command id changes nothing."""
+    identity = clean_identity(
+        document_type, document_number, country, full_name, birth_date, _today()
+    )
+    document = identity.document
+    holder = (
+        PatronIdentity.objects.filter(
+            country=document.country,
+            document_type=document.document_type,
+            document_number=document.number,
+        )
+        .exclude(player_id=_player_id(player))
+        .exists()
+    )
+    if holder:
+        raise conflict("document_other_patron")
+    by = actor_for(user).username
+    try:
+        outcome = perform(
+            "record_identity",
+            user,
+            command_id,
+            player=player,
+            document_type=document.document_type,
+            country=document.country,
+        )
+    except ReadModelsBehind as behind:
+        if not behind.outcome.replayed:
+            _keep(behind.outcome.result["player_id"], identity, by)
+        raise
+    if not outcome.replayed:
+        _keep(outcome.result["player_id"], identity, by)
+    return outcome
+
+
+def erase_identity(user: Any, command_id: str, *, player: str) -> Outcome:
+    """Deletes the patron's identity row and records that it was erased (the
+    director's command): the log keeps that it happened, by whom, and nothing
+    of the data; the audit chain stays whole."""
+    try:
+        outcome = perform("erase_identity", user, command_id, player=player)
+    except ReadModelsBehind as behind:
+        if not behind.outcome.replayed:
+            PatronIdentity.objects.filter(player_id=behind.outcome.result["player_id"]).delete()
+        raise
+    if not outcome.replayed:
+        PatronIdentity.objects.filter(player_id=outcome.result["player_id"]).delete()
+    return outcome
+
+
+def identity_of(player_id: UUID | str) -> PatronIdentity | None:
+    return PatronIdentity.objects.filter(player_id=UUID(str(player_id))).first()
+
+
+def shown_to(actor: Actor, player_id: UUID | str) -> dict:
+    """The patron's identity as ``actor`` may see it: the document to the
+    cage, the director and the inspector; to anyone else, whether the patron
+    is identified and with which kind of document."""
+    row = identity_of(player_id)
+    shown: dict = {
+        "player_id": str(player_id),
+        "identified": row is not None,
+        "document_type": row.document_type if row else None,
+    }
+    if actor.roles & SEES_DOCUMENT:
+        shown["document"] = (
+            {
+                "document_number": row.document_number,
+                "country": row.country,
+                "full_name": row.full_name,
+                "birth_date": row.birth_date.isoformat(),
+                "recorded_at": row.recorded_at.isoformat(),
+                "recorded_by": row.recorded_by,
+            }
+            if row
+            else None
+        )
+    return shown
+
+
+def export_of(player_id: UUID | str) -> dict:
+    """Everything personal the service keeps of a patron (issue 25, item 4;
+    GDPR art. 15 and 20): the contact and the identity, as JSON."""
+    contact = PlayerContact.objects.filter(player_id=UUID(str(player_id))).first()
+    row = identity_of(player_id)
+    return {
+        "player_id": str(player_id),
+        "contact": (
+            {
+                "channel": contact.channel,
+                "email": contact.email,
+                "phone": contact.phone,
+                "language": contact.language,
+                "updated_at": contact.updated_at.isoformat(),
+                "updated_by": contact.updated_by,
+            }
+            if contact
+            else None
+        ),
+        "identity": (
+            {
+                "document_type": row.document_type,
+                "document_number": row.document_number,
+                "country": row.country,
+                "full_name": row.full_name,
+                "birth_date": row.birth_date.isoformat(),
+                "recorded_at": row.recorded_at.isoformat(),
+                "recorded_by": row.recorded_by,
+            }
+            if row
+            else None
+        ),
+    }

@@ -320,6 +320,37 @@ class Player(AuditedAggregate):
     def _contact_preference_changed(self, channel: str) -> None:
         self._contact_channel = channel
 
+    # --- identity (issue 25, item 1) ---------------------------------------------
+    # Ley 10/2010 art. 7.5: the casino identifies its patrons. The log records
+    # that the patron was identified, by whom, with which kind of document and
+    # which country; the number, the name and the birth date are personal data
+    # kept outside it (floor.models.PatronIdentity), erasable (floor.compliance).
+
+    @property
+    def identity_document(self) -> dict | None:
+        """The kind and country of the patron's recorded document, or None.
+        Players registered before issue 25 were never identified."""
+        return self.__dict__.get("_identity_document")
+
+    def record_identity(self, document_type: str, country: str) -> None:
+        """Records that the patron showed a document of this kind and country;
+        recorded again, it is a correction: a new event, the old one kept."""
+        self._identity_recorded(document_type=document_type, country=country)
+
+    @event("IdentityRecorded")
+    def _identity_recorded(self, document_type: str, country: str) -> None:
+        self._identity_document = {"document_type": document_type, "country": country}
+
+    def erase_identity(self) -> None:
+        """Records that the patron's identity data was erased (its row deleted)."""
+        if self.identity_document is None:
+            raise conflict("identity_not_recorded")
+        self._identity_erased()
+
+    @event("IdentityErased")
+    def _identity_erased(self) -> None:
+        self._identity_document = None
+
 
 def absence_left_today(days: Sequence[str], day: date, uses_per_day: int) -> bool:
     """Whether a player whose uses of the absence clock fell on ``days`` (ISO

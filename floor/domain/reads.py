@@ -63,6 +63,12 @@ READS: dict[str, dict[Role, Scope]] = {
     # Players: the jefe registers and bars them (any sector's lists); the cage
     # registers them and finds them by card.
     "players": {**_MANAGEMENT, J: Scope.ALL, K: Scope.CARD},
+    # A patron's identity (issue 25, item 1): the cage, the director and the
+    # inspector see the document; the jefe at the door whether the patron is
+    # identified and with which kind of document (floor.compliance.identity).
+    "identity": {**_MANAGEMENT, J: Scope.ALL, K: Scope.ALL},
+    # A patron's personal data, exported whole (issue 25, item 4): the director's.
+    "personal_data": {Role.DIRECTOR: Scope.ALL},
     # The waiting lists are the room's, one per game, kept by any jefe [CM-6].
     "waiting_lists": {**_MANAGEMENT, J: Scope.ALL},
     # Balancing spans a game's tables across sectors: the groups touching his.

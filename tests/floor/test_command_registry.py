@@ -34,6 +34,10 @@ ROLES_BEFORE_THE_REGISTRY = {
     "lift_bar": (Role.JEFE_SECTOR, Role.DIRECTOR),
     # How a player is told of a call (issue 24, item 3): who registers them, and the player.
     "change_contact_preference": (Role.JEFE_SECTOR, Role.CAJERO, Role.PLAYER),
+    # A patron's identity (issue 25): the cage, the jefe at the door, the
+    # director; erasing it is the director's.
+    "record_identity": (Role.CAJERO, Role.JEFE_SECTOR, Role.DIRECTOR),
+    "erase_identity": (Role.DIRECTOR,),
     # The jefe keeps the list and assigns seats [GA art. 19.1].
     # A player puts themselves on a list and takes themselves off (issue 24).
     "join_waiting_list": (Role.JEFE_SECTOR, Role.PLAYER),

@@ -31,6 +31,7 @@ FLOOR_DIRS = (
     "floor/reports",
     "floor/api",
     "floor/player",
+    "floor/compliance",
     "ledger/domain",
     "ledger/application",
     "ledger/reports",

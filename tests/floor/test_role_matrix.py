@@ -141,8 +141,13 @@ def test_the_cage_moves_money_but_runs_no_table():
     cage = commands_for("cajero")
     assert cage, "the cage has commands"
     # The cage registers players, gives them their sign-in codes and keeps
-    # how they are told of a call (issue 24).
-    desk = {"/api/players/", "/api/player-sign-in-codes/", "/api/players/{player_id}/contact/"}
+    # how they are told of a call (issue 24), and identifies them (issue 25).
+    desk = {
+        "/api/players/",
+        "/api/player-sign-in-codes/",
+        "/api/players/{player_id}/contact/",
+        "/api/players/{player_id}/identity/",
+    }
     assert all(p.startswith("/api/cage/") or p in desk for p in cage), cage
     assert (
         "/api/cage/cash-outs/" in cage and "/api/cage/tray-requests/{request_id}/confirm/" in cage
@@ -430,6 +435,14 @@ READ_MATRIX: dict[str, dict[str, str] | str] = {
     "api:player": row(ok="director inspector jefe_a jefe_b cajero", role="crupier_1 crupier_2"),
     "api:player-history": row(
         ok="director inspector jefe_a jefe_b cajero", role="crupier_1 crupier_2"
+    ),
+    # A patron's identity (issue 25): the jefe sees only whether identified
+    # (tests/floor/test_patron_identity.py); the export is the director's.
+    "api:player-identity": row(
+        ok="director inspector jefe_a jefe_b cajero", role="crupier_1 crupier_2"
+    ),
+    "api:player-personal-data": row(
+        ok="director", role="inspector jefe_a jefe_b cajero crupier_1 crupier_2"
     ),
     "api:waiting-lists": SECTOR_LISTS,
     "api:balance-groups": SECTOR_LISTS,

@@ -134,3 +134,64 @@ class AnswerCallSerializer(GameSerializer):
     """A called player's answer [CM-6; issue 24]."""
 
     answer = serializers.ChoiceField(choices=CALL_ANSWERS)
+
+
+class IdentitySerializer(CommandSerializer):
+    """A patron's identity document (issue 25, item 1): checked by
+    floor.compliance.documents (DNI/NIE check letter, passport shape, ISO
+    country, an adult's birth date), each fault a 400 with its code; kept
+    outside the event log, which records the kind of document and the country."""
+
+    # Blank is let through: the check says what is missing, with its code.
+    document_type = serializers.CharField(
+        max_length=20, allow_blank=True, help_text="dni, nie, passport or other"
+    )
+    document_number = serializers.CharField(
+        max_length=40, allow_blank=True, help_text="e.g. 12345678Z"
+    )
+    country = serializers.CharField(
+        max_length=8, required=False, allow_blank=True, default="", help_text="ISO 3166-1 alpha-2"
+    )
+    full_name = serializers.CharField(max_length=200, allow_blank=True)
+    birth_date = serializers.CharField(max_length=20, allow_blank=True, help_text="YYYY-MM-DD")
+
+
+class IdentityDocumentSerializer(serializers.Serializer):
+    document_number = serializers.CharField()
+    country = serializers.CharField()
+    full_name = serializers.CharField()
+    birth_date = serializers.DateField()
+    recorded_at = serializers.DateTimeField()
+    recorded_by = serializers.CharField()
+
+
+class ShownIdentitySerializer(serializers.Serializer):
+    """A patron's identity as the reader may see it: the document itself to
+    the cage, the director and the inspector only (``document``, absent for
+    the others); whether identified, and with what kind of document, to all."""
+
+    player_id = serializers.UUIDField()
+    identified = serializers.BooleanField()
+    document_type = serializers.CharField(allow_null=True)
+    document = IdentityDocumentSerializer(required=False, allow_null=True)
+
+
+class ContactExportSerializer(serializers.Serializer):
+    channel = serializers.CharField()
+    email = serializers.CharField()
+    phone = serializers.CharField()
+    language = serializers.CharField()
+    updated_at = serializers.DateTimeField()
+    updated_by = serializers.CharField()
+
+
+class IdentityExportSerializer(IdentityDocumentSerializer):
+    document_type = serializers.CharField()
+
+
+class PersonalDataSerializer(serializers.Serializer):
+    """Everything personal kept of a patron (issue 25, item 4): contact and identity."""
+
+    player_id = serializers.UUIDField()
+    contact = ContactExportSerializer(allow_null=True)
+    identity = IdentityExportSerializer(allow_null=True)
