@@ -23,6 +23,7 @@ from rest_framework import serializers
 
 from floor.api import serializers as s
 from floor.application.catalogue import COMMANDS as REGISTRY
+from floor.compliance import identity
 from floor.console.corrections import (
     confirm_fix_stack,
     confirm_undo_move,
@@ -105,6 +106,12 @@ def _change_contact(name: str, user: Any, command_id: str, **arguments: Any) -> 
     return change_contact(user, command_id, **arguments)
 
 
+def _record_identity(name: str, user: Any, command_id: str, **arguments: Any) -> Any:
+    """The identity form's door (issue 25): the command, and the document kept
+    outside the log (floor.compliance.identity)."""
+    return identity.record_identity(user, command_id, **arguments)
+
+
 def by_name(*commands: ConsoleCommand) -> dict[str, ConsoleCommand]:
     """The console's commands by the names their handlers declare."""
     return {command.name: command for command in commands}
@@ -154,6 +161,14 @@ FLOOR_COMMANDS: dict[str, ConsoleCommand] = by_name(
         gettext_lazy("The player's contact is saved."),
         ("player",),
         runs=_change_contact,
+    ),
+    # The cage's form for a patron's identity document (issue 25).
+    ConsoleCommand(
+        COMMANDS.record_identity,
+        s.IdentitySerializer,
+        gettext_lazy("The patron's identity is recorded."),
+        ("player",),
+        runs=_record_identity,
     ),
     ConsoleCommand(
         COMMANDS.lift_bar,

@@ -15,6 +15,7 @@ from uuid import UUID
 
 import pytest
 from django.core.management import call_command
+from django.test import Client
 
 from floor import runtime
 from floor.compliance.documents import check_letter, clean_birth_date, clean_document
@@ -345,3 +346,39 @@ def test_a_rebuild_of_the_read_models_leaves_the_identities_as_they_are(floor_ap
     call_command("rebuild_projections", "--no-progress", stdout=io.StringIO())
     assert differences(live, read_models()) == {}
     assert list(PatronIdentity.objects.values()) == kept
+
+
+# --- the cage's console ----------------------------------------------------------------
+
+
+def test_the_cage_records_an_identity_from_its_console(floor_app, card, make_user):
+    make_user("carla-cn", "cajero", password="pa55-word-ok")
+    cage = Client()
+    assert cage.login(username="carla-cn", password="pa55-word-ok")
+    runtime.floor_projector().catch_up()
+    page = cage.get("/cage/", {"card": card}).content.decode()
+    assert 'data-command="record_identity"' in page
+    assert f'name="player" value="{card}"' in page
+    assert "Registrar identidad" in page
+
+    def save(**fields):
+        answer = cage.post(
+            "/console/commands/record_identity/",
+            {"command_id": new_id(), "player": card, **DOCUMENT, **fields},
+            HTTP_ACCEPT="application/json",
+        )
+        return answer.status_code, answer.json()
+
+    status, answer = save(document_number="12345678A")
+    assert (status, answer["code"]) == (400, "document_letter_wrong")
+    assert answer["message"] == "La letra no corresponde al número: revise el documento."
+    assert not PatronIdentity.objects.exists()
+
+    status, answer = save(document_type="nie", document_number="Z1234567R", country="")
+    assert (status, answer["message"]) == (201, "La identidad del cliente queda registrada.")
+    row = PatronIdentity.objects.get(player_id=UUID(pid(card)))
+    assert (row.document_type, row.document_number, row.recorded_by) == (
+        "nie",
+        "Z1234567R",
+        "carla-cn",
+    )
