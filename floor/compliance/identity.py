@@ -11,6 +11,7 @@ from datetime import date
 from typing import Any
 from uuid import UUID
 
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from floor import runtime
@@ -48,6 +49,19 @@ def _today() -> date:
 
 
 def _keep(player_id: str, identity: Identity, by: str) -> PatronIdentity:
+    """Writes the patron's row. Two desks recording one document for two
+    patrons at the same instant both pass ``record_identity``'s check; the
+    second write meets the row's constraint and is refused as the check
+    would have (a 409, never a 500). Its event stays on record, as every
+    event does; the patron has no identity row, so is not identified."""
+    try:
+        with transaction.atomic():
+            return _write(player_id, identity, by)
+    except IntegrityError:
+        raise conflict("document_other_patron") from None
+
+
+def _write(player_id: str, identity: Identity, by: str) -> PatronIdentity:
     row, _ = PatronIdentity.objects.update_or_create(
         player_id=UUID(player_id),
         defaults={

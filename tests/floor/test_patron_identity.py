@@ -382,3 +382,21 @@ def test_the_cage_records_an_identity_from_its_console(floor_app, card, make_use
         "Z1234567R",
         "carla-cn",
     )
+
+
+def test_a_document_written_twice_at_once_is_a_409_not_a_500(floor_app):
+    """Two desks recording one document for two patrons at the same instant
+    both pass the check; the second row write meets the constraint and is
+    refused as the check would refuse it."""
+    from uuid import uuid4
+
+    from floor.compliance import identity as module
+    from floor.compliance.documents import clean_identity
+
+    first, second = uuid4(), uuid4()
+    document = clean_identity("dni", "12345678Z", "ES", "Ana Pérez", "1980-02-03", date(2026, 1, 1))
+    module._keep(str(first), document, "caja")
+    with pytest.raises(DomainError) as refused:
+        module._keep(str(second), document, "caja")
+    assert refused.value.code == "document_other_patron"
+    assert not module.is_identified(second)
