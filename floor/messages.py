@@ -499,6 +499,11 @@ MESSAGES = {
         "The player has %(held_euros)s in chips off the tables: %(amount_euros)s cannot be "
         "cashed. Chips still on a table are cashed once the player leaves it."
     ),
+    "identification_required": _(
+        "With this operation the patron's chips bought (or cashed) at the cage today come "
+        "to %(total_euros)s, at or above %(threshold_euros)s (%(source)s): record the "
+        "patron's identity document first, then enter the operation again."
+    ),
     "paid_with_invalid": _(
         "At the table a buy-in is paid in cash or with the player's own chips; one paid "
         "at the cage is entered by the cage."

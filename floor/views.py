@@ -72,6 +72,7 @@ REPORT_LINKS = (
     ("report-occupancy", gettext_lazy("Occupancy")),
     ("report-cage", gettext_lazy("The cage")),
     ("report-voids", gettext_lazy("Voided entries")),
+    ("report-aml", gettext_lazy("Cage identification threshold")),
 )
 
 

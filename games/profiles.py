@@ -33,6 +33,7 @@ from games.profile_rules import (
     ButtonRules,
     BuyInBounds,
     BuyInRules,
+    CageIdentification,
     ClosingRules,
     FirstButton,
     GamingDay,
@@ -115,6 +116,10 @@ class RuleProfile:
     # time [CM-15]; GA and PT only forbid lending and hiding chips [GA art. 21;
     # PT 14], so the house figure is the service default.
     chips_off_table_most_cents: int = 1500
+    # The cage identifies a patron whose chip purchases, or cash-outs, reach
+    # this much in a gaming day [ES: Ley 10/2010 art. 7.5 (RDL 11/2018); PT:
+    # Lei 83/2017]: 2,000 EUR in both, to be confirmed against the texts.
+    cage_identification: CageIdentification = field(default_factory=CageIdentification)
     # Variants whose own rules count raises differently [GA art. 30.1].
     variant_raises: tuple[tuple[Variant, RaiseRule], ...] = ()
     # Banked settlement: paytable, side bets, Pai Gow's commission [GA art.
@@ -196,6 +201,10 @@ GA = RuleProfile(
     split=GA_SPLIT,  # GA art. 23.3
     # The dealer marks the hand; it turns counter-clockwise [GA art. 23.1].
     button=ButtonRules(first=FirstButton.DEALER_MARKS, rotation=Rotation.COUNTER_CLOCKWISE),
+    # Chips bought or cashed for 2,000 EUR or more, in one operation or linked
+    # ones: the patron is fully identified first [Ley 10/2010 art. 7.5, as
+    # amended by Real Decreto-ley 11/2018] (CM inherits it). To be confirmed.
+    cage_identification=CageIdentification(2_000_00, source="Ley 10/2010 art. 7.5"),
 )
 
 PT = RuleProfile(
@@ -258,6 +267,8 @@ PT = RuleProfile(
     gaming_day=GamingDay(time_zone="Europe/Lisbon"),
     # PT-SD 6 pays the straight flush 50; no insurance, no bought card.
     banked=BankedRules(sin_descarte_paytable="PT-SD", insurance=False, extra_card=False),
+    # Due diligence from 2,000 EUR at the cage [Lei 83/2017]. To be confirmed.
+    cage_identification=CageIdentification(2_000_00, source="Lei 83/2017"),
 )
 
 # Casino Mediterráneo house rules, layered on the Galician regulation.

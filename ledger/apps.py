@@ -21,12 +21,16 @@ def plug_in_the_books() -> None:
     every command, and its long-lived aggregates are snapshotted. The floor
     imports nothing of this: the ledger plugs in."""
     from floor.kernel.composition import ROOM
-    from ledger.application import banked, cage, corrections, gaming_days, jackpots  # noqa: F401
+    from floor.ports.compliance import is_identified
+    from ledger.application import aml, banked, cage, corrections, gaming_days, jackpots  # noqa: F401
     from ledger.application.books import Books
     from ledger.domain.account import Account
     from ledger.domain.cage import Cage
 
     ROOM.add_policy("books", Books())
+    # Whether a patron is identified, for the cage's thresholds: the floor's
+    # record of documents (personal data, outside the log; issue 25).
+    aml.identified_by(is_identified)
     ROOM.snapshot_every(Account, 100)
     ROOM.snapshot_every(Cage, 50)
 

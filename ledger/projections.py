@@ -195,6 +195,8 @@ def _tray_request(request: TrayRequest, event: DomainEventProtocol) -> None:
 
 
 def _gaming_day(day: GamingDay, event: DomainEventProtocol, position: int) -> None:
+    if isinstance(event, GamingDay.PatronCageNoted):
+        return  # the patrons' cage totals are the day's own (ledger.application.aml)
     fields = {
         "status": day.status,
         "opening": day.opening,

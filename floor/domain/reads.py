@@ -88,6 +88,9 @@ READS: dict[str, dict[Role, Scope]] = {
     "report_waiting_lists": {**_MANAGEMENT, J: Scope.ALL},
     "report_rake": {**_FLOOR, K: Scope.ALL},
     "report_cage": _CAGE,
+    # The cage's identification threshold (issue 25): the compliance officer's,
+    # management's; the cashier meets the threshold at the cage, not the report.
+    "report_aml": _MANAGEMENT,
     # The journal (histories) is the audit trail: not the dealer's.
     "history": {**_FLOOR, K: Scope.ALL},
     # The service's own figures (GET /metrics: commands, timers, processes; no

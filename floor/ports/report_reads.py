@@ -63,6 +63,7 @@ __all__ = [
     "mentioning",
     "page_of",
     "parameter",
+    "rule_profile",
     "table_columns",
     "table_labels",
 ]
@@ -72,3 +73,8 @@ def gaming_day_of(moment: datetime) -> date:
     """The gaming day ``moment`` falls in by the floor's rule profile (a fill
     asked for and not confirmed is dated so)."""
     return floor_app().profile.gaming_day.of(moment)
+
+
+def rule_profile():
+    """The floor's rule profile (the cage's identification threshold, issue 25)."""
+    return floor_app().profile

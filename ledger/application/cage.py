@@ -17,6 +17,7 @@ from floor.kernel.roles import CAGE, JEFE, TABLE_REPORTERS, Role
 from floor.kernel.service import Decision
 from floor.kernel.unit_of_work import UnitOfWork
 from floor.ports import tables
+from ledger.application import aml
 from ledger.application.books import balance_of, book, open_day
 from ledger.application.common import cents, fingerprinted, result_of
 from ledger.domain import accounts
@@ -29,10 +30,13 @@ from ledger.domain.tray_request import TrayMove, TrayRequest
 @command(roles=CAGE)
 def sell_chips(work: UnitOfWork, *, player: str, amount_cents: int) -> Decision:
     """The cage sells a player chips for cash (a buy-in at the cage); the
-    player takes them to a table or buys in there with them."""
-    open_day(work)
+    player takes them to a table or buys in there with them. At the
+    profile's threshold the patron must be identified first (ledger.
+    application.aml) [Ley 10/2010 art. 7.5; Lei 83/2017]."""
+    _, gaming_day = open_day(work)
     amount = cents(amount_cents)
     found = tables.player(work, player)
+    aml.check_and_note(work, gaming_day, found.id, aml.BOUGHT, amount)
     changed = book(
         work,
         TransactionKind.CHIPS_SOLD,
@@ -46,15 +50,17 @@ def sell_chips(work: UnitOfWork, *, player: str, amount_cents: int) -> Decision:
         reason_code="chips_sold",
         player_id=found.id,
     )
-    return changed, result_of(changed, player_id=str(found.id))
+    return [*changed, gaming_day], result_of(changed, player_id=str(found.id))
 
 
 @command(roles=CAGE, scope="table", payload=fingerprinted("table_id"))
 def buy_in_at_cage(work: UnitOfWork, *, table_id: str, player: str, amount_cents: int) -> Decision:
     """A seated player pays at the cage and the chips go to their seat:
     the cage takes the cash and gives the chips, within the table's
-    limits and between hands like any buy-in [CM-2; GA art. 21; PT 14]."""
-    open_day(work)
+    limits and between hands like any buy-in [CM-2; GA art. 21; PT 14].
+    A purchase of chips at the cage, so summed for the identification
+    threshold (ledger.application.aml)."""
+    _, gaming_day = open_day(work)
     table = tables.table(work, table_id)
     found = tables.player(work, player)
     stack = table.buy_in(
@@ -64,15 +70,17 @@ def buy_in_at_cage(work: UnitOfWork, *, table_id: str, player: str, amount_cents
         rules=work.profile.buy_in,
         paid_with="cage",
     )
-    return [table], {"table_id": str(table.id), "stack_cents": stack}
+    aml.check_and_note(work, gaming_day, found.id, aml.BOUGHT, amount_cents)
+    return [table, gaming_day], {"table_id": str(table.id), "stack_cents": stack}
 
 
 @command(roles=CAGE, payload=fingerprinted(amount_cents=None))
 def cash_out(work: UnitOfWork, *, player: str, amount_cents: int | None = None) -> Decision:
     """The cage pays a player cash for their chips (all of them unless an
     amount is given). Only chips off the tables: a stack is cashed once its
-    player leaves the table."""
-    open_day(work)
+    player leaves the table. At the profile's threshold the patron must be
+    identified first (ledger.application.aml)."""
+    _, gaming_day = open_day(work)
     found = tables.player(work, player)
     held = accounts.player_chips(found.id)
     balance = balance_of(work, held)
@@ -81,6 +89,7 @@ def cash_out(work: UnitOfWork, *, player: str, amount_cents: int | None = None) 
         raise conflict("no_chips_to_cash")
     if amount > balance:  # said with what he has, not as the books' general rule
         raise conflict("cash_out_above_chips", held_cents=balance, amount_cents=amount)
+    aml.check_and_note(work, gaming_day, found.id, aml.CASHED, amount)
     changed = book(
         work,
         TransactionKind.CASH_OUT,
@@ -94,7 +103,7 @@ def cash_out(work: UnitOfWork, *, player: str, amount_cents: int | None = None) 
         reason_code="cash_out",
         player_id=found.id,
     )
-    return changed, result_of(changed, player_id=str(found.id), amount_cents=amount)
+    return [*changed, gaming_day], result_of(changed, player_id=str(found.id), amount_cents=amount)
 
 
 @command(roles=TABLE_REPORTERS, scope="table", payload=fingerprinted("table_id"))

@@ -15,6 +15,7 @@ from floor.kernel.roles import Role
 from floor.kernel.service import Decision
 from floor.kernel.unit_of_work import UnitOfWork
 from floor.ports import tables
+from ledger.application import aml
 from ledger.application.books import balance_of, book, cage
 from ledger.application.common import fingerprinted, result_of
 from ledger.domain.accounts import AccountRef
@@ -88,6 +89,10 @@ def void_entry(
     gaming_day.note_void(
         original.id.hex, str(original.kind), original.table_id, original.amount_cents
     )
+    # A voided cage operation comes off its patron's day total (ledger.application.aml).
+    direction = aml.direction_of(str(original.kind), original.reason_params)
+    if direction is not None and original.player_id:
+        gaming_day.note_patron_cage(original.player_id, direction, -original.amount_cents)
     more = [original, gaming_day]
     if table is not None:  # the chips come back off the seat; the void booked the money
         table.void_buy_in(UUID(original.player_id), amount, void.id.hex)

@@ -105,6 +105,11 @@ class GamingDay(AuditedAggregate):
         self.report: dict | None = None
         # The entries voided in the day (ledger.application.corrections), in order.
         self.voids: list[dict] = []
+        # Per patron (player id hex), the day's chip purchases and cash-outs at
+        # the cage, [bought, cashed] in cents: the linked operations the
+        # money-laundering threshold sums (ledger.application.aml). Kept here,
+        # by events, so a command checks it on the state it saves against.
+        self.patron_cage: dict[str, list[int]] = {}
 
     def check_not_closed(self) -> None:
         if self.status == DayStatus.CLOSED:
@@ -141,6 +146,30 @@ class GamingDay(AuditedAggregate):
         if kind in ("fill", "credit") and table_id:
             totals = self.fills if kind == "fill" else self.credits
             totals[table_id] = totals.get(table_id, 0) - amount
+
+    def patron_totals(self, player_id: str) -> tuple[int, int]:
+        """(bought, cashed) at the cage today by that patron, in cents."""
+        bought, cashed = getattr(self, "patron_cage", {}).get(player_id, (0, 0))
+        return bought, cashed
+
+    def note_patron_cage(self, player_id: str, direction: str, amount: int) -> None:
+        """Adds a cage operation of a patron to the day's totals: ``direction``
+        is "bought" (chips sold to the patron, at the cage or onto a seat) or
+        "cashed" (chips bought back); a negative amount takes a voided one
+        off. Allowed until the day closes, as the operation itself is."""
+        self.check_not_closed()
+        self._patron_cage_noted(player_id=player_id, direction=direction, amount=amount)
+
+    @event("PatronCageNoted")
+    def _patron_cage_noted(self, player_id: str, direction: str, amount: int) -> None:
+        if not hasattr(self, "patron_cage"):  # a day opened before the totals were kept
+            self.patron_cage = {}
+        bought, cashed = self.patron_cage.get(player_id, [0, 0])
+        if direction == "bought":
+            bought += amount
+        else:
+            cashed += amount
+        self.patron_cage[player_id] = [bought, cashed]
 
     def count(self, counts: Mapping[str, int], expected: Mapping[str, int]) -> None:
         """The cage's end-of-day count against the books. ``expected`` names

@@ -464,6 +464,7 @@ READ_MATRIX: dict[str, dict[str, str] | str] = {
     "report-rake": row(ok="director inspector jefe_a jefe_b cajero", role="crupier_1 crupier_2"),
     "report-cage": CAGE,
     "report-voids": CAGE,
+    "report-aml": row(ok="director inspector", role="jefe_a jefe_b cajero crupier_1 crupier_2"),
     "report-history": HISTORY,
     "report-table-at": SECTORS,
 }
@@ -718,6 +719,7 @@ HOME_REPORTS = (
     "report-occupancy",
     "report-cage",
     "report-voids",
+    "report-aml",
 )
 # The floor's reports: management's, and a jefe's for his sectors.
 FLOOR_REPORTS = {
