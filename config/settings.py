@@ -554,3 +554,14 @@ MIDDLEWARE.insert(0, "floor.logs.RequestIdMiddleware")
 # A timer not fired this many seconds after it was due counts as late
 # (floor_timers_late): the issue's bound for a timer after a worker restart.
 FLOOR_TIMER_LATE_SECONDS = float(os.environ.get("FLOOR_TIMER_LATE_SECONDS", "5"))
+
+# --- Exclusion lists (issue 25, item 2; docs/compliance.md, "Exclusion lists"):
+# how the importer reads a list's CSV, as key=value pairs separated by ";":
+# document, name (columns joined with "+", e.g. nombre+apellido1+apellido2),
+# birth_date (the column) and date_format (strptime's, e.g. %d/%m/%Y), and
+# delimiter (one character, or "tab"). A column left out is not read.
+# manage.py import_exclusion_list --mapping overrides it for one file.
+FLOOR_EXCLUSION_MAPPING = os.environ.get(
+    "FLOOR_EXCLUSION_MAPPING",
+    "document=document_number;name=full_name;birth_date=birth_date;date_format=%Y-%m-%d;delimiter=,",
+)

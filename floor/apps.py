@@ -23,6 +23,13 @@ class FloorConfig(AppConfig):
         # The floor's commands and policies declare themselves as their modules
         # load (floor.kernel.registry, floor.kernel.composition).
         from floor.application import catalogue  # noqa: F401
+
+        # The exclusion lists' check at the doors (issue 25, item 2): the
+        # commands read no read model, so the lists' check is plugged in.
+        from floor.application.exclusion_gate import checked_by
+        from floor.compliance.exclusions import check_patron
+
+        checked_by(check_patron)
         from floor.db_schema import ensure_event_store, ensure_schema
 
         # The casino's PostgreSQL schema exists before migrate's first table

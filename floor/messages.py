@@ -85,6 +85,28 @@ MESSAGES = {
     "patron_under_age": _("The patron is under %(age)s: minors may not enter the casino."),
     "document_other_patron": _("That document is already recorded for another patron."),
     "identity_not_recorded": _("No identity document is recorded for that patron."),
+    # Exclusion lists (issue 25, item 2): the staff's refusal names the list
+    # and its version; no public screen shows it.
+    "patron_excluded": _(
+        "The patron is on an exclusion list (%(list)s, version %(version)s): they may not play."
+    ),
+    "possible_exclusion": _(
+        "The patron's name and birth date match an entry of an exclusion list "
+        "(%(list)s, version %(version)s) without its document: a director must resolve it."
+    ),
+    "no_possible_exclusion": _("That patron has no possible match to resolve."),
+    "patron_already_self_excluded": _("That patron is already self-excluded."),
+    "list_version_exists": _("That version (%(version)s) of the list is already imported."),
+    "list_version_invalid": _("The list's version is its date (YYYY-MM-DD)."),
+    "exclusion_source_invalid": _("Unknown exclusion list: choose rgiaj, regional, srij or house."),
+    "exclusion_region_required": _("A regional list needs its region's code (GA)."),
+    "exclusion_mapping_invalid": _(
+        "The list's column mapping is not valid: document, name, birth_date, "
+        "date_format, delimiter."
+    ),
+    "exclusion_columns_missing": _("The list's file lacks these columns: %(missing)s."),
+    "decision_invalid": _("Decide clear or excluded."),
+    "note_too_long": _("The note is too long (at most %(max_length)s characters)."),
     "bar_reason_required": _("Give a reason for barring the player."),
     "player_already_barred": _("That player is already barred."),
     "player_not_barred": _("That player is not barred."),

@@ -834,3 +834,63 @@ class PatronIdentity(models.Model):
 
     def __str__(self) -> str:
         return f"identity of {self.player_id} ({self.document_type})"
+
+
+class ExclusionList(models.Model):
+    """One version of an exclusion list the casino received (issue 25, item 2):
+    the national register (RGIAJ, Spain), a regional register (with its
+    region: GA for Galicia's register of banned persons), the SRIJ's access
+    bans (Portugal, Decreto-Lei 422/89 arts. 36-38) or the house's own list
+    (self-exclusions taken at the room). Versioned by the list's date: a check
+    reads the latest version of each list that applies
+    (floor.compliance.exclusions).
+
+    Personal data (its entries), kept outside the event log like
+    PatronIdentity; the log records the import (list, version, row count)."""
+
+    RGIAJ, REGIONAL, SRIJ, HOUSE = "rgiaj", "regional", "srij", "house"
+    SOURCES = (RGIAJ, REGIONAL, SRIJ, HOUSE)
+
+    source = models.CharField(max_length=10)
+    # The region a regional list counts in (a profile's code: GA, CM, PT); blank otherwise.
+    region = models.CharField(max_length=4, blank=True, default="")
+    version = models.DateField()  # the list's own date
+    imported_at = models.DateTimeField()
+    imported_by = models.CharField(max_length=150)
+    row_count = models.PositiveIntegerField(default=0)
+    bad_rows = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["source", "region", "version"], name="one_list_a_version"
+            )
+        ]
+
+    def __str__(self) -> str:
+        region = f" {self.region}" if self.region else ""
+        return f"{self.source}{region} {self.version.isoformat()}"
+
+
+class ExclusionEntry(models.Model):
+    """A person on one version of an exclusion list: a document number
+    (normalised as PatronIdentity's; blank when the list gives none), a name
+    key (upper case, accents stripped, single spaces) and a birth date. A
+    document match excludes; a name and birth date match without one is a
+    possible match a director resolves (floor.compliance.exclusions)."""
+
+    exclusion_list = models.ForeignKey(
+        ExclusionList, on_delete=models.CASCADE, related_name="entries"
+    )
+    document_number = models.CharField(max_length=20, blank=True, default="")
+    name_key = models.CharField(max_length=120, blank=True, default="")
+    birth_date = models.DateField(null=True, blank=True)
+
+    class Meta:
+        indexes = [
+            models.Index(fields=["document_number"], name="exclusion_by_document"),
+            models.Index(fields=["name_key", "birth_date"], name="exclusion_by_name_birth"),
+        ]
+
+    def __str__(self) -> str:
+        return f"entry of {self.exclusion_list}"

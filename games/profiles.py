@@ -120,6 +120,11 @@ class RuleProfile:
     # this much in a gaming day [ES: Ley 10/2010 art. 7.5 (RDL 11/2018); PT:
     # Lei 83/2017]: 2,000 EUR in both, to be confirmed against the texts.
     cage_identification: CageIdentification = field(default_factory=CageIdentification)
+    # The region whose own exclusion register counts here, besides the
+    # national lists (issue 25, item 2): Galicia keeps its register of banned
+    # persons (Lei 14/1985 de xogos de Galicia, to confirm against the text);
+    # a listing in a regional register counts in that region. Blank: none.
+    exclusion_region: str = ""
     # Variants whose own rules count raises differently [GA art. 30.1].
     variant_raises: tuple[tuple[Variant, RaiseRule], ...] = ()
     # Banked settlement: paytable, side bets, Pai Gow's commission [GA art.
@@ -205,6 +210,8 @@ GA = RuleProfile(
     # ones: the patron is fully identified first [Ley 10/2010 art. 7.5, as
     # amended by Real Decreto-ley 11/2018] (CM inherits it). To be confirmed.
     cage_identification=CageIdentification(2_000_00, source="Ley 10/2010 art. 7.5"),
+    # Galicia's register of banned persons counts here (CM inherits it).
+    exclusion_region="GA",
 )
 
 PT = RuleProfile(

@@ -23,6 +23,7 @@ from rest_framework.response import Response
 from floor.api import floor_views as fv
 from floor.api import identity_views, views
 from floor.api import serializers as s
+from floor.compliance.exclusions import exclude_self
 from floor.kernel.registry import COMMANDS
 from floor.kernel.web.endpoints import CommandEndpoint, CommandView, result_answer
 from floor.kernel.web.responses import command_response
@@ -89,6 +90,16 @@ class ContactOnPlayer(OnPlayer):
         data = dict(checked.validated_data)
         command_id = data.pop("command_id")
         outcome = change_contact(request.user, command_id, **arguments, **data)
+        return outcome, outcome.result
+
+
+class SelfExclusionOnPlayer(OnPlayer):
+    # The patron's self-exclusion: the command records it, and their document
+    # (kept outside the log) goes on the house list (floor.compliance.exclusions).
+    def run(self, request: Request, **arguments: Any) -> tuple[Any, dict]:
+        checked = self.body(data=request.data)
+        checked.is_valid(raise_exception=True)
+        outcome = exclude_self(request.user, checked.validated_data["command_id"], **arguments)
         return outcome, outcome.result
 
 
@@ -476,6 +487,24 @@ FLOOR_ENDPOINTS: tuple[CommandEndpoint, ...] = (
         PLAYER + "identity/erase/",
         "erase-identity",
         view=identity_views.EraseIdentityView,
+    ),
+    # The exclusion lists (issue 25, item 2): a director's decision on a
+    # possible match, a self-exclusion taken at the room.
+    E(
+        COMMANDS.resolve_possible_exclusion,
+        PLAYER + "resolve-possible-exclusion/",
+        "resolve-possible-exclusion",
+        s.ResolveExclusionSerializer,
+        "Resolve a possible match on an exclusion list (the director's)",
+        OnPlayer,
+    ),
+    E(
+        COMMANDS.exclude_self,
+        PLAYER + "self-exclusion/",
+        "self-exclusion",
+        CommandSerializer,
+        "The patron excludes themself: on the house list at once",
+        SelfExclusionOnPlayer,
     ),
     E(
         COMMANDS.lift_bar,

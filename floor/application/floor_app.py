@@ -16,6 +16,7 @@ from floor.application import (  # noqa: F401  (their commands declare themselve
     balancing,
     clocks,
     corrections,
+    exclusions,
     house_clocks,
     must_move,
     player_lists,

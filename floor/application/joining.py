@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from floor.application import exclusion_gate
 from floor.application.groups import check_may_sit, rebalance
 from floor.application.players import player as find_player
 from floor.application.players import waiting_list
@@ -78,6 +79,9 @@ def seat_player(
     table = work.load(Table, table_id, "table")
     found = find_player(work, player)
     found.check_may_play()
+    # The exclusion lists (issue 25, item 2): refused if excluded, or until a
+    # director resolves a possible match; a pass is recorded on the player.
+    exclusion_gate.admit(work, found, exclusion_gate.SEATING)
     found.check_not_seated()
     table.check_not_closed()
     waiting = waiting_list(work, table.game)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from uuid import UUID
 
+from floor.application import exclusion_gate
 from floor.domain.game import Game
 from floor.domain.player import Player
 from floor.domain.table import Table
@@ -73,6 +74,9 @@ def register_player(work: UnitOfWork, *, card_number: str, display_name: str) ->
     registered = Player.register(card_number, display_name)
     if work.find(Player, registered.id) is not None:
         raise conflict("player_exists", card_number=registered.card_number)
+    # The exclusion lists (issue 25, item 2): a card whose patron's document
+    # was kept (erased identities aside, a new card has none yet) is checked.
+    exclusion_gate.admit(work, registered, exclusion_gate.REGISTRATION)
     return [registered], {
         "player_id": str(registered.id),
         "card_number": registered.card_number,
@@ -165,6 +169,8 @@ def join_waiting_list(work: UnitOfWork, *, player: str, **game: object) -> Decis
     re-registering is done in the room [CM-6]."""
     found = find_player(work, player)
     found.check_may_play()
+    # The exclusion lists (issue 25, item 2), as at seating.
+    exclusion_gate.admit(work, found, exclusion_gate.WAITING_LIST)
     wanted = game_for(work, **game)
     if found.seated_at is not None:
         table = work.load(Table, found.seated_at["table_id"], "table")

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from uuid import UUID
 
+from floor.application import exclusion_gate
 from floor.application.groups import (
     balance_group,
     dinner_break,
@@ -125,7 +126,9 @@ def draw_seats(work: UnitOfWork, *, table_ids: list) -> Decision:
         if not is_checked_in(entry):  # a remote entry: not in the room yet (issue 24)
             continue
         player = work.find(Player, UUID(entry["player_id"]))
-        if player is not None:
+        # Left out of the draw, as a barred player is: a patron the exclusion
+        # lists refuse, or a possible match not yet resolved (issue 25, item 2).
+        if player is not None and exclusion_gate.may_enter(work, player):
             listed[player.id.hex] = player
     candidates = [
         listed[c.player_id]

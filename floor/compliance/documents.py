@@ -80,9 +80,16 @@ def check_letter(digits: str) -> str:
     return CHECK_LETTERS[int(digits) % 23]
 
 
+def normalise_number(number: object) -> str:
+    """A document number as kept: upper case, no spaces, dots, dashes or
+    slashes (PatronIdentity's, and an exclusion list's entries, so that they
+    compare)."""
+    return SEPARATORS.sub("", number).upper() if isinstance(number, str) else ""
+
+
 def clean_number(document_type: str, number: object) -> str:
     """The document number, normalised and checked for its type."""
-    text = SEPARATORS.sub("", number).upper() if isinstance(number, str) else ""
+    text = normalise_number(number)
     if not text:
         raise invalid("document_number_required")
     if document_type == PatronIdentity.DNI:

@@ -351,6 +351,54 @@ class Player(AuditedAggregate):
     def _identity_erased(self) -> None:
         self._identity_document = None
 
+    # --- exclusion lists (issue 25, item 2) ---------------------------------------
+    # The lists themselves are personal data outside the log (floor.models.
+    # ExclusionList, floor.compliance.exclusions); the log records each check
+    # that let an identified patron through (the door, the result, the list
+    # versions read), a director's decision on a possible match and a
+    # self-exclusion, never a name, a number or a birth date.
+
+    @property
+    def self_excluded(self) -> bool:
+        """Whether the patron asked the room to exclude them (the house list)."""
+        return bool(self.__dict__.get("_self_excluded", False))
+
+    @property
+    def exclusion_resolution(self) -> dict | None:
+        """The director's last decision on a possible match: {"decision":
+        "clear"|"excluded", "lists": [the list versions it was taken on]}."""
+        return self.__dict__.get("_exclusion_resolution")
+
+    def exclusion_checked(self, door: str, result: str, lists: Sequence[str]) -> None:
+        """Records that the patron was checked at ``door`` against ``lists``
+        (labels such as "rgiaj 2026-11-01") with ``result``."""
+        self._exclusion_checked(door=door, result=result, lists=list(lists))
+
+    @event("ExclusionChecked")
+    def _exclusion_checked(self, door: str, result: str, lists: list[str]) -> None:
+        pass
+
+    def resolve_possible_exclusion(self, decision: str, note: str, lists: Sequence[str]) -> None:
+        """The director's decision on a name and birth date match without a
+        document match: ``clear`` lets the patron in while those list versions
+        stand, ``excluded`` keeps them out."""
+        self._possible_exclusion_resolved(decision=decision, note=note, lists=list(lists))
+
+    @event("PossibleExclusionResolved")
+    def _possible_exclusion_resolved(self, decision: str, note: str, lists: list[str]) -> None:
+        self._exclusion_resolution = {"decision": decision, "lists": lists}
+
+    def exclude_self(self) -> None:
+        """Records the patron's self-exclusion, taken at the room: from now
+        every door refuses them (the house list)."""
+        if self.self_excluded:
+            raise conflict("patron_already_self_excluded")
+        self._self_excluded_event()
+
+    @event("SelfExcluded")
+    def _self_excluded_event(self) -> None:
+        self._self_excluded = True
+
 
 def absence_left_today(days: Sequence[str], day: date, uses_per_day: int) -> bool:
     """Whether a player whose uses of the absence clock fell on ``days`` (ISO

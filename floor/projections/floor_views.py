@@ -235,8 +235,9 @@ class FloorProjection:
         # Not the journal (EventJournalEntry): it is the audit trail, kept
         # through a rebuild, whose replayed events it already has. Nor the
         # outbox (Notification), the players' contacts (PlayerContact) or
-        # identities (PatronIdentity): a rebuild must send no message again,
-        # and erase no personal data.
+        # identities (PatronIdentity), nor the exclusion lists as received
+        # (ExclusionList, ExclusionEntry): a rebuild must send no message
+        # again, and erase no personal data.
 
     def _notify(self, event: DomainEventProtocol, position: int) -> None:
         """The outbox row of an event that calls for a message to a player

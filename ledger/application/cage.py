@@ -16,7 +16,7 @@ from floor.kernel.registry import command
 from floor.kernel.roles import CAGE, JEFE, TABLE_REPORTERS, Role
 from floor.kernel.service import Decision
 from floor.kernel.unit_of_work import UnitOfWork
-from floor.ports import tables
+from floor.ports import exclusions, tables
 from ledger.application import aml
 from ledger.application.books import balance_of, book, open_day
 from ledger.application.common import cents, fingerprinted, result_of
@@ -36,6 +36,8 @@ def sell_chips(work: UnitOfWork, *, player: str, amount_cents: int) -> Decision:
     _, gaming_day = open_day(work)
     amount = cents(amount_cents)
     found = tables.player(work, player)
+    # An excluded patron buys no chips (issue 25, item 2); a pass is recorded.
+    checked = [found] if exclusions.admit(work, found, exclusions.CAGE) else []
     aml.check_and_note(work, gaming_day, found.id, aml.BOUGHT, amount)
     changed = book(
         work,
@@ -50,7 +52,7 @@ def sell_chips(work: UnitOfWork, *, player: str, amount_cents: int) -> Decision:
         reason_code="chips_sold",
         player_id=found.id,
     )
-    return [*changed, gaming_day], result_of(changed, player_id=str(found.id))
+    return [*changed, gaming_day, *checked], result_of(changed, player_id=str(found.id))
 
 
 @command(roles=CAGE, scope="table", payload=fingerprinted("table_id"))
@@ -63,6 +65,7 @@ def buy_in_at_cage(work: UnitOfWork, *, table_id: str, player: str, amount_cents
     _, gaming_day = open_day(work)
     table = tables.table(work, table_id)
     found = tables.player(work, player)
+    checked = [found] if exclusions.admit(work, found, exclusions.CAGE) else []
     stack = table.buy_in(
         found.id,
         amount_cents,
@@ -71,7 +74,7 @@ def buy_in_at_cage(work: UnitOfWork, *, table_id: str, player: str, amount_cents
         paid_with="cage",
     )
     aml.check_and_note(work, gaming_day, found.id, aml.BOUGHT, amount_cents)
-    return [table, gaming_day], {"table_id": str(table.id), "stack_cents": stack}
+    return [table, gaming_day, *checked], {"table_id": str(table.id), "stack_cents": stack}
 
 
 @command(roles=CAGE, payload=fingerprinted(amount_cents=None))

@@ -141,12 +141,14 @@ def test_the_cage_moves_money_but_runs_no_table():
     cage = commands_for("cajero")
     assert cage, "the cage has commands"
     # The cage registers players, gives them their sign-in codes and keeps
-    # how they are told of a call (issue 24), and identifies them (issue 25).
+    # how they are told of a call (issue 24), identifies them and takes a
+    # patron's self-exclusion (issue 25).
     desk = {
         "/api/players/",
         "/api/player-sign-in-codes/",
         "/api/players/{player_id}/contact/",
         "/api/players/{player_id}/identity/",
+        "/api/players/{player_id}/self-exclusion/",
     }
     assert all(p.startswith("/api/cage/") or p in desk for p in cage), cage
     assert (

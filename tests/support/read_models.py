@@ -22,6 +22,9 @@ NOT_PROJECTED = {
     "notification",
     # A patron's identity document (issue 25): personal data outside the log.
     "patronidentity",
+    # The exclusion lists as received (issue 25, item 2): personal data outside the log.
+    "exclusionlist",
+    "exclusionentry",
 }
 
 

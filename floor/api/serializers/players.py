@@ -95,6 +95,14 @@ class BarPlayerSerializer(CommandSerializer):
     reason = serializers.CharField(max_length=200)
 
 
+class ResolveExclusionSerializer(CommandSerializer):
+    """A director's decision on a possible match on an exclusion list (issue
+    25, item 2): clear (not the listed person) or excluded."""
+
+    decision = serializers.ChoiceField(choices=["clear", "excluded"])
+    note = serializers.CharField(max_length=500, required=False, allow_blank=True, default="")
+
+
 class ContactSerializer(CommandSerializer):
     """How the player wants to be told of a call (issue 24, item 3). The
     address and number are kept outside the event log; each is checked

@@ -1,0 +1,363 @@
+"""Exclusion lists: imported, and a patron checked against them (issue 25, item 2).
+
+A Spanish casino checks the national register of gaming bans (RGIAJ) and the
+region's own register (Galicia keeps its register of banned persons; a listing
+there counts in Galicia); a Portuguese casino, the SRIJ's access bans
+(Decreto-Lei 422/89 arts. 36-38). The house keeps its own list: the room's
+self-exclusions. Articles to confirm against the texts, as issue 25 asks.
+
+The lists arrive as CSV files with document numbers, names and birth dates in
+columns that differ from one sender to another: the importer reads them
+through a mapping (``FLOOR_EXCLUSION_MAPPING``, or the command's
+``--mapping``). Each version is kept whole (its date is the version), and a
+check reads the latest version of each list that applies: the national lists
+everywhere they were imported, a regional list only where the room's profile
+says its region is (``exclusion_region``). The house list is read whole,
+every version: a self-exclusion stays until lifted.
+
+A patron is matched by their recorded document (PatronIdentity): the same
+number, normalised the same way, is ``excluded``; the same name key (upper
+case, accents stripped, single spaces) and birth date without a document
+match is ``possible``, which a director resolves. A patron with no recorded
+document is ``not_identified``.
+
+The rows are personal data kept outside the event log; the log records the
+import (list, version, row counts) and the checks (list versions, result).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import unicodedata
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from datetime import date, datetime
+from typing import Any
+from uuid import UUID
+
+from django.conf import settings
+from django.db import transaction
+from django.db.models import Max, Q
+
+from floor import runtime
+from floor.application.exclusion_gate import (
+    CLEAR,
+    EXCLUDED,
+    NOT_IDENTIFIED,
+    POSSIBLE,
+    CheckResult,
+)
+from floor.compliance.documents import normalise_number
+from floor.compliance.identity import identity_of
+from floor.kernel.errors import conflict, invalid
+from floor.kernel.service import Outcome
+from floor.kernel.web.gateway import ReadModelsBehind, actor_for, perform
+from floor.models import ExclusionEntry, ExclusionList, PatronIdentity
+
+BATCH = 5000
+MAX_DOCUMENT = 20
+MAX_NAME = 120
+# At most this many bad rows are named (by line number) in the report.
+NAMED_BAD_ROWS = 20
+NATIONAL = (ExclusionList.RGIAJ, ExclusionList.SRIJ)
+MAPPING_KEYS = ("document", "name", "birth_date", "date_format", "delimiter")
+
+
+def name_key(name: object) -> str:
+    """A name as lists and documents are compared: upper case, accents
+    stripped (NFKD, combining marks dropped), single spaces."""
+    if not isinstance(name, str):
+        return ""
+    decomposed = unicodedata.normalize("NFKD", name)
+    bare = "".join(c for c in decomposed if not unicodedata.combining(c))
+    return " ".join(bare.upper().split())
+
+
+def label(row: ExclusionList) -> str:
+    """A list version as events and refusals name it: "rgiaj 2026-11-01",
+    "regional GA 2026-10-15"."""
+    region = f" {row.region}" if row.region else ""
+    return f"{row.source}{region} {row.version.isoformat()}"
+
+
+# --- the mapping ----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Mapping:
+    document: str = ""
+    name: tuple[str, ...] = ()
+    birth_date: str = ""
+    date_format: str = "%Y-%m-%d"
+    delimiter: str = ","
+
+
+def parse_mapping(text: object) -> Mapping:
+    """``document=DNI;name=NOMBRE+APELLIDOS;birth_date=NACIMIENTO;
+    date_format=%d/%m/%Y;delimiter=;``-like text (pairs separated by ";"; a
+    delimiter ";" is written "semicolon", a tab "tab")."""
+    if not isinstance(text, str) or not text.strip():
+        raise invalid("exclusion_mapping_invalid", keys=list(MAPPING_KEYS))
+    found: dict[str, Any] = {}
+    for pair in text.split(";"):
+        if not pair.strip():
+            continue
+        key, sep, value = pair.partition("=")
+        key = key.strip()
+        if not sep or key not in MAPPING_KEYS:
+            raise invalid("exclusion_mapping_invalid", keys=list(MAPPING_KEYS))
+        found[key] = value.strip()
+    if "name" in found:
+        found["name"] = tuple(c.strip() for c in found["name"].split("+") if c.strip())
+    delimiter = {"tab": "\t", "semicolon": ";", "comma": ","}.get(
+        found.get("delimiter", ","), found.get("delimiter", ",")
+    )
+    found["delimiter"] = delimiter
+    if len(delimiter) != 1 or not (found.get("document") or found.get("name")):
+        raise invalid("exclusion_mapping_invalid", keys=list(MAPPING_KEYS))
+    return Mapping(**found)
+
+
+def default_mapping() -> Mapping:
+    return parse_mapping(settings.FLOOR_EXCLUSION_MAPPING)
+
+
+# --- reading a file ---------------------------------------------------------------
+
+
+@dataclass
+class Read:
+    entries: list[tuple[str, str, date | None]]
+    bad_rows: int = 0
+    bad_lines: list[int] | None = None
+
+
+def read_rows(lines: Iterable[str], mapping: Mapping) -> Read:
+    """The file's rows as (document, name key, birth date); a row that cannot
+    be read is counted (and its line named, the first few), never a crash: a
+    date not in the mapping's format, a document too long, a row with neither
+    a document nor a name and birth date (it could match nobody)."""
+    reader = csv.DictReader(lines, delimiter=mapping.delimiter)
+    columns = set(reader.fieldnames or ())
+    wanted = {c for c in (mapping.document, mapping.birth_date, *mapping.name) if c}
+    if not wanted <= columns:
+        raise invalid("exclusion_columns_missing", missing=sorted(wanted - columns))
+    read = Read(entries=[], bad_lines=[])
+    for row in reader:
+        line = reader.line_num
+        try:
+            entry = _entry(row, mapping)
+        except ValueError:
+            entry = None
+        if entry is None:
+            read.bad_rows += 1
+            if len(read.bad_lines) < NAMED_BAD_ROWS:
+                read.bad_lines.append(line)
+            continue
+        read.entries.append(entry)
+    return read
+
+
+def _entry(row: dict, mapping: Mapping) -> tuple[str, str, date | None] | None:
+    document = normalise_number(row.get(mapping.document) or "") if mapping.document else ""
+    name = name_key(" ".join((row.get(c) or "") for c in mapping.name))
+    raw_date = (row.get(mapping.birth_date) or "").strip() if mapping.birth_date else ""
+    born = datetime.strptime(raw_date, mapping.date_format).date() if raw_date else None
+    if len(document) > MAX_DOCUMENT or len(name) > MAX_NAME:
+        return None
+    if not document and not (name and born):
+        return None
+    return document, name, born
+
+
+def _lines(data: bytes | str) -> Iterator[str]:
+    text = data.decode("utf-8-sig") if isinstance(data, bytes) else data
+    return iter(io.StringIO(text, newline=""))
+
+
+# --- importing ------------------------------------------------------------------
+
+
+def clean_version(value: object) -> date:
+    try:
+        return date.fromisoformat(value.strip()) if isinstance(value, str) else None  # type: ignore[return-value]
+    except ValueError:
+        raise invalid("list_version_invalid", format="YYYY-MM-DD") from None
+
+
+def clean_source(source: object, region: object) -> tuple[str, str]:
+    if source not in ExclusionList.SOURCES:
+        raise invalid("exclusion_source_invalid", allowed=list(ExclusionList.SOURCES))
+    code = region.strip().upper() if isinstance(region, str) else ""
+    if source == ExclusionList.REGIONAL and not (code.isalpha() and 2 <= len(code) <= 4):
+        raise invalid("exclusion_region_required")
+    return str(source), code if source == ExclusionList.REGIONAL else ""
+
+
+def import_list(
+    user: Any,
+    command_id: str,
+    *,
+    source: object,
+    region: object = "",
+    version: object,
+    data: bytes | str,
+    mapping: Mapping | None = None,
+) -> tuple[Outcome, Read]:
+    """Reads a list's file, records its import (the list, its version, the
+    rows read and refused: ``import_exclusion_list``, the director's) and
+    keeps its rows, in batches. A version already imported is refused; a
+    file that cannot be read at all (its columns missing) records nothing."""
+    kind, code = clean_source(source, region)
+    day = clean_version(version)
+    if day is None:
+        raise invalid("list_version_invalid", format="YYYY-MM-DD")
+    if ExclusionList.objects.filter(source=kind, region=code, version=day).exists():
+        raise conflict("list_version_exists", version=day.isoformat())
+    read = read_rows(_lines(data), mapping or default_mapping())
+    arguments = {
+        "source": kind,
+        "region": code,
+        "version": day.isoformat(),
+        "rows": len(read.entries),
+        "bad_rows": read.bad_rows,
+    }
+    by = actor_for(user).username
+    try:
+        outcome = perform("import_exclusion_list", user, command_id, **arguments)
+    except ReadModelsBehind as behind:
+        if not behind.outcome.replayed:
+            _keep(kind, code, day, read, by)
+        raise
+    if not outcome.replayed:
+        _keep(kind, code, day, read, by)
+    return outcome, read
+
+
+def _keep(kind: str, code: str, day: date, read: Read, by: str) -> ExclusionList:
+    with transaction.atomic():
+        kept = ExclusionList.objects.create(
+            source=kind,
+            region=code,
+            version=day,
+            imported_at=runtime.floor_app().clock.now(),
+            imported_by=by,
+            row_count=len(read.entries),
+            bad_rows=read.bad_rows,
+        )
+        for start in range(0, len(read.entries), BATCH):
+            ExclusionEntry.objects.bulk_create(
+                ExclusionEntry(
+                    exclusion_list=kept, document_number=number, name_key=name, birth_date=born
+                )
+                for number, name, born in read.entries[start : start + BATCH]
+            )
+    return kept
+
+
+# --- checking ---------------------------------------------------------------------
+
+
+def applicable_lists(region: str) -> list[ExclusionList]:
+    """The latest version of each national list and of the region's list,
+    and every version of the house list."""
+    latest = (
+        ExclusionList.objects.filter(
+            Q(source__in=NATIONAL) | Q(source=ExclusionList.REGIONAL, region=region or "-")
+        )
+        .values("source", "region")
+        .annotate(last=Max("version"))
+    )
+    wanted = Q(source=ExclusionList.HOUSE)
+    for row in latest:
+        wanted |= Q(source=row["source"], region=row["region"], version=row["last"])
+    return list(ExclusionList.objects.filter(wanted).order_by("source", "region", "version"))
+
+
+def check_identity(identity: PatronIdentity | None, region: str) -> CheckResult:
+    """What the lists that apply in ``region`` say of this document."""
+    if identity is None:
+        return CheckResult(NOT_IDENTIFIED)
+    lists = applicable_lists(region)
+    labels = tuple(label(x) for x in lists)
+    by_id = {x.id: x for x in lists}
+    hits = ExclusionEntry.objects.filter(exclusion_list_id__in=by_id)
+    documented = sorted(
+        {
+            label(by_id[i])
+            for i in hits.filter(document_number=identity.document_number).values_list(
+                "exclusion_list_id", flat=True
+            )
+        }
+    )
+    if documented:
+        return CheckResult(EXCLUDED, labels, tuple(documented))
+    named = sorted(
+        {
+            label(by_id[i])
+            for i in hits.filter(
+                name_key=name_key(identity.full_name), birth_date=identity.birth_date
+            ).values_list("exclusion_list_id", flat=True)
+        }
+    )
+    if named:
+        return CheckResult(POSSIBLE, labels, tuple(named))
+    return CheckResult(CLEAR, labels)
+
+
+def check_patron(player_id: UUID | str, region: str = "") -> CheckResult:
+    """The patron checked against the lists that apply in ``region``:
+    excluded, possible, clear or not_identified (floor.apps plugs this into
+    the doors' check, floor.application.exclusion_gate)."""
+    return check_identity(identity_of(player_id), region)
+
+
+# --- self-exclusion ---------------------------------------------------------------
+
+
+def house_list(by: str) -> ExclusionList:
+    """The house list's latest version, opened today if there is none."""
+    found = ExclusionList.objects.filter(source=ExclusionList.HOUSE).order_by("-version").first()
+    if found is not None:
+        return found
+    now = runtime.floor_app().clock.now()
+    return ExclusionList.objects.create(
+        source=ExclusionList.HOUSE,
+        region="",
+        version=now.date(),
+        imported_at=now,
+        imported_by=by,
+    )
+
+
+def exclude_self(user: Any, command_id: str, *, player: str) -> Outcome:
+    """Records the patron's self-exclusion (``exclude_self``: every door
+    refuses them from now on) and, if their document is recorded, puts it on
+    the house list, so the same document under another card is refused too."""
+    by = actor_for(user).username
+    try:
+        outcome = perform("exclude_self", user, command_id, player=player)
+    except ReadModelsBehind as behind:
+        if not behind.outcome.replayed:
+            _on_house_list(behind.outcome.result["player_id"], by)
+        raise
+    if not outcome.replayed:
+        _on_house_list(outcome.result["player_id"], by)
+    return outcome
+
+
+def _on_house_list(player_id: str, by: str) -> None:
+    identity = identity_of(player_id)
+    if identity is None:
+        return
+    with transaction.atomic():
+        kept = house_list(by)
+        ExclusionEntry.objects.create(
+            exclusion_list=kept,
+            document_number=identity.document_number,
+            name_key=name_key(identity.full_name),
+            birth_date=identity.birth_date,
+        )
+        kept.row_count = kept.entries.count()
+        kept.save(update_fields=["row_count"])
