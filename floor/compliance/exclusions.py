@@ -38,7 +38,7 @@ from uuid import UUID
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Max, Q
+from django.db.models import Q
 
 from floor import runtime
 from floor.application.exclusion_gate import (
@@ -52,7 +52,7 @@ from floor.compliance.documents import normalise_number
 from floor.compliance.identity import identity_of
 from floor.kernel.errors import conflict, invalid
 from floor.kernel.service import Outcome
-from floor.kernel.web.gateway import ReadModelsBehind, actor_for, perform
+from floor.kernel.web.gateway import ReadModelsBehind, actor_for, perform, record_as
 from floor.models import ExclusionEntry, ExclusionList, PatronIdentity
 
 BATCH = 5000
@@ -223,15 +223,12 @@ def import_list(
         "rows": len(read.entries),
         "bad_rows": read.bad_rows,
     }
-    by = actor_for(user).username
-    try:
-        outcome = perform("import_exclusion_list", user, command_id, **arguments)
-    except ReadModelsBehind as behind:
-        if not behind.outcome.replayed:
-            _keep(kind, code, day, read, by)
-        raise
+    actor = actor_for(user)
+    # No read model shows an import: the command does not wait for the
+    # projector (a command-line import runs with none beside it).
+    outcome = record_as(actor, "import_exclusion_list", command_id, **arguments)
     if not outcome.replayed:
-        _keep(kind, code, day, read, by)
+        _keep(kind, code, day, read, actor.username)
     return outcome, read
 
 
@@ -261,48 +258,46 @@ def _keep(kind: str, code: str, day: date, read: Read, by: str) -> ExclusionList
 
 def applicable_lists(region: str) -> list[ExclusionList]:
     """The latest version of each national list and of the region's list,
-    and every version of the house list."""
-    latest = (
-        ExclusionList.objects.filter(
-            Q(source__in=NATIONAL) | Q(source=ExclusionList.REGIONAL, region=region or "-")
-        )
-        .values("source", "region")
-        .annotate(last=Max("version"))
-    )
-    wanted = Q(source=ExclusionList.HOUSE)
-    for row in latest:
-        wanted |= Q(source=row["source"], region=row["region"], version=row["last"])
-    return list(ExclusionList.objects.filter(wanted).order_by("source", "region", "version"))
+    and every version of the house list (one query: the lists are few)."""
+    latest: dict[tuple[str, str], ExclusionList] = {}
+    house = []
+    for row in ExclusionList.objects.only("id", "source", "region", "version"):
+        if row.source == ExclusionList.HOUSE:
+            house.append(row)
+        elif row.source in NATIONAL or (region and row.region == region):
+            key = (row.source, row.region)
+            if key not in latest or latest[key].version < row.version:
+                latest[key] = row
+    return sorted([*latest.values(), *house], key=lambda x: (x.source, x.region, x.version))
 
 
 def check_identity(identity: PatronIdentity | None, region: str) -> CheckResult:
-    """What the lists that apply in ``region`` say of this document."""
+    """What the lists that apply in ``region`` say of this document: one
+    query for the lists, one for the entries matching by document or by name
+    and birth date (each on its index)."""
     if identity is None:
         return CheckResult(NOT_IDENTIFIED)
     lists = applicable_lists(region)
     labels = tuple(label(x) for x in lists)
+    if not lists:
+        return CheckResult(CLEAR, labels)
     by_id = {x.id: x for x in lists}
-    hits = ExclusionEntry.objects.filter(exclusion_list_id__in=by_id)
-    documented = sorted(
-        {
-            label(by_id[i])
-            for i in hits.filter(document_number=identity.document_number).values_list(
-                "exclusion_list_id", flat=True
-            )
-        }
-    )
+    number = identity.document_number
+    # Not filtered by list in the query: the database then looks each branch
+    # up on its own index (the list's key would have it scan a whole list);
+    # the versions that do not apply are dropped here.
+    hits = ExclusionEntry.objects.filter(
+        Q(document_number=number)
+        | Q(name_key=name_key(identity.full_name), birth_date=identity.birth_date)
+    ).values_list("exclusion_list_id", "document_number")
+    documented, named = set(), set()
+    for list_id, listed_number in hits:
+        if list_id in by_id:
+            (documented if listed_number == number else named).add(label(by_id[list_id]))
     if documented:
-        return CheckResult(EXCLUDED, labels, tuple(documented))
-    named = sorted(
-        {
-            label(by_id[i])
-            for i in hits.filter(
-                name_key=name_key(identity.full_name), birth_date=identity.birth_date
-            ).values_list("exclusion_list_id", flat=True)
-        }
-    )
+        return CheckResult(EXCLUDED, labels, tuple(sorted(documented)))
     if named:
-        return CheckResult(POSSIBLE, labels, tuple(named))
+        return CheckResult(POSSIBLE, labels, tuple(sorted(named)))
     return CheckResult(CLEAR, labels)
 
 
