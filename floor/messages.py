@@ -105,6 +105,7 @@ MESSAGES = {
         "date_format, delimiter."
     ),
     "exclusion_columns_missing": _("The list's file lacks these columns: %(missing)s."),
+    "exclusion_file_unreadable": _("The list's file is not a CSV file that can be read."),
     "decision_invalid": _("Decide clear or excluded."),
     "note_too_long": _("The note is too long (at most %(max_length)s characters)."),
     "bar_reason_required": _("Give a reason for barring the player."),

@@ -20,8 +20,8 @@ from uuid import UUID
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from floor.api import exclusion_views, identity_views, views
 from floor.api import floor_views as fv
-from floor.api import identity_views, views
 from floor.api import serializers as s
 from floor.compliance.exclusions import exclude_self
 from floor.kernel.registry import COMMANDS
@@ -488,8 +488,14 @@ FLOOR_ENDPOINTS: tuple[CommandEndpoint, ...] = (
         "erase-identity",
         view=identity_views.EraseIdentityView,
     ),
-    # The exclusion lists (issue 25, item 2): a director's decision on a
+    # The exclusion lists (issue 25, item 2): a version uploaded, a director's decision on a
     # possible match, a self-exclusion taken at the room.
+    E(
+        COMMANDS.import_exclusion_list,
+        "exclusion-lists/",
+        "exclusion-lists",
+        view=exclusion_views.UploadListView,
+    ),
     E(
         COMMANDS.resolve_possible_exclusion,
         PLAYER + "resolve-possible-exclusion/",

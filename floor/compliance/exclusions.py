@@ -50,7 +50,7 @@ from floor.application.exclusion_gate import (
 )
 from floor.compliance.documents import normalise_number
 from floor.compliance.identity import identity_of
-from floor.kernel.errors import conflict, invalid
+from floor.kernel.errors import invalid
 from floor.kernel.service import Outcome
 from floor.kernel.web.gateway import ReadModelsBehind, actor_for, perform, record_as
 from floor.models import ExclusionEntry, ExclusionList, PatronIdentity
@@ -138,6 +138,13 @@ def read_rows(lines: Iterable[str], mapping: Mapping) -> Read:
     be read is counted (and its line named, the first few), never a crash: a
     date not in the mapping's format, a document too long, a row with neither
     a document nor a name and birth date (it could match nobody)."""
+    try:
+        return _read(lines, mapping)
+    except csv.Error:
+        raise invalid("exclusion_file_unreadable") from None
+
+
+def _read(lines: Iterable[str], mapping: Mapping) -> Read:
     reader = csv.DictReader(lines, delimiter=mapping.delimiter)
     columns = set(reader.fieldnames or ())
     wanted = {c for c in (mapping.document, mapping.birth_date, *mapping.name) if c}
@@ -172,7 +179,15 @@ def _entry(row: dict, mapping: Mapping) -> tuple[str, str, date | None] | None:
 
 
 def _lines(data: bytes | str) -> Iterator[str]:
-    text = data.decode("utf-8-sig") if isinstance(data, bytes) else data
+    """The file's lines: UTF-8 (a BOM dropped), else Latin-1, as files from
+    older systems come (every byte is a Latin-1 character)."""
+    if isinstance(data, bytes):
+        try:
+            text = data.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            text = data.decode("latin-1")
+    else:
+        text = data
     return iter(io.StringIO(text, newline=""))
 
 
@@ -213,8 +228,8 @@ def import_list(
     day = clean_version(version)
     if day is None:
         raise invalid("list_version_invalid", format="YYYY-MM-DD")
-    if ExclusionList.objects.filter(source=kind, region=code, version=day).exists():
-        raise conflict("list_version_exists", version=day.isoformat())
+    # A version already imported is refused by its register (list_version_exists);
+    # a repeated command id answers as the first time, importing nothing again.
     read = read_rows(_lines(data), mapping or default_mapping())
     arguments = {
         "source": kind,

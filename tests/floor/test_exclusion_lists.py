@@ -19,6 +19,7 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
+from floor import runtime
 from floor.compliance.exclusions import check_patron, import_list, name_key, parse_mapping
 from floor.domain.exclusion_register import ExclusionRegister
 from floor.kernel.errors import DomainError
@@ -31,6 +32,8 @@ pytestmark = pytest.mark.django_db
 
 NUMBER, NAME, BORN = "12345678Z", "Lucía Pérez Souto", date(1980, 5, 17)
 HEADER = "document_number,full_name,birth_date\n"
+# A field past the csv module's limit (131,072 characters): not a list's file.
+HUGE_FIELD = HEADER.encode() + b'"' + b"9" * 140_000 + b'",x,\n'
 
 
 @pytest.fixture
@@ -287,3 +290,61 @@ def test_self_exclusion_goes_on_the_house_list_at_once(room, api_as):
     # The dealer may not.
     crupier = api_as("cris-s", "crupier")
     assert crupier.post(url, {"command_id": new_id()}, format="json").status_code == 403
+
+
+def test_the_director_uploads_a_list_over_the_api(room, api_as):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    def upload(client, content: bytes, **fields):
+        body = {"command_id": new_id(), "source": "rgiaj", "version": "2026-11-01", **fields}
+        if content is not None:
+            body["file"] = SimpleUploadedFile("list.csv", content, "text/csv")
+        return client.post("/api/exclusion-lists/", body, format="multipart")
+
+    # A Latin-1 file, as older systems write them, with a custom mapping.
+    latin = "DNI;NOMBRE;FNAC\n12345678Z;Lucía Pérez;17/05/1980\nX;;\n".encode("latin-1")
+    mapping = "document=DNI;name=NOMBRE;birth_date=FNAC;date_format=%d/%m/%Y;delimiter=semicolon"
+    jefe = api_as("jaime-u", "jefe_sector")
+    assert upload(jefe, latin, mapping=mapping).status_code == 403
+    boss = api_as("dora-u", "director")
+    answer = upload(boss, latin, mapping=mapping)
+    assert answer.status_code == 201, answer.content
+    assert answer.json()["result"]["rows"] == 2 and answer.json()["result"]["bad_rows"] == 0
+    assert ExclusionEntry.objects.filter(name_key="LUCIA PEREZ").exists()
+    # Every bad input a 4xx with its code, recording nothing.
+    for content, fields, status, code in (
+        (latin, {"mapping": mapping}, 409, "list_version_exists"),
+        (None, {}, 400, None),
+        (b"a,b\n1,2\n", {"version": "2026-12-01"}, 400, "exclusion_columns_missing"),
+        (HUGE_FIELD, {"version": "2026-12-01"}, 400, "exclusion_file_unreadable"),
+        (
+            latin,
+            {"version": "2026-12-01", "mapping": "colour=red"},
+            400,
+            "exclusion_mapping_invalid",
+        ),
+        (latin, {"version": "2026-13-01"}, 400, "list_version_invalid"),
+        (latin, {"source": "regional", "version": "2026-12-01"}, 400, "exclusion_region_required"),
+    ):
+        before = room.app.recorder.max_notification_id()
+        answer = upload(boss, content, **fields)
+        assert answer.status_code == status, (code, answer.content)
+        if code:
+            assert answer.json()["code"] == code
+        assert room.app.recorder.max_notification_id() == before
+    assert ExclusionList.objects.count() == 1
+
+
+def test_the_inspector_reads_the_checks_in_the_patrons_history(room, director, api_as):
+    table_id = open_table(room)
+    card = room.new_player()
+    identify(card)
+    load(director, HEADER + "99999999R,Somebody,1970-01-01\n")
+    room.sit(table_id, card)
+    runtime.floor_projector().catch_up()
+    inspector = api_as("ines-h", "inspector")
+    answer = inspector.get(f"/api/players/{pid(card)}/history/")
+    assert answer.status_code == 200
+    assert "ExclusionChecked" in answer.content.decode()
+    assert "rgiaj 2026-11-01" in answer.content.decode()
+    assert NUMBER not in answer.content.decode()
