@@ -94,6 +94,7 @@ MESSAGES = {
         "The patron's name and birth date match an entry of an exclusion list "
         "(%(list)s, version %(version)s) without its document: a director must resolve it."
     ),
+    "ask_at_the_desk": _("That cannot be done from here: please ask at the room's desk."),
     "no_possible_exclusion": _("That patron has no possible match to resolve."),
     "patron_already_self_excluded": _("That patron is already self-excluded."),
     "list_version_exists": _("That version (%(version)s) of the list is already imported."),

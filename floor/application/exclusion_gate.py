@@ -13,9 +13,10 @@ An excluded patron is refused (``patron_excluded``: which list and version,
 for the staff who see the refusal, never on a public screen); a name and
 birth date match without a document match is ``possible_exclusion`` until a
 director resolves it (``resolve_possible_exclusion``). A refusal records
-nothing, as every refused command; a check that lets an identified patron
-through is recorded on the patron (``Player.ExclusionChecked``: the door, the
-result, the list versions read).
+nothing, as every refused command; the player acting from their phone is
+told only to ask at the desk (``ask_at_the_desk``), never the list. A check
+that lets an identified patron through is recorded on the patron
+(``Player.ExclusionChecked``: the door, the result, the list versions read).
 """
 
 from __future__ import annotations
@@ -24,7 +25,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 from floor.domain.player import Player
+from floor.kernel.context import current_context
 from floor.kernel.errors import conflict
+from floor.kernel.roles import Role
 from floor.kernel.unit_of_work import UnitOfWork
 
 EXCLUDED, POSSIBLE, CLEAR, NOT_IDENTIFIED = "excluded", "possible", "clear", "not_identified"
@@ -104,6 +107,10 @@ def check(work: UnitOfWork, player: Player) -> CheckResult:
         resolution=player.exclusion_resolution,
     )
     if refusal is not None:
+        # The player, from their phone (issue 24), is not told which list or
+        # why: the desk is, when the patron asks there.
+        if current_context().actor_role == Role.PLAYER:
+            raise conflict("ask_at_the_desk")
         raise refusal
     return found
 

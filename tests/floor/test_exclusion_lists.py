@@ -20,9 +20,11 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 
 from floor import runtime
+from floor.application.player_self import player_username
 from floor.compliance.exclusions import check_patron, import_list, name_key, parse_mapping
 from floor.domain.exclusion_register import ExclusionRegister
 from floor.kernel.errors import DomainError
+from floor.kernel.roles import Actor, Role
 from floor.models import ExclusionEntry, ExclusionList, PatronIdentity
 from tests.support.floor import DIRECTOR, JEFE, new_id
 from tests.support.money import CAJERO, open_cage
@@ -99,6 +101,17 @@ def test_an_excluded_document_is_refused_at_every_door(room, director):
     # A list: refused, naming the list and its version (for the staff).
     error = refused(app, "patron_excluded", room.join, excluded, table_id)
     assert error.params == {"list": "rgiaj", "version": "2026-11-01"}
+    # From their phone, the player is told to ask at the desk, not why.
+    error = refused(
+        app,
+        "ask_at_the_desk",
+        app.join_waiting_list,
+        Actor(player_username(excluded), frozenset({Role.PLAYER})),
+        new_id(),
+        player=excluded,
+        table_id=table_id,
+    )
+    assert error.params == {}
     # The draw leaves them out, as it leaves a barred player out.
     app.draw_seats(JEFE, new_id(), table_ids=[table_id])
     seated = {p for p in room.seats(table_id).values()}
@@ -108,6 +121,16 @@ def test_an_excluded_document_is_refused_at_every_door(room, director):
     # The cage's purchases.
     refused(
         app, "patron_excluded", app.sell_chips, CAJERO, new_id(), player=excluded, amount_cents=500
+    )
+    refused(
+        app,
+        "patron_excluded",
+        app.buy_in_at_cage,
+        CAJERO,
+        new_id(),
+        table_id=table_id,
+        player=excluded,
+        amount_cents=500,
     )
     # Registration: a card whose patron's document is kept.
     PatronIdentity.objects.filter(player_id=pid(excluded)).delete()
