@@ -38,6 +38,10 @@ ROLES_BEFORE_THE_REGISTRY = {
     # director; erasing it is the director's.
     "record_identity": (Role.CAJERO, Role.JEFE_SECTOR, Role.DIRECTOR),
     "erase_identity": (Role.DIRECTOR,),
+    # The exclusion lists (issue 25, item 2).
+    "import_exclusion_list": (Role.DIRECTOR,),
+    "resolve_possible_exclusion": (Role.DIRECTOR,),
+    "exclude_self": (Role.JEFE_SECTOR, Role.CAJERO, Role.DIRECTOR),
     # The jefe keeps the list and assigns seats [GA art. 19.1].
     # A player puts themselves on a list and takes themselves off (issue 24).
     "join_waiting_list": (Role.JEFE_SECTOR, Role.PLAYER),
