@@ -159,6 +159,12 @@ def test_a_pass_of_an_identified_patron_is_recorded_with_the_list_versions(room,
     assert [(e.door, e.result, e.lists) for e in checked] == [
         ("seating", "clear", ["rgiaj 2026-11-01"])
     ]
+    # The cage's purchases, as a door of the ledger's.
+    open_cage(app)
+    app.sell_chips(CAJERO, new_id(), player=card, amount_cents=500)
+    app.buy_in_at_cage(CAJERO, new_id(), table_id=table_id, player=card, amount_cents=500)
+    checked = events_of(app, pid(card), "ExclusionChecked")
+    assert [e.door for e in checked] == ["seating", "cage", "cage"]
     # A patron with no document: not identified, nothing recorded.
     other = room.new_player()
     room.sit(table_id, other)
