@@ -259,7 +259,9 @@ def live_context(user: Any, card: str, position: str | None = None) -> dict[str,
         "voids": voided_entries(),
         "void_reasons": [(code, reason_label(code)) for code in VOID_REASONS],
         "gaming_day": gaming_day_context(),
-        "may": {name: COMMANDS.may(actor, name) for name in CAGE_COMMANDS},
+        # What the actor may run here; the patron's identity form is the
+        # floor's command (issue 25), offered to whoever may record it.
+        "may": {name: COMMANDS.may(actor, name) for name in (*CAGE_COMMANDS, "record_identity")},
         "position": position,
         "server_now": server_now(),
         "back": with_card("cage-console", player.card_number if player else ""),
