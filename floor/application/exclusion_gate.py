@@ -58,17 +58,20 @@ class CheckResult:
     matched: tuple[str, ...] = field(default=())
 
 
-def _no_lists(player_id: str, region: str) -> CheckResult:
-    """Until the floor's lists are plugged in, none is known."""
+def no_lists(player_id: str, region: str) -> CheckResult:
+    """Until the floor's lists are plugged in, none is known (and a floor
+    kept in memory, with no database, reads none)."""
     return CheckResult(NOT_IDENTIFIED)
 
 
-_checker: list[Callable[[str, str], CheckResult]] = [_no_lists]
+_checker: list[Callable[[str, str], CheckResult]] = [no_lists]
 
 
-def checked_by(check: Callable[[str, str], CheckResult]) -> None:
-    """Plugs in the lists' check (floor.apps): (player id hex, region) -> result."""
-    _checker[0] = check
+def checked_by(check: Callable[[str, str], CheckResult]) -> Callable[[str, str], CheckResult]:
+    """Plugs in the lists' check (floor.apps): (player id hex, region) ->
+    result. Returns the check it replaces, to be put back."""
+    replaced, _checker[0] = _checker[0], check
+    return replaced
 
 
 def _named(matched: str) -> dict:

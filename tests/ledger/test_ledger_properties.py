@@ -21,9 +21,11 @@ from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from uuid import UUID
 
+import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
+from floor.application import exclusion_gate
 from floor.application.floor_app import FloorApplication
 from floor.domain import positions, settlement
 from floor.domain.balance_group import BalanceGroup
@@ -99,6 +101,15 @@ TABLE_STAKES = (
 )
 JACKPOT_STAKE_CENTS = 100
 JACKPOT_SEED_CENTS = 50_000
+
+
+@pytest.fixture(autouse=True, scope="module")
+def no_exclusion_lists():
+    """An in-memory floor has no database, so no exclusion lists to read
+    (issue 25): the check reads none, as before the lists were plugged in."""
+    replaced = exclusion_gate.checked_by(exclusion_gate.no_lists)
+    yield
+    exclusion_gate.checked_by(replaced)
 
 
 def popo_app() -> FloorApplication:
