@@ -528,6 +528,29 @@ MESSAGES = {
         "to %(total_euros)s, at or above %(threshold_euros)s (%(source)s): record the "
         "patron's identity document first, then enter the operation again."
     ),
+    "instrument_invalid": _("%(field)s must be one of: %(choices)s."),
+    "cheque_to_identified_only": _(
+        "A casino cheque is paid only to an identified patron (%(source)s): record the "
+        "patron's identity document first."
+    ),
+    "transfer_to_identified_only": _(
+        "A transfer is made only to an identified patron (%(source)s): record the patron's "
+        "identity document first."
+    ),
+    "certificate_to_identified_only": _(
+        "A certificate of winnings is given only to an identified patron (%(source)s): record "
+        "the patron's identity document first."
+    ),
+    "cheque_above_card_purchases": _(
+        "A casino cheque may pay at most %(most_euros)s: what the patron bought today by card "
+        "or cheque, less the cheques already paid (%(source)s). Pay the rest in cash."
+    ),
+    "winnings_above_day_result": _(
+        "The certificate may state at most %(most_euros)s: the patron's chips cashed at the "
+        "cage today (%(cashed_euros)s) less what they paid for chips today, at the cage or "
+        "the tables (%(bought_euros)s), and the winnings already certified "
+        "(%(certified_euros)s)."
+    ),
     "paid_with_invalid": _(
         "At the table a buy-in is paid in cash or with the player's own chips; one paid "
         "at the cage is entered by the cage."

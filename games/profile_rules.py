@@ -160,6 +160,16 @@ class CageIdentification:
 
     threshold_cents: int | None = 2_000_00
     source: str = "Ley 10/2010 art. 7.5"
+    # Money that leaves the cage other than as cash (a casino cheque, a
+    # transfer) and a certificate of winnings go only to an identified
+    # patron, whatever the amount [ES: Ley 10/2010 art. 7.5 names the cheque,
+    # the transfer and the certificate of winnings; PT: Lei 83/2017, casino
+    # cheques only to identified patrons]. To be confirmed against the texts.
+    traceable_payouts_identified: bool = True
+    # Portugal: a casino cheque only up to the chips the patron bought by
+    # card or cheque (that gaming day, less the cheques already paid), and
+    # nominative and crossed [Lei 83/2017]. Spain names no such cap.
+    cheque_up_to_card_or_cheque: bool = False
 
 
 @dataclass(frozen=True)

@@ -275,7 +275,11 @@ PT = RuleProfile(
     # PT-SD 6 pays the straight flush 50; no insurance, no bought card.
     banked=BankedRules(sin_descarte_paytable="PT-SD", insurance=False, extra_card=False),
     # Due diligence from 2,000 EUR at the cage [Lei 83/2017]. To be confirmed.
-    cage_identification=CageIdentification(2_000_00, source="Lei 83/2017"),
+    # Casino cheques only to identified patrons, up to what they bought by card
+    # or cheque, nominative and crossed [Lei 83/2017]. To be confirmed.
+    cage_identification=CageIdentification(
+        2_000_00, source="Lei 83/2017", cheque_up_to_card_or_cheque=True
+    ),
 )
 
 # Casino Mediterráneo house rules, layered on the Galician regulation.

@@ -47,6 +47,7 @@ CAGE_COMMANDS = tuple(
         COMMANDS.sell_chips,
         COMMANDS.buy_in_at_cage,
         COMMANDS.cash_out,
+        COMMANDS.certify_winnings,
         COMMANDS.confirm_tray_move,
         COMMANDS.cancel_tray_move,
         COMMANDS.open_gaming_day,

@@ -277,6 +277,15 @@ def said_explained(result: dict) -> str:
     return _("Booked: %(amount)s.") % {"amount": euros(result.get("difference_cents", 0))}
 
 
+def said_certificate(result: dict) -> str:
+    """The certificate's number and amount, to write on the printed form."""
+    return _("Certificate %(number)s: %(amount)s of winnings on gaming day %(day)s.") % {
+        "number": result.get("certificate", ""),
+        "amount": euros(result.get("amount_cents", 0)),
+        "day": result.get("gaming_day", ""),
+    }
+
+
 def said_closed(result: dict) -> str:
     report = result.get("report") or {}
     return _("The day's result: %(amount)s. Its report is ready to print.") % {
@@ -343,13 +352,17 @@ def cage_actions(action: Callable[..., Any]) -> list[Any]:
             gettext_lazy("The float is in the cage."),
             confirm=confirm_float,
         ),
-        action(
-            COMMANDS.sell_chips, ls.ChipsForPlayerSerializer, gettext_lazy("The chips are sold.")
-        ),
+        action(COMMANDS.sell_chips, ls.SellChipsSerializer, gettext_lazy("The chips are sold.")),
         action(
             COMMANDS.buy_in_at_cage, ls.CageBuyInSerializer, gettext_lazy("The buy-in is paid.")
         ),
         action(COMMANDS.cash_out, ls.CashOutSerializer, gettext_lazy("The chips are cashed out.")),
+        action(
+            COMMANDS.certify_winnings,
+            ls.WinningsCertificateSerializer,
+            gettext_lazy("The certificate of winnings is recorded."),
+            summary=said_certificate,
+        ),
         # the gaming day
         action(
             COMMANDS.open_gaming_day,

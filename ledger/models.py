@@ -110,6 +110,9 @@ class GamingDayView(models.Model):
     expected = models.JSONField(default=dict)
     exceptions = models.JSONField(default=list)
     report = models.JSONField(null=True)
+    # The certificates of winnings given that day (number, player_id, amount):
+    # the compliance officer's record (issue 25; ledger.application.aml).
+    certificates = models.JSONField(default=list)
     closed_at = models.DateTimeField(null=True)
     closed_by = models.CharField(max_length=150, blank=True)
     # The audit chain's head at the close (position, digest, key id, time), as

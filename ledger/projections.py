@@ -197,6 +197,22 @@ def _tray_request(request: TrayRequest, event: DomainEventProtocol) -> None:
 def _gaming_day(day: GamingDay, event: DomainEventProtocol, position: int) -> None:
     if isinstance(event, GamingDay.PatronCageNoted):
         return  # the patrons' cage totals are the day's own (ledger.application.aml)
+    if isinstance(event, GamingDay.WinningsCertified):
+        # The compliance officer's record: who gave which certificate, when.
+        row = GamingDayView.objects.get(day=day.day)
+        row.certificates = [
+            *row.certificates,
+            {
+                "number": event.number,
+                "player_id": event.player_id,
+                "amount_cents": event.amount,
+                "at": event.timestamp.isoformat(),
+                "by": event.actor,
+                "by_role": event.actor_role,
+            },
+        ]
+        row.save(update_fields=["certificates"])
+        return
     fields = {
         "status": day.status,
         "opening": day.opening,

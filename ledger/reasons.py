@@ -16,6 +16,9 @@ from django.utils.translation import gettext_lazy as _
 TEMPLATES = {
     "chips_sold": _("Chips sold at the cage"),
     "cash_out": _("Chips cashed at the cage"),
+    # Paid otherwise than in cash, through the casino's bank (issue 25).
+    "chips_sold_by": _("Chips sold at the cage, paid %(paid_by)s"),
+    "cash_out_as": _("Chips cashed at the cage, paid %(paid_as)s"),
     "buy_in": _("Paid %(paid_with)s"),
     "time_charge": _("Time of session %(session)s"),
     "hand": _("Hand %(number)s"),
@@ -61,6 +64,8 @@ PARAM_LABELS = {
         # A move made by mistake undone (floor.application.corrections).
         "undo": _("a move undone"),
     },
+    "paid_by": {"card": _("by card"), "cheque": _("by cheque")},
+    "paid_as": {"cheque": _("by casino cheque"), "transfer": _("by bank transfer")},
     "purpose": {"tip": _("a tip"), "hospitality": _("hospitality")},
     "move": {"fill": _("Fill"), "credit": _("Credit")},
     # What a void reverses (ledger.domain.transaction).

@@ -8,6 +8,7 @@ of queries.
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 from uuid import UUID
 
@@ -327,3 +328,31 @@ def patron_cage_operations(start: Any = None, end: Any = None) -> list[Transacti
     ]
     voided = voided_among([t.id for t in rows])
     return [t for t in rows if t.id.hex not in voided]
+
+
+def winnings_certificates(start: Any = None, end: Any = None) -> list[tuple[str, dict]]:
+    """The certificates of winnings given in [start, end) (by when each was
+    given), oldest first, each with its gaming day. One query."""
+    given = []
+    for day in GamingDayView.objects.only("day", "certificates").order_by("day"):
+        for certificate in day.certificates:
+            at = datetime.fromisoformat(certificate["at"])
+            if (start is None or at >= start) and (end is None or at < end):
+                given.append((day.day, certificate))
+    return given
+
+
+def table_cash_buy_ins(player_id: str, gaming_day: str) -> int:
+    """What a patron paid in cash at the tables on a gaming day, in cents
+    (their buy-ins into a table's drop box, voided ones left out): money
+    they brought in that a certificate of winnings must not call winnings
+    (ledger.application.aml). Two queries."""
+    found = [
+        (t.id, t.amount_cents)
+        for t in TransactionView.objects.filter(
+            kind="buy_in", player_id=UUID(str(player_id)), gaming_day=gaming_day
+        )
+        if (t.reason_params or {}).get("paid_with") == "cash"
+    ]
+    voided = voided_among([i for i, _ in found])
+    return sum(amount for i, amount in found if i.hex not in voided)

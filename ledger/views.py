@@ -54,6 +54,7 @@ def _account_label(name: str, tables: dict, players: dict) -> str:
         "external": _("Cash outside the room"),
         "equity": _("House"),
         "staff_tips": _("Staff tips"),
+        "bank": _("Bank: cards, cheques and transfers"),
         "difference": _("Table differences"),
     }
     words = [str(labels.get(kind, kind))]

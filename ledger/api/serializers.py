@@ -12,6 +12,7 @@ from floor.kernel.web.serializers import (
 
 __all__ = ["CommandSerializer", "ErrorSerializer"]
 from games.limits import MAX_AMOUNT_CENTS
+from ledger.application.aml import PAYOUT_INSTRUMENTS, PURCHASE_INSTRUMENTS
 from ledger.domain.gaming_day import REASON_CODES
 from ledger.domain.jackpot import SCHEMES
 from ledger.domain.voids import MAX_NOTE_LENGTH, VOID_REASONS
@@ -44,6 +45,18 @@ class ChipsForPlayerSerializer(PlayerCommandSerializer):
     amount_cents = Cents(min_value=1, max_value=MAX_AMOUNT_CENTS)
 
 
+class SellChipsSerializer(ChipsForPlayerSerializer):
+    paid_by = serializers.ChoiceField(
+        choices=list(PURCHASE_INSTRUMENTS),
+        required=False,
+        help_text="How the patron paid: cash (the default), card or cheque.",
+    )
+
+
+class WinningsCertificateSerializer(ChipsForPlayerSerializer):
+    pass
+
+
 class CageBuyInSerializer(ChipsForPlayerSerializer):
     table_id = serializers.UUIDField()
 
@@ -57,6 +70,11 @@ class CashOutSerializer(PlayerCommandSerializer):
         max_value=MAX_AMOUNT_CENTS,
         required=False,
         help_text="Leave out to cash every chip the player holds off the tables.",
+    )
+    paid_as = serializers.ChoiceField(
+        choices=list(PAYOUT_INSTRUMENTS),
+        required=False,
+        help_text="How the cage pays: cash (the default), casino cheque or transfer.",
     )
 
 

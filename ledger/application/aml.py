@@ -35,14 +35,22 @@ Django (pyproject.toml, [tool.importlinter]).
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 from uuid import UUID
 
-from floor.kernel.errors import conflict
+from floor.kernel.errors import conflict, invalid
 from floor.kernel.unit_of_work import UnitOfWork
 from ledger.domain.gaming_day import GamingDay
 
 BOUGHT = "bought"
 CASHED = "cashed"
+
+# How the money moved (the instrument): a purchase in cash, by card or by
+# cheque; a cash-out in cash, by casino cheque or by transfer. Anything but
+# cash goes through the casino's bank (ledger.domain.accounts, BANK).
+CASH, CARD, CHEQUE, TRANSFER = "cash", "card", "cheque", "transfer"
+PURCHASE_INSTRUMENTS = (CASH, CARD, CHEQUE)
+PAYOUT_INSTRUMENTS = (CASH, CHEQUE, TRANSFER)
 
 
 def _nobody_identified(player_id: str) -> bool:
@@ -51,6 +59,19 @@ def _nobody_identified(player_id: str) -> bool:
 
 
 _identified: list[Callable[[str], bool]] = [_nobody_identified]
+
+
+def _no_table_purchases(player_id: str, gaming_day: str) -> int:
+    """Until the books' read side is plugged in, none is known."""
+    return 0
+
+
+_table_purchases: list[Callable[[str, str], int]] = [_no_table_purchases]
+
+
+def table_purchases_by(read: Callable[[str, str], int]) -> None:
+    """Plugs in a patron's cash buy-ins at the tables on a day (ledger.apps)."""
+    _table_purchases[0] = read
 
 
 def identified_by(check: Callable[[str], bool]) -> None:
@@ -62,8 +83,95 @@ def is_identified(player_id: object) -> bool:
     return _identified[0](UUID(str(player_id)).hex)
 
 
+def check_instrument(value: object, allowed: tuple[str, ...], field: str) -> None:
+    if value not in allowed:
+        raise invalid("instrument_invalid", field=field, choices=list(allowed))
+
+
+def instrument_payload(field: str, **defaults: object) -> Callable[..., dict[str, Any]]:
+    """A cage command's fingerprint: its arguments with their defaults, the
+    instrument left out when it is cash, so a command id given before the
+    instruments existed repeats as it always did."""
+
+    def payload(**arguments: object) -> dict[str, Any]:
+        given = {**defaults, **arguments}
+        if given.get(field, CASH) == CASH:
+            given.pop(field, None)
+        return given
+
+    return payload
+
+
+def instrument_of(reason_params: dict | None) -> str:
+    """The instrument a booked cage entry recorded (cash when none)."""
+    params = reason_params or {}
+    return str(params.get("paid_by") or params.get("paid_as") or CASH)
+
+
+def check_payout(
+    work: UnitOfWork, gaming_day: GamingDay, player_id: object, paid_as: str, amount: int
+) -> None:
+    """A casino cheque or a transfer goes only to an identified patron, and
+    (PT) a cheque only up to the chips the patron bought today by card or
+    cheque, less the cheques already paid [ES: Ley 10/2010 art. 7.5; PT:
+    Lei 83/2017]. Cash is the threshold's (``check_and_note``)."""
+    if paid_as == CASH:
+        return
+    rule = work.profile.cage_identification
+    player = UUID(str(player_id)).hex
+    if rule.traceable_payouts_identified and not is_identified(player):
+        code = "cheque_to_identified_only" if paid_as == CHEQUE else "transfer_to_identified_only"
+        raise conflict(code, source=rule.source)
+    if paid_as == CHEQUE and rule.cheque_up_to_card_or_cheque:
+        by_card, cheques = gaming_day.patron_traceable(player)
+        most = max(by_card - cheques, 0)
+        if amount > most:
+            raise conflict(
+                "cheque_above_card_purchases",
+                amount_cents=amount,
+                most_cents=most,
+                bought_by_card_cents=by_card,
+                source=rule.source,
+            )
+
+
+def certify(
+    work: UnitOfWork, gaming_day: GamingDay, player_id: object, amount: int
+) -> tuple[str, dict]:
+    """A certificate of winnings: to an identified patron only, and for no
+    more than the day's result at the cage (cashed less bought, less the
+    winnings already certified). Answers its number and the day's figures."""
+    rule = work.profile.cage_identification
+    player = UUID(str(player_id)).hex
+    if rule.traceable_payouts_identified and not is_identified(player):
+        raise conflict("certificate_to_identified_only", source=rule.source)
+    at_cage, cashed = gaming_day.patron_totals(player)
+    # The cash paid in at the tables is money brought in too, not winnings
+    # (read from the books' read side: a certificate comes hours after).
+    bought = at_cage + _table_purchases[0](player, gaming_day.day)
+    certified = gaming_day.certified(player)
+    most = max(cashed - bought - certified, 0)
+    if amount > most:
+        raise conflict(
+            "winnings_above_day_result",
+            amount_cents=amount,
+            most_cents=most,
+            bought_cents=bought,
+            cashed_cents=cashed,
+            certified_cents=certified,
+        )
+    number = gaming_day.certify_winnings(player, amount)
+    figures = {"bought_cents": bought, "cashed_cents": cashed, "certified_before_cents": certified}
+    return number, figures
+
+
 def check_and_note(
-    work: UnitOfWork, gaming_day: GamingDay, player_id: object, direction: str, amount: int
+    work: UnitOfWork,
+    gaming_day: GamingDay,
+    player_id: object,
+    direction: str,
+    amount: int,
+    instrument: str = CASH,
 ) -> None:
     """Refuses the operation when, with it, the patron's day total in its
     direction reaches the threshold and the patron is not identified;
@@ -81,7 +189,7 @@ def check_and_note(
             threshold_cents=threshold,
             source=rule.source,
         )
-    gaming_day.note_patron_cage(player, direction, amount)
+    gaming_day.note_patron_cage(player, direction, amount, instrument)
 
 
 def direction_of(kind: str, reason_params: dict | None) -> str | None:

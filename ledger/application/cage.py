@@ -27,29 +27,37 @@ from ledger.domain.tray_request import TrayMove, TrayRequest
 # --- players' chips ------------------------------------------------------------------
 
 
-@command(roles=CAGE)
-def sell_chips(work: UnitOfWork, *, player: str, amount_cents: int) -> Decision:
-    """The cage sells a player chips for cash (a buy-in at the cage); the
-    player takes them to a table or buys in there with them. At the
-    profile's threshold the patron must be identified first (ledger.
-    application.aml) [Ley 10/2010 art. 7.5; Lei 83/2017]."""
+@command(roles=CAGE, payload=aml.instrument_payload("paid_by"))
+def sell_chips(
+    work: UnitOfWork, *, player: str, amount_cents: int, paid_by: str = aml.CASH
+) -> Decision:
+    """The cage sells a player chips for cash, or by card or cheque (a buy-in
+    at the cage); the player takes them to a table or buys in there with
+    them. At the profile's threshold the patron must be identified first
+    (ledger.application.aml) [Ley 10/2010 art. 7.5; Lei 83/2017]. Paid by
+    card or cheque, the money goes to the casino's bank, not the cage's
+    drawer, and counts toward the casino cheque a Portuguese patron may
+    be paid [Lei 83/2017]."""
     _, gaming_day = open_day(work)
     amount = cents(amount_cents)
+    aml.check_instrument(paid_by, aml.PURCHASE_INSTRUMENTS, "paid_by")
     found = tables.player(work, player)
     # An excluded patron buys no chips (issue 25, item 2); a pass is recorded.
     checked = [found] if exclusions.admit(work, found, exclusions.CAGE) else []
-    aml.check_and_note(work, gaming_day, found.id, aml.BOUGHT, amount)
+    aml.check_and_note(work, gaming_day, found.id, aml.BOUGHT, amount, paid_by)
+    money_in = accounts.CAGE_CASH if paid_by == aml.CASH else accounts.BANK
     changed = book(
         work,
         TransactionKind.CHIPS_SOLD,
         [
             (accounts.EXTERNAL, -amount),
-            (accounts.CAGE_CASH, amount),
+            (money_in, amount),
             (accounts.CAGE_CHIPS, -amount),
             (accounts.player_chips(found.id), amount),
         ],
-        reason="chips sold at the cage",
-        reason_code="chips_sold",
+        reason="chips sold at the cage" + ("" if paid_by == aml.CASH else f", paid by {paid_by}"),
+        reason_code="chips_sold" if paid_by == aml.CASH else "chips_sold_by",
+        reason_params={} if paid_by == aml.CASH else {"paid_by": paid_by},
         player_id=found.id,
     )
     return [*changed, gaming_day, *checked], result_of(changed, player_id=str(found.id))
@@ -77,13 +85,18 @@ def buy_in_at_cage(work: UnitOfWork, *, table_id: str, player: str, amount_cents
     return [table, gaming_day, *checked], {"table_id": str(table.id), "stack_cents": stack}
 
 
-@command(roles=CAGE, payload=fingerprinted(amount_cents=None))
-def cash_out(work: UnitOfWork, *, player: str, amount_cents: int | None = None) -> Decision:
-    """The cage pays a player cash for their chips (all of them unless an
-    amount is given). Only chips off the tables: a stack is cashed once its
-    player leaves the table. At the profile's threshold the patron must be
-    identified first (ledger.application.aml)."""
+@command(roles=CAGE, payload=aml.instrument_payload("paid_as", amount_cents=None))
+def cash_out(
+    work: UnitOfWork, *, player: str, amount_cents: int | None = None, paid_as: str = aml.CASH
+) -> Decision:
+    """The cage pays a player for their chips (all of them unless an amount
+    is given), in cash, by casino cheque or by transfer. Only chips off the
+    tables: a stack is cashed once its player leaves the table. At the
+    profile's threshold the patron must be identified first, and a cheque or
+    a transfer goes only to an identified patron (PT: a cheque only up to
+    what they bought by card or cheque) (ledger.application.aml)."""
     _, gaming_day = open_day(work)
+    aml.check_instrument(paid_as, aml.PAYOUT_INSTRUMENTS, "paid_as")
     found = tables.player(work, player)
     held = accounts.player_chips(found.id)
     balance = balance_of(work, held)
@@ -92,21 +105,47 @@ def cash_out(work: UnitOfWork, *, player: str, amount_cents: int | None = None) 
         raise conflict("no_chips_to_cash")
     if amount > balance:  # said with what he has, not as the books' general rule
         raise conflict("cash_out_above_chips", held_cents=balance, amount_cents=amount)
-    aml.check_and_note(work, gaming_day, found.id, aml.CASHED, amount)
+    aml.check_payout(work, gaming_day, found.id, paid_as, amount)
+    aml.check_and_note(work, gaming_day, found.id, aml.CASHED, amount, paid_as)
+    money_out = accounts.CAGE_CASH if paid_as == aml.CASH else accounts.BANK
     changed = book(
         work,
         TransactionKind.CASH_OUT,
         [
             (held, -amount),
             (accounts.CAGE_CHIPS, amount),
-            (accounts.CAGE_CASH, -amount),
+            (money_out, -amount),
             (accounts.EXTERNAL, amount),
         ],
-        reason="cash-out",
-        reason_code="cash_out",
+        reason="cash-out" + ("" if paid_as == aml.CASH else f", paid by {paid_as}"),
+        reason_code="cash_out" if paid_as == aml.CASH else "cash_out_as",
+        reason_params={} if paid_as == aml.CASH else {"paid_as": paid_as},
         player_id=found.id,
     )
-    return [*changed, gaming_day], result_of(changed, player_id=str(found.id), amount_cents=amount)
+    return [*changed, gaming_day], result_of(
+        changed, player_id=str(found.id), amount_cents=amount, paid_as=paid_as
+    )
+
+
+@command(roles=CAGE)
+def certify_winnings(work: UnitOfWork, *, player: str, amount_cents: int) -> Decision:
+    """The cage gives a patron a certificate of winnings: only to an
+    identified patron [ES: Ley 10/2010 art. 7.5 names the certificate of
+    winnings; to be confirmed], and for no more than the patron's result at
+    the cage this gaming day (chips cashed less chips bought there, less
+    what was already certified): a certificate must not turn money brought
+    in into winnings (ledger.application.aml)."""
+    _, gaming_day = open_day(work)
+    amount = cents(amount_cents)
+    found = tables.player(work, player)
+    number, figures = aml.certify(work, gaming_day, found.id, amount)
+    return [gaming_day], {
+        "player_id": str(found.id),
+        "certificate": number,
+        "gaming_day": gaming_day.day,
+        "amount_cents": amount,
+        **figures,
+    }
 
 
 @command(roles=TABLE_REPORTERS, scope="table", payload=fingerprinted("table_id"))

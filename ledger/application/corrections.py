@@ -92,7 +92,12 @@ def void_entry(
     # A voided cage operation comes off its patron's day total (ledger.application.aml).
     direction = aml.direction_of(str(original.kind), original.reason_params)
     if direction is not None and original.player_id:
-        gaming_day.note_patron_cage(original.player_id, direction, -original.amount_cents)
+        gaming_day.note_patron_cage(
+            original.player_id,
+            direction,
+            -original.amount_cents,
+            aml.instrument_of(original.reason_params),
+        )
     more = [original, gaming_day]
     if table is not None:  # the chips come back off the seat; the void booked the money
         table.void_buy_in(UUID(original.player_id), amount, void.id.hex)

@@ -32,6 +32,12 @@ class Kind(StrEnum):
     EXTERNAL = "external"  # cash outside the room: the players' money
     EQUITY = "equity"  # the house's own: floats, count differences
     STAFF_TIPS = "staff_tips"  # tips paid out to the staff
+    # The casino's bank: card payments and cheques the cage takes for chips
+    # go in, casino cheques and transfers it pays out go out. Money that
+    # never passes through the cage's drawer, so not in its count, and
+    # outside the room, so it may go negative (issue 25: the cheques the
+    # law traces, ledger.application.aml).
+    BANK = "bank"
     # A table's differences: a stack the jefe corrected (a miscount) is
     # booked against it, so a reviewer finds every correction of the table's
     # chips in one place, as the cage's count differences are in the equity.
@@ -50,7 +56,7 @@ CHIP_KINDS = frozenset(
         Kind.HOSPITALITY,
     }
 )
-OPEN_KINDS = frozenset({Kind.EXTERNAL, Kind.EQUITY, Kind.STAFF_TIPS, Kind.DIFFERENCE})
+OPEN_KINDS = frozenset({Kind.EXTERNAL, Kind.EQUITY, Kind.STAFF_TIPS, Kind.DIFFERENCE, Kind.BANK})
 # How many parts follow the kind in an account's name.
 _PARTS = {Kind.STACK: 2, Kind.TRAY: 1, Kind.DROP: 1, Kind.RAKE: 1, Kind.TIPS: 1}
 _PARTS |= {Kind.PLAYER: 1, Kind.JACKPOT: 1, Kind.DIFFERENCE: 1}
@@ -122,6 +128,7 @@ CAGE_CHIPS = AccountRef("cage_chips")
 EXTERNAL = AccountRef("external")
 EQUITY = AccountRef("equity")
 STAFF_TIPS = AccountRef("staff_tips")
+BANK = AccountRef("bank")
 HOSPITALITY = AccountRef("hospitality")
 
 

@@ -110,6 +110,11 @@ class GamingDay(AuditedAggregate):
         # money-laundering threshold sums (ledger.application.aml). Kept here,
         # by events, so a command checks it on the state it saves against.
         self.patron_cage: dict[str, list[int]] = {}
+        # Per patron, [bought by card or cheque, paid by casino cheque] in
+        # cents: what a Portuguese casino cheque is capped by [Lei 83/2017].
+        self.traceable: dict[str, list[int]] = {}
+        # The certificates of winnings given (number, player_id, amount).
+        self.certificates: list[dict] = []
 
     def check_not_closed(self) -> None:
         if self.status == DayStatus.CLOSED:
@@ -152,24 +157,68 @@ class GamingDay(AuditedAggregate):
         bought, cashed = getattr(self, "patron_cage", {}).get(player_id, (0, 0))
         return bought, cashed
 
-    def note_patron_cage(self, player_id: str, direction: str, amount: int) -> None:
+    def patron_traceable(self, player_id: str) -> tuple[int, int]:
+        """(bought by card or cheque, paid by casino cheque) today by that
+        patron, in cents: what a Portuguese casino cheque is capped by
+        (ledger.application.aml)."""
+        by_card, by_cheque = getattr(self, "traceable", {}).get(player_id, (0, 0))
+        return by_card, by_cheque
+
+    def certified(self, player_id: str) -> int:
+        """The winnings certified today to that patron, in cents."""
+        return sum(
+            c["amount"] for c in getattr(self, "certificates", []) if c["player_id"] == player_id
+        )
+
+    def note_patron_cage(
+        self, player_id: str, direction: str, amount: int, instrument: str = "cash"
+    ) -> None:
         """Adds a cage operation of a patron to the day's totals: ``direction``
         is "bought" (chips sold to the patron, at the cage or onto a seat) or
         "cashed" (chips bought back); a negative amount takes a voided one
-        off. Allowed until the day closes, as the operation itself is."""
+        off. ``instrument`` is how the money moved: "cash", "card" or
+        "cheque" for a purchase, "cash", "cheque" or "transfer" for a
+        cash-out. Allowed until the day closes, as the operation itself is."""
         self.check_not_closed()
-        self._patron_cage_noted(player_id=player_id, direction=direction, amount=amount)
+        self._patron_cage_noted(
+            player_id=player_id, direction=direction, amount=amount, instrument=instrument
+        )
 
     @event("PatronCageNoted")
-    def _patron_cage_noted(self, player_id: str, direction: str, amount: int) -> None:
+    def _patron_cage_noted(
+        self, player_id: str, direction: str, amount: int, instrument: str = "cash"
+    ) -> None:
         if not hasattr(self, "patron_cage"):  # a day opened before the totals were kept
             self.patron_cage = {}
+        if not hasattr(self, "traceable"):  # ... or before the instruments were
+            self.traceable = {}
         bought, cashed = self.patron_cage.get(player_id, [0, 0])
         if direction == "bought":
             bought += amount
         else:
             cashed += amount
         self.patron_cage[player_id] = [bought, cashed]
+        by_card, by_cheque = self.traceable.get(player_id, [0, 0])
+        if direction == "bought" and instrument in ("card", "cheque"):
+            by_card += amount
+        elif direction == "cashed" and instrument == "cheque":
+            by_cheque += amount
+        if player_id in self.traceable or instrument != "cash":
+            self.traceable[player_id] = [by_card, by_cheque]
+
+    def certify_winnings(self, player_id: str, amount: int) -> str:
+        """Records a certificate of winnings given to a patron; answers its
+        number (the day and its place in the day: "2026-11-27/3")."""
+        self.check_not_closed()
+        number = f"{self.day}/{len(getattr(self, 'certificates', [])) + 1}"
+        self._winnings_certified(player_id=player_id, amount=amount, number=number)
+        return number
+
+    @event("WinningsCertified")
+    def _winnings_certified(self, player_id: str, amount: int, number: str) -> None:
+        if not hasattr(self, "certificates"):
+            self.certificates = []
+        self.certificates.append({"number": number, "player_id": player_id, "amount": amount})
 
     def count(self, counts: Mapping[str, int], expected: Mapping[str, int]) -> None:
         """The cage's end-of-day count against the books. ``expected`` names

@@ -16,6 +16,7 @@ director and the inspector (floor.domain.reads, ``report_aml``).
 from __future__ import annotations
 
 from collections import defaultdict
+from uuid import UUID
 
 from drf_spectacular.utils import extend_schema
 from rest_framework.request import Request
@@ -27,12 +28,14 @@ from floor.ports.report_reads import (
     REPORT_REFUSALS,
     ReportFilter,
     ReportView,
+    by_parameter,
     iso,
     json_or_csv,
     page_of,
     rule_profile,
 )
 from ledger import selectors as books
+from ledger.application.aml import instrument_of
 
 COLUMNS = (
     "gaming_day",
@@ -46,6 +49,7 @@ COLUMNS = (
     "source",
     "at",
     "kind",
+    "instrument",
     "amount_cents",
     "cashier",
     "cashier_role",
@@ -94,6 +98,7 @@ def aml_report(report: ReportFilter) -> list[dict]:
                     "source": rule.source,
                     "at": iso(entry.at),
                     "kind": entry.kind,
+                    "instrument": instrument_of(entry.reason_params),
                     "amount_cents": entry.amount_cents,
                     "cashier": entry.actor,
                     "cashier_role": entry.actor_role,
@@ -104,6 +109,47 @@ def aml_report(report: ReportFilter) -> list[dict]:
     return rows
 
 
+CERTIFICATE_COLUMNS = (
+    "gaming_day",
+    "certificate",
+    "player_id",
+    "card_number",
+    "player",
+    "identified",
+    "amount_cents",
+    "at",
+    "cashier",
+    "cashier_role",
+)
+
+
+def certificates_report(report: ReportFilter) -> list[dict]:
+    """Every certificate of winnings given on the gaming days in the range,
+    oldest first (``by=certificates``): a certificate goes only to an
+    identified patron (ledger.application.aml), and this is the list an
+    inspector asks for."""
+    given = books.winnings_certificates(report.start, report.end)
+    players = players_by_id({UUID(c["player_id"]) for _, c in given})
+    rows = []
+    for day, certificate in given:
+        player = players.get(UUID(certificate["player_id"]))
+        rows.append(
+            {
+                "gaming_day": day,
+                "certificate": certificate["number"],
+                "player_id": str(UUID(certificate["player_id"])),
+                "card_number": player.card_number if player else "",
+                "player": player.display_name if player else "",
+                "identified": is_identified(certificate["player_id"]),
+                "amount_cents": certificate["amount_cents"],
+                "at": certificate["at"],
+                "cashier": certificate["by"],
+                "cashier_role": certificate["by_role"],
+            }
+        )
+    return rows
+
+
 # Only the range and the page: the cage's patrons are no table's.
 PARAMETERS = [p for p in FILTER_PARAMETERS if p.name not in ("sector", "table", "game")]
 
@@ -111,10 +157,13 @@ PARAMETERS = [p for p in FILTER_PARAMETERS if p.name not in ("sector", "table", 
 class AmlReportView(ReportView):
     name = "aml"
     reads = "report_aml"
-    shapes = {"": (aml_report, COLUMNS)}
+    shapes = {
+        "": (aml_report, COLUMNS),
+        "certificates": (certificates_report, CERTIFICATE_COLUMNS),
+    }
 
     @extend_schema(
-        parameters=PARAMETERS,
+        parameters=[*PARAMETERS, by_parameter(["", "certificates"], "")],
         responses={**json_or_csv(page_of("aml_report")), **REPORT_REFUSALS},
         summary="Cage identification threshold: patrons over it on a gaming day",
     )
@@ -122,5 +171,6 @@ class AmlReportView(ReportView):
         """Each patron whose chips bought, or cashed, at the cage in a gaming
         day reached the identification threshold (Ley 10/2010 art. 7.5; Lei
         83/2017), with the operations that formed the total: when, which kind,
-        how much, which cashier, and whether the patron is identified."""
+        how much, which cashier, and whether the patron is identified.
+        ``by=certificates``: the certificates of winnings given instead."""
         return super().get(request)

@@ -107,6 +107,7 @@ ROLES_BEFORE_THE_REGISTRY = {
     "sell_chips": (Role.CAJERO,),
     "buy_in_at_cage": (Role.CAJERO,),
     "cash_out": (Role.CAJERO,),
+    "certify_winnings": (Role.CAJERO,),
     "request_tray_move": _JEFE,
     "confirm_tray_move": (Role.CAJERO,),
     "cancel_tray_move": (Role.JEFE_SECTOR, Role.CAJERO),

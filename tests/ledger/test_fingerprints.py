@@ -33,6 +33,32 @@ BEFORE = [
     ),
     ("cash_out", {"player": "L-1"}, {"player": "L-1", "amount_cents": None}),
     ("cash_out", {"player": "L-1", "amount_cents": 5}, {"player": "L-1", "amount_cents": 5}),
+    # Cash, said or not, fingerprints as before the instruments (issue 25).
+    (
+        "sell_chips",
+        {"player": "L-1", "amount_cents": 100, "paid_by": "cash"},
+        {"player": "L-1", "amount_cents": 100},
+    ),
+    (
+        "sell_chips",
+        {"player": "L-1", "amount_cents": 100, "paid_by": "card"},
+        {"player": "L-1", "amount_cents": 100, "paid_by": "card"},
+    ),
+    (
+        "cash_out",
+        {"player": "L-1", "paid_as": "cash"},
+        {"player": "L-1", "amount_cents": None},
+    ),
+    (
+        "cash_out",
+        {"player": "L-1", "paid_as": "cheque"},
+        {"player": "L-1", "amount_cents": None, "paid_as": "cheque"},
+    ),
+    (
+        "certify_winnings",
+        {"player": "L-1", "amount_cents": 100},
+        {"player": "L-1", "amount_cents": 100},
+    ),
     (
         "take_chips_off",
         {"table_id": TABLE, "player": "L-1", "amount_cents": 100, "purpose": "tip"},
