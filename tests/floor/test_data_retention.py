@@ -32,13 +32,14 @@ from floor.models import ExclusionEntry, ExclusionList, PatronIdentity
 from games.profile_rules import months_after, years_after
 from games.profiles import get_profile
 from tests.support.floor import new_id
+from tests.support.money import CAJERO, open_cage
 from tests.support.room import Room, all_events, events_of, pid, refused
 
 pytestmark = pytest.mark.django_db
 
 NUMBER, NAME = "12345678Z", "Lucía Pérez Souto"
 HEADER = "document_number,full_name,birth_date\n"
-TEN_YEARS = timedelta(days=3653)  # ten calendar years from 2026 hold two 29 Februaries
+TEN_YEARS = timedelta(days=3653)  # ten calendar years from 2026 (or 2031) hold three 29 Februaries
 
 
 @pytest.fixture
@@ -242,6 +243,26 @@ def test_the_clock_runs_from_the_last_check_that_read_the_record(room, clock, ca
     clock.advance(timedelta(days=3 * 365))
     found = purge()
     assert [d.player_id for d in found.identities] == [UUID(pid(card))] and found.erased == 1
+
+
+def test_a_cage_operation_moves_the_clock_too(room, clock, cage):
+    app = room.app
+    card = room.new_player()
+    identify(cage, card)
+    # Five years on, the patron buys chips at the cage (no list imported:
+    # no check is recorded; the operation is, for the thresholds).
+    clock.advance(timedelta(days=5 * 365))
+    open_cage(app)
+    app.sell_chips(CAJERO, new_id(), player=card, amount_cents=500)
+    assert not events_of(app, pid(card), "ExclusionChecked")
+    bought = clock.now()
+    clock.advance(TEN_YEARS - timedelta(days=1))
+    runtime.floor_projector().catch_up()
+    identity = PatronIdentity.objects.get(player_id=UUID(pid(card)))
+    assert last_activity(identity) == bought
+    assert purge().identities == []
+    clock.advance(timedelta(days=5 * 365))
+    assert purge().erased == 1
 
 
 def test_a_self_excluded_patron_is_kept_while_the_exclusion_is_in_force(
