@@ -334,3 +334,42 @@ def test_the_beat_task_purges(room, clock, cage):
     clock.advance(TEN_YEARS + timedelta(days=1))
     assert purge_personal_data() == 1
     assert not PatronIdentity.objects.exists()
+
+
+def test_nothing_is_purged_while_the_journal_lags(room, clock, cage, monkeypatch):
+    card = room.new_player()
+    identify(cage, card)
+    clock.advance(TEN_YEARS + timedelta(days=1))
+
+    class Lagging:
+        def catch_up(self) -> int:
+            return 0
+
+        def lag(self) -> int:
+            return 3
+
+    monkeypatch.setattr(runtime, "floor_projector", Lagging)
+    assert "lags the log: nothing purged" in purge_output()
+    assert PatronIdentity.objects.filter(player_id=UUID(pid(card))).exists()
+    assert not events_of(room.app, pid(card), "IdentityErased")
+
+
+def test_a_row_the_log_does_not_know_is_named_and_kept_not_a_crash(room, clock):
+    # A row written without its command (by hand, say): the log says the
+    # patron was never identified, so the purge cannot record its erasure.
+    card = room.new_player()
+    PatronIdentity.objects.create(
+        player_id=UUID(pid(card)),
+        document_type="dni",
+        document_number=NUMBER,
+        country="ES",
+        full_name=NAME,
+        birth_date="1980-05-17",
+        recorded_at=clock.now(),
+        recorded_by="someone",
+    )
+    clock.advance(TEN_YEARS + timedelta(days=1))
+    found = purge()
+    assert found.failed == [(UUID(pid(card)), "identity_not_recorded")] and found.erased == 0
+    assert PatronIdentity.objects.filter(player_id=UUID(pid(card))).exists()
+    assert "not erased: identity_not_recorded" in purge_output()
