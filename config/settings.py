@@ -489,6 +489,8 @@ FLOOR_SMS_SENDER = os.environ.get("FLOOR_SMS_SENDER", "Floor")
 FLOOR_SMS_TIMEOUT = float(os.environ.get("FLOOR_SMS_TIMEOUT", "10"))
 if "sms" in FLOOR_NOTIFY_CHANNELS and not FLOOR_SMS_URL:
     raise ImproperlyConfigured("FLOOR_NOTIFY_CHANNELS names sms: set FLOOR_SMS_URL")
+# How often beat runs the retention purge of personal data (seconds; a day).
+FLOOR_PURGE_SECONDS = float(os.environ.get("FLOOR_PURGE_SECONDS", "86400"))
 CELERY_BEAT_SCHEDULE = {
     "sweep": {
         "task": "floor.tasks.sweep",
@@ -510,6 +512,13 @@ CELERY_BEAT_SCHEDULE = {
         "task": "floor.tasks.sweep_notifications",
         "schedule": FLOOR_NOTIFY_SWEEP_SECONDS,
         "options": {"expires": max(1.0, FLOOR_NOTIFY_SWEEP_SECONDS)},
+    },
+    # The retention purge (issue 25, item 4; docs/compliance.md, "How long
+    # data is kept"): a day between runs; a run missed is caught by the next.
+    "personal-data-purge": {
+        "task": "floor.tasks.purge_personal_data",
+        "schedule": FLOOR_PURGE_SECONDS,
+        "options": {"expires": max(1.0, FLOOR_PURGE_SECONDS)},
     },
 }
 

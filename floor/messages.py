@@ -97,6 +97,16 @@ MESSAGES = {
     "ask_at_the_desk": _("That cannot be done from here: please ask at the room's desk."),
     "no_possible_exclusion": _("That patron has no possible match to resolve."),
     "patron_already_self_excluded": _("That patron is already self-excluded."),
+    # Lifting a self-exclusion and the retention purge (issue 25, item 4).
+    "not_self_excluded": _("That patron is not self-excluded."),
+    "self_exclusion_too_recent": _(
+        "The self-exclusion may not be lifted before %(day)s: the house's minimum period "
+        "has not passed."
+    ),
+    "lift_reason_required": _("Say why the self-exclusion is lifted."),
+    "patron_self_excluded": _(
+        "The patron is self-excluded: their document is kept while the exclusion is in force."
+    ),
     "list_version_exists": _("That version (%(version)s) of the list is already imported."),
     "list_version_invalid": _("The list's version is its date (YYYY-MM-DD)."),
     "exclusion_source_invalid": _("Unknown exclusion list: choose rgiaj, regional, srij or house."),

@@ -859,6 +859,10 @@ class ExclusionList(models.Model):
     imported_by = models.CharField(max_length=150)
     row_count = models.PositiveIntegerField(default=0)
     bad_rows = models.PositiveIntegerField(default=0)
+    # When the version's rows were deleted, its retention over (issue 25,
+    # item 4; floor.compliance.retention): the row itself stays, since the
+    # log names the version (VersionImported, ExclusionChecked's lists).
+    purged_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         constraints = [
@@ -885,6 +889,10 @@ class ExclusionEntry(models.Model):
     document_number = models.CharField(max_length=20, blank=True, default="")
     name_key = models.CharField(max_length=120, blank=True, default="")
     birth_date = models.DateField(null=True, blank=True)
+    # On the house list, the patron who excluded themself (their entry goes
+    # when the exclusion is lifted, even if their identity row changed);
+    # null on the lists the casino receives.
+    player_id = models.UUIDField(null=True, blank=True, db_index=True)
 
     class Meta:
         indexes = [

@@ -8,6 +8,7 @@ from celery import shared_task
 from django.utils import timezone
 
 from floor.audit_files import anchor_head
+from floor.compliance.retention import purge
 from floor.logins import sweep_expired_tokens
 from floor.models import PendingTimer, SchedulerHeartbeat
 from floor.notifications.delivery import deliver, sweep_outbox
@@ -77,3 +78,19 @@ def sweep_notifications() -> int:
     """Beat's outbox sweep, every FLOOR_NOTIFY_SWEEP_SECONDS: sends the rows
     whose task was lost (a broker down when queued, a worker that died)."""
     return sweep_outbox()
+
+
+@shared_task(name="floor.tasks.purge_personal_data")
+def purge_personal_data() -> int:
+    """Beat's retention purge, every FLOOR_PURGE_SECONDS (a day): erases the
+    identity documents and the superseded list rows past the profile's
+    retention (issue 25, item 4; floor.compliance.retention). Returns how
+    many identities it erased."""
+    found = purge()
+    if found.erased or found.rows_deleted:
+        logger.info(
+            "retention purge erased %d identities, %d list rows",
+            found.erased,
+            found.rows_deleted,
+        )
+    return found.erased

@@ -15,6 +15,7 @@ them, with one instance per source: raises and banked bands in
 
 from __future__ import annotations
 
+from calendar import monthrange
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
@@ -170,6 +171,75 @@ class CageIdentification:
     # card or cheque (that gaming day, less the cheques already paid), and
     # nominative and crossed [Lei 83/2017]. Spain names no such cap.
     cheque_up_to_card_or_cheque: bool = False
+
+
+def years_after(moment: datetime, years: int) -> datetime:
+    """The same calendar moment ``years`` later (29 February: 28 February
+    when the later year has none). Years, not days: the laws count years."""
+    try:
+        return moment.replace(year=moment.year + years)
+    except ValueError:
+        return moment.replace(year=moment.year + years, day=28)
+
+
+def months_after(moment: datetime, months: int) -> datetime:
+    """The same day of the month ``months`` later (the month's last day when
+    it is shorter: 31 August plus six months is 28 or 29 February)."""
+    index = moment.month - 1 + months
+    year, month = moment.year + index // 12, index % 12 + 1
+    return moment.replace(year=year, month=month, day=min(moment.day, monthrange(year, month)[1]))
+
+
+@dataclass(frozen=True)
+class DataRetention:
+    """How long the personal data of due diligence is kept (issue 25, item 4;
+    floor.compliance.retention): a patron's identity document
+    (PatronIdentity) and the rows of an exclusion list's version the room no
+    longer reads.
+
+    Spain: the documents of due diligence are kept for ten years after the
+    end of the business relationship or the operation [Ley 10/2010, art. 25].
+    Portugal: seven years [Lei 83/2017, art. 51]. These facts are to be
+    confirmed against the texts: they are not in the regulations the service
+    was given (RULES.md), as for ``CageIdentification``.
+
+    The clock: a casino has no contract that ends; the relationship ends,
+    for the service, at the patron's last activity that needed their record,
+    the latest of (a) the record's own date (recorded or corrected), (b) the
+    last check at a door that read it (``Player.ExclusionChecked``: every
+    door, the cage's purchases included) and (c) the last cage operation
+    (``GamingDay.PatronCageNoted``, summed for the thresholds). All three are
+    known to the service (the row, and the audit journal's events that
+    concern the patron); a visit that needed no record (a seat with no list
+    imported) does not move it. An exclusion list's version is kept this long
+    after a newer version of the same list superseded it (was imported).
+
+    ``years``: whole calendar years; None keeps everything (no purge).
+    """
+
+    years: int | None = 10
+    source: str = "Ley 10/2010 art. 25"
+
+    def kept_until(self, since: datetime) -> datetime | None:
+        return None if self.years is None else years_after(since, self.years)
+
+
+@dataclass(frozen=True)
+class SelfExclusionRules:
+    """When a self-exclusion taken at the room may be lifted (issue 25, item
+    4; floor.application.exclusions.lift_self_exclusion): not before
+    ``minimum_months`` have passed since it was taken.
+
+    A house setting with a default: the Spanish register of gaming bans
+    (RGIAJ, Real Decreto 1614/2011) keeps a self-exclusion at least six
+    months before it may be cancelled; the room holds its own house list to
+    the same floor. To be confirmed against the text (it is not in the
+    regulations the service was given). Months, not a duration: the twins'
+    short clocks (games.profiles.accelerated) do not shorten it.
+    """
+
+    minimum_months: int = 6
+    source: str = "RGIAJ (Real Decreto 1614/2011): at least 6 months"
 
 
 @dataclass(frozen=True)

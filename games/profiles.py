@@ -35,6 +35,7 @@ from games.profile_rules import (
     BuyInRules,
     CageIdentification,
     ClosingRules,
+    DataRetention,
     FirstButton,
     GamingDay,
     LimitRules,
@@ -43,6 +44,7 @@ from games.profile_rules import (
     SeatingRules,
     SeatRange,
     SeatRules,
+    SelfExclusionRules,
     TableMoveRules,
     WaitingListRules,
 )
@@ -125,6 +127,14 @@ class RuleProfile:
     # persons (Lei 14/1985 de xogos de Galicia, to confirm against the text);
     # a listing in a regional register counts in that region. Blank: none.
     exclusion_region: str = ""
+    # How long a patron's identity document and a superseded exclusion
+    # list's rows are kept after the last activity that needed them (issue
+    # 25, item 4) [ES: Ley 10/2010 art. 25, ten years; PT: Lei 83/2017 art.
+    # 51, seven years]: to be confirmed against the texts.
+    retention: DataRetention = field(default_factory=DataRetention)
+    # The least time before a self-exclusion taken at the room may be lifted
+    # (a house setting; RGIAJ's six months, to be confirmed).
+    self_exclusion: SelfExclusionRules = field(default_factory=SelfExclusionRules)
     # Variants whose own rules count raises differently [GA art. 30.1].
     variant_raises: tuple[tuple[Variant, RaiseRule], ...] = ()
     # Banked settlement: paytable, side bets, Pai Gow's commission [GA art.
@@ -212,6 +222,9 @@ GA = RuleProfile(
     cage_identification=CageIdentification(2_000_00, source="Ley 10/2010 art. 7.5"),
     # Galicia's register of banned persons counts here (CM inherits it).
     exclusion_region="GA",
+    # Due-diligence documents: ten years after the relationship ends [Ley
+    # 10/2010 art. 25] (CM inherits it). To be confirmed.
+    retention=DataRetention(10, source="Ley 10/2010 art. 25"),
 )
 
 PT = RuleProfile(
@@ -279,6 +292,13 @@ PT = RuleProfile(
     # or cheque, nominative and crossed [Lei 83/2017]. To be confirmed.
     cage_identification=CageIdentification(
         2_000_00, source="Lei 83/2017", cheque_up_to_card_or_cheque=True
+    ),
+    # Due-diligence records: seven years [Lei 83/2017 art. 51]. To be confirmed.
+    retention=DataRetention(7, source="Lei 83/2017 art. 51"),
+    # The house list's floor: six months, as the Spanish rooms' (a house
+    # setting; Decreto-Lei 422/89 art. 38's own terms to be confirmed).
+    self_exclusion=SelfExclusionRules(
+        6, source="house setting (Decreto-Lei 422/89 art. 38, to confirm): 6 months"
     ),
 )
 

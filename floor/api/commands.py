@@ -23,7 +23,7 @@ from rest_framework.response import Response
 from floor.api import exclusion_views, identity_views, views
 from floor.api import floor_views as fv
 from floor.api import serializers as s
-from floor.compliance.exclusions import exclude_self
+from floor.compliance.exclusions import exclude_self, lift_self_exclusion
 from floor.kernel.registry import COMMANDS
 from floor.kernel.web.endpoints import CommandEndpoint, CommandView, result_answer
 from floor.kernel.web.responses import command_response
@@ -100,6 +100,18 @@ class SelfExclusionOnPlayer(OnPlayer):
         checked = self.body(data=request.data)
         checked.is_valid(raise_exception=True)
         outcome = exclude_self(request.user, checked.validated_data["command_id"], **arguments)
+        return outcome, outcome.result
+
+
+class LiftSelfExclusionOnPlayer(OnPlayer):
+    # The director lifts a self-exclusion: the command records it, and the
+    # patron's document leaves the house list (floor.compliance.exclusions).
+    def run(self, request: Request, **arguments: Any) -> tuple[Any, dict]:
+        checked = self.body(data=request.data)
+        checked.is_valid(raise_exception=True)
+        data = dict(checked.validated_data)
+        command_id = data.pop("command_id")
+        outcome = lift_self_exclusion(request.user, command_id, **arguments, **data)
         return outcome, outcome.result
 
 
@@ -511,6 +523,14 @@ FLOOR_ENDPOINTS: tuple[CommandEndpoint, ...] = (
         CommandSerializer,
         "The patron excludes themself: on the house list at once",
         SelfExclusionOnPlayer,
+    ),
+    E(
+        COMMANDS.lift_self_exclusion,
+        PLAYER + "self-exclusion/lift/",
+        "lift-self-exclusion",
+        s.LiftSelfExclusionSerializer,
+        "Lift a patron's self-exclusion, after the house's minimum period (the director's)",
+        LiftSelfExclusionOnPlayer,
     ),
     E(
         COMMANDS.lift_bar,

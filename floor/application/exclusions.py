@@ -1,5 +1,6 @@
-"""Exclusion lists' commands (issue 25, item 2): a list's version imported,
-a director's decision on a possible match, a patron's self-exclusion.
+"""Exclusion lists' commands (issue 25, items 2 and 4): a list's version
+imported, a director's decision on a possible match, a patron's
+self-exclusion and its lifting.
 
 Each records what happened and who did it; the rows (names, numbers, birth
 dates) are personal data the caller keeps outside the log
@@ -16,6 +17,7 @@ from floor.kernel.registry import command
 from floor.kernel.roles import Role
 from floor.kernel.service import Decision
 from floor.kernel.unit_of_work import UnitOfWork
+from games.profile_rules import months_after
 
 SOURCES = ("rgiaj", "regional", "srij", "house")
 MAX_NOTE_LENGTH = 500
@@ -77,5 +79,32 @@ def exclude_self(work: UnitOfWork, *, player: str) -> Decision:
     (floor.application.exclusion_gate). Their document, if recorded, is put
     on the house list by the caller (floor.compliance.exclusions)."""
     found = find_player(work, player)
-    found.exclude_self()
+    found.exclude_self(work.now())
+    return [found], {"player_id": str(found.id)}
+
+
+# Lifting a self-exclusion is the director's (issue 25, item 4): the
+# casino's compliance decision, as a possible match is.
+@command(roles=(Role.DIRECTOR,))
+def lift_self_exclusion(work: UnitOfWork, *, player: str, reason: str) -> Decision:
+    """Lifts the patron's self-exclusion, with the director's reason, once
+    the house's minimum period has passed since it was taken (the profile's
+    ``self_exclusion``: six months by default, as the Spanish register of
+    gaming bans keeps one, RGIAJ, Real Decreto 1614/2011, to be confirmed).
+    Refused before (``self_exclusion_too_recent``, with the day it may be),
+    and for a patron not self-excluded (``not_self_excluded``). The event
+    holds the reason and no personal data: the reason is the director's
+    words on the decision (the docs ask for no name or document in it).
+    The caller takes the patron's document off the house list
+    (floor.compliance.exclusions.lift_self_exclusion)."""
+    text = " ".join(reason.split()) if isinstance(reason, str) else ""
+    if not text:
+        raise invalid("lift_reason_required")
+    if len(text) > MAX_NOTE_LENGTH:
+        raise invalid("note_too_long", max_length=MAX_NOTE_LENGTH)
+    found = find_player(work, player)
+    taken = found.self_excluded_at
+    rule = work.profile.self_exclusion
+    until = None if taken is None else months_after(taken, rule.minimum_months)
+    found.lift_self_exclusion(text, work.now(), until)
     return [found], {"player_id": str(found.id)}

@@ -154,6 +154,22 @@ def erase_identity(work: UnitOfWork, *, player: str) -> Decision:
     return [found], {"player_id": str(found.id)}
 
 
+# The retention purge is the service's own (issue 25, item 4): the clock,
+# once a patron's retention period ended (floor.compliance.retention).
+@command(roles=(Role.CLOCK,))
+def purge_identity(work: UnitOfWork, *, player: str) -> Decision:
+    """Records that the patron's identity data was erased because its
+    retention period ended [ES: Ley 10/2010 art. 25; PT: Lei 83/2017 art.
+    51; the profile's ``retention``]: the same event as the director's
+    erasure (``IdentityErased``, no data), under the clock's name. The
+    caller decides the period ended and deletes the row; a self-excluded
+    patron is refused (``patron_self_excluded``: the house list needs the
+    document while the exclusion is in force)."""
+    found = find_player(work, player)
+    found.erase_identity(retention_ended=True)
+    return [found], {"player_id": str(found.id)}
+
+
 # The jefe keeps the list and assigns seats [GA art. 19.1]; a player may put
 # themselves on it from outside the room (issue 24), only themselves
 # (floor.application.player_self).

@@ -13,7 +13,8 @@ through a mapping (``FLOOR_EXCLUSION_MAPPING``, or the command's
 check reads the latest version of each list that applies: the national lists
 everywhere they were imported, a regional list only where the room's profile
 says its region is (``exclusion_region``). The house list is read whole,
-every version: a self-exclusion stays until lifted.
+every version: a self-exclusion stays until lifted (a director's decision,
+after the house's minimum period: ``lift_self_exclusion``).
 
 A patron is matched by their recorded document (PatronIdentity): the same
 number, normalised the same way, is ``excluded``; the same name key (upper
@@ -368,6 +369,36 @@ def _on_house_list(player_id: str, by: str) -> None:
             document_number=identity.document_number,
             name_key=name_key(identity.full_name),
             birth_date=identity.birth_date,
+            player_id=UUID(str(player_id)),
         )
         kept.row_count = kept.entries.count()
         kept.save(update_fields=["row_count"])
+
+
+def lift_self_exclusion(user: Any, command_id: str, *, player: str, reason: object) -> Outcome:
+    """Lifts the patron's self-exclusion (``lift_self_exclusion``, the
+    director's, once the house's minimum period has passed) and takes their
+    document off the house list, so no door refuses them for it."""
+    try:
+        outcome = perform("lift_self_exclusion", user, command_id, player=player, reason=reason)
+    except ReadModelsBehind as behind:
+        if not behind.outcome.replayed:
+            _off_house_list(behind.outcome.result["player_id"])
+        raise
+    if not outcome.replayed:
+        _off_house_list(outcome.result["player_id"])
+    return outcome
+
+
+def _off_house_list(player_id: str) -> None:
+    """Deletes the patron's house-list entries: theirs by id, and, for an
+    entry kept before the id was (none in service), by their document."""
+    mine = Q(player_id=UUID(str(player_id)))
+    identity = identity_of(player_id)
+    if identity is not None:
+        mine |= Q(player_id__isnull=True, document_number=identity.document_number)
+    with transaction.atomic():
+        ExclusionEntry.objects.filter(mine, exclusion_list__source=ExclusionList.HOUSE).delete()
+        for kept in ExclusionList.objects.filter(source=ExclusionList.HOUSE):
+            kept.row_count = kept.entries.count()
+            kept.save(update_fields=["row_count"])

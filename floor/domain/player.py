@@ -341,10 +341,17 @@ class Player(AuditedAggregate):
     def _identity_recorded(self, document_type: str, country: str) -> None:
         self._identity_document = {"document_type": document_type, "country": country}
 
-    def erase_identity(self) -> None:
-        """Records that the patron's identity data was erased (its row deleted)."""
+    def erase_identity(self, *, retention_ended: bool = False) -> None:
+        """Records that the patron's identity data was erased (its row
+        deleted): by the director, or by the retention purge
+        (``retention_ended``; floor.compliance.retention), the same event,
+        the command and its actor telling them apart. A self-excluded
+        patron's document is not purged: the house list needs it while the
+        exclusion is in force."""
         if self.identity_document is None:
             raise conflict("identity_not_recorded")
+        if retention_ended and self.self_excluded:
+            raise conflict("patron_self_excluded")
         self._identity_erased()
 
     @event("IdentityErased")
@@ -388,16 +395,42 @@ class Player(AuditedAggregate):
     def _possible_exclusion_resolved(self, decision: str, note: str, lists: list[str]) -> None:
         self._exclusion_resolution = {"decision": decision, "lists": lists}
 
-    def exclude_self(self) -> None:
+    @property
+    def self_excluded_at(self) -> datetime | None:
+        """When the self-exclusion in force was taken (None: none, or one
+        recorded before the date was kept)."""
+        at = self.__dict__.get("_self_excluded_at")
+        return datetime.fromisoformat(at) if at else None
+
+    def exclude_self(self, at: datetime) -> None:
         """Records the patron's self-exclusion, taken at the room: from now
         every door refuses them (the house list)."""
         if self.self_excluded:
             raise conflict("patron_already_self_excluded")
-        self._self_excluded_event()
+        self._self_excluded_event(at=at.isoformat())
 
     @event("SelfExcluded")
-    def _self_excluded_event(self) -> None:
+    def _self_excluded_event(self, at: str = "") -> None:
         self._self_excluded = True
+        self._self_excluded_at = at
+
+    def lift_self_exclusion(self, reason: str, at: datetime, until: datetime | None) -> None:
+        """Lifts the patron's self-exclusion, not before ``until`` (the
+        house's minimum period from when it was taken, computed by the
+        command from the profile). A self-exclusion recorded before its date
+        was kept has no ``until``: the room cannot show it is recent."""
+        if not self.self_excluded:
+            raise conflict("not_self_excluded")
+        if until is not None and at < until:
+            raise conflict(
+                "self_exclusion_too_recent", until=until.isoformat(), day=until.date().isoformat()
+            )
+        self._self_exclusion_lifted(reason=reason)
+
+    @event("SelfExclusionLifted")
+    def _self_exclusion_lifted(self, reason: str) -> None:
+        self._self_excluded = False
+        self._self_excluded_at = ""
 
 
 def absence_left_today(days: Sequence[str], day: date, uses_per_day: int) -> bool:

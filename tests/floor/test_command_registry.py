@@ -42,6 +42,10 @@ ROLES_BEFORE_THE_REGISTRY = {
     "import_exclusion_list": (Role.DIRECTOR,),
     "resolve_possible_exclusion": (Role.DIRECTOR,),
     "exclude_self": (Role.JEFE_SECTOR, Role.CAJERO, Role.DIRECTOR),
+    # Lifting it is the director's, after the house's minimum period; the
+    # retention purge is the clock's (issue 25, item 4).
+    "lift_self_exclusion": (Role.DIRECTOR,),
+    "purge_identity": (Role.CLOCK,),
     # The jefe keeps the list and assigns seats [GA art. 19.1].
     # A player puts themselves on a list and takes themselves off (issue 24).
     "join_waiting_list": (Role.JEFE_SECTOR, Role.PLAYER),

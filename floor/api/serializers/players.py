@@ -103,6 +103,14 @@ class ResolveExclusionSerializer(CommandSerializer):
     note = serializers.CharField(max_length=500, required=False, allow_blank=True, default="")
 
 
+class LiftSelfExclusionSerializer(CommandSerializer):
+    """A director lifts a patron's self-exclusion (issue 25, item 4), once
+    the house's minimum period has passed, saying why (no personal data:
+    the reason is kept in the log for good)."""
+
+    reason = serializers.CharField(required=False, allow_blank=True, default="")
+
+
 class ContactSerializer(CommandSerializer):
     """How the player wants to be told of a call (issue 24, item 3). The
     address and number are kept outside the event log; each is checked

@@ -1,0 +1,205 @@
+"""How long personal data is kept, and its purge (issue 25, item 4).
+
+The profile's ``retention`` says how long (ES: ten years, Ley 10/2010 art.
+25; PT: seven years, Lei 83/2017 art. 51; both to be confirmed against the
+texts): games.profile_rules.DataRetention says why the clock runs from the
+patron's last activity that needed their record.
+
+What is purged, daily (``floor.tasks.purge_personal_data``) or by hand
+(``manage.py purge_personal_data``, ``--dry-run`` to see first):
+
+- a patron's identity document (PatronIdentity), once the retention has run
+  from the last of: the row's own date, their last check at a door
+  (``Player.ExclusionChecked``), their last cage operation
+  (``GamingDay.PatronCageNoted``). It is erased as the director erases it:
+  the command (``purge_identity``, the clock's) records ``IdentityErased``,
+  which holds no data, and the row is deleted; the log and its chain stay
+  whole. A patron self-excluded at the room is not purged while the
+  exclusion is in force (the command refuses it: the house list reads the
+  document);
+- the rows of an exclusion list's version that a newer version of the same
+  list superseded (was imported) longer ago than the retention. The
+  version's own row (list, date, row count, who imported it) stays, marked
+  ``purged_at``: the log names the version (the import's
+  ``VersionImported``, each check's list versions), so an inspector can
+  still see which version a check read. The house list is never superseded:
+  its entries go when a self-exclusion is lifted.
+
+The activity is read from the audit journal (the events that concern the
+patron): the purge first brings it up to date, and purges nothing while it
+lags, so a journal being rebuilt never makes a recent patron look old.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from uuid import UUID
+
+from django.db import transaction
+from django.db.models import Max, Q
+
+from floor import runtime
+from floor.application.clocks import CLOCK_ACTOR
+from floor.kernel.errors import DomainError
+from floor.kernel.web.gateway import record_as
+from floor.models import (
+    EventJournalEntry,
+    ExclusionEntry,
+    ExclusionList,
+    JournalMention,
+    PatronIdentity,
+)
+from games.profile_rules import years_after
+
+# The events that used a patron's record: a check at a door, a cage
+# operation, the record itself (recorded or corrected). Matched by their
+# class's name: the cage's event is the ledger's (the floor imports nothing of
+# the ledger, pyproject.toml).
+ACTIVITY = (
+    ":Player.ExclusionChecked",
+    ":Player.IdentityRecorded",
+    ":GamingDay.PatronCageNoted",
+)
+
+
+@dataclass
+class Due:
+    """A patron's identity past its retention."""
+
+    player_id: UUID
+    last_activity: datetime
+    kept_until: datetime
+
+
+@dataclass
+class Superseded:
+    """A list version's rows past their retention."""
+
+    version: ExclusionList
+    superseded_at: datetime
+    kept_until: datetime
+
+
+@dataclass
+class Purge:
+    """What a purge found (and, unless a dry run, erased)."""
+
+    source: str
+    identities: list[Due] = field(default_factory=list)
+    kept_self_excluded: list[UUID] = field(default_factory=list)
+    versions: list[Superseded] = field(default_factory=list)
+    # Refused for another reason (the record and the log disagree): named, not purged.
+    failed: list[tuple[UUID, str]] = field(default_factory=list)
+    erased: int = 0
+    rows_deleted: int = 0
+    lagging: bool = False
+
+
+def last_activity(identity: PatronIdentity) -> datetime:
+    """The latest of the record's date and the journal's events that used it."""
+    positions = JournalMention.objects.filter(subject=identity.player_id.hex).values("position")
+    activity = Q()
+    for suffix in ACTIVITY:
+        activity |= Q(topic__endswith=suffix)
+    latest = EventJournalEntry.objects.filter(activity, position__in=positions).aggregate(
+        last=Max("occurred_at")
+    )["last"]
+    return max(identity.recorded_at, latest) if latest else identity.recorded_at
+
+
+def identities_due(now: datetime) -> list[Due]:
+    """The identities whose retention ended by ``now``: first those whose own
+    date is old enough (one query), then each one's last activity."""
+    rule = runtime.floor_app().profile.retention
+    if rule.years is None:
+        return []
+    due = []
+    oldest = years_after(now, -rule.years)
+    for identity in PatronIdentity.objects.filter(recorded_at__lte=oldest).order_by("recorded_at"):
+        last = last_activity(identity)
+        until = rule.kept_until(last)
+        if until is not None and until <= now:
+            due.append(Due(identity.player_id, last, until))
+    return due
+
+
+def versions_due(now: datetime) -> list[Superseded]:
+    """The list versions (the house's excepted) whose rows are past retention:
+    a newer version of the same list was imported longer ago than it."""
+    rule = runtime.floor_app().profile.retention
+    if rule.years is None:
+        return []
+    by_list: dict[tuple[str, str], list[ExclusionList]] = {}
+    for row in ExclusionList.objects.exclude(source=ExclusionList.HOUSE).order_by("version"):
+        by_list.setdefault((row.source, row.region), []).append(row)
+    due = []
+    for versions in by_list.values():
+        for index, older in enumerate(versions[:-1]):
+            # Superseded when the first newer version arrived (or when it
+            # was itself imported, if a newer one was there before it).
+            first_newer = min(newer.imported_at for newer in versions[index + 1 :])
+            superseded = max(older.imported_at, first_newer)
+            until = rule.kept_until(superseded)
+            if older.purged_at is None and until is not None and until <= now:
+                due.append(Superseded(older, superseded, until))
+    return due
+
+
+def purge(*, dry_run: bool = False) -> Purge:
+    """Finds what is past retention and, unless ``dry_run``, erases it (see
+    the module's docstring). A patron the command refuses as self-excluded is
+    reported as kept."""
+    app = runtime.floor_app()
+    now = app.clock.now()
+    found = Purge(source=app.profile.retention.source)
+    projector = runtime.floor_projector()
+    projector.catch_up()
+    if projector.lag():
+        found.lagging = True
+        return found
+    found.identities = identities_due(now)
+    found.versions = versions_due(now)
+    if dry_run:
+        found.kept_self_excluded = [
+            due.player_id for due in found.identities if _self_excluded(due.player_id)
+        ]
+        return found
+    for due in found.identities:
+        refused = _erase(due)
+        if refused is None:
+            found.erased += 1
+        elif refused == "patron_self_excluded":
+            found.kept_self_excluded.append(due.player_id)
+        else:
+            found.failed.append((due.player_id, refused))
+    for superseded in found.versions:
+        found.rows_deleted += _drop_rows(superseded.version, now)
+    return found
+
+
+def _self_excluded(player_id: UUID) -> bool:
+    player = runtime.floor_app().repository.get(player_id)
+    return bool(getattr(player, "self_excluded", False))
+
+
+def _erase(due: Due) -> str | None:
+    """Records the purge (the clock's command) and deletes the row; the
+    refusal's code when the command refuses (``patron_self_excluded``: a
+    self-exclusion in force). The command id is the patron's and the
+    retention's end: a purge run twice records once."""
+    command_id = f"purge-identity:{due.player_id.hex}:{due.kept_until.isoformat()}"
+    try:
+        outcome = record_as(CLOCK_ACTOR, "purge_identity", command_id, player=due.player_id.hex)
+    except DomainError as refused:
+        return refused.code
+    PatronIdentity.objects.filter(player_id=UUID(outcome.result["player_id"])).delete()
+    return None
+
+
+def _drop_rows(version: ExclusionList, now: datetime) -> int:
+    with transaction.atomic():
+        deleted, _ = ExclusionEntry.objects.filter(exclusion_list=version).delete()
+        version.purged_at = now
+        version.save(update_fields=["purged_at"])
+    return deleted

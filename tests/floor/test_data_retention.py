@@ -1,0 +1,375 @@
+"""Personal data (issue 25, item 4): how long it is kept, its purge, and
+lifting a self-exclusion.
+
+Retention is the profile's, with its source: ten years in Spain (Ley 10/2010
+art. 25), seven in Portugal (Lei 83/2017 art. 51), both to be confirmed
+against the texts, counted from the patron's last activity that needed their
+record (its own date, a check at a door, a cage operation). The purge erases
+an identity past it as the director does (``IdentityErased``, no data, the
+chain whole), keeps a self-excluded patron's while the exclusion is in force,
+and deletes the rows of a list version superseded longer ago (its own row
+stays: the log names it). A self-exclusion is lifted by a director, with a
+reason, only after the house's minimum period (six months, as the RGIAJ's;
+to be confirmed): before, ``self_exclusion_too_recent`` and nothing recorded;
+after, the patron is off the house list and the doors admit them."""
+
+from __future__ import annotations
+
+import io
+import json
+from datetime import UTC, datetime, timedelta
+from uuid import UUID
+
+import pytest
+from django.conf import settings
+from django.core.management import call_command
+
+from floor import runtime
+from floor.compliance.exclusions import check_patron, exclude_self, import_list, lift_self_exclusion
+from floor.compliance.identity import record_identity
+from floor.compliance.retention import last_activity, purge
+from floor.models import ExclusionEntry, ExclusionList, PatronIdentity
+from games.profile_rules import months_after, years_after
+from games.profiles import get_profile
+from tests.support.floor import new_id
+from tests.support.money import CAJERO, open_cage
+from tests.support.room import Room, all_events, events_of, pid, refused
+
+pytestmark = pytest.mark.django_db
+
+NUMBER, NAME = "12345678Z", "Lucía Pérez Souto"
+HEADER = "document_number,full_name,birth_date\n"
+TEN_YEARS = timedelta(days=3653)  # ten calendar years from 2026 (or 2031) hold three 29 Februaries
+
+
+@pytest.fixture
+def room(floor_app) -> Room:
+    return Room(floor_app, tag="RT")
+
+
+@pytest.fixture
+def director(make_user):
+    return make_user("dora-r", "director")
+
+
+@pytest.fixture
+def cage(make_user):
+    return make_user("carla-r", "cajero")
+
+
+def identify(cage, card: str, number: str = NUMBER, name: str = NAME):
+    return record_identity(
+        cage,
+        new_id(),
+        player=card,
+        document_type="dni",
+        document_number=number,
+        country="ES",
+        full_name=name,
+        birth_date="1980-05-17",
+    )
+
+
+def logged(app) -> str:
+    return json.dumps([vars(e) for e in all_events(app)], default=str)
+
+
+def purge_output(*flags: str) -> str:
+    out = io.StringIO()
+    call_command("purge_personal_data", *flags, stdout=out)
+    return out.getvalue()
+
+
+# --- the rules ----------------------------------------------------------------------
+
+
+def test_each_profile_keeps_data_as_its_law_says_and_the_twins_do_not_shorten_it():
+    for code in ("GA", "CM", "TEST", "TEST_GA"):
+        rule = get_profile(code).retention
+        assert (rule.years, rule.source) == (10, "Ley 10/2010 art. 25")
+    for code in ("PT", "TEST_PT"):
+        rule = get_profile(code).retention
+        assert (rule.years, rule.source) == (7, "Lei 83/2017 art. 51")
+    for code in ("GA", "PT", "CM", "TEST"):
+        assert get_profile(code).self_exclusion.minimum_months == 6
+    assert "RGIAJ" in get_profile("GA").self_exclusion.source
+
+
+def test_years_and_months_are_calendar_ones():
+    leap = datetime(2028, 2, 29, 12, 0, tzinfo=UTC)
+    assert years_after(leap, 10) == datetime(2038, 2, 28, 12, 0, tzinfo=UTC)
+    assert years_after(datetime(2026, 11, 22, tzinfo=UTC), 7) == datetime(2033, 11, 22, tzinfo=UTC)
+    assert months_after(datetime(2026, 8, 31, tzinfo=UTC), 6) == datetime(2027, 2, 28, tzinfo=UTC)
+    assert months_after(datetime(2026, 11, 22, tzinfo=UTC), 6) == datetime(2027, 5, 22, tzinfo=UTC)
+
+
+# --- lifting a self-exclusion ----------------------------------------------------------
+
+
+def test_a_self_exclusion_is_lifted_only_after_the_minimum_period(
+    room, clock, director, cage, api_as
+):
+    app = room.app
+    table_id = room.drawn_table(4)[0]
+    card = room.new_player()
+    identify(cage, card)
+    exclude_self(cage, new_id(), player=card)
+    error = refused(app, "patron_excluded", room.sit, table_id, card)
+    assert error.params["list"] == "house"
+    assert ExclusionEntry.objects.filter(player_id=UUID(pid(card))).count() == 1
+
+    # A day short of six months: refused, naming the day, recording nothing.
+    clock.advance(timedelta(days=180))
+    before = len(all_events(app))
+    error = refused(
+        app,
+        "self_exclusion_too_recent",
+        lift_self_exclusion,
+        director,
+        new_id(),
+        player=card,
+        reason="asked in writing",
+    )
+    assert error.params["day"] == "2027-05-22"
+    assert len(all_events(app)) == before
+    refused(app, "patron_excluded", room.sit, table_id, card)
+
+    # Six months on: the director lifts it, with a reason; the seat admits them.
+    clock.advance(timedelta(days=2))
+    refused(
+        app,
+        "lift_reason_required",
+        lift_self_exclusion,
+        director,
+        new_id(),
+        player=card,
+        reason=" ",
+    )
+    lift_self_exclusion(director, new_id(), player=card, reason="Asked in writing; period served")
+    (event,) = events_of(app, pid(card), "SelfExclusionLifted")
+    assert (event.actor, event.actor_role, event.reason) == (
+        "dora-r",
+        "director",
+        "Asked in writing; period served",
+    )
+    assert not ExclusionEntry.objects.filter(player_id=UUID(pid(card))).exists()
+    assert ExclusionList.objects.get(source="house").row_count == 0
+    assert check_patron(pid(card), "GA").result == "clear"
+    room.sit(table_id, card)
+    assert card in room.seats(table_id).values()
+    # Nothing personal in the log: the document stays in its row.
+    assert NUMBER not in logged(app) and "Lucía" not in logged(app)
+    # Lifted, there is nothing to lift.
+    refused(
+        app, "not_self_excluded", lift_self_exclusion, director, new_id(), player=card, reason="x"
+    )
+
+
+def test_lifting_is_the_directors_over_the_api(room, clock, cage, api_as):
+    card = room.new_player()
+    identify(cage, card)
+    exclude_self(cage, new_id(), player=card)
+    url = f"/api/players/{pid(card)}/self-exclusion/lift/"
+    body = {"command_id": new_id(), "reason": "period served"}
+    for username, role in (("jaime-r", "jefe_sector"), ("carla-r2", "cajero")):
+        answer = api_as(username, role).post(url, body, format="json")
+        assert (answer.status_code, answer.json()["code"]) == (403, "role_not_allowed")
+    director = api_as("dora-r2", "director")
+    early = director.post(url, body, format="json")
+    assert (early.status_code, early.json()["code"]) == (409, "self_exclusion_too_recent")
+    missing = director.post(url, {"command_id": new_id()}, format="json")
+    assert (missing.status_code, missing.json()["code"]) == (400, "lift_reason_required")
+    clock.advance(timedelta(days=183))
+    done = director.post(url, {"command_id": new_id(), "reason": "period served"}, format="json")
+    assert done.status_code == 201, done.content
+    assert not runtime.floor_app().repository.get(UUID(pid(card))).self_excluded
+
+
+# --- the purge -------------------------------------------------------------------------
+
+
+def test_an_identity_past_retention_is_erased_as_the_director_would(room, clock, cage):
+    app = room.app
+    card = room.new_player()
+    identify(cage, card)
+    clock.advance(TEN_YEARS - timedelta(days=1))
+    assert "Nothing past its retention." in purge_output()
+    assert PatronIdentity.objects.filter(player_id=UUID(pid(card))).exists()
+
+    clock.advance(timedelta(days=1))
+    dry = purge_output("--dry-run")
+    assert f"identity of player {UUID(pid(card))}" in dry and "would be erased" in dry
+    assert "Ley 10/2010 art. 25" in dry and NUMBER not in dry
+    assert PatronIdentity.objects.filter(player_id=UUID(pid(card))).exists()
+    assert not events_of(app, pid(card), "IdentityErased")
+
+    done = purge_output()
+    assert "1 identities erased" in done
+    assert not PatronIdentity.objects.filter(player_id=UUID(pid(card))).exists()
+    (event,) = events_of(app, pid(card), "IdentityErased")
+    assert (event.actor, event.actor_role) == ("floor-clock", "clock")
+    assert set(vars(event)) - {"originator_id", "originator_version", "timestamp"} <= {
+        "rule_profile",
+        "actor",
+        "actor_role",
+        "command_id",
+    }
+    # Run again: nothing more, nothing recorded twice.
+    assert "Nothing past its retention." in purge_output()
+    assert len(events_of(app, pid(card), "IdentityErased")) == 1
+    runtime.floor_projector().catch_up()
+    out = io.StringIO()
+    call_command("verify_log", stdout=out)
+    assert "chain intact" in out.getvalue()
+
+
+def test_the_clock_runs_from_the_last_check_that_read_the_record(room, clock, cage, director):
+    app = room.app
+    table_id = room.drawn_table(4)[0]
+    card = room.new_player()
+    identify(cage, card)
+    recorded = PatronIdentity.objects.get(player_id=UUID(pid(card))).recorded_at
+    import_list(director, new_id(), source="rgiaj", version="2026-11-01", data=HEADER.encode())
+    # Three years on, the patron sits: the check reads their document.
+    clock.advance(timedelta(days=3 * 365))
+    room.sit(table_id, card)
+    assert events_of(app, pid(card), "ExclusionChecked")
+    runtime.floor_projector().catch_up()
+    identity = PatronIdentity.objects.get(player_id=UUID(pid(card)))
+    assert last_activity(identity) == clock.now() > recorded
+    # Ten years after the record, not after the check: kept.
+    clock.advance(TEN_YEARS - timedelta(days=3 * 365) + timedelta(days=1))
+    assert purge().identities == []
+    clock.advance(timedelta(days=3 * 365))
+    found = purge()
+    assert [d.player_id for d in found.identities] == [UUID(pid(card))] and found.erased == 1
+
+
+def test_a_cage_operation_moves_the_clock_too(room, clock, cage):
+    app = room.app
+    card = room.new_player()
+    identify(cage, card)
+    # Five years on, the patron buys chips at the cage (no list imported:
+    # no check is recorded; the operation is, for the thresholds).
+    clock.advance(timedelta(days=5 * 365))
+    open_cage(app)
+    app.sell_chips(CAJERO, new_id(), player=card, amount_cents=500)
+    assert not events_of(app, pid(card), "ExclusionChecked")
+    bought = clock.now()
+    clock.advance(TEN_YEARS - timedelta(days=1))
+    runtime.floor_projector().catch_up()
+    identity = PatronIdentity.objects.get(player_id=UUID(pid(card)))
+    assert last_activity(identity) == bought
+    assert purge().identities == []
+    clock.advance(timedelta(days=5 * 365))
+    assert purge().erased == 1
+
+
+def test_a_self_excluded_patron_is_kept_while_the_exclusion_is_in_force(
+    room, clock, cage, director
+):
+    app = room.app
+    card = room.new_player()
+    identify(cage, card)
+    exclude_self(cage, new_id(), player=card)
+    clock.advance(TEN_YEARS + timedelta(days=1))
+    dry = purge_output("--dry-run")
+    assert "kept: self-excluded, in force" in dry
+    found = purge()
+    assert found.kept_self_excluded == [UUID(pid(card))] and found.erased == 0
+    assert PatronIdentity.objects.filter(player_id=UUID(pid(card))).exists()
+    assert not events_of(app, pid(card), "IdentityErased")
+    assert ExclusionEntry.objects.filter(player_id=UUID(pid(card))).exists()
+    # Lifted, the retention applies again (its clock never stopped).
+    lift_self_exclusion(director, new_id(), player=card, reason="period served")
+    assert purge().erased == 1
+    assert not PatronIdentity.objects.filter(player_id=UUID(pid(card))).exists()
+
+
+def test_a_superseded_list_version_loses_its_rows_and_keeps_its_record(room, clock, director):
+    first = HEADER + "11111111H,Someone,1970-01-01\n22222222J,Other,1971-01-01\n"
+    import_list(director, new_id(), source="rgiaj", version="2026-11-01", data=first.encode())
+    import_list(
+        director,
+        new_id(),
+        source="regional",
+        region="GA",
+        version="2026-11-01",
+        data=first.encode(),
+    )
+    clock.advance(timedelta(days=30))
+    second = HEADER + "33333333P,Third,1972-01-01\n"
+    import_list(director, new_id(), source="rgiaj", version="2026-12-01", data=second.encode())
+    superseded_at = clock.now()
+    clock.advance(TEN_YEARS - timedelta(days=1))
+    assert purge().versions == []
+    clock.advance(timedelta(days=1))
+    dry = purge_output("--dry-run")
+    assert "list rgiaj 2026-11-01: superseded" in dry and "2 rows would be deleted" in dry
+    assert ExclusionEntry.objects.count() == 5
+
+    found = purge()
+    assert [v.superseded_at for v in found.versions] == [superseded_at]
+    assert found.rows_deleted == 2
+    old = ExclusionList.objects.get(source="rgiaj", version="2026-11-01")
+    # The version's record stays (the log names it), its rows are gone.
+    assert old.purged_at == clock.now() and old.row_count == 2 and not old.entries.exists()
+    assert ExclusionList.objects.get(source="rgiaj", version="2026-12-01").entries.count() == 1
+    # The regional list was never superseded: kept whole.
+    assert ExclusionList.objects.get(source="regional").entries.count() == 2
+    assert purge().versions == []
+
+
+def test_beat_runs_the_purge_daily():
+    entry = settings.CELERY_BEAT_SCHEDULE["personal-data-purge"]
+    assert entry["task"] == "floor.tasks.purge_personal_data"
+    assert entry["schedule"] == settings.FLOOR_PURGE_SECONDS == 86400
+
+
+def test_the_beat_task_purges(room, clock, cage):
+    from floor.tasks import purge_personal_data
+
+    card = room.new_player()
+    identify(cage, card)
+    clock.advance(TEN_YEARS + timedelta(days=1))
+    assert purge_personal_data() == 1
+    assert not PatronIdentity.objects.exists()
+
+
+def test_nothing_is_purged_while_the_journal_lags(room, clock, cage, monkeypatch):
+    card = room.new_player()
+    identify(cage, card)
+    clock.advance(TEN_YEARS + timedelta(days=1))
+
+    class Lagging:
+        def catch_up(self) -> int:
+            return 0
+
+        def lag(self) -> int:
+            return 3
+
+    monkeypatch.setattr(runtime, "floor_projector", Lagging)
+    assert "lags the log: nothing purged" in purge_output()
+    assert PatronIdentity.objects.filter(player_id=UUID(pid(card))).exists()
+    assert not events_of(room.app, pid(card), "IdentityErased")
+
+
+def test_a_row_the_log_does_not_know_is_named_and_kept_not_a_crash(room, clock):
+    # A row written without its command (by hand, say): the log says the
+    # patron was never identified, so the purge cannot record its erasure.
+    card = room.new_player()
+    PatronIdentity.objects.create(
+        player_id=UUID(pid(card)),
+        document_type="dni",
+        document_number=NUMBER,
+        country="ES",
+        full_name=NAME,
+        birth_date="1980-05-17",
+        recorded_at=clock.now(),
+        recorded_by="someone",
+    )
+    clock.advance(TEN_YEARS + timedelta(days=1))
+    found = purge()
+    assert found.failed == [(UUID(pid(card)), "identity_not_recorded")] and found.erased == 0
+    assert PatronIdentity.objects.filter(player_id=UUID(pid(card))).exists()
+    assert "not erased: identity_not_recorded" in purge_output()
