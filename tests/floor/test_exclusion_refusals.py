@@ -199,3 +199,25 @@ def test_only_the_director_and_the_inspector_read_the_refusals(room, director, a
     export = boss.get(f"/api/players/{pid(card)}/personal-data/").json()
     assert [r["command_id"] for r in export["exclusion_refusals"]] == [first, second]
     assert export["exclusion_refusals"][0]["door"] == "seating"
+
+
+def test_a_refusal_is_answered_even_when_its_row_cannot_be_written(
+    room, director, api_as, monkeypatch, caplog
+):
+    """The register never hides the refusal: a failure to write the row is
+    logged, and the jefe still reads 409 patron_excluded."""
+    from django.db import DatabaseError
+
+    table_id = room.drawn_table(4)[0]
+    card = room.new_player()
+    identify(card)
+    load(director, HEADER + "12345678Z,Someone Else,1970-01-01\n")
+
+    def broken(**_):
+        raise DatabaseError("disk full")
+
+    monkeypatch.setattr(ExclusionRefusal.objects, "create", broken)
+    answer = seat(api_as("jaime-z", "jefe_sector"), table_id, card, new_id())
+    assert (answer.status_code, answer.json()["code"]) == (409, "patron_excluded")
+    assert "a refused attempt could not be kept" in caplog.text
+    assert ExclusionRefusal.objects.count() == 0
