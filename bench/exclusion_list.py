@@ -7,9 +7,10 @@ numbers, names with accents, birth dates; one row in 1,000 with no document,
 one in 500 unreadable) is imported through floor.compliance.exclusions
 (the director's command, rows in batches); then, in alternating rounds so
 that outside load falls on both, ``--checks`` checks of one identified
-patron (floor.compliance.exclusions.check_patron: the lists that apply, the
-document, then the name and birth date) against the baseline, a plain indexed
-ORM lookup of one row (ExclusionEntry by document number).
+patron (floor.compliance.exclusions.check_patron: the document with the
+lists' stamp, then the entries matching by document or by name and birth
+date; the lists that apply kept in the process) against the baseline, a
+plain indexed ORM lookup of one row (ExclusionEntry by document number).
 
 It prints the import's rows per second and seconds, the check's and the
 baseline's median microseconds and the ratio check / baseline. Only the ratio

@@ -11,6 +11,7 @@ up when it is asked for, so a test's application or projector is the one used.
 from __future__ import annotations
 
 from floor import access, logs, messages, metrics, read_models, runtime
+from floor.compliance import refusals
 from floor.kernel.web.host import Host, install
 from floor.liveness import timers_stopped
 from floor.selectors import console
@@ -43,5 +44,7 @@ def install_host() -> None:
             log_position=log_position,
             command_logging=logs.command_logging,
             command_done=metrics.command_done,
+            # An excluded patron's refused attempt, kept outside the log (issue 25).
+            keep_attempt=refusals.keep,
         )
     )

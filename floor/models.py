@@ -902,3 +902,37 @@ class ExclusionEntry(models.Model):
 
     def __str__(self) -> str:
         return f"entry of {self.exclusion_list}"
+
+
+class ExclusionRefusal(models.Model):
+    """A refused attempt of an excluded patron, or of a possible match not
+    yet resolved, at one of the floor's doors (issue 25, item 2): who tried
+    (the player's id), where (the door and the command), what the lists said
+    (excluded or possible) and which versions matched, who was at the desk
+    (the staff's username and role, or the player from their phone), the
+    command id and the time (the floor's clock).
+
+    Kept outside the event log, as django-axes keeps failed logins: a refused
+    command records nothing in the log, and this row is written in its own
+    transaction once the command recorded nothing (floor.compliance.refusals).
+    No name and no document: the player's id only. One row a command id (a
+    retried refusal is one attempt)."""
+
+    at = models.DateTimeField(db_index=True)
+    player_id = models.UUIDField(db_index=True)
+    door = models.CharField(max_length=20)
+    result = models.CharField(max_length=10)
+    # The list versions that matched ("rgiaj 2026-11-01", "house self-exclusion").
+    lists = models.JSONField(default=list)
+    command = models.CharField(max_length=64)
+    command_id = models.CharField(max_length=100)
+    actor = models.CharField(max_length=150)
+    actor_role = models.CharField(max_length=30)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["actor", "command_id"], name="one_refusal_a_command_id")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.result} at {self.door} ({self.command_id})"

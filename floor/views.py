@@ -73,6 +73,7 @@ REPORT_LINKS = (
     ("report-cage", gettext_lazy("The cage")),
     ("report-voids", gettext_lazy("Voided entries")),
     ("report-aml", gettext_lazy("Cage identification threshold")),
+    ("report-exclusion-refusals", gettext_lazy("Refused at the door (exclusion lists)")),
 )
 
 

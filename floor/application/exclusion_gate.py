@@ -23,10 +23,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from datetime import datetime
 
 from floor.domain.player import Player
 from floor.kernel.context import current_context
-from floor.kernel.errors import conflict
+from floor.kernel.errors import DomainError, conflict
 from floor.kernel.roles import Role
 from floor.kernel.unit_of_work import UnitOfWork
 
@@ -100,9 +101,39 @@ def decide(player_id: str, region: str, *, self_excluded: bool, resolution: dict
     return found, None
 
 
-def check(work: UnitOfWork, player: Player) -> CheckResult:
+@dataclass(frozen=True)
+class Attempt:
+    """A refused attempt at a door, as the register of refused attempts keeps
+    it outside the event log (floor.compliance.refusals, ExclusionRefusal):
+    who tried where, what the lists said, which versions matched, who was at
+    the desk under which role and command id, and when (the command's clock).
+    No name, no document: the player's id only."""
+
+    player_id: str
+    door: str
+    result: str  # excluded or possible
+    matched: tuple[str, ...]
+    command_id: str
+    actor: str
+    actor_role: str
+    at: datetime
+
+
+def _matched(found: CheckResult, refusal: DomainError) -> tuple[str, ...]:
+    """The list versions the refusal names: those that matched, or the house's
+    self-exclusion, or the director's resolution."""
+    params = refusal.params
+    if params.get("list") in ("house", "director"):
+        return (f"{params['list']} {params['version']}",)
+    return found.matched
+
+
+def check(work: UnitOfWork, player: Player, door: str = "") -> CheckResult:
     """The patron checked against the lists that apply here, refused if
-    excluded or possibly so (unresolved)."""
+    excluded or possibly so (unresolved). The refusal carries the attempt,
+    which the gateway keeps outside the log once the command recorded nothing
+    (Ley 10/2010 art. 7.5 and the registers' rules ask the casino to show it
+    checked; an inspector asks who tried to get in)."""
     found, refusal = decide(
         player.id.hex,
         work.profile.exclusion_region,
@@ -110,10 +141,22 @@ def check(work: UnitOfWork, player: Player) -> CheckResult:
         resolution=player.exclusion_resolution,
     )
     if refusal is not None:
+        context = current_context()
+        attempt = Attempt(
+            player_id=player.id.hex,
+            door=door,
+            result=EXCLUDED if refusal.code == "patron_excluded" else POSSIBLE,
+            matched=_matched(found, refusal),
+            command_id=context.command_id,
+            actor=context.actor,
+            actor_role=context.actor_role,
+            at=context.now,
+        )
         # The player, from their phone (issue 24), is not told which list or
         # why: the desk is, when the patron asks there.
-        if current_context().actor_role == Role.PLAYER:
-            raise conflict("ask_at_the_desk")
+        if context.actor_role == Role.PLAYER:
+            refusal = conflict("ask_at_the_desk")
+        refusal.attempt = attempt
         raise refusal
     return found
 
@@ -122,7 +165,7 @@ def admit(work: UnitOfWork, player: Player, door: str) -> bool:
     """Checks the patron at ``door``; a check that lets an identified patron
     through against at least one list is recorded on them (the caller saves
     the player with its command). Returns whether it was recorded."""
-    found = check(work, player)
+    found = check(work, player, door)
     if found.result != NOT_IDENTIFIED and found.lists:
         player.exclusion_checked(door, found.result, found.lists)
         return True

@@ -38,7 +38,7 @@ from typing import Any
 from uuid import UUID
 
 from django.conf import settings
-from django.db import transaction
+from django.db import DEFAULT_DB_ALIAS, connections, router, transaction
 from django.db.models import Q
 
 from floor import runtime
@@ -270,6 +270,14 @@ def _keep(kind: str, code: str, day: date, read: Read, by: str) -> ExclusionList
 
 
 # --- checking ---------------------------------------------------------------------
+#
+# A check runs at every door (issue 25 asks under a millisecond at seating), so
+# it is two small queries, each on its index, with their SQL written once here:
+# the ORM spent about 150 us compiling each query it ran in 15 us (bench/
+# README.md, "exclusion_list.py"). The lists that apply change only when a
+# version is imported: they are kept in the process, stamped with the lists'
+# count and highest id, which the first query reads beside the patron's
+# document, so a version imported by another process is seen at the next check.
 
 
 def applicable_lists(region: str) -> list[ExclusionList]:
@@ -287,41 +295,135 @@ def applicable_lists(region: str) -> list[ExclusionList]:
     return sorted([*latest.values(), *house], key=lambda x: (x.source, x.region, x.version))
 
 
+@dataclass(frozen=True)
+class Applicable:
+    """The lists that apply in a region, as a check uses them: their labels,
+    in order, and each one's label by its id; ``stamp`` says which state of
+    the lists they were read from."""
+
+    stamp: tuple[int, int]
+    labels: tuple[str, ...]
+    by_id: dict[int, str]
+
+
+# region -> the lists that apply there, as last read by this process.
+_applicable: dict[str, Applicable] = {}
+
+
+def forget_lists(**_: object) -> None:
+    """Drops what this process read of the lists (a version saved or deleted
+    here: floor.apps connects it to ExclusionList's signals). Another
+    process's import is seen by its stamp."""
+    _applicable.clear()
+
+
+def lists_for(region: str, stamp: tuple[int, int]) -> Applicable:
+    """The lists that apply in ``region``, read again only when the lists'
+    stamp (their count and highest id) is not the one they were read at."""
+    known = _applicable.get(region)
+    if known is not None and known.stamp == stamp:
+        return known
+    lists = applicable_lists(region)
+    known = Applicable(stamp, tuple(label(x) for x in lists), {x.id: label(x) for x in lists})
+    _applicable[region] = known
+    return known
+
+
+def _sql(model: type, text: str) -> tuple[Any, str]:
+    """The connection ``model`` is read from, and ``text`` with its table and
+    columns named as that database quotes them ({table}, {column_name})."""
+    connection = connections[router.db_for_read(model) or DEFAULT_DB_ALIAS]
+    quote = connection.ops.quote_name
+    names = {f.name: quote(f.column) for f in model._meta.concrete_fields}
+    return connection, text.format(table=quote(model._meta.db_table), **names)
+
+
+def _prep(model: type, field: str, value: object, connection: Any) -> object:
+    """``value`` as the database takes it for ``model.field`` (a UUID on
+    SQLite is its hex, a date its ISO text), as the ORM would send it."""
+    return model._meta.get_field(field).get_db_prep_value(value, connection)
+
+
+def _stamp_sql(connection: Any) -> str:
+    quote = connection.ops.quote_name
+    table = quote(ExclusionList._meta.db_table)
+    return f"(SELECT COUNT(*) FROM {table}), (SELECT COALESCE(MAX(id), 0) FROM {table})"
+
+
+def _document_and_stamp(player_id: UUID | str) -> tuple | None:
+    """One query: the patron's document number, full name and birth date, and
+    the lists' stamp; None when no document is recorded."""
+    connection, text = _sql(
+        PatronIdentity,
+        "SELECT {document_number}, {full_name}, {birth_date}, %s FROM {table} "
+        "WHERE {player_id} = %%s",
+    )
+    player = _prep(PatronIdentity, "player_id", UUID(str(player_id)), connection)
+    with connection.cursor() as cursor:
+        cursor.execute(text % _stamp_sql(connection), [player])
+        return cursor.fetchone()
+
+
+def _lists_stamp() -> tuple[int, int]:
+    connection = connections[router.db_for_read(ExclusionList) or DEFAULT_DB_ALIAS]
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT {_stamp_sql(connection)}")
+        count, top = cursor.fetchone()
+    return int(count), int(top)
+
+
+def _hits(number: str, key: str, born: date | None) -> list[tuple[int, str]]:
+    """The entries of any version matching by document, or by name key and
+    birth date, as (list id, document number). Not filtered by list in the
+    query: the database then looks each branch up on its own index (the
+    list's key would have it scan a whole list); the versions that do not
+    apply are dropped by the caller."""
+    connection, text = _sql(
+        ExclusionEntry,
+        "SELECT {exclusion_list}, {document_number} FROM {table} "
+        "WHERE {document_number} = %s OR ({name_key} = %s AND {birth_date} = %s)",
+    )
+    params = [number, key, _prep(ExclusionEntry, "birth_date", born, connection)]
+    with connection.cursor() as cursor:
+        cursor.execute(text, params)
+        return cursor.fetchall()
+
+
+def _checked(applicable: Applicable, number: str, full_name: str, born: date | None):
+    if not applicable.labels:
+        return CheckResult(CLEAR, applicable.labels)
+    documented, named = set(), set()
+    for list_id, listed_number in _hits(number, name_key(full_name), born):
+        found = applicable.by_id.get(list_id)
+        if found is not None:
+            (documented if listed_number == number else named).add(found)
+    if documented:
+        return CheckResult(EXCLUDED, applicable.labels, tuple(sorted(documented)))
+    if named:
+        return CheckResult(POSSIBLE, applicable.labels, tuple(sorted(named)))
+    return CheckResult(CLEAR, applicable.labels)
+
+
 def check_identity(identity: PatronIdentity | None, region: str) -> CheckResult:
-    """What the lists that apply in ``region`` say of this document: one
-    query for the lists, one for the entries matching by document or by name
-    and birth date (each on its index)."""
+    """What the lists that apply in ``region`` say of this document: a
+    document match is ``excluded``, a name key and birth date match without
+    one ``possible``."""
     if identity is None:
         return CheckResult(NOT_IDENTIFIED)
-    lists = applicable_lists(region)
-    labels = tuple(label(x) for x in lists)
-    if not lists:
-        return CheckResult(CLEAR, labels)
-    by_id = {x.id: x for x in lists}
-    number = identity.document_number
-    # Not filtered by list in the query: the database then looks each branch
-    # up on its own index (the list's key would have it scan a whole list);
-    # the versions that do not apply are dropped here.
-    hits = ExclusionEntry.objects.filter(
-        Q(document_number=number)
-        | Q(name_key=name_key(identity.full_name), birth_date=identity.birth_date)
-    ).values_list("exclusion_list_id", "document_number")
-    documented, named = set(), set()
-    for list_id, listed_number in hits:
-        if list_id in by_id:
-            (documented if listed_number == number else named).add(label(by_id[list_id]))
-    if documented:
-        return CheckResult(EXCLUDED, labels, tuple(sorted(documented)))
-    if named:
-        return CheckResult(POSSIBLE, labels, tuple(sorted(named)))
-    return CheckResult(CLEAR, labels)
+    applicable = lists_for(region, _lists_stamp())
+    return _checked(applicable, identity.document_number, identity.full_name, identity.birth_date)
 
 
 def check_patron(player_id: UUID | str, region: str = "") -> CheckResult:
     """The patron checked against the lists that apply in ``region``:
     excluded, possible, clear or not_identified (floor.apps plugs this into
-    the doors' check, floor.application.exclusion_gate)."""
-    return check_identity(identity_of(player_id), region)
+    the doors' check, floor.application.exclusion_gate). Two queries: the
+    document with the lists' stamp, then the entries that match it."""
+    found = _document_and_stamp(player_id)
+    if found is None:
+        return CheckResult(NOT_IDENTIFIED)
+    number, full_name, born, count, top = found
+    return _checked(lists_for(region, (int(count), int(top))), number, full_name, born)
 
 
 # --- self-exclusion ---------------------------------------------------------------

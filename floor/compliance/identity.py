@@ -15,6 +15,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from floor import runtime
+from floor.compliance import refusals
 from floor.compliance.documents import Identity, clean_identity
 from floor.domain.player import Player
 from floor.kernel.errors import DomainError, conflict
@@ -187,7 +188,8 @@ def shown_to(actor: Actor, player_id: UUID | str) -> dict:
 
 def export_of(player_id: UUID | str) -> dict:
     """Everything personal the service keeps of a patron (issue 25, item 4;
-    GDPR art. 15 and 20): the contact and the identity, as JSON."""
+    GDPR art. 15 and 20): the contact, the identity and the attempts refused
+    at the doors by the exclusion lists (floor.compliance.refusals), as JSON."""
     contact = PlayerContact.objects.filter(player_id=UUID(str(player_id))).first()
     row = identity_of(player_id)
     return {
@@ -217,4 +219,7 @@ def export_of(player_id: UUID | str) -> dict:
             if row
             else None
         ),
+        "exclusion_refusals": [
+            refusals.shown(x) for x in refusals.refusals(player_id=UUID(str(player_id)))
+        ],
     }

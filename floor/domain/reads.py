@@ -91,6 +91,10 @@ READS: dict[str, dict[Role, Scope]] = {
     # The cage's identification threshold (issue 25): the compliance officer's,
     # management's; the cashier meets the threshold at the cage, not the report.
     "report_aml": _MANAGEMENT,
+    # The attempts the exclusion lists refused at the doors (issue 25, item 2):
+    # the compliance officer's, management's; the jefe and the cage saw each
+    # refusal at the desk, and read no register of them.
+    "report_exclusion_refusals": _MANAGEMENT,
     # The journal (histories) is the audit trail: not the dealer's.
     "history": {**_FLOOR, K: Scope.ALL},
     # The service's own figures (GET /metrics: commands, timers, processes; no

@@ -48,6 +48,11 @@ class DomainError(RuleViolation):
     floor's alike."""
 
     kind = ErrorKind.CONFLICT
+    # What a context keeps of this refusal outside the event log, once the
+    # command recorded nothing (the exclusion lists' register of refused
+    # attempts, floor.compliance.refusals): the gateway hands it to its host
+    # (floor.kernel.web.gateway). None: nothing is kept, as for most refusals.
+    attempt: object | None = None
 
     def __init__(self, code: str, *, kind: ErrorKind | None = None, **params: object) -> None:
         super().__init__(code, plain_text(code, params), **params)

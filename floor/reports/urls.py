@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from floor.reports import views
+from floor.reports import exclusion_refusals, views
 
 urlpatterns = [
     path("tables/", views.TablesReportView.as_view(), name="report-tables"),
@@ -10,6 +10,11 @@ urlpatterns = [
     path("waiting-lists/", views.WaitingListsReportView.as_view(), name="report-waiting-lists"),
     path("clocks/", views.ClocksReportView.as_view(), name="report-clocks"),
     path("occupancy/", views.OccupancyReportView.as_view(), name="report-occupancy"),
+    path(
+        "exclusion-refusals/",
+        exclusion_refusals.ExclusionRefusalsReportView.as_view(),
+        name="report-exclusion-refusals",
+    ),
     path("history/", views.HistoryReportView.as_view(), name="report-history"),
     path("tables/<str:table_id>/at/", views.TableAtReportView.as_view(), name="report-table-at"),
 ]

@@ -297,6 +297,34 @@ def test_a_regional_list_counts_in_its_region_only_and_the_latest_version(room, 
     assert check_patron(pid(room.new_player()), "GA").result == "not_identified"
 
 
+def test_a_version_another_process_imported_is_seen_at_the_next_check(room, director):
+    """The lists that apply are kept in the process, stamped with the lists'
+    count and highest id: a version saved by another process (here written
+    without the model's signals, as another process's save reaches none of
+    ours) is read at the next check."""
+    card = room.new_player()
+    identify(card)
+    load(director, HEADER + f"{NUMBER},x,\n")
+    assert check_patron(pid(card), "").result == "excluded"
+    assert check_patron(pid(card), "").result == "excluded"  # from what the process kept
+    # A newer version, without the patron, saved elsewhere.
+    ExclusionList.objects.bulk_create(
+        [
+            ExclusionList(
+                source="rgiaj",
+                version=date(2026, 12, 1),
+                imported_at=datetime(2026, 12, 1, 9, 0, tzinfo=UTC),
+                imported_by="elsewhere",
+            )
+        ]
+    )
+    found = check_patron(pid(card), "")
+    assert (found.result, found.lists) == ("clear", ("rgiaj 2026-12-01",))
+    # And one deleted here is forgotten at once (the model's signal).
+    ExclusionList.objects.filter(version=date(2026, 12, 1)).delete()
+    assert check_patron(pid(card), "").result == "excluded"
+
+
 def test_self_exclusion_goes_on_the_house_list_at_once(room, api_as):
     app = room.app
     table_id = open_table(room)

@@ -467,6 +467,10 @@ READ_MATRIX: dict[str, dict[str, str] | str] = {
     "report-cage": CAGE,
     "report-voids": CAGE,
     "report-aml": row(ok="director inspector", role="jefe_a jefe_b cajero crupier_1 crupier_2"),
+    # The attempts the exclusion lists refused (issue 25): the compliance officer's.
+    "report-exclusion-refusals": row(
+        ok="director inspector", role="jefe_a jefe_b cajero crupier_1 crupier_2"
+    ),
     "report-history": HISTORY,
     "report-table-at": SECTORS,
 }
@@ -722,6 +726,7 @@ HOME_REPORTS = (
     "report-cage",
     "report-voids",
     "report-aml",
+    "report-exclusion-refusals",
 )
 # The floor's reports: management's, and a jefe's for his sectors.
 FLOOR_REPORTS = {

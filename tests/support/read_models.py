@@ -25,6 +25,8 @@ NOT_PROJECTED = {
     # The exclusion lists as received (issue 25, item 2): personal data outside the log.
     "exclusionlist",
     "exclusionentry",
+    # The attempts the lists refused (issue 25): kept outside the log, like failed logins.
+    "exclusionrefusal",
 }
 
 

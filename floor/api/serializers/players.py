@@ -205,9 +205,26 @@ class IdentityExportSerializer(IdentityDocumentSerializer):
     document_type = serializers.CharField()
 
 
+class ExclusionRefusalSerializer(serializers.Serializer):
+    """A refused attempt at a door (issue 25, item 2; floor.compliance.refusals):
+    no name, no document."""
+
+    at = serializers.DateTimeField()
+    player_id = serializers.UUIDField()
+    door = serializers.CharField()
+    result = serializers.CharField()
+    lists = serializers.ListField(child=serializers.CharField())
+    command = serializers.CharField()
+    command_id = serializers.CharField()
+    actor = serializers.CharField()
+    actor_role = serializers.CharField()
+
+
 class PersonalDataSerializer(serializers.Serializer):
-    """Everything personal kept of a patron (issue 25, item 4): contact and identity."""
+    """Everything personal kept of a patron (issue 25, item 4): contact,
+    identity and the attempts refused at the doors by the exclusion lists."""
 
     player_id = serializers.UUIDField()
     contact = ContactExportSerializer(allow_null=True)
     identity = IdentityExportSerializer(allow_null=True)
+    exclusion_refusals = ExclusionRefusalSerializer(many=True)

@@ -22,7 +22,7 @@ from eventsourcing.persistence import PersistenceError
 from floor.kernel.registry import COMMANDS
 from floor.kernel.roles import Actor, Role
 from floor.kernel.service import Outcome
-from floor.kernel.web.host import host
+from floor.kernel.web.host import Host, host
 from games.errors import RuleViolation
 
 # Named as it always was: operators filter the log by it (docs/operations.md).
@@ -110,6 +110,7 @@ def _run(
             outcome = _perform_as(actor, command, command_id, context, arguments, wait)
         except RuleViolation as refused:
             result = f"refused_{getattr(refused, 'kind', None) or 'invalid'}"
+            keep_attempt(running, refused, command)
             raise
         except ReadModelsBehind:
             result = "lagging"
@@ -122,6 +123,21 @@ def _run(
             return outcome
         finally:
             running.command_done(command, result, time.perf_counter() - started)
+
+
+def keep_attempt(running: Host, refused: RuleViolation, command: str) -> None:
+    """Keeps what the refusal carries (an excluded patron's attempt at a door,
+    floor.compliance.refusals) in its own transaction, outside the event log:
+    the command recorded nothing, and still records nothing. A repeat of the
+    command id is kept once (the keeper's constraint). Failing to keep it
+    never hides the refusal: it is logged, and the refusal answered."""
+    attempt = getattr(refused, "attempt", None)
+    if attempt is None:
+        return
+    try:
+        running.keep_attempt(attempt, command)
+    except Exception:
+        logger.exception("a refused attempt could not be kept: %s", refused)
 
 
 def role_of(actor: Actor, command: str) -> str | None:

@@ -37,6 +37,10 @@ class Host:
     command_logging: Callable[..., AbstractContextManager[dict[str, str]]]
     # Counts a command by its outcome and times it (command, outcome, seconds).
     command_done: Callable[[str, str, float], None]
+    # Keeps what a refused command's refusal carries (its ``attempt``, and the
+    # command's name) outside the event log, after the command recorded
+    # nothing (floor.compliance.refusals). By default nothing is kept.
+    keep_attempt: Callable[[object, str], None] = lambda attempt, command: None
 
 
 _installed: list[Host] = []
