@@ -172,16 +172,22 @@ def cage_position() -> dict:
     flows = {}
     if day is not None:
         # The day's movements: after its opening (a float given before it is not one).
-        cash_in = cash_out = chips_in = chips_out = 0
+        cash_in = cash_out = chips_in = chips_out = bank_in = bank_out = 0
         for postings in books.cage_postings_after(day.opened_position or 0):
             cash, chips = postings.get("cage_cash", 0), postings.get("cage_chips", 0)
             cash_in, cash_out = cash_in + max(cash, 0), cash_out + max(-cash, 0)
             chips_in, chips_out = chips_in + max(chips, 0), chips_out + max(-chips, 0)
+            # Cards and cheques taken, casino cheques and transfers paid (issue 25):
+            # the bank's, not the drawer's, shown apart so the count is the drawer's.
+            bank = postings.get("bank", 0)
+            bank_in, bank_out = bank_in + max(bank, 0), bank_out + max(-bank, 0)
         flows = {
             "cash_in_cents": cash_in,
             "cash_out_cents": cash_out,
             "chips_in_cents": chips_in,
             "chips_out_cents": chips_out,
+            "bank_in_cents": bank_in,
+            "bank_out_cents": bank_out,
         }
     return {
         "gaming_day": day.day if day else None,

@@ -125,6 +125,8 @@ def test_money_moves_through_the_api_with_receipts(people, table):
         "cash_out_cents": 800,
         "chips_in_cents": 800,
         "chips_out_cents": 50_000 + 800,
+        "bank_in_cents": 0,
+        "bank_out_cents": 0,
     }
 
 
