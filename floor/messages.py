@@ -558,8 +558,19 @@ MESSAGES = {
     "winnings_above_day_result": _(
         "The certificate may state at most %(most_euros)s: the patron's chips cashed at the "
         "cage today (%(cashed_euros)s) less what they paid for chips today, at the cage or "
-        "the tables (%(bought_euros)s), and the winnings already certified "
-        "(%(certified_euros)s)."
+        "the tables (%(bought_euros)s), the chips they held from an earlier day "
+        "(%(carried_euros)s) and the winnings already certified (%(certified_euros)s)."
+    ),
+    "books_catching_up": _(
+        "The books are still catching up with the last operations: try again in a moment."
+    ),
+    "void_behind_a_certificate": _(
+        "This cash-out cannot be voided: a certificate of winnings of %(certified_euros)s "
+        "given today rests on it."
+    ),
+    "void_behind_a_cheque": _(
+        "This purchase cannot be voided: the casino cheques paid today (%(cheques_euros)s) "
+        "rest on what the patron bought by card or cheque."
     ),
     "paid_with_invalid": _(
         "At the table a buy-in is paid in cash or with the player's own chips; one paid "

@@ -37,11 +37,11 @@ def plug_in_the_books() -> None:
         from floor.ports.compliance import is_identified
 
         aml.identified_by(is_identified)
-        # A patron's cash buy-ins at the tables, which a certificate of
-        # winnings takes off their result (the books' read side).
-        from ledger.selectors import table_cash_buy_ins
+        # What a patron brought into the day besides the cage's chips, which a
+        # certificate of winnings takes off their result (the books' read side).
+        from ledger.patron_money import brought_in
 
-        aml.table_purchases_by(table_cash_buy_ins)
+        aml.brought_in_by(brought_in)
     ROOM.snapshot_every(Account, 100)
     ROOM.snapshot_every(Cage, 50)
 

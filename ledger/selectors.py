@@ -356,3 +356,19 @@ def table_cash_buy_ins(player_id: str, gaming_day: str) -> int:
     ]
     voided = voided_among([i for i, _ in found])
     return sum(amount for i, amount in found if i.hex not in voided)
+
+
+def chips_held_at_open(player_id: str, gaming_day: str) -> int:
+    """The chips a patron held off the tables when ``gaming_day`` opened, in
+    cents: what every entry on their chips account up to the day's opening
+    left there (each names the patron: ledger.domain.floor_money, the cage).
+    Chips they brought from an earlier day, which a certificate of winnings
+    must not call today's winnings (ledger.application.aml). Two queries."""
+    day = GamingDayView.objects.filter(day=gaming_day).only("opened_position").first()
+    if day is None or day.opened_position is None:
+        return 0
+    account = f"player:{UUID(str(player_id)).hex}"
+    found = TransactionView.objects.filter(
+        player_id=UUID(str(player_id)), position__lte=day.opened_position
+    ).values_list("postings", flat=True)
+    return sum(postings.get(account, 0) for postings in found)

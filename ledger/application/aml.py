@@ -61,17 +61,19 @@ def _nobody_identified(player_id: str) -> bool:
 _identified: list[Callable[[str], bool]] = [_nobody_identified]
 
 
-def _no_table_purchases(player_id: str, gaming_day: str) -> int:
-    """Until the books' read side is plugged in, none is known."""
-    return 0
+def _nothing_brought_in(player_id: str, gaming_day: str) -> tuple[int, int]:
+    """Until the books' read side is plugged in, nothing is known."""
+    return 0, 0
 
 
-_table_purchases: list[Callable[[str, str], int]] = [_no_table_purchases]
+_brought_in: list[Callable[[str, str], tuple[int, int]]] = [_nothing_brought_in]
 
 
-def table_purchases_by(read: Callable[[str, str], int]) -> None:
-    """Plugs in a patron's cash buy-ins at the tables on a day (ledger.apps)."""
-    _table_purchases[0] = read
+def brought_in_by(read: Callable[[str, str], tuple[int, int]]) -> None:
+    """Plugs in what a patron brought into a gaming day besides their chips
+    bought at the cage: (cash paid at the tables that day, chips held off
+    the tables at the day's open), from the books (ledger.apps)."""
+    _brought_in[0] = read
 
 
 def identified_by(check: Callable[[str], bool]) -> None:
@@ -146,11 +148,13 @@ def certify(
     if rule.traceable_payouts_identified and not is_identified(player):
         raise conflict("certificate_to_identified_only", source=rule.source)
     at_cage, cashed = gaming_day.patron_totals(player)
-    # The cash paid in at the tables is money brought in too, not winnings
-    # (read from the books' read side: a certificate comes hours after).
-    bought = at_cage + _table_purchases[0](player, gaming_day.day)
+    # Money brought in is not winnings: the cash paid in at the tables today,
+    # and the chips held since an earlier day (read from the books once they
+    # show every event recorded: ledger.patron_money).
+    table_cash, carried = _brought_in[0](player, gaming_day.day)
+    bought = at_cage + table_cash
     certified = gaming_day.certified(player)
-    most = max(cashed - bought - certified, 0)
+    most = max(cashed - bought - carried - certified, 0)
     if amount > most:
         raise conflict(
             "winnings_above_day_result",
@@ -158,11 +162,38 @@ def certify(
             most_cents=most,
             bought_cents=bought,
             cashed_cents=cashed,
+            carried_cents=carried,
             certified_cents=certified,
         )
     number = gaming_day.certify_winnings(player, amount)
-    figures = {"bought_cents": bought, "cashed_cents": cashed, "certified_before_cents": certified}
+    figures = {
+        "bought_cents": bought,
+        "cashed_cents": cashed,
+        "carried_cents": carried,
+        "certified_before_cents": certified,
+    }
     return number, figures
+
+
+def check_void(
+    work: UnitOfWork, gaming_day: GamingDay, player_id: object, direction: str, amount: int,
+    instrument: str,
+) -> None:  # fmt: skip
+    """A voided cage operation may not pull the ground from under what the
+    cage gave on it: a cash-out behind a certificate of winnings (the day's
+    result would fall below what was certified), a card or cheque purchase
+    behind a Portuguese casino cheque (the cheques would pass what was
+    bought by card or cheque [Lei 83/2017])."""
+    player = UUID(str(player_id)).hex
+    bought, cashed = gaming_day.patron_totals(player)
+    certified = gaming_day.certified(player)
+    if direction == CASHED and certified and cashed - amount - bought < certified:
+        raise conflict("void_behind_a_certificate", certified_cents=certified)
+    rule = work.profile.cage_identification
+    if direction == BOUGHT and instrument in (CARD, CHEQUE) and rule.cheque_up_to_card_or_cheque:
+        by_card, cheques = gaming_day.patron_traceable(player)
+        if by_card - amount < cheques:
+            raise conflict("void_behind_a_cheque", cheques_cents=cheques)
 
 
 def check_and_note(

@@ -138,8 +138,12 @@ def certify_winnings(work: UnitOfWork, *, player: str, amount_cents: int) -> Dec
     _, gaming_day = open_day(work)
     amount = cents(amount_cents)
     found = tables.player(work, player)
+    # No certificate to a patron the lists bar (a version imported since
+    # they bought their chips): it would say they won where they may not
+    # play (issue 25, item 2). The cash-out itself is their money: paid.
+    checked = [found] if exclusions.admit(work, found, exclusions.CAGE) else []
     number, figures = aml.certify(work, gaming_day, found.id, amount)
-    return [gaming_day], {
+    return [gaming_day, *checked], {
         "player_id": str(found.id),
         "certificate": number,
         "gaming_day": gaming_day.day,

@@ -92,11 +92,15 @@ def void_entry(
     # A voided cage operation comes off its patron's day total (ledger.application.aml).
     direction = aml.direction_of(str(original.kind), original.reason_params)
     if direction is not None and original.player_id:
+        instrument = aml.instrument_of(original.reason_params)
+        aml.check_void(
+            work, gaming_day, original.player_id, direction, original.amount_cents, instrument
+        )
         gaming_day.note_patron_cage(
             original.player_id,
             direction,
             -original.amount_cents,
-            aml.instrument_of(original.reason_params),
+            instrument,
         )
     more = [original, gaming_day]
     if table is not None:  # the chips come back off the seat; the void booked the money

@@ -234,14 +234,20 @@ def close_gaming_day(work: UnitOfWork) -> Decision:
 
 def cage_flows(work: UnitOfWork, gaming_day: GamingDay) -> dict[str, int]:
     """The day's cash in and out and chips out and in, from the cage
-    accounts' totals against those at the open."""
+    accounts' totals against those at the open, and the money that went
+    through the bank instead of the drawer (the day's own totals)."""
     cash_in, cash_out = account_totals(work, accounts.CAGE_CASH)
     chips_in, chips_out = account_totals(work, accounts.CAGE_CHIPS)
     opened_cash = gaming_day.opening_totals.get("cage_cash", [0, 0])
     opened_chips = gaming_day.opening_totals.get("cage_chips", [0, 0])
+    bank_in, bank_out = gaming_day.bank_totals()
     return {
         "cash_in_cents": cash_in - opened_cash[0],
         "cash_out_cents": cash_out - opened_cash[1],
         "chips_in_cents": chips_in - opened_chips[0],
         "chips_out_cents": chips_out - opened_chips[1],
+        # Chips sold by card or cheque, cash-outs paid by casino cheque or
+        # transfer: chips moved with no cash, through the bank (issue 25).
+        "bank_in_cents": bank_in,
+        "bank_out_cents": bank_out,
     }

@@ -164,6 +164,12 @@ class GamingDay(AuditedAggregate):
         by_card, by_cheque = getattr(self, "traceable", {}).get(player_id, (0, 0))
         return by_card, by_cheque
 
+    def bank_totals(self) -> tuple[int, int]:
+        """(in, out) through the casino's bank today, in cents: cards and
+        cheques taken for chips, casino cheques and transfers paid."""
+        bank_in, bank_out = getattr(self, "bank", (0, 0))
+        return bank_in, bank_out
+
     def certified(self, player_id: str) -> int:
         """The winnings certified today to that patron, in cents."""
         return sum(
@@ -198,6 +204,13 @@ class GamingDay(AuditedAggregate):
         else:
             cashed += amount
         self.patron_cage[player_id] = [bought, cashed]
+        # The day's money through the bank, [in, out] (the close's report).
+        bank_in, bank_out = getattr(self, "bank", [0, 0])
+        if direction == "bought" and instrument in ("card", "cheque"):
+            bank_in += amount
+        elif direction == "cashed" and instrument in ("cheque", "transfer"):
+            bank_out += amount
+        self.bank = [bank_in, bank_out]
         by_card, by_cheque = self.traceable.get(player_id, [0, 0])
         if direction == "bought" and instrument in ("card", "cheque"):
             by_card += amount

@@ -18,7 +18,7 @@ from floor.messages import message_for
 from floor.models import PatronIdentity
 from ledger.domain import accounts
 from ledger.selectors import winnings_certificates
-from tests.ledger.test_aml_thresholds import identify, pid_hex, the_day
+from tests.ledger.test_aml_thresholds import identify, next_gaming_day, pid_hex, the_day
 from tests.support.books import Books
 from tests.support.floor import CRUPIER, new_id
 from tests.support.money import CAJERO, open_cage
@@ -293,3 +293,106 @@ def test_the_cashier_pays_by_cheque_from_the_console(live_room, make_user):
     page = cajero.get(f"/cage/?card={card}").content.decode()
     assert 'name="paid_by"' in page and 'name="paid_as"' in page
     assert 'data-testid="certify-winnings"' in page
+
+
+# --- what the review found (issue 25): certificates and voids ------------------------------
+
+
+def test_chips_bought_on_an_earlier_day_are_not_certified_as_todays_winnings(live_room):
+    """A patron buys 3,000 EUR of chips, keeps them overnight and cashes them
+    the next gaming day: money brought in, not winnings [Ley 10/2010 art. 7.5]."""
+    books = Books(live_room.app)
+    open_cage(live_room.app)
+    card = live_room.new_player()
+    identify(card)
+    sell(live_room, card, 3_000 * EUR)
+    next_gaming_day(live_room, books)
+    cash(live_room, card, 3_000 * EUR)
+    error = refused(live_room.app, "winnings_above_day_result", certify, live_room, card, 1)
+    assert (error.params["carried_cents"], error.params["most_cents"]) == (3_000 * EUR, 0)
+
+
+def test_a_certificate_waits_for_the_books_to_show_the_days_buy_ins(live_room):
+    """The books' read side is brought up to the log before the certificate
+    is decided: a cash buy-in the projector had not yet applied still counts."""
+    _, loser = played_heads_up(live_room)  # paid 10 EUR cash at the table, holds 5
+    cash(live_room, loser, 500)
+    identify(loser)
+    # No catch-up here: the command brings the books up to date itself.
+    error = refused(live_room.app, "winnings_above_day_result", certify, live_room, loser, 1)
+    assert error.params["bought_cents"] == 1_000
+
+
+def test_a_certificate_is_refused_while_the_books_lag(live_room, monkeypatch):
+    from floor.kernel.web import projector as projector_module
+    from ledger import patron_money
+
+    winner, _ = played_heads_up(live_room)
+    cash(live_room, winner, 1_300)
+    identify(winner)
+
+    class Lagging:
+        def catch_up(self, **_):
+            raise projector_module.ProjectionLagging("behind")
+
+    monkeypatch.setattr(patron_money, "host", lambda: Lagging())
+    refused(live_room.app, "books_catching_up", certify, live_room, winner, 100)
+
+
+def test_a_cash_out_behind_a_certificate_cannot_be_voided(live_room):
+    winner, _ = played_heads_up(live_room)
+    cashed = cash(live_room, winner, 1_300)
+    identify(winner)
+    certify(live_room, winner, 500)
+    error = refused(
+        live_room.app, "void_behind_a_certificate", live_room.app.void_entry, CAJERO, new_id(),
+        transaction_id=cashed.result["transaction_ids"][0], reason_code="wrong_amount",
+    )  # fmt: skip
+    assert error.params == {"certified_cents": 500}
+
+
+def test_a_card_purchase_behind_a_paid_portuguese_cheque_cannot_be_voided(pt_room):
+    """Lei 83/2017: the cheque rests on the card purchase."""
+    open_cage(pt_room.app)
+    card = pt_room.new_player()
+    identify(card)
+    by_card = sell(pt_room, card, 400 * EUR, paid_by="card")
+    cash(pt_room, card, 400 * EUR, paid_as="cheque")
+    sell(pt_room, card, 400 * EUR)
+    refused(
+        pt_room.app, "void_behind_a_cheque", pt_room.app.void_entry, CAJERO, new_id(),
+        transaction_id=by_card.result["transaction_ids"][0], reason_code="wrong_amount",
+    )  # fmt: skip
+    assert the_day(pt_room).patron_traceable(pid_hex(card)) == (400 * EUR, 400 * EUR)
+
+
+def test_no_certificate_of_winnings_to_a_patron_on_the_national_register(live_room, make_user):
+    """A version of the RGIAJ imported since the patron bought their chips:
+    the cash-out is theirs, but no certificate says they won where they may
+    not play [issue 25, item 2: checked at the cage]."""
+    from floor.compliance.exclusions import import_list
+
+    winner, _ = played_heads_up(live_room)
+    cash(live_room, winner, 1_300)
+    identify(winner)
+    director = make_user("dora", "director")
+    listed = "document_number,full_name,birth_date\n12345678Z,Ana Pérez Souto,1980-05-17\n"
+    import_list(director, new_id(), source="rgiaj", version="2026-11-01", data=listed.encode())
+    refused(live_room.app, "patron_excluded", certify, live_room, winner, 500)
+
+
+def test_the_days_report_accounts_for_the_money_through_the_bank(cm_room):
+    books = Books(cm_room.app)
+    open_cage(cm_room.app)
+    card = cm_room.new_player()
+    identify(card)
+    sell(cm_room, card, 400 * EUR, paid_by="card")
+    sell(cm_room, card, 100 * EUR)
+    cash(cm_room, card, 200 * EUR, paid_as="transfer")
+    books.catch_up()
+    counts = {n: books.balance(accounts.AccountRef(n)) for n in ("cage_cash", "cage_chips")}
+    cm_room.app.count_gaming_day(CAJERO, new_id(), counts=counts)
+    report = cm_room.app.close_gaming_day(CAJERO, new_id()).result["report"]
+    cage = report["cage"]
+    assert (cage["bank_in_cents"], cage["bank_out_cents"]) == (400 * EUR, 200 * EUR)
+    assert (cage["cash_in_cents"], cage["chips_out_cents"]) == (100 * EUR, 500 * EUR)

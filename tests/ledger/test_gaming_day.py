@@ -227,6 +227,8 @@ def test_a_gaming_day_from_float_to_report(room, clock):
             "cash_out_cents": 8_200,  # the cash-outs
             "chips_in_cents": 18_200,  # the credit and the chips cashed
             "chips_out_cents": 56_000,  # the fill, the chips sold and paid for at the cage
+            "bank_in_cents": 0,  # no card, cheque or transfer this day (issue 25)
+            "bank_out_cents": 0,
             "expected_cash_cents": 997_800,
             "counted_cash_cents": 997_800,
             "expected_chips_cents": 1_962_200,
