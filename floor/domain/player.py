@@ -417,8 +417,9 @@ class Player(AuditedAggregate):
     def lift_self_exclusion(self, reason: str, at: datetime, until: datetime | None) -> None:
         """Lifts the patron's self-exclusion, not before ``until`` (the
         house's minimum period from when it was taken, computed by the
-        command from the profile). A self-exclusion recorded before its date
-        was kept has no ``until``: the room cannot show it is recent."""
+        command from the profile; for a self-exclusion recorded before its
+        date was kept, from its event's timestamp: floor.application.
+        exclusions). ``until`` None lifts at once."""
         if not self.self_excluded:
             raise conflict("not_self_excluded")
         if until is not None and at < until:

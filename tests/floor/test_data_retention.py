@@ -28,6 +28,7 @@ from floor import runtime
 from floor.compliance.exclusions import check_patron, exclude_self, import_list, lift_self_exclusion
 from floor.compliance.identity import record_identity
 from floor.compliance.retention import last_activity, purge
+from floor.domain.player import Player
 from floor.models import ExclusionEntry, ExclusionList, PatronIdentity
 from games.profile_rules import months_after, years_after
 from games.profiles import get_profile
@@ -182,6 +183,37 @@ def test_lifting_is_the_directors_over_the_api(room, clock, cage, api_as):
     clock.advance(timedelta(days=183))
     done = director.post(url, {"command_id": new_id(), "reason": "period served"}, format="json")
     assert done.status_code == 201, done.content
+    assert not runtime.floor_app().repository.get(UUID(pid(card))).self_excluded
+
+
+def test_a_self_exclusion_recorded_before_its_date_was_kept_counts_from_its_event(
+    room, clock, cage, director, monkeypatch
+):
+    """A SelfExcluded event recorded before it carried its date (``at``) is
+    dated by its own timestamp: the six-month minimum runs from it, never
+    waived for want of the field [RGIAJ, Real Decreto 1614/2011; the
+    profile's ``self_exclusion``]."""
+    card = room.new_player()
+    identify(cage, card)
+    # As the code before issue 25 item 4 recorded it: no date in the event.
+    monkeypatch.setattr(Player, "exclude_self", lambda self, at: self._self_excluded_event())
+    exclude_self(cage, new_id(), player=card)
+    monkeypatch.undo()
+    (event,) = events_of(room.app, pid(card), "SelfExcluded")
+    assert event.at == ""
+    clock.advance(timedelta(days=30))
+    error = refused(
+        room.app,
+        "self_exclusion_too_recent",
+        lift_self_exclusion,
+        director,
+        new_id(),
+        player=card,
+        reason="asked today",
+    )
+    assert error.params["until"] == months_after(event.timestamp, 6).isoformat()
+    clock.advance(timedelta(days=160))
+    lift_self_exclusion(director, new_id(), player=card, reason="period served")
     assert not runtime.floor_app().repository.get(UUID(pid(card))).self_excluded
 
 
