@@ -23,7 +23,13 @@ What is purged, daily (``floor.tasks.purge_personal_data``) or by hand
   ``purged_at``: the log names the version (the import's
   ``VersionImported``, each check's list versions), so an inspector can
   still see which version a check read. The house list is never superseded:
-  its entries go when a self-exclusion is lifted.
+  its entries go when a self-exclusion is lifted;
+- the register of refused attempts at the doors (ExclusionRefusal,
+  floor.compliance.refusals: a patron's id, when and where they tried), each
+  row once the retention has run from its own attempt: it is personal data
+  kept for the same due diligence [Ley 10/2010 art. 25; Lei 83/2017 art. 51;
+  GDPR art. 5.1.e, kept no longer than needed]. Nothing in the log names
+  the row, so it is simply deleted.
 
 The activity is read from the audit journal (the events that concern the
 patron): the purge first brings it up to date, and purges nothing while it
@@ -47,6 +53,7 @@ from floor.models import (
     EventJournalEntry,
     ExclusionEntry,
     ExclusionList,
+    ExclusionRefusal,
     JournalMention,
     PatronIdentity,
 )
@@ -91,6 +98,9 @@ class Purge:
     versions: list[Superseded] = field(default_factory=list)
     # Refused for another reason (the record and the log disagree): named, not purged.
     failed: list[tuple[UUID, str]] = field(default_factory=list)
+    # The refused attempts older than the retention (counted; deleted unless a dry run).
+    refusals: int = 0
+    refusals_before: datetime | None = None
     erased: int = 0
     rows_deleted: int = 0
     lagging: bool = False
@@ -146,6 +156,17 @@ def versions_due(now: datetime) -> list[Superseded]:
     return due
 
 
+def refusals_due(now: datetime) -> tuple[datetime | None, int]:
+    """The refused attempts whose retention ended by ``now``: those before
+    the returned instant (None, and none, when the profile keeps data for
+    good), and how many they are."""
+    rule = runtime.floor_app().profile.retention
+    if rule.years is None:
+        return None, 0
+    before = years_after(now, -rule.years)
+    return before, ExclusionRefusal.objects.filter(at__lt=before).count()
+
+
 def purge(*, dry_run: bool = False) -> Purge:
     """Finds what is past retention and, unless ``dry_run``, erases it (see
     the module's docstring). A patron the command refuses as self-excluded is
@@ -160,6 +181,7 @@ def purge(*, dry_run: bool = False) -> Purge:
         return found
     found.identities = identities_due(now)
     found.versions = versions_due(now)
+    found.refusals_before, found.refusals = refusals_due(now)
     if dry_run:
         found.kept_self_excluded = [
             due.player_id for due in found.identities if _self_excluded(due.player_id)
@@ -175,6 +197,8 @@ def purge(*, dry_run: bool = False) -> Purge:
             found.failed.append((due.player_id, refused))
     for superseded in found.versions:
         found.rows_deleted += _drop_rows(superseded.version, now)
+    if found.refusals_before is not None:
+        found.refusals, _ = ExclusionRefusal.objects.filter(at__lt=found.refusals_before).delete()
     return found
 
 

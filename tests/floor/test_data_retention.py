@@ -352,6 +352,48 @@ def test_a_superseded_list_version_loses_its_rows_and_keeps_its_record(room, clo
     assert purge().versions == []
 
 
+def test_the_register_of_refused_attempts_is_purged_with_the_retention(
+    room, clock, cage, director, api_as
+):
+    """A refused attempt (ExclusionRefusal: a patron's id, when and where
+    they tried) is personal data kept for the same due diligence as the
+    document: each row goes once the retention has run from its own attempt
+    [Ley 10/2010 art. 25; GDPR art. 5.1.e]; a younger attempt stays."""
+    from floor.models import ExclusionRefusal
+
+    table_id = room.drawn_table(4)[0]
+    card = room.new_player()
+    identify(cage, card)
+    listed = HEADER + f"{NUMBER},{NAME},1980-05-17\n"
+    import_list(director, new_id(), source="rgiaj", version="2026-11-01", data=listed.encode())
+    jefe = api_as("jaime-rr", "jefe_sector")
+
+    def attempt() -> None:
+        answer = jefe.post(
+            f"/api/tables/{table_id}/seat/",
+            {"command_id": new_id(), "player": card},
+            format="json",
+        )
+        assert (answer.status_code, answer.json()["code"]) == (409, "patron_excluded")
+
+    attempt()
+    first = clock.now()
+    clock.advance(timedelta(days=5 * 365))
+    attempt()
+    assert ExclusionRefusal.objects.filter(player_id=UUID(pid(card))).count() == 2
+    clock.advance(TEN_YEARS - timedelta(days=5 * 365) - timedelta(days=1))
+    assert purge().refusals == 0
+    clock.advance(timedelta(days=2))
+    dry = purge_output("--dry-run")
+    assert "refused attempts at the doors before" in dry and ": 1 would be deleted" in dry
+    assert ExclusionRefusal.objects.count() == 2
+    found = purge()
+    assert found.refusals == 1
+    (kept,) = ExclusionRefusal.objects.filter(player_id=UUID(pid(card)))
+    assert kept.at > first
+    assert purge().refusals == 0
+
+
 def test_beat_runs_the_purge_daily():
     entry = settings.CELERY_BEAT_SCHEDULE["personal-data-purge"]
     assert entry["task"] == "floor.tasks.purge_personal_data"
