@@ -106,7 +106,13 @@ def record_identity(
     Checked first: a refused input records nothing, and a document already
     kept for another patron is refused (``document_other_patron``: one
     document, one patron). Recorded again for the same patron, the row is
-    replaced and a new event says so. A repeated command id changes nothing."""
+    replaced and a new event says so. A repeated command id changes nothing.
+
+    A patron self-excluded at the room has their document put on the house
+    list as soon as it is recorded (or replaced), whether the exclusion came
+    before or after it: the same document, or name and birth date, under
+    another card is refused from then on (issue 25: "self-exclusion ... goes
+    on the house list at once"; floor.compliance.exclusions)."""
     identity = clean_identity(
         document_type, document_number, country, full_name, birth_date, _today()
     )
@@ -135,10 +141,23 @@ def record_identity(
     except ReadModelsBehind as behind:
         if not behind.outcome.replayed:
             _keep(behind.outcome.result["player_id"], identity, by)
+            _house_list_if_self_excluded(behind.outcome.result["player_id"], by)
         raise
     if not outcome.replayed:
         _keep(outcome.result["player_id"], identity, by)
+        _house_list_if_self_excluded(outcome.result["player_id"], by)
     return outcome
+
+
+def _house_list_if_self_excluded(player_id: str, by: str) -> None:
+    """Puts the patron's newly recorded document on the house list if they
+    are self-excluded (see ``record_identity``)."""
+    # Imported here: floor.compliance.exclusions reads the identity from this module.
+    from floor.compliance.exclusions import put_on_house_list
+
+    found = runtime.floor_app().repository.get(UUID(player_id))
+    if getattr(found, "self_excluded", False):
+        put_on_house_list(player_id, by)
 
 
 def erase_identity(user: Any, command_id: str, *, player: str) -> Outcome:
