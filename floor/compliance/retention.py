@@ -16,7 +16,16 @@ What is purged, daily (``floor.tasks.purge_personal_data``) or by hand
   which holds no data, and the row is deleted; the log and its chain stay
   whole. A patron self-excluded at the room is not purged while the
   exclusion is in force (the command refuses it: the house list reads the
-  document);
+  document). Nor is a patron whose document a list that applies in the
+  room still lists (``excluded``, or ``possible`` by name and birth date,
+  floor.compliance.exclusions.check_identity): a refused attempt records no
+  event, so a listed patron who keeps trying looks inactive, and erasing
+  their document would let every door admit them by card (a patron not
+  identified is let through). The document is the room's means of keeping
+  the exclusion, which the register's rules oblige it to apply [RGIAJ, Ley
+  13/2011 art. 6 and Real Decreto 1614/2011; PT: Decreto-Lei 422/89 arts.
+  36-38]; it is kept while listed, and the retention applies again (its
+  clock never stopped) once no list names it;
 - the rows of an exclusion list's version that a newer version of the same
   list superseded (was imported) longer ago than the retention. The
   version's own row (list, date, row count, who imported it) stays, marked
@@ -47,6 +56,9 @@ from django.db.models import Max, Q
 
 from floor import runtime
 from floor.application.clocks import CLOCK_ACTOR
+from floor.application.exclusion_gate import EXCLUDED, POSSIBLE
+from floor.compliance.exclusions import check_identity
+from floor.compliance.identity import identity_of
 from floor.kernel.errors import DomainError
 from floor.kernel.web.gateway import record_as
 from floor.models import (
@@ -95,6 +107,8 @@ class Purge:
     source: str
     identities: list[Due] = field(default_factory=list)
     kept_self_excluded: list[UUID] = field(default_factory=list)
+    # Kept because a list that applies names the document: the patron and the versions.
+    kept_listed: list[tuple[UUID, tuple[str, ...]]] = field(default_factory=list)
     versions: list[Superseded] = field(default_factory=list)
     # Refused for another reason (the record and the log disagree): named, not purged.
     failed: list[tuple[UUID, str]] = field(default_factory=list)
@@ -169,8 +183,8 @@ def refusals_due(now: datetime) -> tuple[datetime | None, int]:
 
 def purge(*, dry_run: bool = False) -> Purge:
     """Finds what is past retention and, unless ``dry_run``, erases it (see
-    the module's docstring). A patron the command refuses as self-excluded is
-    reported as kept."""
+    the module's docstring). A self-excluded patron, and one a list that
+    applies still names, are reported as kept, with why."""
     app = runtime.floor_app()
     now = app.clock.now()
     found = Purge(source=app.profile.retention.source)
@@ -182,12 +196,18 @@ def purge(*, dry_run: bool = False) -> Purge:
     found.identities = identities_due(now)
     found.versions = versions_due(now)
     found.refusals_before, found.refusals = refusals_due(now)
-    if dry_run:
-        found.kept_self_excluded = [
-            due.player_id for due in found.identities if _self_excluded(due.player_id)
-        ]
-        return found
+    region = app.profile.exclusion_region
+    erasable = []
     for due in found.identities:
+        if _self_excluded(due.player_id):
+            found.kept_self_excluded.append(due.player_id)
+        elif listed := _listed(due.player_id, region):
+            found.kept_listed.append((due.player_id, listed))
+        else:
+            erasable.append(due)
+    if dry_run:
+        return found
+    for due in erasable:
         refused = _erase(due)
         if refused is None:
             found.erased += 1
@@ -200,6 +220,13 @@ def purge(*, dry_run: bool = False) -> Purge:
     if found.refusals_before is not None:
         found.refusals, _ = ExclusionRefusal.objects.filter(at__lt=found.refusals_before).delete()
     return found
+
+
+def _listed(player_id: UUID, region: str) -> tuple[str, ...]:
+    """The list versions that name the patron's document (by number, or by
+    name and birth date), of the lists that apply in ``region``; () if none."""
+    checked = check_identity(identity_of(player_id), region)
+    return checked.matched if checked.result in (EXCLUDED, POSSIBLE) else ()
 
 
 def _self_excluded(player_id: UUID) -> bool:

@@ -318,6 +318,60 @@ def test_a_self_excluded_patron_is_kept_while_the_exclusion_is_in_force(
     assert not PatronIdentity.objects.filter(player_id=UUID(pid(card))).exists()
 
 
+def test_the_purge_keeps_the_document_of_a_patron_still_on_a_list(room, clock, cage, director):
+    """A patron identified once, then put on the RGIAJ, is refused at every
+    door; refusals record no event, so their last activity stays the day
+    they were identified. Erasing their document then would let every door
+    admit them by card (a patron not identified is let through): the purge
+    keeps the document while a list that applies names it, says why, and
+    erases it once no list does [RGIAJ, Ley 13/2011 art. 6, Real Decreto
+    1614/2011; the retention: Ley 10/2010 art. 25]."""
+    app = room.app
+    table_id = room.drawn_table(4)[0]
+    card = room.new_player()
+    identify(cage, card)
+    listed = HEADER + f"{NUMBER},{NAME},1980-05-17\n"
+    import_list(director, new_id(), source="rgiaj", version="2026-11-01", data=listed.encode())
+    refused(app, "patron_excluded", room.sit, table_id, card)
+    # Nine years on, a new version of the register still lists them; they keep trying.
+    clock.advance(timedelta(days=9 * 365))
+    import_list(director, new_id(), source="rgiaj", version="2035-11-01", data=listed.encode())
+    clock.advance(TEN_YEARS - timedelta(days=9 * 365) + timedelta(days=2))
+    refused(app, "patron_excluded", room.sit, table_id, card)
+    dry = purge_output("--dry-run")
+    assert f"identity of player {pid(card)}" in dry
+    assert "kept: on an exclusion list (rgiaj 2035-11-01)" in dry
+    found = purge()
+    assert found.kept_listed == [(UUID(pid(card)), ("rgiaj 2035-11-01",))]
+    assert found.erased == 0 and not events_of(app, pid(card), "IdentityErased")
+    # Still on the register in force: still refused at the seat.
+    refused(app, "patron_excluded", room.sit, table_id, card)
+    # A version that no longer lists them: the retention applies again.
+    import_list(
+        director,
+        new_id(),
+        source="rgiaj",
+        version="2036-12-01",
+        data=(HEADER + "11111111H,Someone,1970-01-01\n").encode(),
+    )
+    assert purge().erased == 1
+    assert not PatronIdentity.objects.filter(player_id=UUID(pid(card))).exists()
+
+
+def test_a_possible_match_keeps_the_document_too(room, clock, cage, director):
+    """A list naming the patron by name and birth date without their
+    document (``possible``) keeps it as well: the director's decision on the
+    match needs the document it is taken on."""
+    card = room.new_player()
+    identify(cage, card)
+    listed = HEADER + f",{NAME},1980-05-17\n"
+    import_list(director, new_id(), source="rgiaj", version="2026-11-01", data=listed.encode())
+    clock.advance(TEN_YEARS + timedelta(days=1))
+    found = purge()
+    assert found.kept_listed == [(UUID(pid(card)), ("rgiaj 2026-11-01",))]
+    assert PatronIdentity.objects.filter(player_id=UUID(pid(card))).exists()
+
+
 def test_a_superseded_list_version_loses_its_rows_and_keeps_its_record(room, clock, director):
     first = HEADER + "11111111H,Someone,1970-01-01\n22222222J,Other,1971-01-01\n"
     import_list(director, new_id(), source="rgiaj", version="2026-11-01", data=first.encode())

@@ -41,10 +41,13 @@ class Command(BaseCommand):
             self.stdout.write("The audit journal lags the log: nothing purged; run again.")
             return
         kept = set(found.kept_self_excluded)
+        listed = dict(found.kept_listed)
         failed = dict(found.failed)
         for due in found.identities:
             if due.player_id in kept:
                 what = "kept: self-excluded, in force"
+            elif due.player_id in listed:
+                what = f"kept: on an exclusion list ({', '.join(listed[due.player_id])})"
             elif due.player_id in failed:
                 what = f"not erased: {failed[due.player_id]}"
             else:
