@@ -504,6 +504,15 @@ def lift_self_exclusion(user: Any, command_id: str, *, player: str, reason: obje
     return outcome
 
 
+def off_house_list(player_id: str, document_number: str) -> None:
+    """Deletes the patron's house-list entry of one document: a document
+    erased as recorded in error (floor.compliance.identity.erase_identity)
+    named someone else, or no one. Their other entries, and their
+    self-exclusion (every door still refuses their card), stay."""
+    mine = Q(player_id=UUID(str(player_id)), document_number=document_number)
+    _delete_house_entries(mine)
+
+
 def _off_house_list(player_id: str) -> None:
     """Deletes the patron's house-list entries: theirs by id, and, for an
     entry kept before the id was (none in service), by their document."""
@@ -511,6 +520,10 @@ def _off_house_list(player_id: str) -> None:
     identity = identity_of(player_id)
     if identity is not None:
         mine |= Q(player_id__isnull=True, document_number=identity.document_number)
+    _delete_house_entries(mine)
+
+
+def _delete_house_entries(mine: Q) -> None:
     with transaction.atomic():
         ExclusionEntry.objects.filter(mine, exclusion_list__source=ExclusionList.HOUSE).delete()
         for kept in ExclusionList.objects.filter(source=ExclusionList.HOUSE):

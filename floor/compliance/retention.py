@@ -53,14 +53,16 @@ from uuid import UUID
 
 from django.db import transaction
 from django.db.models import Max, Q
+from django.utils import timezone
 
 from floor import runtime
 from floor.application.clocks import CLOCK_ACTOR
 from floor.application.exclusion_gate import EXCLUDED, POSSIBLE
 from floor.compliance.exclusions import check_identity
 from floor.compliance.identity import identity_of
-from floor.kernel.errors import DomainError
+from floor.kernel.errors import DomainError, conflict
 from floor.kernel.web.gateway import record_as
+from floor.kernel.web.projector import ProjectionLagging
 from floor.models import (
     EventJournalEntry,
     ExclusionEntry,
@@ -220,6 +222,47 @@ def purge(*, dry_run: bool = False) -> Purge:
     if found.refusals_before is not None:
         found.refusals, _ = ExclusionRefusal.objects.filter(at__lt=found.refusals_before).delete()
     return found
+
+
+# How long a director's erasure waits for the audit journal to catch up.
+JOURNAL_WAIT_SECONDS = 5.0
+
+
+def check_erasable(identity: PatronIdentity) -> None:
+    """Refuses a director's erasure of ``identity`` that the law does not
+    allow yet (floor.compliance.identity.erase_identity, without the reason
+    ``recorded_in_error``): the same rule as the purge's. Within the
+    profile's retention, counted from the patron's last activity,
+    ``identity_retention_running`` names the day it ends and its source
+    [Ley 10/2010 art. 25; Lei 83/2017 art. 51: the documents of due
+    diligence are kept for the period, so the AML report's operations stay
+    traceable to a patron]; a profile that keeps them for good,
+    ``identity_kept_for_good``; past it, a self-exclusion in force,
+    ``patron_self_excluded``, and a document a list that applies still
+    names, ``patron_on_exclusion_list`` (the module's docstring). The
+    activity is read from the audit journal, brought up to date first: while
+    it lags, ``personal_data_journal_lagging``, never a guess."""
+    rule = runtime.floor_app().profile.retention
+    if rule.years is None:
+        raise conflict("identity_kept_for_good", source=rule.source)
+    try:
+        runtime.floor_projector().catch_up(timeout=JOURNAL_WAIT_SECONDS)
+    except ProjectionLagging:
+        raise conflict("personal_data_journal_lagging") from None
+    until = rule.kept_until(last_activity(identity))
+    if until is not None and until > runtime.floor_app().clock.now():
+        raise conflict(
+            "identity_retention_running",
+            until=until.isoformat(),
+            day=timezone.localtime(until).date().isoformat(),
+            source=rule.source,
+        )
+    if _self_excluded(identity.player_id):
+        # Before the lists: the patron's own entry on the house list is not why.
+        raise conflict("patron_self_excluded")
+    listed = _listed(identity.player_id, runtime.floor_app().profile.exclusion_region)
+    if listed:
+        raise conflict("patron_on_exclusion_list", lists=", ".join(listed))
 
 
 def _listed(player_id: UUID, region: str) -> tuple[str, ...]:

@@ -239,12 +239,17 @@ def test_an_identity_past_retention_is_erased_as_the_director_would(room, clock,
     assert "1 identities erased" in done
     assert not PatronIdentity.objects.filter(player_id=UUID(pid(card))).exists()
     (event,) = events_of(app, pid(card), "IdentityErased")
-    assert (event.actor, event.actor_role) == ("floor-clock", "clock")
+    assert (event.actor, event.actor_role, event.reason) == (
+        "floor-clock",
+        "clock",
+        "retention_ended",
+    )
     assert set(vars(event)) - {"originator_id", "originator_version", "timestamp"} <= {
         "rule_profile",
         "actor",
         "actor_role",
         "command_id",
+        "reason",
     }
     # Run again: nothing more, nothing recorded twice.
     assert "Nothing past its retention." in purge_output()
@@ -446,6 +451,82 @@ def test_the_register_of_refused_attempts_is_purged_with_the_retention(
     (kept,) = ExclusionRefusal.objects.filter(player_id=UUID(pid(card)))
     assert kept.at > first
     assert purge().refusals == 0
+
+
+# --- the director's erasure -------------------------------------------------------------
+
+
+def test_the_director_cannot_erase_a_document_the_aml_law_still_requires(
+    room, clock, cage, director
+):
+    """A patron identified at the cage because they crossed the 2,000 EUR
+    threshold is not erased the same evening: the AML report would show the
+    operations of a patron nobody can identify. The documents of due
+    diligence are kept ten years after the operation [Ley 10/2010 art. 25;
+    PT: Lei 83/2017 art. 51, seven]; the director's erasure is refused until
+    then (``identity_retention_running``, naming the day), nothing recorded;
+    from that day it is recorded with its reason, ``retention_ended``."""
+    from floor.compliance.identity import erase_identity
+
+    app = room.app
+    open_cage(app)
+    card = room.new_player()
+    identify(cage, card)
+    app.sell_chips(CAJERO, new_id(), player=card, amount_cents=2_500 * 100)
+    bought = clock.now()
+    error = refused(
+        app, "identity_retention_running", erase_identity, director, new_id(), player=card
+    )
+    until = years_after(bought, 10)
+    assert error.params["until"] == until.isoformat()
+    assert error.params["source"] == "Ley 10/2010 art. 25"
+    assert PatronIdentity.objects.filter(player_id=UUID(pid(card))).exists()
+    clock.advance(until - clock.now() - timedelta(seconds=1))
+    refused(app, "identity_retention_running", erase_identity, director, new_id(), player=card)
+    clock.advance(timedelta(seconds=1))
+    erase_identity(director, new_id(), player=card)
+    assert not PatronIdentity.objects.filter(player_id=UUID(pid(card))).exists()
+    (event,) = events_of(app, pid(card), "IdentityErased")
+    assert (event.actor, event.reason) == ("dora-r", "retention_ended")
+
+
+def test_a_document_kept_for_an_exclusion_is_erased_only_if_recorded_in_error(
+    room, clock, cage, director
+):
+    """Past the retention, the director's erasure is refused as the purge
+    keeps the document: a self-exclusion in force (the house list needs it)
+    and a list that applies still naming it (floor.compliance.retention). A
+    document recorded in error (another patron's, a typo) is not a document
+    of due diligence: erased at any time with ``reason="recorded_in_error"``,
+    recorded in the event, its house-list entry with it (it named someone
+    else); the patron's card stays self-excluded at every door."""
+    from floor.compliance.identity import erase_identity
+
+    app = room.app
+    table_id = room.drawn_table(4)[0]
+    excluded, listed = room.new_player(), room.new_player()
+    identify(cage, excluded)
+    identify(cage, listed, number="00000001R", name="Ana Souto Pérez")
+    exclude_self(cage, new_id(), player=excluded)
+    rgiaj = HEADER + "00000001R,Ana Souto Pérez,1980-05-17\n"
+    import_list(director, new_id(), source="rgiaj", version="2026-11-01", data=rgiaj.encode())
+    clock.advance(TEN_YEARS + timedelta(days=1))
+    refused(app, "patron_self_excluded", erase_identity, director, new_id(), player=excluded)
+    error = refused(
+        app, "patron_on_exclusion_list", erase_identity, director, new_id(), player=listed
+    )
+    assert error.params["lists"] == "rgiaj 2026-11-01"
+    refused(
+        app, "erase_reason_invalid", erase_identity, director, new_id(), player=listed, reason="x"
+    )
+    assert PatronIdentity.objects.count() == 2
+
+    erase_identity(director, new_id(), player=excluded, reason="recorded_in_error")
+    (event,) = events_of(app, pid(excluded), "IdentityErased")
+    assert event.reason == "recorded_in_error"
+    assert not ExclusionEntry.objects.filter(player_id=UUID(pid(excluded))).exists()
+    assert runtime.floor_app().repository.get(UUID(pid(excluded))).self_excluded
+    refused(app, "patron_excluded", room.sit, table_id, excluded)
 
 
 def test_beat_runs_the_purge_daily():
