@@ -6,9 +6,12 @@ art. 25), seven in Portugal (Lei 83/2017 art. 51), both to be confirmed
 against the texts, counted from the patron's last activity that needed their
 record (its own date, a check at a door, a cage operation). The purge erases
 an identity past it as the director does (``IdentityErased``, no data, the
-chain whole), keeps a self-excluded patron's while the exclusion is in force,
-and deletes the rows of a list version superseded longer ago (its own row
-stays: the log names it). A self-exclusion is lifted by a director, with a
+chain whole), keeps a self-excluded patron's while the exclusion is in force
+and one a list that applies still names, deletes the rows of a list version
+superseded longer ago (its own row stays: the log names it) and the refused
+attempts older than the retention. The director's erasure follows the same
+law: refused within the retention, naming the day, unless the document was
+recorded in error (its reason in the event). A self-exclusion is lifted by a director, with a
 reason, only after the house's minimum period (six months, as the RGIAJ's;
 to be confirmed): before, ``self_exclusion_too_recent`` and nothing recorded;
 after, the patron is off the house list and the doors admit them."""
