@@ -74,6 +74,7 @@ def test_the_consoles_run_the_cages_commands_the_ledger_declared():
         "sell_chips",
         "buy_in_at_cage",
         "cash_out",
+        "certify_winnings",
         "open_gaming_day",
         "count_gaming_day",
         "explain_difference",
