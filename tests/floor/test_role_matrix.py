@@ -462,6 +462,8 @@ READ_MATRIX: dict[str, dict[str, str] | str] = {
     "report-tables": REPORTS,
     "report-clocks": REPORTS,
     "report-occupancy": REPORTS,
+    "report-players": REPORTS,
+    "report-game-hours": REPORTS,
     "report-waiting-lists": REPORTS,
     "report-rake": row(ok="director inspector jefe_a jefe_b cajero", role="crupier_1 crupier_2"),
     "report-cage": CAGE,
@@ -723,6 +725,8 @@ HOME_REPORTS = (
     "report-waiting-lists",
     "report-clocks",
     "report-occupancy",
+    "report-players",
+    "report-game-hours",
     "report-cage",
     "report-voids",
     "report-aml",
@@ -735,6 +739,8 @@ FLOOR_REPORTS = {
     "report-waiting-lists",
     "report-clocks",
     "report-occupancy",
+    "report-players",
+    "report-game-hours",
 }
 
 

@@ -1,0 +1,214 @@
+"""The players' time and rating (issue 26): a scripted shift, built through the
+real commands with the injected clock, and its hours checked to the second.
+
+The shift (UTC, profile CM), one Hold'em table:
+- 20:00 the seats are drawn among A, B, C, D, E, each buying 10 EUR of chips.
+- 20:10 a hand: A puts all 10 EUR in and loses it to B, and rebuys 10 EUR.
+- 20:10 A rests; 20:25 A is back (15 minutes resting).
+- 20:30 B takes the absence clock; 20:42 B is back (12 minutes away).
+- 20:50 C leaves with 10 EUR.
+- 21:00 F sits down and buys 10 EUR.
+- 21:30 the jefe closes the table.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from dataclasses import replace
+from datetime import timedelta
+
+import pytest
+
+from floor import runtime
+from games.profile_rules import PlayerRating
+from games.profiles import CM
+from tests.support.floor import CRUPIER, JEFE, new_id
+from tests.support.room import Room, pid
+
+pytestmark = pytest.mark.django_db
+
+MINUTE = timedelta(minutes=1)
+
+
+def build_shift(app, clock) -> dict:
+    room = Room(app, tag="PH")
+    table_id, cards = room.drawn_table(5)
+    a, b, c, d, e = cards
+    seat = {card: room.seat_of(table_id, card) for card in cards}
+    clock.advance(10 * MINUTE)  # 20:10
+    room.start(table_id)
+    room.end(table_id, {str(seat[a]): 1000, str(seat[b]): 1000}, {str(seat[b]): 2000})
+    room.buy(table_id, a, 1000)
+    app.start_rest(CRUPIER, new_id(), table_id=table_id, player=a)
+    clock.advance(15 * MINUTE)  # 20:25
+    app.end_rest(CRUPIER, new_id(), table_id=table_id, player=a)
+    clock.advance(5 * MINUTE)  # 20:30
+    app.start_absence(CRUPIER, new_id(), table_id=table_id, player=b)
+    clock.advance(12 * MINUTE)  # 20:42
+    app.end_absence(CRUPIER, new_id(), table_id=table_id, player=b)
+    clock.advance(8 * MINUTE)  # 20:50
+    room.leave(table_id, c)
+    clock.advance(10 * MINUTE)  # 21:00
+    f = room.new_player()
+    room.sit(table_id, f)
+    room.buy(table_id, f, 1000)
+    clock.advance(30 * MINUTE)  # 21:30
+    app.close_table(JEFE, new_id(), table_id=table_id)
+    runtime.floor_projector().catch_up()
+    return {"room": room, "table": table_id, "cards": [a, b, c, d, e, f]}
+
+
+@pytest.fixture
+def shift(floor_app, clock) -> dict:
+    return build_shift(floor_app, clock)
+
+
+@pytest.fixture
+def inspector(api_as):
+    return api_as("ines-ph", "inspector")
+
+
+def rows(client, path: str, **params) -> list[dict]:
+    response = client.get(f"/api/reports/{path}/", params)
+    assert response.status_code == 200, response.content
+    return response.json()["results"]
+
+
+def by_card(found: list[dict]) -> dict[str, dict]:
+    return {r["card_number"]: r for r in found}
+
+
+def test_each_seat_session_is_timed_to_the_second_without_rest_or_absence(shift, inspector):
+    a, b, c, d, e, f = shift["cards"]
+    sessions = by_card(rows(inspector, "players", by="session"))
+    assert {card: sessions[card]["seconds"] for card in shift["cards"]} == {
+        a: 90 * 60 - 15 * 60,  # the rest left out
+        b: 90 * 60 - 12 * 60,  # the absence left out
+        c: 50 * 60,  # left at 20:50
+        d: 90 * 60,
+        e: 90 * 60,
+        f: 30 * 60,  # sat down at 21:00
+    }
+    assert (sessions[a]["rest_seconds"], sessions[a]["away_seconds"]) == (900, 0)
+    assert (sessions[b]["rest_seconds"], sessions[b]["away_seconds"]) == (0, 720)
+    assert sessions[c]["how_ended"] == "left" and sessions[d]["how_ended"] == "closed"
+    assert sessions[a]["started_at"] == "2026-11-22T20:00:00Z"
+    assert sessions[a]["ended_at"] == "2026-11-22T21:30:00Z"
+    assert sessions[f]["started_at"] == "2026-11-22T21:00:00Z"
+    # The books' money at the seat: A's buy-in and rebuy; the stacks left with.
+    assert (sessions[a]["buy_in_cents"], sessions[a]["rebuys"], sessions[a]["rebuy_cents"]) == (
+        1000,
+        1,
+        1000,
+    )
+    assert (sessions[b]["buy_in_cents"], sessions[b]["rebuys"]) == (1000, 0)
+    assert sessions[b]["left_with_cents"] == 2000
+    assert sessions[c]["left_with_cents"] == 1000
+    assert sessions[a]["hours"] == 1.25
+
+
+def test_the_top_players_by_hours_and_their_comp_points(shift, inspector):
+    a, b, c, d, e, f = shift["cards"]
+    top = rows(inspector, "players")
+    assert [r["card_number"] for r in top][:2] == sorted([d, e])
+    assert [r["card_number"] for r in top][2:] == [b, a, c, f]
+    assert [r["rank"] for r in top] == [1, 2, 3, 4, 5, 6]
+    row = by_card(top)[d]
+    # The suite's table: a 2 EUR minimum, one comp point an hour (the default bands).
+    assert (row["seconds"], row["hours"], row["average_stakes_cents"]) == (5400, 1.5, 200)
+    assert row["comp_points"] == 1 and by_card(top)[f]["comp_points"] == 0
+    assert row["sessions"] == 1 and row["tables"] == 1
+
+
+def test_hours_per_gaming_day_and_per_game(shift, inspector):
+    a, *_ = shift["cards"]
+    days = [r for r in rows(inspector, "players", by="day") if r["card_number"] == a]
+    assert [(r["gaming_day"], r["seconds"], r["buy_in_cents"], r["rebuy_cents"]) for r in days] == [
+        ("2026-11-22", 4500, 1000, 1000)
+    ]
+    assert days[0]["cash_out_cents"] == 0  # the books answer: nothing cashed yet
+    games = [r for r in rows(inspector, "players", by="game") if r["card_number"] == a]
+    assert [(r["game"], r["seconds"]) for r in games] == [("texas_holdem/no_limit/200/1000", 4500)]
+
+
+def test_hours_per_game_and_hour_of_day(shift, inspector):
+    """Madrid is UTC+1 in November: 20:00 UTC is 21:00 there."""
+    found = rows(inspector, "game-hours")
+    assert [(r["hour"], r["players"], r["player_seconds"]) for r in found] == [
+        # 20:00-21:00 UTC: A 45 min, B 48, C 50, D and E 60 each.
+        ("21:00", 5, (45 + 48 + 50 + 60 + 60) * 60),
+        # 21:00-21:30 UTC: A, B, D, E, F 30 min each.
+        ("22:00", 5, 5 * 30 * 60),
+    ]
+    assert found[0]["days"] == 1 and found[0]["average_players"] == round(263 / 60, 2)
+
+
+def test_the_range_clips_the_hours(shift, inspector):
+    a, *_ = shift["cards"]
+    clipped = by_card(rows(inspector, "players", by="session", **{"from": "2026-11-22T20:20:00Z"}))
+    # From 20:20: A rested until 20:25, then played to 21:30.
+    assert clipped[a]["seconds"] == 65 * 60
+
+
+def test_the_players_report_as_csv(shift, inspector):
+    response = inspector.get("/api/reports/players/", {"by": "session", "format": "csv"})
+    assert response.status_code == 200
+    assert response["Content-Disposition"] == 'attachment; filename="players-session.csv"'
+    table = list(csv.DictReader(io.StringIO(response.content.decode())))
+    assert len(table) == 6 and {r["seconds"] for r in table} >= {"5400", "4500"}
+    response = inspector.get("/api/reports/game-hours/", {"format": "csv"})
+    assert response.status_code == 200 and response.content.decode().startswith("game,hour,")
+
+
+def test_the_house_may_count_resting_and_away(make_app, clock, inspector):
+    """PlayerRating(counts_resting=True, counts_away=True): the seat's whole time."""
+    house = replace(CM, rating=PlayerRating(counts_resting=True, counts_away=True))
+    app = make_app(house)
+    runtime.install(app)
+    try:
+        found = build_shift(app, clock)
+        a, b, *_ = found["cards"]
+        sessions = by_card(rows(inspector, "players", by="session"))
+        assert (sessions[a]["seconds"], sessions[b]["seconds"]) == (5400, 5400)
+    finally:
+        runtime.install(None)
+
+
+def test_a_player_still_seated_counts_until_now(floor_app, clock, inspector):
+    room = Room(floor_app, tag="PN")
+    _table, cards = room.drawn_table(4)
+    clock.advance(7 * MINUTE + timedelta(seconds=13))
+    runtime.floor_projector().catch_up()
+    sessions = by_card(rows(inspector, "players", by="session"))
+    assert sessions[cards[0]]["seconds"] == 7 * 60 + 13
+    assert sessions[cards[0]]["ended_at"] is None
+    assert pid(cards[0]).replace("-", "") == sessions[cards[0]]["player_id"]
+
+
+def test_a_bad_grouping_is_a_400(db, floor_app, inspector):
+    response = inspector.get("/api/reports/players/", {"by": "nope"})
+    assert response.status_code == 400 and response.json()["code"] == "report_by_invalid"
+
+
+def test_a_dealer_may_not_read_the_players_reports(db, floor_app, api_as):
+    dealer = api_as("dealer-ph", "crupier")
+    for report in ("players", "game-hours"):
+        assert dealer.get(f"/api/reports/{report}/").status_code == 403
+        for role in ("director", "jefe_sector"):
+            reader = api_as(f"{report}-{role}", role)
+            assert reader.get(f"/api/reports/{report}/").status_code == 200
+
+
+def test_a_rebuild_gives_the_same_sessions(shift):
+    """The sessions are a read model: a rebuild in batches cutting the shift
+    at other places writes the same rows (the rests, the absence and the
+    money included)."""
+    from django.core.management import call_command
+
+    from tests.support.read_models import read_models
+
+    live = read_models()["floor.seatsession"]
+    assert len(live) == 6
+    call_command("rebuild_projections", "--batch-size", "7", "--no-progress", stdout=io.StringIO())
+    assert read_models()["floor.seatsession"] == live
