@@ -212,3 +212,97 @@ def test_a_rebuild_gives_the_same_sessions(shift):
     assert len(live) == 6
     call_command("rebuild_projections", "--batch-size", "7", "--no-progress", stdout=io.StringIO())
     assert read_models()["floor.seatsession"] == live
+
+
+# --- the time-charged rake and the hours agree (issue 26, item 4) --------------------
+
+
+def test_the_time_charged_and_the_hours_agree_on_one_shift(make_app, clock, inspector):
+    """PT charges a seat by time [PT 7b]: 10 % of the table's 10 EUR maximum,
+    1 EUR a session, charged to every seated player when a hand opens the
+    session and to a player sitting down in its first thirty minutes. A
+    session is an hour plus the hand in progress (none here: it ends when its
+    hour strikes).
+
+    20:00 five players drawn (A..E), the first hand opens session 1; A rests
+    20:10-20:25; B leaves at 20:40; the hour strikes at 21:00 (session 1 ends).
+    21:05 a hand opens session 2; F sits down at 21:20 (within thirty minutes:
+    F pays it) and buys in; the hour strikes at 22:05 and the jefe closes.
+
+    The hours, to the second, leave A's rest out (the house default); the
+    time charged to each player is what the rake report charged, and for the
+    players seated through every session it is the charged rate (1 EUR a
+    session hour) times the hours their seat sat in sessions."""
+    from tests.support.timers import fire_due
+
+    app = make_app("PT")
+    runtime.install(app)
+    try:
+        room = Room(app, tag="TC")
+        table, cards = room.drawn_table(5, rake_model="per_session", session_percent="10")
+        a, b, c, d, e = cards
+        opened = clock.now()
+        room.played(table)  # opens session 1: five charges
+        clock.advance(10 * MINUTE)  # 20:10
+        app.start_rest(CRUPIER, new_id(), table_id=table, player=a)
+        clock.advance(15 * MINUTE)  # 20:25
+        app.end_rest(CRUPIER, new_id(), table_id=table, player=a)
+        clock.advance(15 * MINUTE)  # 20:40
+        b_seat = room.seat_of(table, b)
+        room.leave(table, b)
+        runtime.floor_projector().catch_up()
+        clock.advance(20 * MINUTE)  # 21:00: the hour strikes, no hand in play
+        assert fire_due(clock) == 1
+        clock.advance(5 * MINUTE)  # 21:05
+        room.played(table)  # opens session 2: four charges
+        clock.advance(15 * MINUTE)  # 21:20
+        f = room.new_player()
+        room.sit(table, f, b_seat)
+        room.buy(table, f, 800)  # the average capital [PT 28]; F owes session 2: paid now
+        runtime.floor_projector().catch_up()
+        clock.advance(45 * MINUTE)  # 22:05
+        assert fire_due(clock) == 1
+        app.close_table(JEFE, new_id(), table_id=table)
+        runtime.floor_projector().catch_up()
+        closed = clock.now()
+
+        sessions = by_card(rows(inspector, "players", by="session"))
+        assert {card: sessions[card]["seconds"] for card in [*cards, f]} == {
+            a: 125 * 60 - 15 * 60,
+            b: 40 * 60,
+            c: 125 * 60,
+            d: 125 * 60,
+            e: 125 * 60,
+            f: 45 * 60,
+        }
+        charged = {card: sessions[card]["time_charged_cents"] for card in [*cards, f]}
+        assert charged == {a: 200, b: 100, c: 200, d: 200, e: 200, f: 100}
+        assert {card: sessions[card]["time_charges"] for card in [*cards, f]} == {
+            a: 2,
+            b: 1,
+            c: 2,
+            d: 2,
+            e: 2,
+            f: 1,
+        }
+        # The rake report charged the same money, session by session.
+        by_session = rows(inspector, "rake", by="session")
+        assert [(r["session"], r["charges"], r["rake_cents"]) for r in by_session] == [
+            (1, 5, 500),
+            (2, 5, 500),
+        ]
+        (day,) = rows(inspector, "rake", by="gaming_day")
+        assert day["time_rake_cents"] == sum(charged.values()) == 1000
+        # Seated through both sessions (20:00-21:00, 21:05-22:05), a seat sat
+        # two session hours and paid 1 EUR for each: the rate times the hours.
+        session_hours = [(opened, opened + 60 * MINUTE), (opened + 65 * MINUTE, closed)]
+        assert closed == opened + 125 * MINUTE
+        rate_cents_an_hour = 100
+        for card in (a, c, d, e):
+            row = sessions[card]
+            seat_seconds = row["seconds"] + row["rest_seconds"] + row["away_seconds"]
+            assert seat_seconds == 125 * 60  # the seat's whole stay, rest included
+            in_sessions = sum((end - begin).total_seconds() for begin, end in session_hours)
+            assert row["time_charged_cents"] == rate_cents_an_hour * in_sessions / 3600
+    finally:
+        runtime.install(None)
