@@ -24,21 +24,17 @@ floor.reports.parts; none without them).
 
 from __future__ import annotations
 
-from collections import defaultdict
-from collections.abc import Iterator
-from datetime import datetime, timedelta
+from datetime import datetime
 from uuid import UUID
-from zoneinfo import ZoneInfo
 
-from floor.models import SeatSession
-from floor.reports.common import ReportFilter, hour_of, hours, iso, now, table_columns
+from floor.reports.common import ReportFilter, hours, iso, now, table_columns
 from floor.reports.parts import REPORT_PARTS
 from floor.runtime import floor_app
 from floor.selectors import reports as selected
-from games.profile_rules import GamingDay, PlayerRating
+from floor.selectors.player_hours import AWAY, RESTING, Played, pause_seconds
+from floor.selectors.player_hours import played as played_in
+from games.profile_rules import PlayerRating
 
-RESTING, AWAY = "resting", "away"
-HOUR = timedelta(hours=1)
 PLAYER = ("player_id", "card_number", "player")
 TABLE = ("table_id", "sector", "table", "game")
 COLUMNS = {
@@ -102,91 +98,7 @@ GAME_HOUR_COLUMNS = (
 )
 
 
-# --- a session's time ----------------------------------------------------------------
-
-
-def _at(text: str | None, default: datetime) -> datetime:
-    return default if text is None else datetime.fromisoformat(text)
-
-
-def pause_seconds(session: SeatSession, kind: str, until: datetime) -> int:
-    """The seconds of the session's pauses of ``kind`` ("resting", "away")."""
-    end = session.ended_at or until
-    total = 0.0
-    for paused, begin, finish in session.pauses:
-        if paused == kind:
-            total += max(0.0, (min(_at(finish, end), end) - _at(begin, end)).total_seconds())
-    return int(total)
-
-
-def counted_stretches(
-    session: SeatSession, rating: PlayerRating, until: datetime
-) -> list[tuple[datetime, datetime]]:
-    """The stretches of the session that count as played: from sitting down
-    to leaving (``until`` if still seated), less the pauses the house does
-    not count."""
-    begin, end = session.started_at, session.ended_at or until
-    if end <= begin:
-        return []
-    left_out = sorted(
-        (_at(start, end), _at(finish, end))
-        for kind, start, finish in session.pauses
-        if (kind == RESTING and not rating.counts_resting)
-        or (kind == AWAY and not rating.counts_away)
-    )
-    stretches, cursor = [], begin
-    for start, finish in left_out:
-        start, finish = max(start, cursor), min(finish, end)
-        if start > cursor:
-            stretches.append((cursor, start))
-        cursor = max(cursor, finish)
-    if cursor < end:
-        stretches.append((cursor, end))
-    return stretches
-
-
-def _next_day_start(moment: datetime, day: GamingDay) -> datetime:
-    zone = ZoneInfo(day.time_zone)
-    local = moment.astimezone(zone)
-    turn = datetime.combine(local.date(), day.starts, tzinfo=zone)
-    if turn <= local:
-        turn = datetime.combine(local.date() + timedelta(days=1), day.starts, tzinfo=zone)
-    return turn
-
-
-def pieces(begin: datetime, end: datetime, day: GamingDay) -> Iterator[tuple[float, str, int]]:
-    """[begin, end) cut at each hour and each gaming day's start: (seconds,
-    gaming day, local hour of day)."""
-    zone = ZoneInfo(day.time_zone)
-    while begin < end:
-        finish = min(end, hour_of(begin) + HOUR, _next_day_start(begin, day))
-        yield (
-            (finish - begin).total_seconds(),
-            day.of(begin).isoformat(),
-            begin.astimezone(zone).hour,
-        )
-        begin = finish
-
-
-class Played:
-    """A session as the reports count it: its seconds in the range, by day and
-    hour of day, and its comp points."""
-
-    def __init__(
-        self, session: SeatSession, report: ReportFilter, rating: PlayerRating, until: datetime
-    ) -> None:
-        self.session = session
-        self.seconds = 0.0
-        self.by_day: dict[str, float] = defaultdict(float)
-        self.by_hour: dict[tuple[str, int], float] = defaultdict(float)
-        day = floor_app().profile.gaming_day
-        for begin, finish in counted_stretches(session, rating, until):
-            begin, finish = report.clip(begin, finish)
-            for seconds, gaming_day, hour in pieces(begin, finish, day):
-                self.seconds += seconds
-                self.by_day[gaming_day] += seconds
-                self.by_hour[(gaming_day, hour)] += seconds
-        self.gaming_day = day.of(session.started_at).isoformat()
+# --- the rows ------------------------------------------------------------------------
 
 
 def _until(report: ReportFilter) -> datetime:
@@ -194,19 +106,9 @@ def _until(report: ReportFilter) -> datetime:
     return moment if report.end is None else min(report.end, moment)
 
 
-def played(report: ReportFilter, player_ids: list[str] | None = None) -> list[Played]:
+def played(report: ReportFilter) -> list[Played]:
     """The sessions at the report's tables overlapping its range, counted."""
-    rating = floor_app().profile.rating
-    until = _until(report)
-    return [
-        Played(session, report, rating, until)
-        for session in selected.seat_sessions(
-            report.table_ids, report.start, report.end, player_ids
-        )
-    ]
-
-
-# --- the rows ------------------------------------------------------------------------
+    return played_in(report.table_ids, report.start, report.end)
 
 
 def _player_columns(player_id: str, players: dict) -> dict:
@@ -418,54 +320,3 @@ def game_hours_report(report: ReportFilter) -> list[dict]:
         }
         for (game, hour), row in sorted(groups.items())
     ]
-
-
-# --- a player's hours (the history, the consoles) ------------------------------------
-
-
-def player_hours(player_id: str, table_ids=None) -> dict:
-    """One player's time: today's gaming day, in all, and their last sessions,
-    for the player's history and the consoles (issue 26)."""
-    report = ReportFilter(table_ids=frozenset() if table_ids is None else frozenset(table_ids))
-    rating = floor_app().profile.rating
-    until = now()
-    found = selected.seat_sessions(table_ids, None, None, [player_id])
-    counted = [Played(session, report, rating, until) for session in found]
-    today = floor_app().profile.gaming_day.of(until).isoformat()
-    labels = selected.tables_by_id({s.session.table_id for s in counted})
-    total = sum(s.seconds for s in counted)
-    today_seconds = sum(s.by_day.get(today, 0.0) for s in counted)
-    points = sum(
-        rating.comp_points(int(s.seconds), labels[s.session.table_id].minimum_cents)
-        for s in counted
-        if s.session.table_id in labels
-    )
-    return {
-        "gaming_day": today,
-        "today_seconds": int(today_seconds),
-        "today_hours": hours(today_seconds),
-        "seconds": int(total),
-        "hours": hours(total),
-        "sessions": len(counted),
-        "comp_points": points,
-        "seated_since": next(
-            (iso(s.session.started_at) for s in reversed(counted) if s.session.ended_at is None),
-            None,
-        ),
-        "last_sessions": [
-            {
-                "table_id": str(s.session.table_id),
-                "table": labels[s.session.table_id].number
-                if s.session.table_id in labels
-                else None,
-                "game": table_columns(labels[s.session.table_id])["game"]
-                if s.session.table_id in labels
-                else "",
-                "started_at": iso(s.session.started_at),
-                "ended_at": iso(s.session.ended_at),
-                "seconds": int(s.seconds),
-                "hours": hours(s.seconds),
-            }
-            for s in counted[-5:][::-1]
-        ],
-    }

@@ -306,3 +306,59 @@ def test_the_time_charged_and_the_hours_agree_on_one_shift(make_app, clock, insp
             assert row["time_charged_cents"] == rate_cents_an_hour * in_sessions / 3600
     finally:
         runtime.install(None)
+
+
+# --- a player's hours in their history (issue 26, item 4) ----------------------------
+
+
+def test_a_players_hours_in_the_api(shift, inspector):
+    a, *_ = shift["cards"]
+    found = inspector.get(f"/api/players/{pid(a)}/hours/")
+    assert found.status_code == 200, found.content
+    body = found.json()
+    assert (body["seconds"], body["today_seconds"], body["sessions"]) == (4500, 4500, 1)
+    assert body["gaming_day"] == "2026-11-22" and body["hours"] == 1.25
+    assert body["seated_since"] is None
+    (last,) = body["last_sessions"]
+    assert (last["started_at"], last["ended_at"], last["seconds"]) == (
+        "2026-11-22T20:00:00Z",
+        "2026-11-22T21:30:00Z",
+        4500,
+    )
+    missing = inspector.get("/api/players/00000000-0000-0000-0000-000000000001/hours/")
+    assert missing.status_code == 404
+
+
+def test_a_jefe_counts_a_players_hours_at_the_tables_he_reads(shift, api_as):
+    """The table's sector has no jefe named, so it is any jefe's: he counts
+    the player's hours there (narrowed to his tables: floor.access.Reader)."""
+    a, *_ = shift["cards"]
+    jefe = api_as("jefe-ph", "jefe_sector")
+    assert jefe.get(f"/api/players/{pid(a)}/hours/").json()["seconds"] == 4500
+
+
+def test_the_jefes_console_shows_each_seated_players_time_today(floor_app, clock, make_user):
+    """On the table card, next to each player: their time played this gaming
+    day (A rested 5 of the 17 minutes: 12 counted), in the reader's language."""
+    import re
+
+    from django.test import Client
+
+    room = Room(floor_app, tag="PC")
+    table_id, cards = room.drawn_table(4)
+    room.played(table_id)
+    floor_app.start_rest(CRUPIER, new_id(), table_id=table_id, player=cards[0])
+    clock.advance(5 * MINUTE)
+    floor_app.end_rest(CRUPIER, new_id(), table_id=table_id, player=cards[0])
+    clock.advance(12 * MINUTE + timedelta(seconds=40))
+    runtime.floor_projector().catch_up()
+    make_user("jefe-pc", "jefe_sector")
+    client = Client()
+    client.login(username="jefe-pc", password="s3cret-pass")
+    for language, today in (("es", "hoy"), ("gl", "hoxe"), ("pt", "hoje"), ("en", "today")):
+        client.cookies["django_language"] = language
+        html = client.get(f"/sectors/{room.sector_id}/").content.decode()
+        pattern = r'data-card="([^"]+)".*?data-testid="player-hours"[^>]*>([^<]+)<'
+        found = dict(re.findall(pattern, html, re.S))
+        assert found[cards[0]] == f"0:12 h {today}", language
+        assert found[cards[1]] == f"0:17 h {today}"

@@ -438,6 +438,10 @@ READ_MATRIX: dict[str, dict[str, str] | str] = {
     "api:player-history": row(
         ok="director inspector jefe_a jefe_b cajero", role="crupier_1 crupier_2"
     ),
+    # A player's hours (issue 26): the history's readers; a jefe's, at his tables.
+    "api:player-hours": row(
+        ok="director inspector jefe_a jefe_b cajero", role="crupier_1 crupier_2"
+    ),
     # A patron's identity (issue 25): the jefe sees only whether identified
     # (tests/floor/test_patron_identity.py); the export is the director's.
     "api:player-identity": row(
