@@ -362,3 +362,58 @@ def test_the_jefes_console_shows_each_seated_players_time_today(floor_app, clock
         found = dict(re.findall(pattern, html, re.S))
         assert found[cards[0]] == f"0:12 h {today}", language
         assert found[cards[1]] == f"0:17 h {today}"
+
+
+def test_a_night_across_the_turn_of_the_gaming_day_counts_on_each_day(floor_app, clock, inspector):
+    """The gaming day turns at 10:00 in Madrid (09:00 UTC in November): a
+    player seated from 20:00 UTC to 09:30 UTC next morning played 13 hours on
+    the first day and half an hour on the next. A seat change keeps the
+    session, and a rest taken in the new seat is the same player's."""
+    room = Room(floor_app, tag="PD")
+    table_id, cards = room.drawn_table(4)
+    room.played(table_id)
+    seats = room.seats(table_id)
+    free = next(s for s in range(1, 11) if s not in seats)
+    floor_app.change_seat(JEFE, new_id(), table_id=table_id, player=cards[0], seat=free)
+    floor_app.start_rest(CRUPIER, new_id(), table_id=table_id, player=cards[0])
+    clock.advance(20 * MINUTE)
+    floor_app.end_rest(CRUPIER, new_id(), table_id=table_id, player=cards[0])
+    clock.advance(13 * 60 * MINUTE - 20 * MINUTE + 30 * MINUTE)  # 09:30 UTC
+    floor_app.close_table(JEFE, new_id(), table_id=table_id)
+    runtime.floor_projector().catch_up()
+    days = rows(inspector, "players", by="day")
+    moved = [(r["gaming_day"], r["seconds"]) for r in days if r["card_number"] == cards[0]]
+    stayed = [(r["gaming_day"], r["seconds"]) for r in days if r["card_number"] == cards[1]]
+    assert stayed == [("2026-11-22", 13 * 3600), ("2026-11-23", 1800)]
+    assert moved == [("2026-11-22", 13 * 3600 - 1200), ("2026-11-23", 1800)]
+    (session,) = [
+        r for r in rows(inspector, "players", by="session") if r["card_number"] == cards[0]
+    ]
+    assert (session["seat"], session["rest_seconds"]) == (free, 1200)
+
+
+def test_a_player_moved_to_another_table_starts_a_session_there(floor_app, clock, inspector):
+    """Breaking a table moves its players to the game's other table with
+    their stacks [CM-12]: the session at the broken table ends ("moved_out")
+    and one at the new table begins, carrying the stack in."""
+    room = Room(floor_app, tag="PM")
+    first, broken = room.table(), room.table()
+    for card in room.new_players(8):
+        room.join(card, first)
+    floor_app.draw_seats(JEFE, new_id(), table_ids=[first, broken])
+    for table_id in (first, broken):
+        for card in room.seats(table_id).values():
+            room.buy(table_id, card, 1000)
+    moved = list(room.seats(broken).values())
+    clock.advance(30 * MINUTE)
+    floor_app.break_table(JEFE, new_id(), table_id=broken)
+    clock.advance(30 * MINUTE)
+    floor_app.close_table(JEFE, new_id(), table_id=first)
+    runtime.floor_projector().catch_up()
+    sessions = [r for r in rows(inspector, "players", by="session") if r["card_number"] == moved[0]]
+    assert [
+        (r["table_id"], r["how_ended"], r["seconds"], r["carried_in_cents"], r["buy_in_cents"])
+        for r in sessions
+    ] == [(broken, "moved_out", 1800, 0, 1000), (first, "closed", 1800, 1000, 0)]
+    (top,) = [r for r in rows(inspector, "players") if r["card_number"] == moved[0]]
+    assert (top["sessions"], top["tables"], top["seconds"]) == (2, 2, 3600)
