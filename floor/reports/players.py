@@ -114,7 +114,7 @@ def played(report: ReportFilter) -> list[Played]:
 def _player_columns(player_id: str, players: dict) -> dict:
     found = players.get(player_id)
     return {
-        "player_id": player_id,
+        "player_id": str(UUID(player_id)),
         "card_number": found.card_number if found else "",
         "player": found.display_name if found else "",
     }
@@ -131,7 +131,12 @@ def _seconds_row(seconds: float) -> dict:
 
 
 def players_report(report: ReportFilter, by: str) -> list[dict]:
-    """The players' time and rating, one row per ``by`` group (see COLUMNS)."""
+    """The players' time and rating, one row per ``by`` group, its fields in
+    the order of its COLUMNS."""
+    return [{column: row[column] for column in COLUMNS[by]} for row in _rows(report, by)]
+
+
+def _rows(report: ReportFilter, by: str) -> list[dict]:
     sessions = played(report)
     labels = selected.tables_by_id({s.session.table_id for s in sessions})
     sessions = [s for s in sessions if s.session.table_id in labels]

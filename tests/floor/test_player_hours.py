@@ -183,7 +183,7 @@ def test_a_player_still_seated_counts_until_now(floor_app, clock, inspector):
     sessions = by_card(rows(inspector, "players", by="session"))
     assert sessions[cards[0]]["seconds"] == 7 * 60 + 13
     assert sessions[cards[0]]["ended_at"] is None
-    assert pid(cards[0]).replace("-", "") == sessions[cards[0]]["player_id"]
+    assert pid(cards[0]) == sessions[cards[0]]["player_id"]
 
 
 def test_a_bad_grouping_is_a_400(db, floor_app, inspector):
@@ -417,3 +417,19 @@ def test_a_player_moved_to_another_table_starts_a_session_there(floor_app, clock
     ] == [(broken, "moved_out", 1800, 0, 1000), (first, "closed", 1800, 1000, 0)]
     (top,) = [r for r in rows(inspector, "players") if r["card_number"] == moved[0]]
     assert (top["sessions"], top["tables"], top["seconds"]) == (2, 2, 3600)
+
+
+def test_the_rating_by_day_shows_what_the_cage_paid_the_player(shift, inspector):
+    """C left at 20:50 with 10 EUR and cashes 6 EUR of it at the cage, then
+    the rest: the books' cash-outs of the player's gaming day, 10 EUR; a
+    player who cashed nothing shows 0."""
+    from tests.support.money import CAJERO
+
+    _a, b, c, *_ = shift["cards"]
+    app = shift["room"].app
+    app.cash_out(CAJERO, new_id(), player=c, amount_cents=600)
+    app.cash_out(CAJERO, new_id(), player=c)
+    runtime.floor_projector().catch_up()
+    days = by_card(rows(inspector, "players", by="day"))
+    assert (days[c]["gaming_day"], days[c]["cash_out_cents"]) == ("2026-11-22", 1000)
+    assert days[b]["cash_out_cents"] == 0
