@@ -202,23 +202,27 @@ def player_hours(player_id: str, table_ids: Iterable | None = None) -> dict:
     }
 
 
+def day_start(moment: datetime, day: GamingDay) -> datetime:
+    """When the gaming day of ``moment`` began."""
+    zone = ZoneInfo(day.time_zone)
+    return datetime.combine(day.of(moment), day.starts, tzinfo=zone)
+
+
 def hours_of_players(player_ids: Iterable[str]) -> dict[str, dict]:
-    """Several players' time today and in all, in one query (the console's
-    seats): player (hex) -> {"today_seconds", "seconds", "seated_since"}."""
+    """Several players' time this gaming day, in one query over the
+    sessions since the day began (the console's seats, the player's page):
+    player (hex) -> {"today_seconds", "seated_since"}."""
     wanted = [p for p in player_ids if p]
     if not wanted:
         return {}
     now = floor_app().clock.now()
-    today = floor_app().profile.gaming_day.of(now).isoformat()
+    since = day_start(now, floor_app().profile.gaming_day)
     found: dict[str, dict] = {}
-    for s in played(None, None, None, wanted):
-        row = found.setdefault(
-            s.session.player_id, {"today_seconds": 0.0, "seconds": 0.0, "seated_since": None}
-        )
-        row["seconds"] += s.seconds
-        row["today_seconds"] += s.by_day.get(today, 0.0)
+    for s in played(None, since, None, wanted):
+        row = found.setdefault(s.session.player_id, {"today_seconds": 0.0, "seated_since": None})
+        row["today_seconds"] += s.seconds
         if s.session.ended_at is None:
             row["seated_since"] = s.session.started_at
     for row in found.values():
-        row["seconds"], row["today_seconds"] = int(row["seconds"]), int(row["today_seconds"])
+        row["today_seconds"] = int(row["today_seconds"])
     return found

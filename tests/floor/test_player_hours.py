@@ -390,6 +390,11 @@ def test_a_night_across_the_turn_of_the_gaming_day_counts_on_each_day(floor_app,
         r for r in rows(inspector, "players", by="session") if r["card_number"] == cards[0]
     ]
     assert (session["seat"], session["rest_seconds"]) == (free, 1200)
+    # The console's and the player's page's "today": since the day's turn only.
+    from floor.selectors.player_hours import hours_of_players
+
+    today = hours_of_players([pid(cards[1]).replace("-", "")])
+    assert today[pid(cards[1]).replace("-", "")]["today_seconds"] == 1800
 
 
 def test_a_player_moved_to_another_table_starts_a_session_there(floor_app, clock, inspector):
