@@ -438,3 +438,25 @@ def test_the_rating_by_day_shows_what_the_cage_paid_the_player(shift, inspector)
     days = by_card(rows(inspector, "players", by="day"))
     assert (days[c]["gaming_day"], days[c]["cash_out_cents"]) == ("2026-11-22", 1000)
     assert days[b]["cash_out_cents"] == 0
+
+
+def test_a_jefe_reads_the_hours_at_his_sectors_tables_only(floor_app, clock, api_as):
+    """The jefe named to sector A reads the players' hours at A's tables; the
+    players of sector B are not in his report, nor their hours in his read
+    of a player's hours [GA art. 19.1]."""
+    from tests.support.floor import DIRECTOR
+
+    mine, other = Room(floor_app, tag="JA"), Room(floor_app, tag="JB")
+    _t, at_mine = mine.drawn_table(4)
+    _u, at_other = other.drawn_table(4, variant="omaha")
+    floor_app.assign_jefes(DIRECTOR, new_id(), sector_id=mine.sector_id, jefes=["jaime-ph"])
+    floor_app.assign_jefes(DIRECTOR, new_id(), sector_id=other.sector_id, jefes=["juan-ph"])
+    clock.advance(20 * MINUTE)
+    runtime.floor_projector().catch_up()
+    jefe = api_as("jaime-ph", "jefe_sector")
+    assert {r["card_number"] for r in rows(jefe, "players")} == set(at_mine)
+    assert {r["players"] for r in rows(jefe, "game-hours")} == {4}
+    assert jefe.get(f"/api/players/{pid(at_other[0])}/hours/").json()["seconds"] == 0
+    assert jefe.get(f"/api/players/{pid(at_mine[0])}/hours/").json()["seconds"] == 1200
+    refused = jefe.get("/api/reports/players/", {"sector": str(other.sector_id)})
+    assert refused.status_code == 403 and refused.json()["code"] == "not_your_sector"
