@@ -17,7 +17,10 @@ seated from the list, and the tables close. After the first day, then after
 - ``occupancy``: seats occupied per table and hour; before: every table's seat
   changes replayed from its opening;
 - ``waiting``: the waiting lists' waits, calls and removals; before: each list's
-  events replayed from its opening.
+  events replayed from its opening;
+- ``players``: the players' time and rating per seat session (issue 26);
+  replayed: every table's seat sessions worked out again from its events in
+  the store (the projection's own rules, nothing read back).
 
 It prints each report's median milliseconds at both sizes and the ratio of the
 long log's over the short log's: the indexed reports should stay near 1x, the
@@ -252,10 +255,65 @@ def waiting_replayed(day: dict) -> list:
     return answer
 
 
+def _in_order(rows: list) -> list:
+    return sorted(rows, key=lambda row: json.dumps(row, sort_keys=True))
+
+
+def players_indexed(day: dict) -> list:
+    from floor.reports.players import players_report
+
+    return _in_order(players_report(the_filter(day), "session"))
+
+
+def replayed_sessions(table_ids, start, end, player_ids=None) -> list:
+    """The players' seat sessions as the projection keeps them
+    (floor.projections.seat_sessions), replayed from every table's events in
+    the store instead of read from their rows (the report before issue 26's
+    read model would have had to)."""
+    from floor.models import SeatSession
+    from floor.projections.seat_sessions import SESSION_EVENTS, SessionBatch, _apply
+    from floor.runtime import floor_app
+
+    class Replay(SessionBatch):
+        def table(self, table_id):  # nothing read back: the replay holds all
+            return self.open.setdefault(table_id, {})
+
+    batch, position = Replay(), 0
+    for table_id in sorted(table_ids):
+        for event in floor_app().events.get(table_id):
+            position += 1
+            if isinstance(event, SESSION_EVENTS):
+                _apply(event, position, batch)
+    sessions = [SeatSession(**{k: v for k, v in row.items() if k != "id"}) for row in batch.new]
+    return sorted(
+        (
+            s
+            for s in sessions
+            if (end is None or s.started_at < end)
+            and (start is None or s.ended_at is None or s.ended_at > start)
+            and (player_ids is None or s.player_id in player_ids)
+        ),
+        key=lambda s: (s.started_at, s.position, s.player_id),
+    )
+
+
+def players_replayed(day: dict) -> list:
+    from floor.reports.players import players_report
+    from floor.selectors import reports as selected
+
+    indexed = selected.seat_sessions
+    selected.seat_sessions = replayed_sessions
+    try:
+        return _in_order(players_report(the_filter(day), "session"))
+    finally:
+        selected.seat_sessions = indexed
+
+
 REPORTS: dict[str, tuple[Callable, Callable]] = {
     "history": (history_indexed, history_scanned),
     "occupancy": (occupancy_indexed, occupancy_replayed),
     "waiting": (waiting_indexed, waiting_replayed),
+    "players": (players_indexed, players_replayed),
 }
 
 

@@ -724,6 +724,60 @@ class ListMove(models.Model):
         return f"{self.kind} on {self.list_id} at {self.occurred_at:%H:%M:%S}"
 
 
+class SeatSession(models.Model):
+    """A player's stay in a seat of one table (issue 26, "Players' time and
+    rating"): from sitting down (seated, drawn, or moved in) to leaving, being
+    moved out, or the table closing, with the stretches they rested or were
+    away within it and the money the table's events moved for them. The
+    players' reports and history read their hours from it
+    (floor.reports.players); the projection keeps it
+    (floor.projections.seat_sessions)."""
+
+    # The event that seated them (a draw seats several players at once).
+    position = models.BigIntegerField()
+    table_id = models.UUIDField()
+    player_id = models.CharField(max_length=40)
+    seat = models.PositiveSmallIntegerField()
+    started_at = models.DateTimeField()
+    how_started = models.CharField(max_length=12)  # seated, drawn, moved_in
+    ended_at = models.DateTimeField(null=True)
+    how_ended = models.CharField(max_length=12, default="", blank=True)  # left, moved_out, closed
+    # [kind, from, until]: "resting" [GA art. 20; PT 13] or "away" [CM-18],
+    # ISO moments, ``until`` None while it lasts.
+    pauses = models.JSONField(default=list)
+    # The chips a player moved in brought; bought at the seat (the first
+    # purchase of a seat that had none is the buy-in, the others rebuys), the
+    # buy-ins the cage voided, the time charges [GA art. 18.3b; PT 7b], and
+    # the stack they left with.
+    carried_in_cents = models.BigIntegerField(default=0)
+    buy_in_cents = models.BigIntegerField(default=0)
+    rebuys = models.PositiveIntegerField(default=0)
+    rebuy_cents = models.BigIntegerField(default=0)
+    voided_cents = models.BigIntegerField(default=0)
+    time_charges = models.PositiveIntegerField(default=0)
+    time_charged_cents = models.BigIntegerField(default=0)
+    left_with_cents = models.BigIntegerField(null=True)
+
+    class Meta:
+        indexes = [
+            models.Index(fields=["player_id", "started_at"], name="seat_session_player"),
+            models.Index(fields=["table_id", "started_at"], name="seat_session_table"),
+            models.Index(fields=["started_at"], name="seat_session_started"),
+            # A table's sessions still open, as the projection reads them.
+            models.Index(
+                fields=["table_id", "position"],
+                condition=models.Q(ended_at__isnull=True),
+                name="seat_session_open",
+            ),
+        ]
+        constraints = [
+            models.UniqueConstraint(fields=["position", "player_id"], name="seat_session_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player_id} at {self.table_id} seat {self.seat} from {self.started_at}"
+
+
 # --- notifications to players (issue 24, item 3) ----------------------------------------
 
 

@@ -70,6 +70,8 @@ REPORT_LINKS = (
     ("report-waiting-lists", gettext_lazy("Waiting lists")),
     ("report-clocks", gettext_lazy("Action clocks")),
     ("report-occupancy", gettext_lazy("Occupancy")),
+    ("report-players", gettext_lazy("Players: hours and rating")),
+    ("report-game-hours", gettext_lazy("Players' hours per game and hour of day")),
     ("report-cage", gettext_lazy("The cage")),
     ("report-voids", gettext_lazy("Voided entries")),
     ("report-aml", gettext_lazy("Cage identification threshold")),

@@ -243,6 +243,49 @@ class SelfExclusionRules:
 
 
 @dataclass(frozen=True)
+class PlayerRating:
+    """How the room counts a player's time and what it is worth to the house
+    (issue 26, "Players' time and rating"; floor.reports.players): house
+    settings, not law, with the service's defaults.
+
+    ``counts_resting``: whether the hands a player rests [GA art. 20; PT 13]
+    count as time played; ``counts_away``: whether the house absence clock's
+    minutes [CM-18] do. By default neither does: a player resting or away is
+    not playing, and a room rates the time at the game. The time-charged
+    rake [GA art. 18.3b; PT 7b] charges a seat by the session whatever the
+    player does in it; the hours here are the player's, the charges the
+    seat's (tests/floor/test_player_hours.py checks both on one shift).
+
+    Comp points: each hour played earns ``points_per_hour`` by the table's
+    stakes (its minimum bet, in cents): the first band whose ``up_to_cents``
+    reaches the table's minimum; the last band (``None``) takes the rest.
+    Points are whole: an hour's points times the seconds played, divided by
+    3,600, rounded down per session.
+    """
+
+    counts_resting: bool = False
+    counts_away: bool = False
+    # (the table minimum up to, in cents, or None: any) -> comp points an hour.
+    points_per_hour: tuple[tuple[int | None, int], ...] = (
+        (5_00, 1),
+        (20_00, 2),
+        (50_00, 4),
+        (None, 8),
+    )
+
+    def points_an_hour(self, minimum_cents: int) -> int:
+        """The comp points an hour at a table of this minimum bet earns."""
+        for up_to, points in self.points_per_hour:
+            if up_to is None or minimum_cents <= up_to:
+                return points
+        return 0
+
+    def comp_points(self, seconds: int, minimum_cents: int) -> int:
+        """Whole comp points for ``seconds`` played at a table of this minimum."""
+        return self.points_an_hour(minimum_cents) * int(seconds) // 3600
+
+
+@dataclass(frozen=True)
 class ActionClock:
     """The clock on a slow player.
 

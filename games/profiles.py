@@ -39,6 +39,7 @@ from games.profile_rules import (
     FirstButton,
     GamingDay,
     LimitRules,
+    PlayerRating,
     RestRules,
     Rotation,
     SeatingRules,
@@ -135,6 +136,9 @@ class RuleProfile:
     # The least time before a self-exclusion taken at the room may be lifted
     # (a house setting; RGIAJ's six months, to be confirmed).
     self_exclusion: SelfExclusionRules = field(default_factory=SelfExclusionRules)
+    # Whether resting and away count as time played, and the comp points an
+    # hour by stakes (issue 26): house settings with the service's defaults.
+    rating: PlayerRating = field(default_factory=PlayerRating)
     # Variants whose own rules count raises differently [GA art. 30.1].
     variant_raises: tuple[tuple[Variant, RaiseRule], ...] = ()
     # Banked settlement: paytable, side bets, Pai Gow's commission [GA art.

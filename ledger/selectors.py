@@ -372,3 +372,23 @@ def chips_held_at_open(player_id: str, gaming_day: str) -> int:
         player_id=UUID(str(player_id)), position__lte=day.opened_position
     ).values_list("postings", flat=True)
     return sum(postings.get(account, 0) for postings in found)
+
+
+def cash_outs_of(player_ids: list[UUID], days: list[str]) -> dict[tuple[str, str], int]:
+    """What the cage paid these players for their chips on these gaming days,
+    voided cash-outs left out: (player as hex, day) -> cents (the players'
+    rating, issue 26). Two queries."""
+    if not player_ids or not days:
+        return {}
+    found = list(
+        TransactionView.objects.filter(
+            kind="cash_out", player_id__in=player_ids, gaming_day__in=days
+        ).values_list("id", "player_id", "gaming_day", "amount_cents")
+    )
+    voided = voided_among([row[0] for row in found])
+    paid: dict[tuple[str, str], int] = {}
+    for transaction_id, player_id, day, amount in found:
+        if transaction_id.hex not in voided:
+            key = (player_id.hex, day)
+            paid[key] = paid.get(key, 0) + amount
+    return paid

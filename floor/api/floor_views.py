@@ -24,6 +24,7 @@ from floor.kernel.web.gateway import ask, perform
 from floor.kernel.web.responses import REFUSALS, command_response
 from floor.kernel.web.serializers import ErrorSerializer
 from floor.selectors import balancing, journal, players
+from floor.selectors.player_hours import player_hours
 from floor.selectors.players import waiting_lists
 from floor.selectors.tables import sector_floor, table_floor, table_hands, table_with_sector
 
@@ -192,6 +193,40 @@ class PlayerHistoryView(APIView):
         left, barred; oldest first."""
         players.player(player_id)
         return Response(_journal(request, player_id))
+
+
+PLAYER_HOURS = inline_serializer(
+    name="player_hours",
+    fields={
+        "gaming_day": serializers.DateField(),
+        "today_seconds": serializers.IntegerField(),
+        "today_hours": serializers.FloatField(),
+        "seconds": serializers.IntegerField(),
+        "hours": serializers.FloatField(),
+        "sessions": serializers.IntegerField(),
+        "comp_points": serializers.IntegerField(),
+        "seated_since": serializers.DateTimeField(allow_null=True),
+        "last_sessions": serializers.ListField(child=serializers.DictField()),
+    },
+)
+
+
+class PlayerHoursView(APIView):
+    # The player's history's readers: a jefe counts the hours at his sectors' tables.
+    reads = "history"
+
+    @extend_schema(
+        responses={200: PLAYER_HOURS, 404: ErrorSerializer},
+        summary="A player's hours: today's gaming day, in all, comp points, last sessions",
+    )
+    def get(self, request: Request, player_id: UUID) -> Response:
+        """The player's time at the tables (issue 26): seated to leaving, less
+        resting and away unless the house counts them
+        (games.profile_rules.PlayerRating), today and in all, with the comp
+        points it earned and the last sessions; a jefe's, at his sectors'
+        tables."""
+        players.player(player_id)
+        return Response(player_hours(player_id.hex, request.reader.table_ids))
 
 
 # --- waiting lists ------------------------------------------------------------------------

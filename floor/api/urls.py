@@ -32,6 +32,7 @@ urlpatterns = [
     path(
         "players/<uuid:player_id>/history/", fv.PlayerHistoryView.as_view(), name="player-history"
     ),
+    path("players/<uuid:player_id>/hours/", fv.PlayerHoursView.as_view(), name="player-hours"),
     path(
         "players/<uuid:player_id>/personal-data/",
         identity_views.PersonalDataView.as_view(),

@@ -63,6 +63,7 @@ from floor.kernel.web.live import (
 from floor.messages import balance_reason
 from floor.selectors import balancing, console, interest, players, waits
 from floor.selectors import tables as floor_tables
+from floor.selectors.player_hours import hours_of_players
 from games.variants import VARIANTS, Variant
 
 if TYPE_CHECKING:  # the read models as types; the selectors read them
@@ -419,10 +420,17 @@ def table_cards(tables: list[TableView]) -> list[dict[str, Any]]:
     poker_jackpots = ROOM.table_jackpots([t for t in tables if t.id not in banked])
     room = SeatRules.now()
     cards = []
+    # Each seated player's time today (issue 26: floor.selectors.player_hours).
+    played = hours_of_players(
+        {s.player_id.hex for table in tables for s in table.occupied_seats.all() if s.player_id}
+    )
     for table in tables:
         hand = hands.get((table.id, table.hand_in_progress))
         group = next((g for g in groups if str(table.id) in g.table_ids), None)
         rows = seat_rows(table, hand, room, group)
+        for row in rows:
+            if row["seat"] is not None and row["seat"].player_id:
+                row["hours"] = played.get(row["seat"].player_id.hex)
         # The seats a hand may be dealt to: the command's own check per seat,
         # and not the newcomer the button skips [PT 80].
         button, skipped = button_to_come(table, rows, room)

@@ -45,6 +45,7 @@ from floor.player.forms import AskForGameForm
 from floor.selectors import balancing, waits
 from floor.selectors import players as player_reads
 from floor.selectors import tables as table_reads
+from floor.selectors.player_hours import hours_of_players
 from games.errors import RuleViolation
 from games.limits import small_blind_for
 from games.variants import VARIANTS, Variant
@@ -177,10 +178,13 @@ def page_context(request: HttpRequest) -> dict[str, Any]:
         seated = {"table": table.number if table else None, "seat": player.seat}
         # At a must-move table: their place in the line to the main table.
         seated["must_move"] = balancing.must_move_place(player.table_id, player.id)
+    # The player's own time at the tables this gaming day (issue 26).
+    played = hours_of_players([player.id.hex]).get(player.id.hex) if player is not None else None
     return {
         "card": card,
         "player": player,
         "seated": seated,
+        "played_today": played["today_seconds"] if played else 0,
         "entries": entries,
         "running": running,
         "offered": offered,

@@ -111,7 +111,8 @@ class FloorProjection:
     # events before it. 2: the reports' mentions, occupancy steps and list moves.
     # 3 (issue 24): the seats' arrival order, the must-move tables, and a
     # remote entry's wait in the list moves beginning at its check-in.
-    version = 3
+    # 4 (issue 26): the players' seat sessions (SeatSession).
+    version = 4
 
     def __init__(
         self, application: Callable[[], Application] | None = None, *, hold_rows: bool = False

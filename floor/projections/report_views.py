@@ -8,6 +8,8 @@ journal, projected once, as each event is applied.
   report's text match found them; the contexts declare more (the books: the
   accounts a transaction posts to, ReadModelPart.mentions).
 - ``OccupancyStep``: each moment a table's count of occupied seats changed.
+- ``SeatSession``: each player's stay in a seat, with its pauses and money
+  (issue 26: floor.projections.seat_sessions).
 - ``ListMove``: each registration, call and removal of a waiting list, with
   the wait a removal ended. A remote entry's wait begins at its check-in
   (issue 24, item 2), which moves its registration's ``since``.
@@ -35,11 +37,12 @@ from floor.domain.table import Table
 from floor.domain.waiting_list import WaitingList
 from floor.kernel.composition import ROOM
 from floor.kernel.web.rows import insert_dicts, insert_plain
-from floor.models import JournalMention, ListMove, OccupancyStep, subject_bytes
+from floor.models import JournalMention, ListMove, OccupancyStep, SeatSession, subject_bytes
 from floor.projections.journal import METADATA, entry_data
 from floor.projections.route import Route
+from floor.projections.seat_sessions import SessionBatch, apply_seat_sessions
 
-READ_MODELS = (JournalMention, OccupancyStep, ListMove)
+READ_MODELS = (JournalMention, OccupancyStep, ListMove, SeatSession)
 
 # A UUID as the journal's data writes one: 32 hex digits, or with dashes; never
 # part of a longer run of hex (a digest names no aggregate).
@@ -86,6 +89,8 @@ class ReportBatch:
         # check-in (position -> the new ``since``).
         self.restarted: dict[int, datetime] = {}
         self.lists_read: set[UUID] = set()  # lists whose open registrations are in ``open``
+        # The players' seat sessions (issue 26: floor.projections.seat_sessions).
+        self.sessions = SessionBatch()
 
     def last_seated(self, table_id: UUID) -> int:
         if table_id not in self.seated:
@@ -139,6 +144,7 @@ class ReportBatch:
         if self.closed:
             ListMove.objects.filter(pk__in=self.closed).update(open=False)
         insert_dicts(ListMove, self.moves)
+        self.sessions.flush()
         self.__init__()
 
 
@@ -224,6 +230,7 @@ def apply_report_views(
     alone = batch is None
     batch = ReportBatch() if alone else batch
     _mentions(event, position, batch)
+    apply_seat_sessions(event, position, batch.sessions)
     matched = _REPORTED(event)
     if matched is SEAT_CHANGES:
         _occupancy(event, position, entry_data(event), batch)

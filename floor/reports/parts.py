@@ -48,6 +48,7 @@ class ReportParts:
         self._subjects: dict[str, HistorySubject] = {}
         self._table_concerns: list[Callable[[UUID], Iterable[str]]] = []
         self._narrowings: list[Callable[[Any, QuerySet], QuerySet]] = []
+        self._cash_outs: Callable[[Sequence[str], Sequence[str]], dict] | None = None
 
     # --- the rake report's gaming days ---------------------------------------------------
 
@@ -92,6 +93,24 @@ class ReportParts:
         for narrow in self._narrowings:
             entries = narrow(reader, entries)
         return entries
+
+    # --- the players' rating (issue 26) ---------------------------------------------------
+
+    def count_cash_outs_by(
+        self, cash_outs: Callable[[Sequence[str], Sequence[str]], dict[tuple[str, str], int]]
+    ) -> None:
+        """Declares where the cage's cash-outs of the players are booked:
+        (player ids as hex, gaming days) -> {(player, day): cents}."""
+        self._cash_outs = cash_outs
+
+    def cash_outs(
+        self, player_ids: Sequence[str], days: Sequence[str]
+    ) -> dict[tuple[str, str], int] | None:
+        """What the cage paid each player each gaming day for their chips;
+        None without the books (the rating then shows no cash-outs)."""
+        if self._cash_outs is None:
+            return None
+        return self._cash_outs(player_ids, days)
 
 
 # The reports' parts, as the contexts declared them.

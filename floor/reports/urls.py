@@ -10,6 +10,8 @@ urlpatterns = [
     path("waiting-lists/", views.WaitingListsReportView.as_view(), name="report-waiting-lists"),
     path("clocks/", views.ClocksReportView.as_view(), name="report-clocks"),
     path("occupancy/", views.OccupancyReportView.as_view(), name="report-occupancy"),
+    path("players/", views.PlayersReportView.as_view(), name="report-players"),
+    path("game-hours/", views.GameHoursReportView.as_view(), name="report-game-hours"),
     path(
         "exclusion-refusals/",
         exclusion_refusals.ExclusionRefusalsReportView.as_view(),

@@ -17,6 +17,7 @@ from floor.reports import (
     clocks,
     history,
     occupancy,
+    players,
     rake,
     table_at,
     tables,
@@ -115,6 +116,45 @@ class OccupancyReportView(ReportView):
     def get(self, request: Request):
         """by=hour: each table's seats occupied on average in each UTC hour;
         by=game: the player hours each game drew."""
+        return super().get(request)
+
+
+def _players_by(by: str):
+    return lambda report: players.players_report(report, by)
+
+
+class PlayersReportView(ReportView):
+    name = "players"
+    default_by = "top"
+    shapes = {by: (_players_by(by), columns) for by, columns in players.COLUMNS.items()}
+
+    @extend_schema(
+        parameters=[*FILTER_PARAMETERS, by_parameter(list(players.COLUMNS), "top")],
+        responses={**json_or_csv(page_of("players_report")), **REPORT_REFUSALS},
+        summary="Players: time played and rating, top by hours, per session, day or game",
+    )
+    def get(self, request: Request):
+        """by=top: the players by hours played; by=session: each seat session's
+        rating (buy-in, rebuys, stack left with, time charged, hours, stakes,
+        comp points); by=day: per gaming day, with the cage's cash-outs;
+        by=game: hours per game. Resting and away count as the house decides
+        (games.profile_rules.PlayerRating)."""
+        return super().get(request)
+
+
+class GameHoursReportView(ReportView):
+    name = "game-hours"
+    shapes = {"": (players.game_hours_report, players.GAME_HOUR_COLUMNS)}
+
+    @extend_schema(
+        parameters=FILTER_PARAMETERS,
+        responses={**json_or_csv(page_of("game_hours_report")), **REPORT_REFUSALS},
+        summary="Game hours: the players' hours per game and local hour of day",
+    )
+    def get(self, request: Request):
+        """Per game and hour of the day (the house's time): how many players
+        played, on how many gaming days, their hours and how many played on
+        average: what a room reads to decide which games to spread."""
         return super().get(request)
 
 

@@ -13,6 +13,7 @@ from floor.models import (
     ListMove,
     OccupancyStep,
     PlayerView,
+    SeatSession,
     SectorView,
     TableView,
     WaitingListView,
@@ -128,3 +129,24 @@ def list_moves(
     if end is not None:
         found = found.filter(occurred_at__lt=end)
     return list(found.order_by("position").values_list("list_id", "kind", "reason", "wait_seconds"))
+
+
+def seat_sessions(
+    table_ids: Iterable[UUID] | None,
+    start: datetime | None,
+    end: datetime | None,
+    player_ids: Iterable[str] | None = None,
+) -> list[SeatSession]:
+    """The players' seat sessions at ``table_ids`` (None: any table) that
+    overlap [start, end), of ``player_ids`` (hex; None: anyone's), oldest
+    first (issue 26). One indexed query."""
+    found = SeatSession.objects.all()
+    if table_ids is not None:
+        found = found.filter(table_id__in=list(table_ids))
+    if player_ids is not None:
+        found = found.filter(player_id__in=list(player_ids))
+    if end is not None:
+        found = found.filter(started_at__lt=end)
+    if start is not None:
+        found = found.exclude(ended_at__lte=start)
+    return list(found.order_by("started_at", "position", "player_id"))

@@ -53,6 +53,16 @@ def span(seconds: float | None) -> str:
     return f"{number_format(Decimal(str(seconds)).normalize())} s"
 
 
+@register.filter
+def played(seconds: float | None) -> str:
+    """A player's time at the tables (issue 26): 4500 -> "1:15 h", hours and
+    minutes, the seconds dropped."""
+    if seconds is None:
+        return ""
+    minutes = int(seconds) // 60
+    return f"{minutes // 60}:{minutes % 60:02d} h"
+
+
 @register.inclusion_tag("floor/_timers_banner.html", takes_context=True)
 def timers_banner(context) -> dict:
     """A banner on every console page of the staff while the floor's clocks do

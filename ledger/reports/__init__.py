@@ -14,7 +14,8 @@ from __future__ import annotations
 
 def declare() -> None:
     """Declares the books' parts of the floor's reports (floor.reports.parts)."""
-    from ledger.reports import history, rake
+    from ledger.reports import history, players, rake
 
     rake.declare()
     history.declare()
+    players.declare()

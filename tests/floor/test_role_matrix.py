@@ -438,6 +438,10 @@ READ_MATRIX: dict[str, dict[str, str] | str] = {
     "api:player-history": row(
         ok="director inspector jefe_a jefe_b cajero", role="crupier_1 crupier_2"
     ),
+    # A player's hours (issue 26): the history's readers; a jefe's, at his tables.
+    "api:player-hours": row(
+        ok="director inspector jefe_a jefe_b cajero", role="crupier_1 crupier_2"
+    ),
     # A patron's identity (issue 25): the jefe sees only whether identified
     # (tests/floor/test_patron_identity.py); the export is the director's.
     "api:player-identity": row(
@@ -462,6 +466,8 @@ READ_MATRIX: dict[str, dict[str, str] | str] = {
     "report-tables": REPORTS,
     "report-clocks": REPORTS,
     "report-occupancy": REPORTS,
+    "report-players": REPORTS,
+    "report-game-hours": REPORTS,
     "report-waiting-lists": REPORTS,
     "report-rake": row(ok="director inspector jefe_a jefe_b cajero", role="crupier_1 crupier_2"),
     "report-cage": CAGE,
@@ -723,6 +729,8 @@ HOME_REPORTS = (
     "report-waiting-lists",
     "report-clocks",
     "report-occupancy",
+    "report-players",
+    "report-game-hours",
     "report-cage",
     "report-voids",
     "report-aml",
@@ -735,6 +743,8 @@ FLOOR_REPORTS = {
     "report-waiting-lists",
     "report-clocks",
     "report-occupancy",
+    "report-players",
+    "report-game-hours",
 }
 
 
