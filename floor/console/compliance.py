@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 from typing import Any
+from uuid import uuid4
 
 from django import forms
 from django.conf import settings
@@ -140,6 +141,10 @@ def _pending(region: str) -> list[dict[str, Any]]:
             "pending": p,
             "player": names.get(p.player_id),
             "door": DOOR_LABELS.get(p.last.door, p.last.door),
+            # The page's forms post without the consoles' script: each carries
+            # its own command id (one per decision shown; a double submit is one).
+            "clear_id": str(uuid4()),
+            "exclude_id": str(uuid4()),
         }
         for p in found
     ]
