@@ -7,7 +7,9 @@ them with a note, and the desk admits the patron."""
 
 from __future__ import annotations
 
+import os
 from datetime import UTC, date, datetime
+from pathlib import Path
 
 import pytest
 
@@ -15,12 +17,19 @@ from floor import runtime
 from floor.kernel.errors import DomainError
 from floor.kernel.web.gateway import perform_as
 from floor.models import ExclusionList, PatronIdentity
-from tests.browser.test_corrections import shot  # noqa: F401  (the fixture)
-from tests.browser.test_shift import PASSWORD, log_in
+from tests.browser.test_shift import PASSWORD, Shot, log_in
 from tests.support.floor import JEFE, new_id
 from tests.support.room import Room, events_of, pid
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+@pytest.fixture
+def shot(tmp_path) -> Shot:
+    """Numbered screenshots, kept in FLOOR_SCREENSHOTS when it is set."""
+    folder = Path(os.environ.get("FLOOR_SCREENSHOTS") or tmp_path)
+    folder.mkdir(parents=True, exist_ok=True)
+    return Shot(folder)
 
 
 def test_the_director_uploads_a_list_and_clears_a_possible_match(
@@ -29,7 +38,7 @@ def test_the_director_uploads_a_list_and_clears_a_possible_match(
     floor_app,
     make_user,
     shot,
-    tmp_path,  # noqa: F811
+    tmp_path,
 ):
     room = Room(floor_app, tag="CP")
     table_id = room.drawn_table(4)[0]
@@ -103,4 +112,32 @@ def test_the_director_uploads_a_list_and_clears_a_possible_match(
 
     # The desk admits the patron now.
     perform_as(JEFE, "join_waiting_list", new_id(), player=card, table_id=table_id)
+    context.close()
+
+
+def test_the_cage_takes_a_self_exclusion_confirmed_first(
+    live_server, browser, floor_app, make_user, shot
+):
+    room = Room(floor_app, tag="CX")
+    card = room.new_player("Xoán Ferreiro")
+    make_user("carla", "cajero", password=PASSWORD)
+    runtime.floor_projector().catch_up()
+    context = browser.new_context(locale="es-ES", viewport={"width": 1400, "height": 1000})
+    cage = log_in(context, live_server.url, "carla", f"/cage/?card={card}")
+    player = cage.locator("[data-testid=player]")
+    exclude = player.locator("form[data-command=exclude_self]")
+    exclude.locator("button[type=submit]").click()
+    # The server's confirmation names the patron and the day it may be lifted from.
+    exclude.locator("[data-testid=confirm-amount]").wait_for()
+    asked = exclude.inner_text()
+    assert "Xoán Ferreiro" in asked and "2027-05-22" in asked
+    assert not events_of(floor_app, pid(card), "SelfExcluded")
+    shot(cage, "cage-self-exclusion-asked")
+    exclude.locator("[data-testid=confirm-amount]").click()
+    player.locator("[data-testid=self-excluded]").wait_for()
+    said = player.locator("[data-testid=self-excluded]").inner_text()
+    assert "desde el 2026-11-22" in said and "puede levantarla desde el 2027-05-22" in said
+    assert player.locator("form[data-command=lift_self_exclusion]").count() == 0
+    assert events_of(floor_app, pid(card), "SelfExcluded")
+    shot(cage, "cage-self-excluded")
     context.close()
