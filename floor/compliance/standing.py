@@ -24,6 +24,7 @@ from datetime import datetime
 from typing import Any
 from uuid import UUID
 
+from django.db.models import Count, Max
 from eventsourcing.application import AggregateNotFoundError
 
 from floor import runtime
@@ -35,6 +36,8 @@ from games.profile_rules import months_after
 # At most this many patrons are listed as pending (the newest attempts first):
 # a page, not a report; the register (CSV) has every attempt.
 MOST_PENDING = 200
+# At most this many refused attempts of the last days are listed.
+MOST_RECENT = 200
 
 
 def _player(player_id: UUID | str) -> Any:
@@ -94,14 +97,15 @@ def pending_possible_matches(region: str) -> list[Pending]:
     still refuse so: no director's decision covers the versions that match
     now (a newer version matching again is pending again), not self-excluded,
     not decided excluded. Newest attempt first."""
-    latest: dict[UUID, ExclusionRefusal] = {}
-    counts: dict[UUID, int] = {}
-    for row in ExclusionRefusal.objects.filter(result=POSSIBLE).order_by("-at", "-id"):
-        counts[row.player_id] = counts.get(row.player_id, 0) + 1
-        latest.setdefault(row.player_id, row)
+    by_patron = (
+        ExclusionRefusal.objects.filter(result=POSSIBLE)
+        .values("player_id")
+        .annotate(last_at=Max("at"), attempts=Count("id"))
+        .order_by("-last_at")
+    )
     pending = []
-    for player_id, row in latest.items():
-        player = _player(player_id)
+    for seen in by_patron.iterator():
+        player = _player(seen["player_id"])
         if player is None:
             continue
         found, refusal = decide(
@@ -110,11 +114,24 @@ def pending_possible_matches(region: str) -> list[Pending]:
             self_excluded=player.self_excluded,
             resolution=player.exclusion_resolution,
         )
-        if refusal is not None and refusal.code == "possible_exclusion":
-            pending.append(Pending(player_id, found.matched, row, counts[player_id]))
+        if refusal is None or refusal.code != "possible_exclusion":
+            continue
+        last = (
+            ExclusionRefusal.objects.filter(player_id=seen["player_id"], result=POSSIBLE)
+            .order_by("-at", "-id")
+            .first()
+        )
+        pending.append(Pending(seen["player_id"], found.matched, last, seen["attempts"]))
         if len(pending) >= MOST_PENDING:
             break
     return pending
+
+
+def recent_refusals(start: datetime, most: int = MOST_RECENT) -> list[ExclusionRefusal]:
+    """The refused attempts since ``start``, newest first, at most ``most``
+    (the register, as CSV, has them all)."""
+    rows = ExclusionRefusal.objects.filter(at__gte=start).order_by("-at", "-id")
+    return list(rows[:most])
 
 
 # --- a self-exclusion in force --------------------------------------------------------

@@ -34,7 +34,6 @@ from django.utils.translation import gettext_lazy
 
 from floor.api.exclusion_views import MAX_FILE_BYTES
 from floor.compliance import exclusions, standing
-from floor.compliance.refusals import refusals
 from floor.forms import CommandForm
 from floor.kernel.errors import DomainError
 from floor.kernel.registry import COMMANDS
@@ -151,11 +150,11 @@ def _pending(region: str) -> list[dict[str, Any]]:
 
 
 def _recent(now) -> list[dict[str, Any]]:
-    rows = refusals(start=now - timedelta(days=RECENT_DAYS))
+    rows = standing.recent_refusals(now - timedelta(days=RECENT_DAYS))
     names = players_by_id({r.player_id for r in rows})
     return [
         {"row": r, "player": names.get(r.player_id), "door": DOOR_LABELS.get(r.door, r.door)}
-        for r in reversed(rows)
+        for r in rows
     ]
 
 

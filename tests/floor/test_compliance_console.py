@@ -175,9 +175,15 @@ def test_a_hostile_upload_is_answered_on_the_page_and_records_nothing(room, peop
 def test_a_possible_match_waits_on_the_page_until_the_director_decides(room, people):
     director, jefe = people["director"], people["jefe_sector"]
     upload(director, (HEADER + ",LUCIA perez SOUTO,1980-05-17\n").encode())
-    card, _table = possible_match(room, jefe)
+    card, table_id = possible_match(room, jefe)
+    again = jefe.post(
+        "/console/commands/join_waiting_list/",
+        {"command_id": new_id(), "player": card, "table_id": table_id},
+        HTTP_ACCEPT="application/json",
+    )
+    assert again.status_code == 409
     text = director.get(URL).content.decode()
-    assert f'data-player="{pid(card)}"' in text and "rgiaj 2026-11-01" in text
+    assert f'data-player="{pid(card)}" data-attempts="2"' in text and "rgiaj 2026-11-01" in text
     assert 'data-testid="clear"' in text and 'data-testid="refusal"' in text
     assert "exclusion-refusals/?format=csv" in text
     # The inspector sees it, with no buttons.
