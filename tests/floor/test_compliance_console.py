@@ -150,6 +150,8 @@ def test_a_hostile_upload_is_answered_on_the_page_and_records_nothing(room, peop
     refused(upload(director, b"dni;nombre\n1;x\n"), "faltan estas columnas")
     # Not a CSV at all: bytes read as Latin-1, no such column either.
     refused(upload(director, bytes(range(256)) * 40), "faltan estas columnas")
+    # An empty file.
+    refused(upload(director, b""), "vac")
     # A field past the csv module's limit.
     huge_field = HEADER.encode() + b'"' + b"9" * 140_000 + b'",x,\n'
     refused(upload(director, huge_field), "no es un fichero CSV legible")
@@ -170,6 +172,13 @@ def test_a_hostile_upload_is_answered_on_the_page_and_records_nothing(room, peop
     # The same version twice: the second is refused on the page.
     assert upload(director, (HEADER + f"{NUMBER},X,1970-01-01\n").encode()).status_code == 200
     refused(upload(director, (HEADER + f"{NUMBER},X,1970-01-01\n").encode()), "ya está importada")
+    # NUL bytes in a row: that row refused, counted and named, never a 500
+    # (PostgreSQL keeps no NUL in text).
+    nul = HEADER.encode() + b"1234\x005678Z,x\x00y,1970-01-01\n11111111H,Ana,1970-01-01\n"
+    answer = upload(director, nul, version="2026-12-01")
+    assert answer.status_code == 200
+    assert "1 filas leídas, 1 rechazadas" in answer.content.decode()
+    assert "Líneas rechazadas: 2." in answer.content.decode()
 
 
 def test_a_possible_match_waits_on_the_page_until_the_director_decides(room, people):
