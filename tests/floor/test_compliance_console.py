@@ -317,3 +317,21 @@ def test_the_cage_card_shows_a_self_exclusion_and_the_director_lifts_it_when_due
     assert events_of(app, pid(card), "SelfExclusionLifted")
     shown = director.get("/cage/", {"card": card}).content.decode()
     assert 'data-testid="self-excluded"' not in shown and 'data-testid="exclude-self"' in shown
+
+
+@pytest.mark.parametrize(
+    ("language", "title", "upload_button"),
+    [
+        ("es", "Cumplimiento", "Importar la lista"),
+        ("gl", "Cumprimento", "Importar a lista"),
+        ("pt", "Conformidade", "Importar a lista"),
+        ("en", "Compliance", "Import the list"),
+    ],
+)
+def test_the_page_speaks_the_directors_language(room, people, language, title, upload_button):
+    from django.conf import settings
+
+    director = people["director"]
+    director.cookies[settings.LANGUAGE_COOKIE_NAME] = language
+    text = director.get(URL).content.decode()
+    assert f"<h1>{title}</h1>" in text and upload_button in text
