@@ -107,6 +107,26 @@ MESSAGES = {
     "patron_self_excluded": _(
         "The patron is self-excluded: their document is kept while the exclusion is in force."
     ),
+    # A director's erasure the law does not allow yet (issue 25, item 4).
+    "identity_retention_running": _(
+        "The law requires keeping this document until %(day)s (%(source)s); "
+        "if it was recorded in error, erase it giving that reason."
+    ),
+    "identity_kept_for_good": _(
+        "This room keeps identity documents for good (%(source)s): "
+        "one is erased only if it was recorded in error."
+    ),
+    "patron_on_exclusion_list": _(
+        "The patron's document is on an exclusion list (%(lists)s): "
+        "it is kept while the list names it."
+    ),
+    "erase_reason_invalid": _(
+        "Give no reason once the retention has ended, "
+        "or recorded_in_error for a document recorded in error."
+    ),
+    "personal_data_journal_lagging": _(
+        "The patron's records are being brought up to date: try again in a moment."
+    ),
     "list_version_exists": _("That version (%(version)s) of the list is already imported."),
     "list_version_invalid": _("The list's version is its date (YYYY-MM-DD)."),
     "exclusion_source_invalid": _("Unknown exclusion list: choose rgiaj, regional, srij or house."),

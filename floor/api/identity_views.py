@@ -23,7 +23,7 @@ from floor.compliance import identity
 from floor.kernel.web.endpoints import CommandView, result_answer
 from floor.kernel.web.gateway import actor_for
 from floor.kernel.web.responses import REFUSALS, command_response
-from floor.kernel.web.serializers import CommandSerializer, ErrorSerializer
+from floor.kernel.web.serializers import ErrorSerializer
 from floor.selectors import players
 
 # The answer of each command: its result and the identity as the actor sees it.
@@ -77,21 +77,26 @@ class PersonalDataView(APIView):
 
 
 class EraseIdentityView(CommandView):
-    body = CommandSerializer
+    body = s.EraseIdentitySerializer
 
     @extend_schema(
-        request=CommandSerializer,
+        request=s.EraseIdentitySerializer,
         responses={201: ERASED, 200: ERASED, **REFUSALS},
         operation_id="erase_identity",
         summary="Erase a patron's identity document (the director's; the log keeps that it was)",
     )
     def post(self, request: Request, player_id: UUID) -> Response:
-        """Deletes the identity row and records ``IdentityErased``, which holds
-        no data: the audit chain stays whole (issue 25, item 4)."""
+        """Deletes the identity row and records ``IdentityErased`` with the
+        reason's code and no data: the audit chain stays whole (issue 25,
+        item 4). Refused while the law still requires the document (Ley
+        10/2010 art. 25; Lei 83/2017 art. 51), unless it was recorded in error."""
         checked = self.body(data=request.data)
         checked.is_valid(raise_exception=True)
         outcome = identity.erase_identity(
-            request.user, checked.validated_data["command_id"], player=str(player_id)
+            request.user,
+            checked.validated_data["command_id"],
+            player=str(player_id),
+            reason=checked.validated_data["reason"],
         )
         shown = identity.shown_to(actor_for(request.user), outcome.result["player_id"])
         return command_response(outcome, {"result": outcome.result, "identity": shown})

@@ -9,9 +9,12 @@ dates) are personal data the caller keeps outside the log
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from floor.application.exclusion_gate import DECISIONS, decide
 from floor.application.players import find_player
 from floor.domain.exclusion_register import ExclusionRegister
+from floor.domain.player import Player
 from floor.kernel.errors import conflict, invalid
 from floor.kernel.registry import command
 from floor.kernel.roles import Role
@@ -91,6 +94,9 @@ def lift_self_exclusion(work: UnitOfWork, *, player: str, reason: str) -> Decisi
     the house's minimum period has passed since it was taken (the profile's
     ``self_exclusion``: six months by default, as the Spanish register of
     gaming bans keeps one, RGIAJ, Real Decreto 1614/2011, to be confirmed).
+    A self-exclusion recorded before its event carried the date counts from
+    the event's own timestamp (``_self_excluded_on``): the minimum period is
+    the patron's protection and is never waived for want of a field.
     Refused before (``self_exclusion_too_recent``, with the day it may be),
     and for a patron not self-excluded (``not_self_excluded``). The event
     holds the reason and no personal data: the reason is the director's
@@ -104,7 +110,20 @@ def lift_self_exclusion(work: UnitOfWork, *, player: str, reason: str) -> Decisi
         raise invalid("note_too_long", max_length=MAX_NOTE_LENGTH)
     found = find_player(work, player)
     taken = found.self_excluded_at
+    if taken is None and found.self_excluded:
+        taken = _self_excluded_on(work, found)
     rule = work.profile.self_exclusion
     until = None if taken is None else months_after(taken, rule.minimum_months)
     found.lift_self_exclusion(text, work.now(), until)
     return [found], {"player_id": str(found.id)}
+
+
+def _self_excluded_on(work: UnitOfWork, found: Player) -> datetime | None:
+    """When the self-exclusion in force was recorded, read from its event's
+    timestamp (the injected clock's): the last ``SelfExcluded`` of the
+    patron's log. For a self-exclusion recorded before the event carried its
+    date (``at``); read newest first, it stops at the first one."""
+    for recorded in work.service.events.get(found.id, desc=True):
+        if isinstance(recorded, Player.SelfExcluded):
+            return recorded.timestamp
+    return None

@@ -11,7 +11,7 @@ from uuid import UUID
 
 from floor.application import exclusion_gate
 from floor.domain.game import Game
-from floor.domain.player import Player
+from floor.domain.player import ERASED_RETENTION_ENDED, Player
 from floor.domain.table import Table
 from floor.domain.table_spec import check_game
 from floor.domain.waiting_list import WaitingList
@@ -146,12 +146,16 @@ def record_identity(work: UnitOfWork, *, player: str, document_type: str, countr
 
 # Erasure is the director's (issue 25, item 4): the data controller's decision.
 @command(roles=(Role.DIRECTOR,))
-def erase_identity(work: UnitOfWork, *, player: str) -> Decision:
-    """Records that the patron's identity data was erased; the caller deletes
-    the row (floor.compliance.identity.erase_identity). The event holds no data."""
+def erase_identity(work: UnitOfWork, *, player: str, reason: str) -> Decision:
+    """Records that the patron's identity data was erased and why
+    (``retention_ended``, ``recorded_in_error``); the caller checks that the
+    law no longer requires the document before it calls with
+    ``retention_ended`` [Ley 10/2010 art. 25; Lei 83/2017 art. 51], and
+    deletes the row (floor.compliance.identity.erase_identity). The event
+    holds the reason's code and no data."""
     found = find_player(work, player)
-    found.erase_identity()
-    return [found], {"player_id": str(found.id)}
+    found.erase_identity(reason)
+    return [found], {"player_id": str(found.id), "reason": reason}
 
 
 # The retention purge is the service's own (issue 25, item 4): the clock,
@@ -166,7 +170,7 @@ def purge_identity(work: UnitOfWork, *, player: str) -> Decision:
     patron is refused (``patron_self_excluded``: the house list needs the
     document while the exclusion is in force)."""
     found = find_player(work, player)
-    found.erase_identity(retention_ended=True)
+    found.erase_identity(ERASED_RETENTION_ENDED)
     return [found], {"player_id": str(found.id)}
 
 

@@ -459,19 +459,31 @@ def exclude_self(user: Any, command_id: str, *, player: str) -> Outcome:
         outcome = perform("exclude_self", user, command_id, player=player)
     except ReadModelsBehind as behind:
         if not behind.outcome.replayed:
-            _on_house_list(behind.outcome.result["player_id"], by)
+            put_on_house_list(behind.outcome.result["player_id"], by)
         raise
     if not outcome.replayed:
-        _on_house_list(outcome.result["player_id"], by)
+        put_on_house_list(outcome.result["player_id"], by)
     return outcome
 
 
-def _on_house_list(player_id: str, by: str) -> None:
+def put_on_house_list(player_id: str, by: str) -> None:
+    """Puts the patron's recorded document on the house list, once: at their
+    self-exclusion, and when a self-excluded patron's document is recorded or
+    replaced afterwards (floor.compliance.identity.record_identity). A
+    replaced document adds its entry beside the old one: both go when the
+    self-exclusion is lifted."""
     identity = identity_of(player_id)
     if identity is None:
         return
     with transaction.atomic():
         kept = house_list(by)
+        already = ExclusionEntry.objects.filter(
+            exclusion_list__source=ExclusionList.HOUSE,
+            player_id=UUID(str(player_id)),
+            document_number=identity.document_number,
+        )
+        if already.exists():
+            return
         ExclusionEntry.objects.create(
             exclusion_list=kept,
             document_number=identity.document_number,
@@ -498,6 +510,15 @@ def lift_self_exclusion(user: Any, command_id: str, *, player: str, reason: obje
     return outcome
 
 
+def off_house_list(player_id: str, document_number: str) -> None:
+    """Deletes the patron's house-list entry of one document: a document
+    erased as recorded in error (floor.compliance.identity.erase_identity)
+    named someone else, or no one. Their other entries, and their
+    self-exclusion (every door still refuses their card), stay."""
+    mine = Q(player_id=UUID(str(player_id)), document_number=document_number)
+    _delete_house_entries(mine)
+
+
 def _off_house_list(player_id: str) -> None:
     """Deletes the patron's house-list entries: theirs by id, and, for an
     entry kept before the id was (none in service), by their document."""
@@ -505,6 +526,10 @@ def _off_house_list(player_id: str) -> None:
     identity = identity_of(player_id)
     if identity is not None:
         mine |= Q(player_id__isnull=True, document_number=identity.document_number)
+    _delete_house_entries(mine)
+
+
+def _delete_house_entries(mine: Q) -> None:
     with transaction.atomic():
         ExclusionEntry.objects.filter(mine, exclusion_list__source=ExclusionList.HOUSE).delete()
         for kept in ExclusionList.objects.filter(source=ExclusionList.HOUSE):

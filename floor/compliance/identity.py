@@ -17,8 +17,8 @@ from django.utils import timezone
 from floor import runtime
 from floor.compliance import refusals
 from floor.compliance.documents import Identity, clean_identity
-from floor.domain.player import Player
-from floor.kernel.errors import DomainError, conflict
+from floor.domain.player import ERASED_IN_ERROR, ERASED_RETENTION_ENDED, Player
+from floor.kernel.errors import DomainError, conflict, invalid
 from floor.kernel.roles import Actor, Role
 from floor.kernel.service import Outcome
 from floor.kernel.web.gateway import ReadModelsBehind, actor_for, perform
@@ -106,7 +106,13 @@ def record_identity(
     Checked first: a refused input records nothing, and a document already
     kept for another patron is refused (``document_other_patron``: one
     document, one patron). Recorded again for the same patron, the row is
-    replaced and a new event says so. A repeated command id changes nothing."""
+    replaced and a new event says so. A repeated command id changes nothing.
+
+    A patron self-excluded at the room has their document put on the house
+    list as soon as it is recorded (or replaced), whether the exclusion came
+    before or after it: the same document, or name and birth date, under
+    another card is refused from then on (issue 25: "self-exclusion ... goes
+    on the house list at once"; floor.compliance.exclusions)."""
     identity = clean_identity(
         document_type, document_number, country, full_name, birth_date, _today()
     )
@@ -135,25 +141,77 @@ def record_identity(
     except ReadModelsBehind as behind:
         if not behind.outcome.replayed:
             _keep(behind.outcome.result["player_id"], identity, by)
+            _house_list_if_self_excluded(behind.outcome.result["player_id"], by)
         raise
     if not outcome.replayed:
         _keep(outcome.result["player_id"], identity, by)
+        _house_list_if_self_excluded(outcome.result["player_id"], by)
     return outcome
 
 
-def erase_identity(user: Any, command_id: str, *, player: str) -> Outcome:
-    """Deletes the patron's identity row and records that it was erased (the
-    director's command): the log keeps that it happened, by whom, and nothing
-    of the data; the audit chain stays whole."""
+def _house_list_if_self_excluded(player_id: str, by: str) -> None:
+    """Puts the patron's newly recorded document on the house list if they
+    are self-excluded (see ``record_identity``)."""
+    # Imported here: floor.compliance.exclusions reads the identity from this module.
+    from floor.compliance.exclusions import put_on_house_list
+
+    found = runtime.floor_app().repository.get(UUID(player_id))
+    if getattr(found, "self_excluded", False):
+        put_on_house_list(player_id, by)
+
+
+# The reasons a director gives for an erasure (issue 25, item 4): none (the
+# retention has ended, checked), or the document was recorded in error.
+ERASE_REASONS = ("", ERASED_RETENTION_ENDED, ERASED_IN_ERROR)
+
+
+def erase_identity(user: Any, command_id: str, *, player: str, reason: object = "") -> Outcome:
+    """Deletes the patron's identity row and records that it was erased and
+    why (the director's command): the log keeps that it happened, by whom,
+    the reason's code and nothing of the data; the audit chain stays whole.
+
+    The law decides when: without a reason (or ``retention_ended``) the
+    erasure is refused while the document must be kept
+    (floor.compliance.retention.check_erasable: the retention of Ley 10/2010
+    art. 25 / Lei 83/2017 art. 51 running, naming the day it ends; a
+    document an exclusion list still names; a self-exclusion in force, the
+    command's ``patron_self_excluded``). A document recorded in error (the
+    wrong patron's, a typo) is not a document of due diligence: with
+    ``reason="recorded_in_error"`` it is erased at any time, the reason
+    recorded in the event, and its entry on the house list, if the patron
+    is self-excluded, goes with it (it names someone else, or no one). A
+    refusal records nothing and keeps the row."""
+    if reason not in ERASE_REASONS:
+        raise invalid("erase_reason_invalid", allowed=list(ERASE_REASONS[1:]))
+    wanted = str(reason) or ERASED_RETENTION_ENDED
+    player_id = _player_id(player)
+    row = identity_of(player_id) if player_id is not None else None
+    if row is not None and wanted == ERASED_RETENTION_ENDED:
+        # Imported here: floor.compliance.retention reads identities from this module.
+        from floor.compliance.retention import check_erasable
+
+        check_erasable(row)
     try:
-        outcome = perform("erase_identity", user, command_id, player=player)
+        outcome = perform("erase_identity", user, command_id, player=player, reason=wanted)
     except ReadModelsBehind as behind:
         if not behind.outcome.replayed:
-            PatronIdentity.objects.filter(player_id=behind.outcome.result["player_id"]).delete()
+            _erase(behind.outcome.result["player_id"], wanted)
         raise
     if not outcome.replayed:
-        PatronIdentity.objects.filter(player_id=outcome.result["player_id"]).delete()
+        _erase(outcome.result["player_id"], wanted)
     return outcome
+
+
+def _erase(player_id: str, reason: str) -> None:
+    row = identity_of(player_id)
+    if row is None:
+        return
+    if reason == ERASED_IN_ERROR:
+        # Imported here: floor.compliance.exclusions reads identities from this module.
+        from floor.compliance.exclusions import off_house_list
+
+        off_house_list(player_id, row.document_number)
+    row.delete()
 
 
 def identity_of(player_id: UUID | str) -> PatronIdentity | None:

@@ -23,6 +23,13 @@ from floor.kernel.identity import name_based_id
 CONTACT_NONE, CONTACT_EMAIL, CONTACT_SMS = "none", "email", "sms"
 CONTACT_CHANNELS = (CONTACT_NONE, CONTACT_EMAIL, CONTACT_SMS)
 
+# Why a patron's identity document was erased (issue 25, item 4): its
+# retention ended [Ley 10/2010 art. 25; Lei 83/2017 art. 51], or it was
+# recorded in error (another patron's document, a typo). Codes, never words:
+# the event holds no personal data.
+ERASED_RETENTION_ENDED, ERASED_IN_ERROR = "retention_ended", "recorded_in_error"
+ERASE_REASONS = (ERASED_RETENTION_ENDED, ERASED_IN_ERROR)
+
 CARD_NUMBER = re.compile(r"^[A-Z0-9][A-Z0-9-]{0,29}$")
 MAX_DISPLAY_NAME_LENGTH = 60
 
@@ -341,21 +348,24 @@ class Player(AuditedAggregate):
     def _identity_recorded(self, document_type: str, country: str) -> None:
         self._identity_document = {"document_type": document_type, "country": country}
 
-    def erase_identity(self, *, retention_ended: bool = False) -> None:
+    def erase_identity(self, reason: str = ERASED_RETENTION_ENDED) -> None:
         """Records that the patron's identity data was erased (its row
-        deleted): by the director, or by the retention purge
-        (``retention_ended``; floor.compliance.retention), the same event,
-        the command and its actor telling them apart. A self-excluded
-        patron's document is not purged: the house list needs it while the
-        exclusion is in force."""
+        deleted) and why: its retention ended (the purge, or the director
+        after it: floor.compliance.retention), or it was recorded in error
+        (the wrong patron's document, a typo: the director's, at any time).
+        A self-excluded patron's document is kept while the exclusion is in
+        force (the house list needs it), unless it was recorded in error."""
         if self.identity_document is None:
             raise conflict("identity_not_recorded")
-        if retention_ended and self.self_excluded:
+        if reason not in ERASE_REASONS:
+            raise invalid("erase_reason_invalid", allowed=list(ERASE_REASONS))
+        if reason != ERASED_IN_ERROR and self.self_excluded:
             raise conflict("patron_self_excluded")
-        self._identity_erased()
+        self._identity_erased(reason=reason)
 
     @event("IdentityErased")
-    def _identity_erased(self) -> None:
+    def _identity_erased(self, reason: str = "") -> None:
+        # "" on the events recorded before the reason was (a director's erasure).
         self._identity_document = None
 
     # --- exclusion lists (issue 25, item 2) ---------------------------------------
@@ -417,8 +427,9 @@ class Player(AuditedAggregate):
     def lift_self_exclusion(self, reason: str, at: datetime, until: datetime | None) -> None:
         """Lifts the patron's self-exclusion, not before ``until`` (the
         house's minimum period from when it was taken, computed by the
-        command from the profile). A self-exclusion recorded before its date
-        was kept has no ``until``: the room cannot show it is recent."""
+        command from the profile; for a self-exclusion recorded before its
+        date was kept, from its event's timestamp: floor.application.
+        exclusions). ``until`` None lifts at once."""
         if not self.self_excluded:
             raise conflict("not_self_excluded")
         if until is not None and at < until:

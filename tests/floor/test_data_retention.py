@@ -6,9 +6,12 @@ art. 25), seven in Portugal (Lei 83/2017 art. 51), both to be confirmed
 against the texts, counted from the patron's last activity that needed their
 record (its own date, a check at a door, a cage operation). The purge erases
 an identity past it as the director does (``IdentityErased``, no data, the
-chain whole), keeps a self-excluded patron's while the exclusion is in force,
-and deletes the rows of a list version superseded longer ago (its own row
-stays: the log names it). A self-exclusion is lifted by a director, with a
+chain whole), keeps a self-excluded patron's while the exclusion is in force
+and one a list that applies still names, deletes the rows of a list version
+superseded longer ago (its own row stays: the log names it) and the refused
+attempts older than the retention. The director's erasure follows the same
+law: refused within the retention, naming the day, unless the document was
+recorded in error (its reason in the event). A self-exclusion is lifted by a director, with a
 reason, only after the house's minimum period (six months, as the RGIAJ's;
 to be confirmed): before, ``self_exclusion_too_recent`` and nothing recorded;
 after, the patron is off the house list and the doors admit them."""
@@ -28,6 +31,7 @@ from floor import runtime
 from floor.compliance.exclusions import check_patron, exclude_self, import_list, lift_self_exclusion
 from floor.compliance.identity import record_identity
 from floor.compliance.retention import last_activity, purge
+from floor.domain.player import Player
 from floor.models import ExclusionEntry, ExclusionList, PatronIdentity
 from games.profile_rules import months_after, years_after
 from games.profiles import get_profile
@@ -185,6 +189,37 @@ def test_lifting_is_the_directors_over_the_api(room, clock, cage, api_as):
     assert not runtime.floor_app().repository.get(UUID(pid(card))).self_excluded
 
 
+def test_a_self_exclusion_recorded_before_its_date_was_kept_counts_from_its_event(
+    room, clock, cage, director, monkeypatch
+):
+    """A SelfExcluded event recorded before it carried its date (``at``) is
+    dated by its own timestamp: the six-month minimum runs from it, never
+    waived for want of the field [RGIAJ, Real Decreto 1614/2011; the
+    profile's ``self_exclusion``]."""
+    card = room.new_player()
+    identify(cage, card)
+    # As the code before issue 25 item 4 recorded it: no date in the event.
+    monkeypatch.setattr(Player, "exclude_self", lambda self, at: self._self_excluded_event())
+    exclude_self(cage, new_id(), player=card)
+    monkeypatch.undo()
+    (event,) = events_of(room.app, pid(card), "SelfExcluded")
+    assert event.at == ""
+    clock.advance(timedelta(days=30))
+    error = refused(
+        room.app,
+        "self_exclusion_too_recent",
+        lift_self_exclusion,
+        director,
+        new_id(),
+        player=card,
+        reason="asked today",
+    )
+    assert error.params["until"] == months_after(event.timestamp, 6).isoformat()
+    clock.advance(timedelta(days=160))
+    lift_self_exclusion(director, new_id(), player=card, reason="period served")
+    assert not runtime.floor_app().repository.get(UUID(pid(card))).self_excluded
+
+
 # --- the purge -------------------------------------------------------------------------
 
 
@@ -207,12 +242,17 @@ def test_an_identity_past_retention_is_erased_as_the_director_would(room, clock,
     assert "1 identities erased" in done
     assert not PatronIdentity.objects.filter(player_id=UUID(pid(card))).exists()
     (event,) = events_of(app, pid(card), "IdentityErased")
-    assert (event.actor, event.actor_role) == ("floor-clock", "clock")
+    assert (event.actor, event.actor_role, event.reason) == (
+        "floor-clock",
+        "clock",
+        "retention_ended",
+    )
     assert set(vars(event)) - {"originator_id", "originator_version", "timestamp"} <= {
         "rule_profile",
         "actor",
         "actor_role",
         "command_id",
+        "reason",
     }
     # Run again: nothing more, nothing recorded twice.
     assert "Nothing past its retention." in purge_output()
@@ -286,6 +326,60 @@ def test_a_self_excluded_patron_is_kept_while_the_exclusion_is_in_force(
     assert not PatronIdentity.objects.filter(player_id=UUID(pid(card))).exists()
 
 
+def test_the_purge_keeps_the_document_of_a_patron_still_on_a_list(room, clock, cage, director):
+    """A patron identified once, then put on the RGIAJ, is refused at every
+    door; refusals record no event, so their last activity stays the day
+    they were identified. Erasing their document then would let every door
+    admit them by card (a patron not identified is let through): the purge
+    keeps the document while a list that applies names it, says why, and
+    erases it once no list does [RGIAJ, Ley 13/2011 art. 6, Real Decreto
+    1614/2011; the retention: Ley 10/2010 art. 25]."""
+    app = room.app
+    table_id = room.drawn_table(4)[0]
+    card = room.new_player()
+    identify(cage, card)
+    listed = HEADER + f"{NUMBER},{NAME},1980-05-17\n"
+    import_list(director, new_id(), source="rgiaj", version="2026-11-01", data=listed.encode())
+    refused(app, "patron_excluded", room.sit, table_id, card)
+    # Nine years on, a new version of the register still lists them; they keep trying.
+    clock.advance(timedelta(days=9 * 365))
+    import_list(director, new_id(), source="rgiaj", version="2035-11-01", data=listed.encode())
+    clock.advance(TEN_YEARS - timedelta(days=9 * 365) + timedelta(days=2))
+    refused(app, "patron_excluded", room.sit, table_id, card)
+    dry = purge_output("--dry-run")
+    assert f"identity of player {pid(card)}" in dry
+    assert "kept: on an exclusion list (rgiaj 2035-11-01)" in dry
+    found = purge()
+    assert found.kept_listed == [(UUID(pid(card)), ("rgiaj 2035-11-01",))]
+    assert found.erased == 0 and not events_of(app, pid(card), "IdentityErased")
+    # Still on the register in force: still refused at the seat.
+    refused(app, "patron_excluded", room.sit, table_id, card)
+    # A version that no longer lists them: the retention applies again.
+    import_list(
+        director,
+        new_id(),
+        source="rgiaj",
+        version="2036-12-01",
+        data=(HEADER + "11111111H,Someone,1970-01-01\n").encode(),
+    )
+    assert purge().erased == 1
+    assert not PatronIdentity.objects.filter(player_id=UUID(pid(card))).exists()
+
+
+def test_a_possible_match_keeps_the_document_too(room, clock, cage, director):
+    """A list naming the patron by name and birth date without their
+    document (``possible``) keeps it as well: the director's decision on the
+    match needs the document it is taken on."""
+    card = room.new_player()
+    identify(cage, card)
+    listed = HEADER + f",{NAME},1980-05-17\n"
+    import_list(director, new_id(), source="rgiaj", version="2026-11-01", data=listed.encode())
+    clock.advance(TEN_YEARS + timedelta(days=1))
+    found = purge()
+    assert found.kept_listed == [(UUID(pid(card)), ("rgiaj 2026-11-01",))]
+    assert PatronIdentity.objects.filter(player_id=UUID(pid(card))).exists()
+
+
 def test_a_superseded_list_version_loses_its_rows_and_keeps_its_record(room, clock, director):
     first = HEADER + "11111111H,Someone,1970-01-01\n22222222J,Other,1971-01-01\n"
     import_list(director, new_id(), source="rgiaj", version="2026-11-01", data=first.encode())
@@ -318,6 +412,124 @@ def test_a_superseded_list_version_loses_its_rows_and_keeps_its_record(room, clo
     # The regional list was never superseded: kept whole.
     assert ExclusionList.objects.get(source="regional").entries.count() == 2
     assert purge().versions == []
+
+
+def test_the_register_of_refused_attempts_is_purged_with_the_retention(
+    room, clock, cage, director, api_as
+):
+    """A refused attempt (ExclusionRefusal: a patron's id, when and where
+    they tried) is personal data kept for the same due diligence as the
+    document: each row goes once the retention has run from its own attempt
+    [Ley 10/2010 art. 25; GDPR art. 5.1.e]; a younger attempt stays."""
+    from floor.models import ExclusionRefusal
+
+    table_id = room.drawn_table(4)[0]
+    card = room.new_player()
+    identify(cage, card)
+    listed = HEADER + f"{NUMBER},{NAME},1980-05-17\n"
+    import_list(director, new_id(), source="rgiaj", version="2026-11-01", data=listed.encode())
+    jefe = api_as("jaime-rr", "jefe_sector")
+
+    def attempt() -> None:
+        answer = jefe.post(
+            f"/api/tables/{table_id}/seat/",
+            {"command_id": new_id(), "player": card},
+            format="json",
+        )
+        assert (answer.status_code, answer.json()["code"]) == (409, "patron_excluded")
+
+    attempt()
+    first = clock.now()
+    clock.advance(timedelta(days=5 * 365))
+    attempt()
+    assert ExclusionRefusal.objects.filter(player_id=UUID(pid(card))).count() == 2
+    clock.advance(TEN_YEARS - timedelta(days=5 * 365) - timedelta(days=1))
+    assert purge().refusals == 0
+    clock.advance(timedelta(days=2))
+    dry = purge_output("--dry-run")
+    assert "refused attempts at the doors before" in dry and ": 1 would be deleted" in dry
+    assert ExclusionRefusal.objects.count() == 2
+    found = purge()
+    assert found.refusals == 1
+    (kept,) = ExclusionRefusal.objects.filter(player_id=UUID(pid(card)))
+    assert kept.at > first
+    assert purge().refusals == 0
+
+
+# --- the director's erasure -------------------------------------------------------------
+
+
+def test_the_director_cannot_erase_a_document_the_aml_law_still_requires(
+    room, clock, cage, director
+):
+    """A patron identified at the cage because they crossed the 2,000 EUR
+    threshold is not erased the same evening: the AML report would show the
+    operations of a patron nobody can identify. The documents of due
+    diligence are kept ten years after the operation [Ley 10/2010 art. 25;
+    PT: Lei 83/2017 art. 51, seven]; the director's erasure is refused until
+    then (``identity_retention_running``, naming the day), nothing recorded;
+    from that day it is recorded with its reason, ``retention_ended``."""
+    from floor.compliance.identity import erase_identity
+
+    app = room.app
+    open_cage(app)
+    card = room.new_player()
+    identify(cage, card)
+    app.sell_chips(CAJERO, new_id(), player=card, amount_cents=2_500 * 100)
+    bought = clock.now()
+    error = refused(
+        app, "identity_retention_running", erase_identity, director, new_id(), player=card
+    )
+    until = years_after(bought, 10)
+    assert error.params["until"] == until.isoformat()
+    assert error.params["source"] == "Ley 10/2010 art. 25"
+    assert PatronIdentity.objects.filter(player_id=UUID(pid(card))).exists()
+    clock.advance(until - clock.now() - timedelta(seconds=1))
+    refused(app, "identity_retention_running", erase_identity, director, new_id(), player=card)
+    clock.advance(timedelta(seconds=1))
+    erase_identity(director, new_id(), player=card)
+    assert not PatronIdentity.objects.filter(player_id=UUID(pid(card))).exists()
+    (event,) = events_of(app, pid(card), "IdentityErased")
+    assert (event.actor, event.reason) == ("dora-r", "retention_ended")
+
+
+def test_a_document_kept_for_an_exclusion_is_erased_only_if_recorded_in_error(
+    room, clock, cage, director
+):
+    """Past the retention, the director's erasure is refused as the purge
+    keeps the document: a self-exclusion in force (the house list needs it)
+    and a list that applies still naming it (floor.compliance.retention). A
+    document recorded in error (another patron's, a typo) is not a document
+    of due diligence: erased at any time with ``reason="recorded_in_error"``,
+    recorded in the event, its house-list entry with it (it named someone
+    else); the patron's card stays self-excluded at every door."""
+    from floor.compliance.identity import erase_identity
+
+    app = room.app
+    table_id = room.drawn_table(4)[0]
+    excluded, listed = room.new_player(), room.new_player()
+    identify(cage, excluded)
+    identify(cage, listed, number="00000001R", name="Ana Souto Pérez")
+    exclude_self(cage, new_id(), player=excluded)
+    rgiaj = HEADER + "00000001R,Ana Souto Pérez,1980-05-17\n"
+    import_list(director, new_id(), source="rgiaj", version="2026-11-01", data=rgiaj.encode())
+    clock.advance(TEN_YEARS + timedelta(days=1))
+    refused(app, "patron_self_excluded", erase_identity, director, new_id(), player=excluded)
+    error = refused(
+        app, "patron_on_exclusion_list", erase_identity, director, new_id(), player=listed
+    )
+    assert error.params["lists"] == "rgiaj 2026-11-01"
+    refused(
+        app, "erase_reason_invalid", erase_identity, director, new_id(), player=listed, reason="x"
+    )
+    assert PatronIdentity.objects.count() == 2
+
+    erase_identity(director, new_id(), player=excluded, reason="recorded_in_error")
+    (event,) = events_of(app, pid(excluded), "IdentityErased")
+    assert event.reason == "recorded_in_error"
+    assert not ExclusionEntry.objects.filter(player_id=UUID(pid(excluded))).exists()
+    assert runtime.floor_app().repository.get(UUID(pid(excluded))).self_excluded
+    refused(app, "patron_excluded", room.sit, table_id, excluded)
 
 
 def test_beat_runs_the_purge_daily():

@@ -350,6 +350,61 @@ def test_self_exclusion_goes_on_the_house_list_at_once(room, api_as):
     assert crupier.post(url, {"command_id": new_id()}, format="json").status_code == 403
 
 
+def test_a_document_recorded_after_a_self_exclusion_goes_on_the_house_list(room, make_user):
+    """Self-exclusion asked at the room goes on the house list at once (issue
+    25, item 2), whether the patron shows their document before or after
+    asking: a document recorded (or replaced) for a self-excluded patron is
+    put on the house list as it is recorded, so the same document, or the
+    same name and birth date, under another card is refused."""
+    from floor.compliance.exclusions import exclude_self
+    from floor.compliance.identity import record_identity
+
+    cage = make_user("carla-sx", "cajero")
+
+    def record(card: str, number: str = NUMBER) -> None:
+        record_identity(
+            cage,
+            new_id(),
+            player=card,
+            document_type="dni",
+            document_number=number,
+            country="ES",
+            full_name=NAME,
+            birth_date=BORN.isoformat(),
+        )
+
+    app = room.app
+    table_id = open_table(room)
+    first = room.new_player()
+    exclude_self(cage, new_id(), player=first)
+    assert not ExclusionEntry.objects.exists()
+    record(first)
+    (entry,) = ExclusionEntry.objects.all()
+    assert entry.exclusion_list.source == "house"
+    assert (str(entry.player_id), entry.document_number) == (pid(first), NUMBER)
+    assert entry.exclusion_list.row_count == 1
+    # Recorded again, one entry; replaced by another document, both are kept
+    # (both go when the self-exclusion is lifted).
+    record(first)
+    assert ExclusionEntry.objects.count() == 1
+    record(first, "00000001R")
+    assert sorted(ExclusionEntry.objects.values_list("document_number", flat=True)) == [
+        "00000001R",
+        NUMBER,
+    ]
+    # Another card with another document, the same name and birth date: a possible match.
+    second = room.new_player()
+    record(second, "00000002W")
+    refused(app, "possible_exclusion", room.sit, table_id, second, None)
+    # The first document under a third card once the first patron's row is gone
+    # (the house list keeps its own copy): refused.
+    PatronIdentity.objects.filter(player_id=pid(first)).delete()
+    third = room.new_player()
+    record(third)
+    error = refused(app, "patron_excluded", room.sit, table_id, third, None)
+    assert error.params["list"] == "house"
+
+
 def test_the_director_uploads_a_list_over_the_api(room, api_as):
     from django.core.files.uploadedfile import SimpleUploadedFile
 

@@ -283,6 +283,10 @@ def test_the_jefe_sees_only_whether_identified_and_the_kind(floor_app, card, api
 def test_the_director_exports_and_erases_and_the_chain_stays_whole(
     floor_app, room, card, api_as, make_user
 ):
+    """The director answers a patron's access (GDPR art. 15, 20) and erases a
+    document recorded in error at once, its reason recorded and nothing of
+    the data; a document the law still requires is kept (Ley 10/2010 art.
+    25: tests/floor/test_data_retention.py covers the retention's side)."""
     cage = api_as("carla-x", "cajero")
     director = api_as("dora-x", "director")
     assert record(cage, card).status_code == 201
@@ -304,9 +308,20 @@ def test_the_director_exports_and_erases_and_the_chain_stays_whole(
     assert (data["identity"]["document_number"], data["identity"]["full_name"]) == (NUMBER, NAME)
     assert data["identity"]["birth_date"] == "1980-05-17"
 
-    refused = cage.post(url(card, "identity/erase/"), {"command_id": new_id()}, format="json")
+    in_error = {"command_id": new_id(), "reason": "recorded_in_error"}
+    refused = cage.post(url(card, "identity/erase/"), in_error, format="json")
     assert (refused.status_code, refused.json()["code"]) == (403, "role_not_allowed")
-    erased = director.post(url(card, "identity/erase/"), {"command_id": new_id()}, format="json")
+    # Without a reason, the retention has just begun: refused, naming the day it ends.
+    kept = director.post(url(card, "identity/erase/"), {"command_id": new_id()}, format="json")
+    assert (kept.status_code, kept.json()["code"]) == (409, "identity_retention_running")
+    assert kept.json()["details"]["source"] == "Ley 10/2010 art. 25"
+    assert kept.json()["details"]["day"] in kept.json()["message"]
+    wrong = director.post(
+        url(card, "identity/erase/"), {"command_id": new_id(), "reason": "asked"}, format="json"
+    )
+    assert (wrong.status_code, wrong.json()["code"]) == (400, "erase_reason_invalid")
+    assert is_identified(pid(card)) and not events_of(floor_app, pid(card), "IdentityErased")
+    erased = director.post(url(card, "identity/erase/"), in_error, format="json")
     assert erased.status_code == 201, erased.content
     assert erased.json()["identity"] == {
         "player_id": pid(card),
@@ -317,18 +332,27 @@ def test_the_director_exports_and_erases_and_the_chain_stays_whole(
     assert not is_identified(pid(card))
     assert not PatronIdentity.objects.exists()
     (event,) = events_of(floor_app, pid(card), "IdentityErased")
-    assert (event.actor, event.actor_role) == ("dora-x", "director")
+    assert (event.actor, event.actor_role, event.reason) == (
+        "dora-x",
+        "director",
+        "recorded_in_error",
+    )
     assert set(vars(event)) - {"originator_id", "originator_version", "timestamp"} <= {
         "rule_profile",
         "actor",
         "actor_role",
         "command_id",
+        "reason",
     }
     assert director.get(url(card, "personal-data/")).json()["identity"] is None
     # The contact is not the identity's: erasing one keeps the other.
     assert PlayerContact.objects.filter(player_id=UUID(pid(card))).exists()
 
-    again = director.post(url(card, "identity/erase/"), {"command_id": new_id()}, format="json")
+    again = director.post(
+        url(card, "identity/erase/"),
+        {"command_id": new_id(), "reason": "recorded_in_error"},
+        format="json",
+    )
     assert (again.status_code, again.json()["code"]) == (409, "identity_not_recorded")
     runtime.floor_projector().catch_up()
     out = io.StringIO()

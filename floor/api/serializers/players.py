@@ -172,6 +172,23 @@ class IdentitySerializer(CommandSerializer):
     birth_date = serializers.CharField(max_length=20, allow_blank=True, help_text="YYYY-MM-DD")
 
 
+class EraseIdentitySerializer(CommandSerializer):
+    """A director erases a patron's identity document (issue 25, item 4).
+    Without a reason, only once the law no longer requires it (Ley 10/2010
+    art. 25; Lei 83/2017 art. 51); ``recorded_in_error`` (the wrong
+    patron's document, a typo) at any time, the reason recorded. Checked by
+    floor.compliance.identity, a wrong reason a 400 with its code."""
+
+    reason = serializers.CharField(
+        max_length=40,
+        required=False,
+        allow_blank=True,
+        default="",
+        help_text="Blank (or retention_ended): the retention has ended. "
+        "recorded_in_error: the document was not this patron's, or mistyped.",
+    )
+
+
 class IdentityDocumentSerializer(serializers.Serializer):
     document_number = serializers.CharField()
     country = serializers.CharField()

@@ -7,7 +7,8 @@ years; PT: Lei 83/2017 art. 51, seven; to be confirmed against the texts);
 floor.compliance.retention says what is purged and why. Beat runs the same
 purge daily (floor.tasks.purge_personal_data). ``--dry-run`` prints what
 would go and erases nothing. Each line names a patron by id or a list by
-its version, never a name or a document.
+its version, never a name or a document; the register of refused attempts
+is counted.
 """
 
 from __future__ import annotations
@@ -20,7 +21,10 @@ from floor.compliance.exclusions import label
 
 
 class Command(BaseCommand):
-    help = "Erase identity documents and superseded exclusion-list rows past their retention."
+    help = (
+        "Erase identity documents, superseded exclusion-list rows and refused attempts "
+        "past their retention."
+    )
 
     def add_arguments(self, parser) -> None:
         parser.add_argument(
@@ -37,10 +41,13 @@ class Command(BaseCommand):
             self.stdout.write("The audit journal lags the log: nothing purged; run again.")
             return
         kept = set(found.kept_self_excluded)
+        listed = dict(found.kept_listed)
         failed = dict(found.failed)
         for due in found.identities:
             if due.player_id in kept:
                 what = "kept: self-excluded, in force"
+            elif due.player_id in listed:
+                what = f"kept: on an exclusion list ({', '.join(listed[due.player_id])})"
             elif due.player_id in failed:
                 what = f"not erased: {failed[due.player_id]}"
             else:
@@ -56,9 +63,16 @@ class Command(BaseCommand):
                 f"list {label(version)}: superseded {superseded.superseded_at.isoformat()}, "
                 f"kept until {superseded.kept_until.isoformat()}: {version.row_count} {what}"
             )
-        if not found.identities and not found.versions:
+        if found.refusals:
+            what = "would be deleted" if dry else "deleted"
+            self.stdout.write(
+                f"refused attempts at the doors before {found.refusals_before.isoformat()}: "
+                f"{found.refusals} {what}"
+            )
+        if not found.identities and not found.versions and not found.refusals:
             self.stdout.write("Nothing past its retention.")
         elif not dry:
             self.stdout.write(
-                f"{found.erased} identities erased, {found.rows_deleted} list rows deleted."
+                f"{found.erased} identities erased, {found.rows_deleted} list rows deleted, "
+                f"{found.refusals} refused attempts deleted."
             )
