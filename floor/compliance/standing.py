@@ -30,6 +30,7 @@ from eventsourcing.application import AggregateNotFoundError
 from floor import runtime
 from floor.application.exclusion_gate import POSSIBLE, decide
 from floor.compliance.exclusions import NATIONAL, label
+from floor.domain.player import Player
 from floor.models import ExclusionList, ExclusionRefusal
 from games.profile_rules import months_after
 
@@ -139,8 +140,8 @@ def recent_refusals(start: datetime, most: int = MOST_RECENT) -> list[ExclusionR
 
 @dataclass(frozen=True)
 class SelfExclusion:
-    """A self-exclusion in force: when it was taken (None: recorded before
-    the date was kept) and from when a director may lift it (None: now)."""
+    """A self-exclusion in force: when it was taken and from when a director
+    may lift it (None for both only if the log cannot say when: lifted now)."""
 
     since: datetime | None
     liftable_from: datetime | None
@@ -153,8 +154,18 @@ def self_exclusion_of(player_id: UUID | str) -> SelfExclusion | None:
     if player is None or not getattr(player, "self_excluded", False):
         return None
     app = runtime.floor_app()
-    since = player.self_excluded_at
+    since = player.self_excluded_at or _self_excluded_on(app, player)
     until = (
         None if since is None else months_after(since, app.profile.self_exclusion.minimum_months)
     )
     return SelfExclusion(since, until, until is None or app.clock.now() >= until)
+
+
+def _self_excluded_on(app: Any, player: Any) -> datetime | None:
+    """A self-exclusion recorded before its event carried its date counts
+    from the event's own timestamp, as the lift's command counts it
+    (floor.application.exclusions): the newest ``SelfExcluded`` of the log."""
+    for recorded in app.events.get(player.id, desc=True):
+        if isinstance(recorded, Player.SelfExcluded):
+            return recorded.timestamp
+    return None

@@ -335,3 +335,26 @@ def test_the_page_speaks_the_directors_language(room, people, language, title, u
     director.cookies[settings.LANGUAGE_COOKIE_NAME] = language
     text = director.get(URL).content.decode()
     assert f"<h1>{title}</h1>" in text and upload_button in text
+
+
+def test_an_undated_self_exclusion_shows_when_it_may_be_lifted_from_its_event(
+    room, people, clock, monkeypatch
+):
+    """A SelfExcluded recorded before the event carried its date counts from
+    the event's timestamp, as the lift's command counts it: the card says so."""
+    from django.contrib.auth.models import User
+
+    from floor.compliance.exclusions import exclude_self
+    from floor.compliance.standing import self_exclusion_of
+    from floor.domain.player import Player
+
+    card = room.new_player("Lucía P.")
+    monkeypatch.setattr(Player, "exclude_self", lambda self, at: self._self_excluded_event())
+    exclude_self(User.objects.get(username="carla"), new_id(), player=card)
+    monkeypatch.undo()
+    caught_up()
+    standing = self_exclusion_of(pid(card))
+    assert standing.since == datetime(2026, 11, 22, 20, 0, tzinfo=UTC)
+    assert (standing.liftable_from.date(), standing.liftable) == (date(2027, 5, 22), False)
+    shown = people["director"].get("/cage/", {"card": card}).content.decode()
+    assert "2027-05-22" in shown and 'data-testid="lift-self-exclusion"' not in shown
