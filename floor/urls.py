@@ -1,7 +1,7 @@
 from django.urls import path
 
 from floor import board, views
-from floor.console import commands, sector
+from floor.console import commands, compliance, sector
 
 app_name = "floor"
 
@@ -15,4 +15,5 @@ urlpatterns = [
     path("console/commands/<str:name>/", commands.console_command, name="console-command"),
     path("console/amount/", commands.amount_preview, name="console-amount"),
     path("board/", board.board, name="board"),
+    path("compliance/", compliance.compliance, name="compliance"),
 ]

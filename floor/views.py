@@ -133,6 +133,7 @@ def home(request: HttpRequest) -> HttpResponse:
             "works_the_cage": may_read(request.user, "cage"),
             "manages_staff": manages_staff(request.user),
             "reads_sectors": may_read(request.user, "sectors"),
+            "reads_compliance": may_read(request.user, "compliance"),
             # The reports' links (issue 22), each shown to whom reads it.
             "reports": report_links(request.user),
             "max_tables": floor_app().profile.max_tables_per_sector,
@@ -173,6 +174,11 @@ def sector(request: HttpRequest, sector_id: UUID) -> HttpResponse:
             "opening_for": opening_for,
             "acts": acts,
             "can_open_table": acts and COMMANDS.may(actor_for(request.user), COMMANDS.open_table),
+            # A self-exclusion taken at the desk, lifted by the director (issue 25).
+            "may_exclude_self": COMMANDS.may(actor_for(request.user), COMMANDS.exclude_self),
+            "may_lift_self_exclusion": COMMANDS.may(
+                actor_for(request.user), COMMANDS.lift_self_exclusion
+            ),
             "poll_ms": settings.FLOOR_CONSOLE_POLL_MS,
             "live_url": reverse("floor:sector-live", args=[sector_id]),
         }

@@ -25,6 +25,7 @@ from floor.kernel.registry import COMMANDS
 from floor.kernel.web.access import console_read
 from floor.kernel.web.gateway import actor_for
 from floor.kernel.web.live import CAGE, log_position, server_now, stamp
+from floor.ports import compliance as floor_compliance
 from floor.ports import reads as floor_reads
 from floor.ports.tables import buy_in_void_refusal
 from ledger import selectors as books
@@ -58,6 +59,9 @@ CAGE_COMMANDS = tuple(
         COMMANDS.void_entry,
     )
 )
+# The floor's commands the cage's page offers to whoever may run them
+# (issue 25): the identity document, a self-exclusion and its lifting.
+FLOOR_FORMS = ("record_identity", "exclude_self", "lift_self_exclusion")
 # How many voided entries the console lists (the report has them all).
 LISTED_VOIDS = 20
 # What the cage counts at the close, by table, in the order the sheet has them.
@@ -79,6 +83,8 @@ def player_facts(player: PlayerView) -> dict[str, Any]:
         "view": player,
         "seat": floor_reads.seat_of(player.id),
         "chips_cents": account.balance_cents if account else 0,
+        # A self-exclusion in force, and from when it may be lifted (issue 25).
+        "self_exclusion": floor_compliance.self_exclusion_of(player.id),
     }
 
 
@@ -262,7 +268,9 @@ def live_context(user: Any, card: str, position: str | None = None) -> dict[str,
         "gaming_day": gaming_day_context(),
         # What the actor may run here; the patron's identity form is the
         # floor's command (issue 25), offered to whoever may record it.
-        "may": {name: COMMANDS.may(actor, name) for name in (*CAGE_COMMANDS, "record_identity")},
+        # So are the self-exclusion (the desk's or the cage's) and its lifting
+        # (the director's).
+        "may": {name: COMMANDS.may(actor, name) for name in (*CAGE_COMMANDS, *FLOOR_FORMS)},
         "position": position,
         "server_now": server_now(),
         "back": with_card("cage-console", player.card_number if player else ""),

@@ -137,8 +137,9 @@ class Read:
 def read_rows(lines: Iterable[str], mapping: Mapping) -> Read:
     """The file's rows as (document, name key, birth date); a row that cannot
     be read is counted (and its line named, the first few), never a crash: a
-    date not in the mapping's format, a document too long, a row with neither
-    a document nor a name and birth date (it could match nobody)."""
+    date not in the mapping's format, a document too long, a NUL byte in a
+    mapped column, a row with neither a document nor a name and birth date
+    (it could match nobody)."""
     try:
         return _read(lines, mapping)
     except csv.Error:
@@ -168,6 +169,11 @@ def _read(lines: Iterable[str], mapping: Mapping) -> Read:
 
 
 def _entry(row: dict, mapping: Mapping) -> tuple[str, str, date | None] | None:
+    mapped = (mapping.document, mapping.birth_date, *mapping.name)
+    if any("\x00" in (row.get(c) or "") for c in mapped if c):
+        # A NUL byte is no document, name or date (and PostgreSQL stores no
+        # NUL in text: kept, it would fail the import after its event).
+        return None
     document = normalise_number(row.get(mapping.document) or "") if mapping.document else ""
     name = name_key(" ".join((row.get(c) or "") for c in mapping.name))
     raw_date = (row.get(mapping.birth_date) or "").strip() if mapping.birth_date else ""

@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
+from uuid import UUID
 
 from django.apps import apps
 from django.utils.translation import gettext as _
@@ -23,7 +24,7 @@ from rest_framework import serializers
 
 from floor.api import serializers as s
 from floor.application.catalogue import COMMANDS as REGISTRY
-from floor.compliance import identity
+from floor.compliance import exclusions, identity, standing
 from floor.console.corrections import (
     confirm_fix_stack,
     confirm_undo_move,
@@ -40,6 +41,10 @@ from floor.kernel.composition import ROOM
 from floor.kernel.registry import COMMANDS
 from floor.kernel.web.serializers import CommandSerializer, PlayerCommandSerializer
 from floor.notifications.contacts import change_contact
+from floor.runtime import floor_app
+from floor.selectors.players import find_player as player_view
+from floor.selectors.players import player_by_card
+from games.profile_rules import months_after
 
 
 @dataclass(frozen=True)
@@ -112,6 +117,66 @@ def _record_identity(name: str, user: Any, command_id: str, **arguments: Any) ->
     return identity.record_identity(user, command_id, **arguments)
 
 
+def _exclude_self(name: str, user: Any, command_id: str, **arguments: Any) -> Any:
+    """The self-exclusion's door (issue 25): the command, and the patron's
+    document put on the house list (floor.compliance.exclusions)."""
+    return exclusions.exclude_self(user, command_id, **arguments)
+
+
+def _lift_self_exclusion(name: str, user: Any, command_id: str, **arguments: Any) -> Any:
+    """The lift's door (issue 25): the command, and the patron's document
+    taken off the house list (floor.compliance.exclusions)."""
+    return exclusions.lift_self_exclusion(user, command_id, **arguments)
+
+
+def _patron(ref: object) -> Any:
+    """The patron a console form names, by card (the desk's) or by id (the
+    compliance console's), or None."""
+    text = str(ref or "").strip()
+    if not text or len(text) > 40 or not text.isprintable():
+        return None
+    found = player_by_card(text)
+    if found is None:
+        try:
+            found = player_view(UUID(text))
+        except ValueError:
+            return None
+    return found
+
+
+def confirm_exclude_self(arguments: dict) -> str | None:
+    """What the desk confirms before a self-exclusion (issue 25): every door
+    refuses the patron from now, and only a director lifts it, not before the
+    house's minimum period (the profile's ``self_exclusion``; RGIAJ, Real
+    Decreto 1614/2011, to confirm). None when no patron has that card (the
+    command says so)."""
+    patron = _patron(arguments.get("player"))
+    if patron is None:
+        return None
+    app = floor_app()
+    until = months_after(app.clock.now(), app.profile.self_exclusion.minimum_months)
+    return _(
+        "Self-exclusion of %(name)s (card %(card)s): every door refuses them from now; "
+        "only a director may lift it, not before %(day)s."
+    ) % {"name": patron.display_name, "card": patron.card_number, "day": until.date().isoformat()}
+
+
+def confirm_lift(arguments: dict) -> str | None:
+    """What the director confirms before lifting a self-exclusion; None when
+    the command would refuse (not self-excluded, too recent: it says why and
+    from which day)."""
+    patron = _patron(arguments.get("player"))
+    if patron is None:
+        return None
+    standing_now = standing.self_exclusion_of(patron.id)
+    if standing_now is None or not standing_now.liftable:
+        return None
+    return _("Lift the self-exclusion of %(name)s (card %(card)s): the doors admit them again.") % {
+        "name": patron.display_name,
+        "card": patron.card_number,
+    }
+
+
 def by_name(*commands: ConsoleCommand) -> dict[str, ConsoleCommand]:
     """The console's commands by the names their handlers declare."""
     return {command.name: command for command in commands}
@@ -169,6 +234,31 @@ FLOOR_COMMANDS: dict[str, ConsoleCommand] = by_name(
         gettext_lazy("The patron's identity is recorded."),
         ("player",),
         runs=_record_identity,
+    ),
+    # The exclusion lists (issue 25, item 2): the director's decision on a
+    # possible match (the compliance console), a self-exclusion taken at the
+    # desk or the cage, confirmed first, and its lifting, the director's.
+    ConsoleCommand(
+        COMMANDS.resolve_possible_exclusion,
+        s.ResolveExclusionSerializer,
+        gettext_lazy("The possible match is resolved."),
+        ("player",),
+    ),
+    ConsoleCommand(
+        COMMANDS.exclude_self,
+        CommandSerializer,
+        gettext_lazy("The self-exclusion is recorded: every door refuses the patron."),
+        ("player",),
+        runs=_exclude_self,
+        confirm=confirm_exclude_self,
+    ),
+    ConsoleCommand(
+        COMMANDS.lift_self_exclusion,
+        s.LiftSelfExclusionSerializer,
+        gettext_lazy("The self-exclusion is lifted."),
+        ("player",),
+        runs=_lift_self_exclusion,
+        confirm=confirm_lift,
     ),
     ConsoleCommand(
         COMMANDS.lift_bar,

@@ -95,6 +95,11 @@ READS: dict[str, dict[Role, Scope]] = {
     # the compliance officer's, management's; the jefe and the cage saw each
     # refusal at the desk, and read no register of them.
     "report_exclusion_refusals": _MANAGEMENT,
+    # The compliance console (issue 25, item 2): the lists held, the possible
+    # matches waiting, the refused attempts; the director acts there, the
+    # inspector reads it. The jefe and the cage take a self-exclusion at their
+    # own consoles, where they find the patron.
+    "compliance": _MANAGEMENT,
     # The journal (histories) is the audit trail: not the dealer's.
     "history": {**_FLOOR, K: Scope.ALL},
     # The service's own figures (GET /metrics: commands, timers, processes; no

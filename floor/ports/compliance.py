@@ -6,5 +6,8 @@ operation until the patron is; ledger.apps plugs this in."""
 from __future__ import annotations
 
 from floor.compliance.identity import is_identified
+from floor.compliance.standing import self_exclusion_of
 
-__all__ = ["is_identified"]
+# The cage's player card shows a self-exclusion in force and from when a
+# director may lift it (issue 25): self_exclusion_of.
+__all__ = ["is_identified", "self_exclusion_of"]

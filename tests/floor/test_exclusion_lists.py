@@ -227,21 +227,22 @@ def test_the_importer_reads_a_custom_mapping_and_counts_bad_rows(room, director)
         "11111111H;Luis;Rey;1975-02-01\n"  # a date not in the format: refused
         ";Solo;Nombre;\n"  # neither a document nor a birth date: refused
         f"{'9' * 21};X;Y;01/01/1970\n"  # a document too long: refused
+        "2222\x002222J;Nul;Byte;01/01/1970\n"  # a NUL byte (PostgreSQL keeps none): refused
     )
     mapping = parse_mapping(
         "document=DNI;name=NOMBRE+APELLIDOS;birth_date=FNAC;date_format=%d/%m/%Y;delimiter=semicolon"
     )
     outcome, read = load(director, body, mapping=mapping)
-    assert outcome.result["rows"] == 2 and outcome.result["bad_rows"] == 3
-    assert read.bad_lines == [4, 5, 6]
+    assert outcome.result["rows"] == 2 and outcome.result["bad_rows"] == 4
+    assert read.bad_lines == [4, 5, 6, 7]
     kept = ExclusionList.objects.get()
-    assert (kept.row_count, kept.bad_rows, kept.imported_by) == (2, 3, "dora")
+    assert (kept.row_count, kept.bad_rows, kept.imported_by) == (2, 4, "dora")
     assert sorted(ExclusionEntry.objects.values_list("document_number", "name_key")) == [
         ("", "ANA GIL"),
         ("12345678Z", "LUCIA PEREZ SOUTO"),
     ]
     imported = events_of(room.app, ExclusionRegister.create_id("rgiaj", ""), "VersionImported")
-    assert [(e.version, e.rows, e.bad_rows) for e in imported] == [("2026-11-01", 2, 3)]
+    assert [(e.version, e.rows, e.bad_rows) for e in imported] == [("2026-11-01", 2, 4)]
     assert "12345678Z" not in logged(room.app) and "LUCIA" not in logged(room.app)
     # The same version again; a file lacking a column; a bad mapping or version.
     for code, call in (

@@ -479,6 +479,11 @@ READ_MATRIX: dict[str, dict[str, str] | str] = {
     ),
     "report-history": HISTORY,
     "report-table-at": SECTORS,
+    # The compliance console (issue 25): the director acts, the inspector reads
+    # (tests/floor/test_compliance_console.py).
+    "floor:compliance": row(
+        ok="director inspector", role="jefe_a jefe_b cajero crupier_1 crupier_2"
+    ),
 }
 
 
