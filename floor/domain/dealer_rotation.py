@@ -306,7 +306,11 @@ def _match(tables: Sequence[TableSlot], idle: Sequence[_Ready]) -> dict[str, _Re
     chosen: dict[str, _Ready] = {}
 
     def augment(table_id: str, seen: set[str]) -> bool:
-        for entry in candidates[table_id]:
+        # A dealer nobody holds yet first, in order; only then one moved off
+        # another table that can take someone else.
+        free = [e for e in candidates[table_id] if e.dealer.username not in owner]
+        held = [e for e in candidates[table_id] if e.dealer.username in owner]
+        for entry in free + held:
             name = entry.dealer.username
             if name in seen:
                 continue

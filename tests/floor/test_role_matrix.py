@@ -166,8 +166,12 @@ def test_a_dealer_only_reports_at_a_table():
 def test_the_director_configures_and_does_not_run_tables():
     director = commands_for("director")
     assert {"/api/sectors/", "/api/sectors/{sector_id}/jefes/", "/api/jackpots/create/"} <= director
+    # Naming a table's dealer is staffing, the director's too [GA art. 19.1]:
+    # by name, or by the rotation's push and its override (issue 26).
     assert not {p for p in director if p.startswith("/api/tables/")} - {
-        "/api/tables/{table_id}/dealer/"
+        "/api/tables/{table_id}/dealer/",
+        "/api/tables/{table_id}/dealer/push/",
+        "/api/tables/{table_id}/dealer/override/",
     }
 
 
