@@ -61,7 +61,7 @@ from floor.kernel.web.live import (
     table_scope,
 )
 from floor.messages import balance_reason
-from floor.selectors import balancing, console, interest, players, waits
+from floor.selectors import balancing, console, dealer_box, interest, players, waits
 from floor.selectors import tables as floor_tables
 from games.variants import VARIANTS, Variant
 
@@ -680,6 +680,10 @@ def staff_forms(user: Any, sector: SectorView) -> dict[str, Any]:
         "can_open_table": COMMANDS.may(actor, COMMANDS.open_table) and acts_on_sector(user, sector),
         "jefes_to_name": players.staff_members(Role.JEFE_SECTOR.value) if names_jefes else [],
         "dealers_to_name": players.staff_members(Role.CRUPIER.value) if names_dealers else [],
+        # The dealer box's clock-in (issue 26): the crupiers (those not in
+        # the box are offered) and the games one may deal.
+        "crupiers": players.staff_members(Role.CRUPIER.value) if names_dealers else [],
+        "dealer_games": [(v.value, label) for v, label in VARIANT_LABELS.items()],
     }
 
 
@@ -699,6 +703,8 @@ def live_context(sector_id: UUID, position: str | None = None) -> dict[str, Any]
         "lists": sector_lists(open_tables),
         "wanted": wanted_games(),
         "proposals": sector_proposals(open_tables),
+        # Who deals where, the next pushes, the breaks (issue 26; GA art. 19).
+        "box": dealer_box.sector_dealer_box(sector_id),
         "position": position,
         "server_now": server_now(),
         "back": reverse("floor:sector", args=[sector_id]),

@@ -4,8 +4,10 @@ which sector, the games each may deal, and where each is now and since when.
 GA art. 19 requires a dealer at every table at all times and the jefe names
 them [GA art. 19.1]: the roster records every step of the rotation the jefe
 carries out (a clock-in, a push at a table, a break), each event naming the
-actor, role and command (floor.kernel.aggregate), so the dealers' breaks have
-the audit trail the staff trusts (docs/ANCHORS, "Dealer breaks"). One roster
+actor, role and command (floor.kernel.aggregate) and the sector or table it
+touches (the consoles showing it re-render: floor.projections.live_marks), so
+the dealers' breaks have the audit trail the staff trusts (ANCHORS.md, "Dealer
+breaks staff trust"). One roster
 per room, keyed by the dealer's username (the crupier's login): the plan
 (floor.domain.dealer_rotation) reads it whole, so a sector's dealers are
 known without a read model. The table keeps its own dealer too
@@ -135,10 +137,10 @@ class DealerRoster(AuditedAggregate):
         entry = self.clocked_in(username, sector_id)
         if entry["state"] == DEALING and entry["table_id"] in open_tables:
             raise conflict("dealer_still_dealing", dealer=username)
-        self._clocked_out(dealer=username, at=now.isoformat())
+        self._clocked_out(dealer=username, sector_id=sector_id.hex, at=now.isoformat())
 
     @event("DealerClockedOut")
-    def _clocked_out(self, dealer: str, at: str) -> None:
+    def _clocked_out(self, dealer: str, sector_id: str, at: str) -> None:
         self.dealers[dealer].update(state="off", since=at, table_id=None, sector_id=None)
 
     # --- pushes and breaks ------------------------------------------------------------
@@ -203,10 +205,10 @@ class DealerRoster(AuditedAggregate):
             raise conflict("dealer_on_break", dealer=username)
         if entry["state"] == DEALING and entry["table_id"] in open_tables:
             raise conflict("dealer_still_dealing", dealer=username)
-        self._break_started(dealer=username, at=now.isoformat())
+        self._break_started(dealer=username, sector_id=sector_id.hex, at=now.isoformat())
 
     @event("DealerBreakStarted")
-    def _break_started(self, dealer: str, at: str) -> None:
+    def _break_started(self, dealer: str, sector_id: str, at: str) -> None:
         self.dealers[dealer].update(state=ON_BREAK, since=at, dealt=0, table_id=None)
 
     def end_break(self, username: str, sector_id: UUID, now: datetime) -> None:
@@ -214,10 +216,10 @@ class DealerRoster(AuditedAggregate):
         entry = self.clocked_in(username, sector_id)
         if entry["state"] != ON_BREAK:
             raise conflict("dealer_not_on_break", dealer=username)
-        self._break_ended(dealer=username, at=now.isoformat())
+        self._break_ended(dealer=username, sector_id=sector_id.hex, at=now.isoformat())
 
     @event("DealerBreakEnded")
-    def _break_ended(self, dealer: str, at: str) -> None:
+    def _break_ended(self, dealer: str, sector_id: str, at: str) -> None:
         self.dealers[dealer].update(state=IDLE, since=at, dealt=0)
 
 
