@@ -687,6 +687,15 @@ def staff_forms(user: Any, sector: SectorView) -> dict[str, Any]:
     }
 
 
+def with_game_labels(box: dict[str, Any] | None) -> dict[str, Any] | None:
+    """The dealer box with each dealer's games named as people read them."""
+    if box is None:
+        return None
+    for row in (r for part in ("dealing", "idle", "on_break") for r in box[part]):
+        row["games"] = [str(VARIANT_LABELS.get(g, g)) for g in row["games"]]
+    return box
+
+
 def live_context(sector_id: UUID, position: str | None = None) -> dict[str, Any]:
     """Everything the live part of the console shows. The position is read
     before anything shown (or passed in, read so): a command answered while
@@ -704,7 +713,7 @@ def live_context(sector_id: UUID, position: str | None = None) -> dict[str, Any]
         "wanted": wanted_games(),
         "proposals": sector_proposals(open_tables),
         # Who deals where, the next pushes, the breaks (issue 26; GA art. 19).
-        "box": dealer_box.sector_dealer_box(sector_id),
+        "box": with_game_labels(dealer_box.sector_dealer_box(sector_id)),
         "position": position,
         "server_now": server_now(),
         "back": reverse("floor:sector", args=[sector_id]),

@@ -189,7 +189,11 @@ def plan(
         if chosen is None:
             chosen = _first_ready(table, ready, None)
             if chosen is None:
-                uncovered.append(table.table_id)
+                # A dealer named outside the box (Table.assign_dealer) still
+                # deals it; a table with none, or one who may not deal its
+                # game, is without a dealer [GA art. 19].
+                if not table.dealer or table.dealer in by_name:
+                    uncovered.append(table.table_id)
                 continue
             ready.remove(chosen)
         # Its dealer, if any, is not dealing it for the box (unqualified, or

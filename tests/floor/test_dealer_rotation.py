@@ -86,6 +86,12 @@ def test_a_table_nobody_qualified_can_take_is_named_uncovered():
     result = plan([table(1, OM)], [dealer("ana", HE)], RULES, NOW)
     assert result.uncovered == ("t1",)
     assert result.pushes == ()
+    # A dealer named outside the box still deals it: no push, not uncovered.
+    named = plan([table(1, OM, dealer="cris")], [dealer("ana", HE)], RULES, NOW)
+    assert named.uncovered == () and named.pushes == ()
+    # One in the box who may deal it: the push is due now (since unknown).
+    relieved = plan([table(1, HE, dealer="cris")], [dealer("ana", HE)], RULES, NOW)
+    assert [(p.dealer_in, p.dealer_out, p.at) for p in relieved.pushes] == [("ana", "cris", NOW)]
 
 
 def test_a_dealer_on_break_comes_back_when_it_is_up():
