@@ -70,6 +70,7 @@ REPORT_LINKS = (
     ("report-waiting-lists", gettext_lazy("Waiting lists")),
     ("report-clocks", gettext_lazy("Action clocks")),
     ("report-occupancy", gettext_lazy("Occupancy")),
+    ("report-dealers", gettext_lazy("Dealers: hands and hands per hour")),
     ("report-cage", gettext_lazy("The cage")),
     ("report-voids", gettext_lazy("Voided entries")),
     ("report-aml", gettext_lazy("Cage identification threshold")),

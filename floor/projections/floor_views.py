@@ -363,6 +363,7 @@ class FloorProjection:
                 blinds=event.blinds,
                 dead_blinds=getattr(event, "dead_blinds", None) or {},
                 started_at=event.timestamp,
+                dealer=getattr(table, "dealer", None) or "",
             )
         elif matched is Table.HandDeclaredDead and table.hand:
             self._change_hand(table.id, table.hand["number"], dead=table.hand["dead"])
@@ -379,6 +380,7 @@ class FloorProjection:
                 ended_at=event.timestamp,
                 rake_cents=event.commission_cents,
                 winnings={seat: box["net_cents"] for seat, box in event.boxes.items()},
+                dealer=getattr(table, "dealer", None) or "",
             )
         elif matched is Table.HandEnded:
             self._change_hand(

@@ -10,6 +10,7 @@ urlpatterns = [
     path("waiting-lists/", views.WaitingListsReportView.as_view(), name="report-waiting-lists"),
     path("clocks/", views.ClocksReportView.as_view(), name="report-clocks"),
     path("occupancy/", views.OccupancyReportView.as_view(), name="report-occupancy"),
+    path("dealers/", views.DealersReportView.as_view(), name="report-dealers"),
     path(
         "exclusion-refusals/",
         exclusion_refusals.ExclusionRefusalsReportView.as_view(),

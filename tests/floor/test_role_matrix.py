@@ -466,6 +466,8 @@ READ_MATRIX: dict[str, dict[str, str] | str] = {
     "report-tables": REPORTS,
     "report-clocks": REPORTS,
     "report-occupancy": REPORTS,
+    # Hands dealt per dealer (issue 26): a floor report, the jefe's for his sectors.
+    "report-dealers": REPORTS,
     "report-waiting-lists": REPORTS,
     "report-rake": row(ok="director inspector jefe_a jefe_b cajero", role="crupier_1 crupier_2"),
     "report-cage": CAGE,
@@ -727,6 +729,7 @@ HOME_REPORTS = (
     "report-waiting-lists",
     "report-clocks",
     "report-occupancy",
+    "report-dealers",
     "report-cage",
     "report-voids",
     "report-aml",
@@ -739,6 +742,7 @@ FLOOR_REPORTS = {
     "report-waiting-lists",
     "report-clocks",
     "report-occupancy",
+    "report-dealers",
 }
 
 
