@@ -32,6 +32,7 @@ from floor.application import (  # noqa: F401  (their commands declare themselve
 )
 from floor.application.seat_support import SYSTEM_RANDOM
 from floor.domain.balance_group import BalanceGroup
+from floor.domain.dealer_roster import DealerRoster
 from floor.domain.player import Player
 from floor.domain.sector import Sector
 from floor.domain.table import Table
@@ -40,7 +41,8 @@ from floor.kernel.composition import ROOM
 from floor.kernel.service import CommandService
 
 # The floor's long-lived aggregates, snapshotted as they grow.
-for _aggregate in (Sector, Table, Player, WaitingList, BalanceGroup):
+# The dealer roster is the room's one, every push an event (issue 26).
+for _aggregate in (Sector, Table, Player, WaitingList, BalanceGroup, DealerRoster):
     ROOM.snapshot_every(_aggregate, 50)
 
 

@@ -393,3 +393,15 @@ def test_a_jefe_runs_the_dealers_of_his_sectors_only(room):
         dealer="ana",
     )
     app.push_dealer(DIRECTOR, new_id(), table_id=table_id)  # the director may
+
+
+def test_the_roster_is_snapshotted_and_loads_the_same(room):
+    app, sector = room.app, room.sector_id
+    clock_in(room, "ana", "bea")
+    for _ in range(30):  # 60 events: past the snapshot interval (50)
+        app.send_dealer_on_break(JEFE, new_id(), sector_id=sector, dealer="bea")
+        app.end_dealer_break(JEFE, new_id(), sector_id=sector, dealer="bea")
+    snapshots = list(app.snapshots.get(DealerRoster.create_id()))
+    assert snapshots, "the roster was not snapshotted"
+    loaded = app.repository.get(DealerRoster.create_id())
+    assert loaded.dealers["bea"]["state"] == "idle" and loaded.dealers["ana"]["games"]
