@@ -15,6 +15,7 @@ actor, role and command (floor.kernel.aggregate).
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Any
 from uuid import UUID
 
 from floor.domain.dealer_roster import DealerRoster, clean_dealer
@@ -42,26 +43,39 @@ def open_tables(work: UnitOfWork, sector: Sector) -> list[Table]:
     return sorted(tables, key=lambda t: t.number)
 
 
-def table_games(table: Table) -> frozenset[str]:
+def table_games(table: Any) -> frozenset[str]:
     """The games dealt at a table: a mixed table's two [PT 23]."""
     return frozenset(g for g in (table.variant, table.second_variant) if g)
 
 
 def sector_floor(
-    sector: Sector, tables: list[Table], box: DealerRoster | None, now: datetime
+    sector_id: UUID, tables: list[Any], box: DealerRoster | None, now: datetime
 ) -> tuple[list[TableSlot], list]:
-    """The plan's input: the open tables (a dealer's since-when from the
-    roster, unknown when the table's dealer was named outside it) and the
-    sector's clocked-in dealers (none before the roster's first event)."""
+    """The plan's input: the open tables (the aggregates, or their read
+    models: id, number, variant, second_variant, dealer), a dealer's
+    since-when from the roster (unknown when the table's dealer was named
+    outside it), and the sector's clocked-in dealers (none before the
+    roster's first event)."""
     slots = []
     for table in tables:
-        entry = box.entry(table.dealer or "") if box is not None else None
+        dealer = table.dealer or None
+        entry = box.entry(dealer or "") if box is not None else None
         since = None
         if entry is not None and entry["state"] == DEALING and entry["table_id"] == table.id.hex:
             since = datetime.fromisoformat(entry["since"])
-        slots.append(TableSlot(table.id.hex, table.number, table_games(table), table.dealer, since))
-    dealers = box.slots(sector.id, {t.id.hex for t in tables}, now) if box is not None else []
+        slots.append(TableSlot(table.id.hex, table.number, table_games(table), dealer, since))
+    dealers = box.slots(sector_id, {t.id.hex for t in tables}, now) if box is not None else []
     return slots, dealers
+
+
+def read_plan(
+    work: UnitOfWork, sector_id: UUID, tables: list[Any], now: datetime
+) -> tuple[Plan, DealerRoster | None]:
+    """The plan of a sector whose open tables the caller read (the console
+    reads them from its read models), and the roster it read."""
+    box = work.find(DealerRoster, DealerRoster.create_id())
+    slots, dealers = sector_floor(sector_id, tables, box, now)
+    return plan(slots, dealers, work.profile.dealer_rotation, now), box
 
 
 def sector_plan(
@@ -70,10 +84,9 @@ def sector_plan(
     """The sector's plan as of ``now`` (a command's: its time), with the
     roster it read (None: no dealer ever clocked in) and the open tables."""
     now = now or work.now()
-    box = work.find(DealerRoster, DealerRoster.create_id())
     tables = open_tables(work, sector)
-    slots, dealers = sector_floor(sector, tables, box, now)
-    return plan(slots, dealers, work.profile.dealer_rotation, now), box, tables
+    current, box = read_plan(work, sector.id, tables, now)
+    return current, box, tables
 
 
 # --- the games each may deal, and the clock --------------------------------------------

@@ -713,7 +713,7 @@ def live_context(sector_id: UUID, position: str | None = None) -> dict[str, Any]
         "wanted": wanted_games(),
         "proposals": sector_proposals(open_tables),
         # Who deals where, the next pushes, the breaks (issue 26; GA art. 19).
-        "box": with_game_labels(dealer_box.sector_dealer_box(sector_id)),
+        "box": with_game_labels(dealer_box.sector_dealer_box(sector_id, open_tables)),
         "position": position,
         "server_now": server_now(),
         "back": reverse("floor:sector", args=[sector_id]),

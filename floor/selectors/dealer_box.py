@@ -2,10 +2,11 @@
 deals where and since when, who goes where next and at what time, who is on
 break and since when, who waits in the box.
 
-The plan is the commands' own (floor.application.dealers.sector_plan) over the
-roster and the sector's tables as the store holds them, computed at the time
-of reading: what the console offers to push is what ``push_dealer`` would
-carry out [GA art. 19].
+The plan is the commands' own (floor.application.dealers.read_plan) over the
+roster (the one aggregate read from the store) and the sector's open tables
+as the read models hold them, computed at the time of reading: what the
+console offers to push is what ``push_dealer`` would carry out once the read
+models have caught up (a stale offer is refused: ``push_changed``) [GA art. 19].
 """
 
 from __future__ import annotations
@@ -14,10 +15,10 @@ from datetime import datetime, timedelta
 from typing import Any
 from uuid import UUID
 
-from floor.application.dealers import sector_plan
+from floor.application.dealers import read_plan
 from floor.domain.dealer_rotation import DEALING, IDLE, ON_BREAK
-from floor.domain.sector import Sector
 from floor.kernel.unit_of_work import UnitOfWork
+from floor.models import TableView
 from floor.runtime import floor_app
 
 
@@ -25,17 +26,18 @@ def _minutes(delta: timedelta) -> int:
     return max(0, int(delta.total_seconds() // 60))
 
 
-def sector_dealer_box(sector_id: UUID, now: datetime | None = None) -> dict[str, Any] | None:
-    """The sector's dealer box (None: no such sector in the store)."""
+def sector_dealer_box(
+    sector_id: UUID, tables: list[TableView], now: datetime | None = None
+) -> dict[str, Any]:
+    """The dealer box of the sector whose open tables (read models) are
+    ``tables``: only the roster is read from the store."""
     app = floor_app()
     now = now or app.clock.now()
     work = UnitOfWork(app, app.profile)
-    sector = work.find(Sector, UUID(str(sector_id)))
-    if sector is None:
-        return None
-    plan, box, tables = sector_plan(work, sector, now)
+    sector_id = UUID(str(sector_id))
+    plan, box = read_plan(work, sector_id, tables, now)
     number = {t.id.hex: t.number for t in tables}
-    dealers = box.slots(sector.id, set(number), now) if box is not None else []
+    dealers = box.slots(sector_id, set(number), now) if box is not None else []
     dealing, idle, on_break = [], [], []
     for d in dealers:
         row = {
