@@ -164,10 +164,17 @@ def plan(
         else:
             needing.append(table)
     dealing_at = {t.dealer for t in covered}
+    # An idle dealer of the box named at a table outside it (the jefe's
+    # assign_dealer) stands at that table: not free to go elsewhere.
+    standing = {
+        t.dealer
+        for t in needing
+        if t.dealer in by_name and by_name[t.dealer].state == IDLE and by_name[t.dealer].may_deal(t)
+    }
     ready: list[_Ready] = []
     back_at: dict[str, datetime] = {}
     for dealer in sorted(dealers, key=lambda d: d.username):
-        if dealer.username in dealing_at:
+        if dealer.username in dealing_at or dealer.username in standing:
             continue
         if dealer.state == ON_BREAK:
             back = max(now, dealer.since + rules.break_length)
@@ -192,7 +199,8 @@ def plan(
                 # A dealer named outside the box (Table.assign_dealer) still
                 # deals it; a table with none, or one who may not deal its
                 # game, is without a dealer [GA art. 19].
-                if not table.dealer or table.dealer in by_name:
+                named = by_name.get(table.dealer or "")
+                if not table.dealer or (named is not None and not named.may_deal(table)):
                     uncovered.append(table.table_id)
                 continue
             ready.remove(chosen)

@@ -89,6 +89,11 @@ def test_a_table_nobody_qualified_can_take_is_named_uncovered():
     # A dealer named outside the box still deals it: no push, not uncovered.
     named = plan([table(1, OM, dealer="cris")], [dealer("ana", HE)], RULES, NOW)
     assert named.uncovered == () and named.pushes == ()
+    # A box dealer the jefe named at the table stands there: not pushed
+    # elsewhere, and the table is not without a dealer.
+    tables = [table(1, HE, dealer="ana"), table(2, HE)]
+    standing = plan(tables, [dealer("ana", HE)], RULES, NOW)
+    assert standing.uncovered == ("t2",) and standing.pushes == ()
     # One in the box who may deal it: the push is due now (since unknown).
     relieved = plan([table(1, HE, dealer="cris")], [dealer("ana", HE)], RULES, NOW)
     assert [(p.dealer_in, p.dealer_out, p.at) for p in relieved.pushes] == [("ana", "cris", NOW)]
