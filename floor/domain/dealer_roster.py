@@ -107,11 +107,13 @@ class DealerRoster(AuditedAggregate):
     def set_games(self, username: str, games: Iterable[object] | None) -> list[str]:
         """The games the dealer may deal, set by the jefe or the director."""
         name, chosen = clean_dealer(username), clean_games(games)
-        self._games_set(dealer=name, games=chosen)
+        # The sector whose box shows the dealer, if clocked in (its console re-renders).
+        sector_id = (self.dealers.get(name) or {}).get("sector_id")
+        self._games_set(dealer=name, games=chosen, sector_id=sector_id)
         return chosen
 
     @event("DealerGamesSet")
-    def _games_set(self, dealer: str, games: list[str]) -> None:
+    def _games_set(self, dealer: str, games: list[str], sector_id: str | None = None) -> None:
         entry = self.dealers.setdefault(dealer, _off())
         entry["games"] = list(games)
 

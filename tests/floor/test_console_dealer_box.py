@@ -115,3 +115,33 @@ def test_the_inspector_reads_the_box_without_its_buttons(room, staff):
     shown = box(staff["ines"], room)
     assert 'data-dealer="ana"' in shown
     assert "data-command" not in shown
+
+
+def test_the_live_part_follows_the_box(room, staff):
+    """A clock-in, a games change and a break re-render the sector's live
+    part (floor.projections.live_marks); another sector's box does not."""
+    jefe = staff["jaime"]
+    live = f"/sectors/{room.sector_id}/live/"
+    runtime.floor_projector().catch_up()
+    position = jefe.get(live)["X-Floor-Position"]
+    other = Room(room.app, tag="DO")
+    room.app.clock_in_dealer(
+        JEFE, new_id(), sector_id=other.sector_id, dealer="bea", games=["omaha"]
+    )
+    runtime.floor_projector().catch_up()
+    assert jefe.get(live, {"since": position}).status_code == 204
+    steps = [
+        lambda: room.app.clock_in_dealer(
+            JEFE, new_id(), sector_id=room.sector_id, dealer="ana", games=["texas_holdem"]
+        ),
+        lambda: room.app.set_dealer_games(JEFE, new_id(), dealer="ana", games=["omaha"]),
+        lambda: room.app.send_dealer_on_break(
+            JEFE, new_id(), sector_id=room.sector_id, dealer="ana"
+        ),
+    ]
+    for step in steps:
+        step()
+        runtime.floor_projector().catch_up()
+        answer = jefe.get(live, {"since": position})
+        assert answer.status_code == 200
+        position = answer["X-Floor-Position"]
