@@ -286,6 +286,9 @@ class HandView(models.Model):
     dead = models.JSONField(default=list)  # seats whose hand the action clock killed [CM-22]
     # Missed blinds a returning player posted dead with this hand [PT 90].
     dead_blinds = models.JSONField(default=dict)
+    # The crupier dealing the table when the hand started (Table.dealer; blank:
+    # none named, the jefe reported): the dealers' report counts by it (issue 26).
+    dealer = models.CharField(max_length=150, blank=True, default="")
 
     class Meta:
         ordering = ["table", "number"]

@@ -72,6 +72,7 @@ REPORT_LINKS = (
     ("report-occupancy", gettext_lazy("Occupancy")),
     ("report-players", gettext_lazy("Players: hours and rating")),
     ("report-game-hours", gettext_lazy("Players' hours per game and hour of day")),
+    ("report-dealers", gettext_lazy("Dealers: hands and hands per hour")),
     ("report-cage", gettext_lazy("The cage")),
     ("report-voids", gettext_lazy("Voided entries")),
     ("report-aml", gettext_lazy("Cage identification threshold")),

@@ -124,6 +124,25 @@ class ClosingRules:
 
 
 @dataclass(frozen=True)
+class DealerRotationRules:
+    """How the house rotates its dealers (a house setting, not law).
+
+    GA art. 19 requires a dealer at every table at all times; how long a dealer
+    deals at one table (a "down"), how long a break lasts and how long one may
+    deal before a break are the house's: downs of 20-60 minutes (30 typical),
+    breaks every 40-80 minutes (RULES.md, house practice;
+    floor.domain.dealer_rotation plans by them).
+    """
+
+    # How long a dealer deals at one table before the next push.
+    down: timedelta = timedelta(minutes=30)
+    # How long a break lasts.
+    break_length: timedelta = timedelta(minutes=15)
+    # The most a dealer deals (across downs) before a break.
+    break_after: timedelta = timedelta(minutes=60)
+
+
+@dataclass(frozen=True)
 class GamingDay:
     """When the casino's day turns: the once-a-day rules count by it [CM-18].
 

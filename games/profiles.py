@@ -36,6 +36,7 @@ from games.profile_rules import (
     CageIdentification,
     ClosingRules,
     DataRetention,
+    DealerRotationRules,
     FirstButton,
     GamingDay,
     LimitRules,
@@ -115,6 +116,9 @@ class RuleProfile:
     )
     # The casino's day, for what may be done once a day [CM-18].
     gaming_day: GamingDay = field(default_factory=GamingDay)
+    # Dealers' downs and breaks, a house setting: a dealer at every table at
+    # all times [GA art. 19] (floor.domain.dealer_rotation).
+    dealer_rotation: DealerRotationRules = field(default_factory=DealerRotationRules)
     # Chips leave a table only for tips or hospitality, at most this much at a
     # time [CM-15]; GA and PT only forbid lending and hiding chips [GA art. 21;
     # PT 14], so the house figure is the service default.

@@ -23,6 +23,7 @@ from rest_framework.response import Response
 from floor.api import exclusion_views, identity_views, views
 from floor.api import floor_views as fv
 from floor.api import serializers as s
+from floor.api.serializers import dealers as sd
 from floor.compliance.exclusions import exclude_self, lift_self_exclusion
 from floor.kernel.registry import COMMANDS
 from floor.kernel.web.endpoints import CommandEndpoint, CommandView, result_answer
@@ -176,6 +177,65 @@ FLOOR_ENDPOINTS: tuple[CommandEndpoint, ...] = (
         "assign-dealer",
         s.AssignDealerSerializer,
         "Name the crupier dealing at a table (jefe); only they report its hands",
+        OnTable,
+    ),
+    # the dealer rotation (issue 26; GA art. 19)
+    E(
+        COMMANDS.set_dealer_games,
+        "dealers/games/",
+        "set-dealer-games",
+        sd.DealerGamesSerializer,
+        "Set the games (variants) a dealer may deal",
+        ResultOnly,
+        "The rotation sends a dealer only to tables of these games [GA art. 19].",
+    ),
+    E(
+        COMMANDS.clock_in_dealer,
+        "sectors/<uuid:sector_id>/dealers/clock-in/",
+        "clock-in-dealer",
+        sd.ClockInDealerSerializer,
+        "A dealer clocks in at a sector, into the dealer box",
+        OnSector,
+    ),
+    E(
+        COMMANDS.clock_out_dealer,
+        "sectors/<uuid:sector_id>/dealers/clock-out/",
+        "clock-out-dealer",
+        sd.DealerSerializer,
+        "A dealer clocks out (not while dealing an open table)",
+        OnSector,
+    ),
+    E(
+        COMMANDS.send_dealer_on_break,
+        "sectors/<uuid:sector_id>/dealers/break/",
+        "send-dealer-on-break",
+        sd.DealerSerializer,
+        "An idle dealer goes on break",
+        OnSector,
+    ),
+    E(
+        COMMANDS.end_dealer_break,
+        "sectors/<uuid:sector_id>/dealers/back/",
+        "end-dealer-break",
+        sd.DealerSerializer,
+        "A dealer is back from break, in the box",
+        OnSector,
+    ),
+    E(
+        COMMANDS.push_dealer,
+        TABLE + "dealer/push/",
+        "push-dealer",
+        sd.PushDealerSerializer,
+        "The planned push at a table happens: the plan's dealer taps in",
+        OnTable,
+        "The dealer relieved goes to the box or on break, as planned [GA art. 19].",
+    ),
+    E(
+        COMMANDS.override_dealer_push,
+        TABLE + "dealer/override/",
+        "override-dealer-push",
+        sd.OverrideDealerPushSerializer,
+        "Send another dealer than the plan's to a table, with a reason",
         OnTable,
     ),
     # the absence clock

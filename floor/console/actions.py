@@ -23,6 +23,7 @@ from django.utils.translation import gettext_lazy
 from rest_framework import serializers
 
 from floor.api import serializers as s
+from floor.api.serializers import dealers as sd
 from floor.application.catalogue import COMMANDS as REGISTRY
 from floor.compliance import exclusions, identity, standing
 from floor.console.corrections import (
@@ -180,6 +181,13 @@ def confirm_lift(arguments: dict) -> str | None:
 def by_name(*commands: ConsoleCommand) -> dict[str, ConsoleCommand]:
     """The console's commands by the names their handlers declare."""
     return {command.name: command for command in commands}
+
+
+def _keep_games_unless_ticked(data: dict) -> dict:
+    """No game ticked at the clock-in: the dealer keeps the games set before."""
+    if not data.get("games"):
+        data.pop("games", None)
+    return data
 
 
 def _draw_this_table(data: dict) -> dict:
@@ -483,6 +491,45 @@ FLOOR_COMMANDS: dict[str, ConsoleCommand] = by_name(
         s.AssignDealerSerializer,
         gettext_lazy("The table's dealer is named."),
         ("table_id",),
+    ),
+    # the dealer rotation (issue 26; GA art. 19): the dealer box's buttons
+    ConsoleCommand(
+        COMMANDS.clock_in_dealer,
+        sd.ClockInDealerSerializer,
+        gettext_lazy("The dealer is clocked in, in the box."),
+        ("sector_id",),
+        lists=("games",),
+        prepare=_keep_games_unless_ticked,
+    ),
+    ConsoleCommand(
+        COMMANDS.clock_out_dealer,
+        sd.DealerSerializer,
+        gettext_lazy("The dealer is clocked out."),
+        ("sector_id",),
+    ),
+    ConsoleCommand(
+        COMMANDS.push_dealer,
+        sd.PushDealerSerializer,
+        gettext_lazy("The dealer is pushed in."),
+        ("table_id",),
+    ),
+    ConsoleCommand(
+        COMMANDS.override_dealer_push,
+        sd.OverrideDealerPushSerializer,
+        gettext_lazy("The dealer you chose is at the table."),
+        ("table_id",),
+    ),
+    ConsoleCommand(
+        COMMANDS.send_dealer_on_break,
+        sd.DealerSerializer,
+        gettext_lazy("The dealer is on break."),
+        ("sector_id",),
+    ),
+    ConsoleCommand(
+        COMMANDS.end_dealer_break,
+        sd.DealerSerializer,
+        gettext_lazy("The dealer is back in the box."),
+        ("sector_id",),
     ),
     # corrections with their reason, the jefe's (issue 22): each confirmed
     # first, since both move a stack (floor.console.corrections)

@@ -61,7 +61,7 @@ from floor.kernel.web.live import (
     table_scope,
 )
 from floor.messages import balance_reason
-from floor.selectors import balancing, console, interest, players, waits
+from floor.selectors import balancing, console, dealer_box, interest, players, waits
 from floor.selectors import tables as floor_tables
 from floor.selectors.player_hours import hours_of_players
 from games.variants import VARIANTS, Variant
@@ -688,7 +688,20 @@ def staff_forms(user: Any, sector: SectorView) -> dict[str, Any]:
         "can_open_table": COMMANDS.may(actor, COMMANDS.open_table) and acts_on_sector(user, sector),
         "jefes_to_name": players.staff_members(Role.JEFE_SECTOR.value) if names_jefes else [],
         "dealers_to_name": players.staff_members(Role.CRUPIER.value) if names_dealers else [],
+        # The dealer box's clock-in (issue 26): the crupiers (those not in
+        # the box are offered) and the games one may deal.
+        "crupiers": players.staff_members(Role.CRUPIER.value) if names_dealers else [],
+        "dealer_games": [(v.value, label) for v, label in VARIANT_LABELS.items()],
     }
+
+
+def with_game_labels(box: dict[str, Any] | None) -> dict[str, Any] | None:
+    """The dealer box with each dealer's games named as people read them."""
+    if box is None:
+        return None
+    for row in (r for part in ("dealing", "idle", "on_break") for r in box[part]):
+        row["games"] = [str(VARIANT_LABELS.get(g, g)) for g in row["games"]]
+    return box
 
 
 def live_context(sector_id: UUID, position: str | None = None) -> dict[str, Any]:
@@ -707,6 +720,8 @@ def live_context(sector_id: UUID, position: str | None = None) -> dict[str, Any]
         "lists": sector_lists(open_tables),
         "wanted": wanted_games(),
         "proposals": sector_proposals(open_tables),
+        # Who deals where, the next pushes, the breaks (issue 26; GA art. 19).
+        "box": with_game_labels(dealer_box.sector_dealer_box(sector_id, open_tables)),
         "position": position,
         "server_now": server_now(),
         "back": reverse("floor:sector", args=[sector_id]),

@@ -111,7 +111,8 @@ class FloorProjection:
     # events before it. 2: the reports' mentions, occupancy steps and list moves.
     # 3 (issue 24): the seats' arrival order, the must-move tables, and a
     # remote entry's wait in the list moves beginning at its check-in.
-    # 4 (issue 26): the players' seat sessions (SeatSession).
+    # 4 (issue 26): the players' seat sessions (SeatSession), the dealer of a
+    # hand (HandView.dealer).
     version = 4
 
     def __init__(
@@ -364,6 +365,7 @@ class FloorProjection:
                 blinds=event.blinds,
                 dead_blinds=getattr(event, "dead_blinds", None) or {},
                 started_at=event.timestamp,
+                dealer=getattr(table, "dealer", None) or "",
             )
         elif matched is Table.HandDeclaredDead and table.hand:
             self._change_hand(table.id, table.hand["number"], dead=table.hand["dead"])
@@ -380,6 +382,7 @@ class FloorProjection:
                 ended_at=event.timestamp,
                 rake_cents=event.commission_cents,
                 winnings={seat: box["net_cents"] for seat, box in event.boxes.items()},
+                dealer=getattr(table, "dealer", None) or "",
             )
         elif matched is Table.HandEnded:
             self._change_hand(

@@ -28,6 +28,8 @@ another; a balancing group may lose a table):
   shows (issue 24, item 4), as does a table's opening or closing;
 - a balancing group's event: its tables, before and after, and their sectors
   (the proposals, the change requests on the cards) [CM-10];
+- a dealer roster's event (issue 26): the sector it names (a clock-in, a
+  break), or the table it names and its sector (a push): the dealer box;
 - an event of another context's read models (the ledger's books): the tables
   it names (``table_id``, ``table_ids``, on the event or on its aggregate),
   their sectors, and the cage; one that names no table at all may show
@@ -56,6 +58,7 @@ from uuid import UUID
 from eventsourcing.domain import DomainEventProtocol
 
 from floor.domain.balance_group import BalanceGroup
+from floor.domain.dealer_roster import DealerRoster
 from floor.domain.player import Player
 from floor.domain.sector import Sector
 from floor.domain.table import Table
@@ -346,7 +349,14 @@ def _list_scopes(list_id: UUID) -> set[str]:
 
 # The aggregates whose events the consoles' scopes know (floor.projections.route:
 # the chains below, worked out once an event class).
-_AGGREGATES = Route(Sector.Event, Table.Event, Player.Event, WaitingList.Event, BalanceGroup.Event)
+_AGGREGATES = Route(
+    Sector.Event,
+    Table.Event,
+    Player.Event,
+    WaitingList.Event,
+    BalanceGroup.Event,
+    DealerRoster.Event,
+)
 
 
 _RECORDS = Route(CommandRecord.Event)
@@ -390,6 +400,14 @@ def after(event: DomainEventProtocol, state: Callable[[Any], Any]) -> set[str]:
         return _list_scopes(origin) or {WANTED}
     if matched is BalanceGroup.Event:
         return _tables_and_sectors(_group_tables(origin))
+    if matched is DealerRoster.Event:
+        # The dealer box of the sector it names, or of the table's sector
+        # (a push) (issue 26).
+        sector_id = _uuid(getattr(event, "sector_id", None))
+        if sector_id is not None:
+            return {sector_scope(sector_id)}
+        table_id = _uuid(getattr(event, "table_id", None))
+        return _tables_and_sectors([table_id]) if table_id is not None else set()
     if ROOM.read_model_parts_for(type(event)):
         named = _named_tables(event)
         if named is None:

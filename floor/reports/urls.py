@@ -12,6 +12,7 @@ urlpatterns = [
     path("occupancy/", views.OccupancyReportView.as_view(), name="report-occupancy"),
     path("players/", views.PlayersReportView.as_view(), name="report-players"),
     path("game-hours/", views.GameHoursReportView.as_view(), name="report-game-hours"),
+    path("dealers/", views.DealersReportView.as_view(), name="report-dealers"),
     path(
         "exclusion-refusals/",
         exclusion_refusals.ExclusionRefusalsReportView.as_view(),

@@ -15,6 +15,7 @@ from floor.kernel.web.filters import parameter
 from floor.kernel.web.serializers import ErrorSerializer
 from floor.reports import (
     clocks,
+    dealers,
     history,
     occupancy,
     players,
@@ -96,6 +97,27 @@ class ClocksReportView(ReportView):
     def get(self, request: Request):
         """Each table's action clocks (called, warned, stopped, run out: the hand
         dead [CM-22]) and absence clocks (used, warned, run out, ended [CM-18])."""
+        return super().get(request)
+
+
+def _dealers_by(by: str):
+    return lambda report: dealers.dealers_report(report, by)
+
+
+class DealersReportView(ReportView):
+    name = "dealers"
+    default_by = "dealer"
+    shapes = {by: (_dealers_by(by), columns) for by, columns in dealers.COLUMNS.items()}
+
+    @extend_schema(
+        parameters=[*FILTER_PARAMETERS, by_parameter(list(dealers.COLUMNS), "dealer")],
+        responses={**json_or_csv(page_of("dealers_report")), **REPORT_REFUSALS},
+        summary="Dealers: hands dealt per dealer, hands per hour per dealer and table",
+    )
+    def get(self, request: Request):
+        """The hands each dealer dealt in the range (the table's dealer when the
+        hand started [GA art. 19.1]) and their hands per hour of dealing, per
+        dealer or per dealer and table (issue 26)."""
         return super().get(request)
 
 

@@ -10,6 +10,7 @@ from uuid import UUID
 from django.db.models import OuterRef, Subquery
 
 from floor.models import (
+    HandView,
     ListMove,
     OccupancyStep,
     PlayerView,
@@ -116,6 +117,23 @@ def occupancy_steps(
     for table_id, at, seated in inside.order_by("position").values_list("table_id", "at", "seated"):
         steps.setdefault(table_id, []).append((at, seated))
     return steps
+
+
+def dealt_hands(
+    table_ids: Iterable[UUID], start: datetime | None, end: datetime | None
+) -> list[tuple[UUID, str, datetime, datetime | None]]:
+    """(table, dealer, started, ended) of each hand of ``table_ids`` started in
+    [start, end), per table in the order they were dealt (issue 26)."""
+    found = HandView.objects.filter(table_id__in=table_ids)
+    if start is not None:
+        found = found.filter(started_at__gte=start)
+    if end is not None:
+        found = found.filter(started_at__lt=end)
+    return list(
+        found.order_by("table_id", "number").values_list(
+            "table_id", "dealer", "started_at", "ended_at"
+        )
+    )
 
 
 def list_moves(

@@ -551,8 +551,9 @@ def test_a_whole_shift_from_the_browser(
         inspector.goto(f"{base}/")
         links = inspector.locator("[data-testid=reports] a[data-testid=report]")
         hrefs = links.evaluate_all("links => links.map(a => a.getAttribute('href'))")
-        # With the exclusion refusals (issue 25) and the players (issue 26).
-        assert len(hrefs) == 11, hrefs
+        # the voided entries, the cage threshold and the refusals at the door
+        # (issue 25), the players, their hours per game and the dealers (issue 26)
+        assert len(hrefs) == 12, hrefs
         shot(inspector, "inspector-home")
         for href in hrefs:
             with inspector.expect_navigation(timeout=NAV_MS):

@@ -27,6 +27,15 @@ ROLES_BEFORE_THE_REGISTRY = {
     # jefe (or the director) names a table's dealer.
     "assign_jefes": (Role.DIRECTOR,),
     "assign_dealer": (Role.JEFE_SECTOR, Role.DIRECTOR),
+    # The dealer rotation (issue 26): the jefe (or the director) clocks
+    # dealers in and out, sets their games, pushes, overrides, sends on break.
+    "set_dealer_games": (Role.JEFE_SECTOR, Role.DIRECTOR),
+    "clock_in_dealer": (Role.JEFE_SECTOR, Role.DIRECTOR),
+    "clock_out_dealer": (Role.JEFE_SECTOR, Role.DIRECTOR),
+    "push_dealer": (Role.JEFE_SECTOR, Role.DIRECTOR),
+    "override_dealer_push": (Role.JEFE_SECTOR, Role.DIRECTOR),
+    "send_dealer_on_break": (Role.JEFE_SECTOR, Role.DIRECTOR),
+    "end_dealer_break": (Role.JEFE_SECTOR, Role.DIRECTOR),
     # Players: the jefe or the cage registers them; barring is the jefe's or
     # the director's call.
     "register_player": (Role.JEFE_SECTOR, Role.CAJERO),

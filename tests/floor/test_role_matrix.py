@@ -166,8 +166,12 @@ def test_a_dealer_only_reports_at_a_table():
 def test_the_director_configures_and_does_not_run_tables():
     director = commands_for("director")
     assert {"/api/sectors/", "/api/sectors/{sector_id}/jefes/", "/api/jackpots/create/"} <= director
+    # Naming a table's dealer is staffing, the director's too [GA art. 19.1]:
+    # by name, or by the rotation's push and its override (issue 26).
     assert not {p for p in director if p.startswith("/api/tables/")} - {
-        "/api/tables/{table_id}/dealer/"
+        "/api/tables/{table_id}/dealer/",
+        "/api/tables/{table_id}/dealer/push/",
+        "/api/tables/{table_id}/dealer/override/",
     }
 
 
@@ -468,6 +472,8 @@ READ_MATRIX: dict[str, dict[str, str] | str] = {
     "report-occupancy": REPORTS,
     "report-players": REPORTS,
     "report-game-hours": REPORTS,
+    # Hands dealt per dealer (issue 26): a floor report, the jefe's for his sectors.
+    "report-dealers": REPORTS,
     "report-waiting-lists": REPORTS,
     "report-rake": row(ok="director inspector jefe_a jefe_b cajero", role="crupier_1 crupier_2"),
     "report-cage": CAGE,
@@ -736,6 +742,7 @@ HOME_REPORTS = (
     "report-occupancy",
     "report-players",
     "report-game-hours",
+    "report-dealers",
     "report-cage",
     "report-voids",
     "report-aml",
@@ -750,6 +757,7 @@ FLOOR_REPORTS = {
     "report-occupancy",
     "report-players",
     "report-game-hours",
+    "report-dealers",
 }
 
 

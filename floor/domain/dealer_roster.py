@@ -1,0 +1,240 @@
+"""The room's dealers (issue 26, "Dealer rotation"): who is clocked in, in
+which sector, the games each may deal, and where each is now and since when.
+
+GA art. 19 requires a dealer at every table at all times and the jefe names
+them [GA art. 19.1]: the roster records every step of the rotation the jefe
+carries out (a clock-in, a push at a table, a break), each event naming the
+actor, role and command (floor.kernel.aggregate) and the sector or table it
+touches (the consoles showing it re-render: floor.projections.live_marks), so
+the dealers' breaks have the audit trail the staff trusts (ANCHORS.md, "Dealer
+breaks staff trust"). One roster
+per room, keyed by the dealer's username (the crupier's login): the plan
+(floor.domain.dealer_rotation) reads it whole, so a sector's dealers are
+known without a read model. The table keeps its own dealer too
+(``Table.assign_dealer``), which is what the dealer's scope reads.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import datetime, timedelta
+from uuid import UUID
+
+from eventsourcing.domain import event
+
+from floor.domain.dealer_rotation import DEALING, IDLE, ON_BREAK, TO_BREAK, DealerSlot
+from floor.kernel.aggregate import AuditedAggregate
+from floor.kernel.errors import conflict, invalid
+from floor.kernel.identity import name_based_id
+from games.variants import Variant
+
+MAX_USERNAME_LENGTH = 150  # Django's username field
+
+
+def clean_dealer(username: object) -> str:
+    """The dealer's username, trimmed, or the rule it breaks."""
+    cleaned = str(username or "").strip()
+    if not cleaned:
+        raise invalid("dealer_required")
+    if len(cleaned) > MAX_USERNAME_LENGTH or not cleaned.isprintable():
+        raise invalid("dealer_invalid")
+    return cleaned
+
+
+def clean_games(games: Iterable[object] | None) -> list[str]:
+    """The games (variants) named, each known, in a stable order."""
+    if games is None or isinstance(games, str | bytes):
+        raise invalid("dealer_games_required")
+    chosen = set()
+    for game in games:
+        try:
+            chosen.add(str(Variant(str(game))))
+        except ValueError:
+            raise invalid("unknown_game", game=str(game)[:40]) from None
+    if not chosen:
+        raise invalid("dealer_games_required")
+    return sorted(chosen)
+
+
+class DealerRoster(AuditedAggregate):
+    @staticmethod
+    def create_id() -> UUID:
+        return name_based_id("dealer_roster", "room")
+
+    @event("Opened")
+    def __init__(self) -> None:
+        # username -> {"games", "sector_id" (hex or None), "state" ("off",
+        # "idle", "dealing", "break"), "since" (ISO), "dealt" (seconds dealt
+        # since the last break, before "since"), "table_id" (hex or None)}.
+        self.dealers: dict[str, dict] = {}
+
+    # --- reading -------------------------------------------------------------------
+
+    def entry(self, username: str) -> dict | None:
+        return self.dealers.get(username)
+
+    def clocked_in(self, username: str, sector_id: UUID) -> dict:
+        """The dealer's entry, clocked in at this sector, or the refusal."""
+        found = self.dealers.get(username)
+        if found is None or found["state"] == "off":
+            raise conflict("dealer_not_clocked_in", dealer=username)
+        if found["sector_id"] != sector_id.hex:
+            raise conflict("dealer_in_another_sector", dealer=username)
+        return found
+
+    def slots(self, sector_id: UUID, open_tables: set[str], now: datetime) -> list[DealerSlot]:
+        """The sector's clocked-in dealers as the plan reads them; one whose
+        table has closed since is back in the box, their down counted."""
+        found = []
+        for name, entry in sorted(self.dealers.items()):
+            if entry["state"] == "off" or entry["sector_id"] != sector_id.hex:
+                continue
+            slot = DealerSlot(
+                name,
+                frozenset(entry["games"]),
+                entry["state"],
+                datetime.fromisoformat(entry["since"]),
+                timedelta(seconds=entry["dealt"]),
+                entry["table_id"],
+            )
+            if slot.state == DEALING and slot.table_id not in open_tables:
+                slot = DealerSlot(name, slot.games, IDLE, now, slot.dealt_by(now))
+            found.append(slot)
+        return found
+
+    # --- games and the clock ----------------------------------------------------------
+
+    def set_games(self, username: str, games: Iterable[object] | None) -> list[str]:
+        """The games the dealer may deal, set by the jefe or the director."""
+        name, chosen = clean_dealer(username), clean_games(games)
+        # The sector whose box shows the dealer, if clocked in (its console re-renders).
+        sector_id = (self.dealers.get(name) or {}).get("sector_id")
+        self._games_set(dealer=name, games=chosen, sector_id=sector_id)
+        return chosen
+
+    @event("DealerGamesSet")
+    def _games_set(self, dealer: str, games: list[str], sector_id: str | None = None) -> None:
+        entry = self.dealers.setdefault(dealer, _off())
+        entry["games"] = list(games)
+
+    def clock_in(self, username: str, sector_id: UUID, now: datetime) -> dict:
+        """The dealer starts their shift at a sector, in the box."""
+        name = clean_dealer(username)
+        entry = self.dealers.get(name)
+        if entry is not None and entry["state"] != "off":
+            raise conflict("dealer_already_clocked_in", dealer=name)
+        if entry is None or not entry["games"]:
+            raise conflict("dealer_has_no_games", dealer=name)
+        self._clocked_in(dealer=name, sector_id=sector_id.hex, at=now.isoformat())
+        return self.dealers[name]
+
+    @event("DealerClockedIn")
+    def _clocked_in(self, dealer: str, sector_id: str, at: str) -> None:
+        entry = self.dealers[dealer]
+        entry.update(sector_id=sector_id, state=IDLE, since=at, dealt=0, table_id=None)
+
+    def clock_out(self, username: str, sector_id: UUID, open_tables: set[str], now: datetime):
+        """The dealer's shift ends; not while they deal an open table (push a
+        relief in first): a table is never left without a dealer [GA art. 19]."""
+        entry = self.clocked_in(username, sector_id)
+        if entry["state"] == DEALING and entry["table_id"] in open_tables:
+            raise conflict("dealer_still_dealing", dealer=username)
+        self._clocked_out(dealer=username, sector_id=sector_id.hex, at=now.isoformat())
+
+    @event("DealerClockedOut")
+    def _clocked_out(self, dealer: str, sector_id: str, at: str) -> None:
+        self.dealers[dealer].update(state="off", since=at, table_id=None, sector_id=None)
+
+    # --- pushes and breaks ------------------------------------------------------------
+
+    def push(
+        self,
+        *,
+        table_id: UUID,
+        dealer_in: str,
+        dealer_out: str | None,
+        out_to: str | None,
+        now: datetime,
+        reason: str | None = None,
+    ) -> None:
+        """``dealer_in`` taps ``dealer_out`` out of the table: the one goes
+        in, the other to the box or on break (``out_to``). ``reason``: why
+        the jefe sent someone else than the plan's (an override)."""
+        self._pushed(
+            table_id=table_id.hex,
+            dealer_in=dealer_in,
+            dealer_out=dealer_out,
+            out_to=out_to,
+            at=now.isoformat(),
+            planned=reason is None,
+            reason=reason,
+        )
+
+    @event("DealerPushed")
+    def _pushed(
+        self,
+        table_id: str,
+        dealer_in: str,
+        dealer_out: str | None,
+        out_to: str | None,
+        at: str,
+        planned: bool,
+        reason: str | None,
+    ) -> None:
+        moment = datetime.fromisoformat(at)
+        leaving = self.dealers.get(dealer_out or "")
+        if leaving is not None and leaving["state"] == DEALING and leaving["table_id"] == table_id:
+            dealt = leaving["dealt"] + _seconds(moment, leaving["since"])
+            if out_to == TO_BREAK:
+                leaving.update(state=ON_BREAK, since=at, dealt=0, table_id=None)
+            else:
+                leaving.update(state=IDLE, since=at, dealt=dealt, table_id=None)
+        coming = self.dealers[dealer_in]
+        dealt = coming["dealt"]
+        if coming["state"] == ON_BREAK:
+            dealt = 0
+        elif coming["state"] == DEALING:  # from a table that has closed
+            dealt += _seconds(moment, coming["since"])
+        coming.update(state=DEALING, since=at, dealt=dealt, table_id=table_id)
+
+    def start_break(
+        self, username: str, sector_id: UUID, open_tables: set[str], now: datetime
+    ) -> None:
+        """An idle dealer goes on break; one dealing an open table is relieved
+        first (a push), so the table keeps a dealer [GA art. 19]."""
+        entry = self.clocked_in(username, sector_id)
+        if entry["state"] == ON_BREAK:
+            raise conflict("dealer_on_break", dealer=username)
+        if entry["state"] == DEALING and entry["table_id"] in open_tables:
+            raise conflict("dealer_still_dealing", dealer=username)
+        self._break_started(dealer=username, sector_id=sector_id.hex, at=now.isoformat())
+
+    @event("DealerBreakStarted")
+    def _break_started(self, dealer: str, sector_id: str, at: str) -> None:
+        self.dealers[dealer].update(state=ON_BREAK, since=at, dealt=0, table_id=None)
+
+    def end_break(self, username: str, sector_id: UUID, now: datetime) -> None:
+        """The dealer is back from break, in the box."""
+        entry = self.clocked_in(username, sector_id)
+        if entry["state"] != ON_BREAK:
+            raise conflict("dealer_not_on_break", dealer=username)
+        self._break_ended(dealer=username, sector_id=sector_id.hex, at=now.isoformat())
+
+    @event("DealerBreakEnded")
+    def _break_ended(self, dealer: str, sector_id: str, at: str) -> None:
+        self.dealers[dealer].update(state=IDLE, since=at, dealt=0)
+
+
+def _off() -> dict:
+    return {
+        "games": [],
+        "sector_id": None,
+        "state": "off",
+        "since": None,
+        "dealt": 0,
+        "table_id": None,
+    }
+
+
+def _seconds(moment: datetime, since: str) -> int:
+    return max(0, int((moment - datetime.fromisoformat(since)).total_seconds()))

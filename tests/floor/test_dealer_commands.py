@@ -1,0 +1,407 @@
+"""The dealer rotation's commands (floor.application.dealers): clocking in and
+out with the games one may deal, the planned push (one tap, one event), the
+override with its reason, breaks; every refusal a clear code recording nothing,
+every step an event naming its actor [GA art. 19, 19.1]."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from uuid import UUID
+
+import pytest
+
+from floor.application.dealers import sector_plan
+from floor.domain.dealer_roster import DealerRoster
+from floor.domain.sector import Sector
+from floor.kernel.roles import Actor, Role
+from tests.support.floor import DIRECTOR, HOLDEM, JEFE, new_id
+from tests.support.room import Room, events_of, refused
+
+pytestmark = pytest.mark.django_db
+
+MIN = timedelta(minutes=1)
+ROSTER = str(DealerRoster.create_id())
+
+
+@pytest.fixture
+def room(floor_app) -> Room:
+    return Room(floor_app, tag="DR")
+
+
+def clock_in(room: Room, *names: str, games=("texas_holdem",)) -> None:
+    for name in names:
+        room.app.clock_in_dealer(
+            JEFE, new_id(), sector_id=room.sector_id, dealer=name, games=list(games)
+        )
+
+
+def open_table(room: Room, **change) -> str:
+    spec = {**HOLDEM, **change}
+    return room.app.open_table(JEFE, new_id(), sector_id=room.sector_id, **spec).result["table_id"]
+
+
+def current_plan(room: Room):
+    work = room.work()
+    sector = work.load(Sector, room.sector_id, "sector")
+    return sector_plan(work, sector, room.app.clock.now())[0]
+
+
+def dealer_of(room: Room, table_id: str) -> str | None:
+    return room.get(table_id).dealer
+
+
+def test_a_dealer_clocks_in_with_their_games_and_the_events_name_the_jefe(room):
+    answer = room.app.clock_in_dealer(
+        JEFE, new_id(), sector_id=room.sector_id, dealer=" ana ", games=["omaha", "texas_holdem"]
+    ).result
+    assert answer["dealer"] == "ana" and answer["games"] == ["omaha", "texas_holdem"]
+    games_set, clocked = events_of(room.app, ROSTER)[1:]
+    assert type(games_set).__name__ == "DealerGamesSet" and games_set.games == answer["games"]
+    assert type(clocked).__name__ == "DealerClockedIn"
+    assert (clocked.actor, clocked.actor_role) == ("jaime", "jefe_sector")
+
+
+def test_clock_in_and_games_refusals_record_nothing(room):
+    app, sector = room.app, room.sector_id
+    refused(
+        app,
+        "dealer_has_no_games",
+        app.clock_in_dealer,
+        JEFE,
+        new_id(),
+        sector_id=sector,
+        dealer="ana",
+    )
+    refused(
+        app,
+        "unknown_game",
+        app.set_dealer_games,
+        DIRECTOR,
+        new_id(),
+        dealer="ana",
+        games=["bridge"],
+    )
+    refused(
+        app, "dealer_games_required", app.set_dealer_games, JEFE, new_id(), dealer="ana", games=[]
+    )
+    refused(
+        app, "dealer_required", app.set_dealer_games, JEFE, new_id(), dealer=" ", games=["omaha"]
+    )
+    clock_in(room, "ana")
+    refused(
+        app,
+        "dealer_already_clocked_in",
+        app.clock_in_dealer,
+        JEFE,
+        new_id(),
+        sector_id=sector,
+        dealer="ana",
+    )
+    refused(
+        app,
+        "dealer_not_clocked_in",
+        app.clock_out_dealer,
+        JEFE,
+        new_id(),
+        sector_id=sector,
+        dealer="bea",
+    )
+    other = Room(app, tag="DX").sector_id
+    refused(
+        app,
+        "dealer_in_another_sector",
+        app.clock_out_dealer,
+        JEFE,
+        new_id(),
+        sector_id=other,
+        dealer="ana",
+    )
+    with pytest.raises(Exception) as caught:
+        app.clock_in_dealer(
+            Actor("cris", frozenset({Role.CRUPIER})), new_id(), sector_id=sector, dealer="x"
+        )
+    assert caught.value.code == "role_not_allowed"
+
+
+def test_a_table_opening_gets_the_box_dealer_in_one_tap(room, clock):
+    clock_in(room, "ana", "bea")
+    table_id = open_table(room)
+    push = current_plan(room).push_for(UUID(table_id).hex)
+    assert (push.dealer_in, push.at, push.dealer_out) == ("ana", clock.now(), None)
+    before = room.app.recorder.max_notification_id()
+    answer = room.app.push_dealer(JEFE, new_id(), table_id=table_id, dealer="ana").result
+    assert answer["dealer"] == "ana" and dealer_of(room, table_id) == "ana"
+    pushed = events_of(room.app, ROSTER, "DealerPushed")[-1]
+    assert (pushed.dealer_in, pushed.planned, pushed.reason, pushed.actor) == (
+        "ana",
+        True,
+        None,
+        "jaime",
+    )
+    # One tap: the roster's push and the table's dealer, under one command.
+    new = [
+        room.app.mapper.to_domain_event(n)
+        for n in room.app.recorder.select_notifications(before + 1, 10)
+    ]
+    # (and the command's own record, the journal's)
+    assert [type(e).__name__ for e in new] == ["DealerAssigned", "DealerPushed", "Recorded"]
+    assert len({e.command_id for e in new}) == 1
+    # The dealer's scope follows: ana reports at her table.
+    from floor.application.staffing import check_table_in_reach
+
+    check_table_in_reach(room.work(), "ana", Role.CRUPIER, table_id)
+
+
+def test_the_next_down_pushes_the_relief_in_and_the_dealer_out_to_the_box_then_to_break(
+    room, clock
+):
+    clock_in(room, "ana", "bea")
+    table_id = open_table(room)
+    room.app.push_dealer(JEFE, new_id(), table_id=table_id)
+    # Too soon: the push is planned for the end of the down, but the jefe may
+    # tap when the relief is there; the plan names when.
+    push = current_plan(room).push_for(UUID(table_id).hex)
+    assert (push.dealer_in, push.dealer_out, push.at) == ("bea", "ana", clock.now() + 30 * MIN)
+    clock.advance(30 * MIN)
+    answer = room.app.push_dealer(JEFE, new_id(), table_id=table_id).result
+    assert (answer["dealer"], answer["relieved"], answer["relieved_to"]) == ("bea", "ana", "box")
+    clock.advance(30 * MIN)
+    push = current_plan(room).push_for(UUID(table_id).hex)
+    assert (push.dealer_in, push.dealer_out, push.out_to) == ("ana", "bea", "box")
+    room.app.push_dealer(JEFE, new_id(), table_id=table_id)
+    clock.advance(30 * MIN)  # ana has dealt 60 minutes: she goes on break
+    answer = room.app.push_dealer(JEFE, new_id(), table_id=table_id).result
+    assert (answer["dealer"], answer["relieved"], answer["relieved_to"]) == ("bea", "ana", "break")
+    roster = room.app.repository.get(DealerRoster.create_id())
+    assert roster.dealers["ana"]["state"] == "break"
+
+
+def test_a_push_the_plan_does_not_hold_is_refused(room):
+    table_id = open_table(room, variant="omaha")
+    clock_in(room, "ana")  # Hold'em only
+    refused(room.app, "no_push_planned", room.app.push_dealer, JEFE, new_id(), table_id=table_id)
+    clock_in(room, "bea", "cris", games=("omaha",))
+    refused(
+        room.app,
+        "push_changed",
+        room.app.push_dealer,
+        JEFE,
+        new_id(),
+        table_id=table_id,
+        dealer="cris",
+    )
+    room.app.push_dealer(JEFE, new_id(), table_id=table_id, dealer="bea")
+
+
+def test_an_override_needs_a_reason_and_a_dealer_who_may_deal_the_game(room):
+    app = room.app
+    clock_in(room, "ana", "bea")
+    clock_in(room, "olga", games=("omaha",))
+    table_id = open_table(room)
+    app.push_dealer(JEFE, new_id(), table_id=table_id)  # ana
+    other = open_table(room)
+    app.push_dealer(JEFE, new_id(), table_id=other)  # bea
+    args = {"table_id": table_id, "dealer": "bea"}
+    refused(
+        app,
+        "override_reason_required",
+        app.override_dealer_push,
+        JEFE,
+        new_id(),
+        reason="  ",
+        **args,
+    )
+    refused(
+        app,
+        "override_reason_too_long",
+        app.override_dealer_push,
+        JEFE,
+        new_id(),
+        reason="x" * 201,
+        **args,
+    )
+    refused(
+        app, "dealer_at_another_table", app.override_dealer_push, JEFE, new_id(), reason="r", **args
+    )
+    refused(
+        app,
+        "dealer_may_not_deal_game",
+        app.override_dealer_push,
+        JEFE,
+        new_id(),
+        table_id=table_id,
+        dealer="olga",
+        reason="r",
+    )
+    refused(
+        app,
+        "dealer_already_at_table",
+        app.override_dealer_push,
+        JEFE,
+        new_id(),
+        table_id=table_id,
+        dealer="ana",
+        reason="r",
+    )
+    refused(
+        app,
+        "dealer_not_clocked_in",
+        app.override_dealer_push,
+        JEFE,
+        new_id(),
+        table_id=table_id,
+        dealer="zoe",
+        reason="r",
+    )
+    clock_in(room, "carla")
+    answer = app.override_dealer_push(
+        JEFE,
+        new_id(),
+        table_id=table_id,
+        dealer="carla",
+        reason="ana asked to leave early",
+        to_break=True,
+    ).result
+    assert (answer["dealer"], answer["relieved"], answer["relieved_to"]) == (
+        "carla",
+        "ana",
+        "break",
+    )
+    pushed = events_of(app, ROSTER, "DealerPushed")[-1]
+    assert (pushed.planned, pushed.reason) == (False, "ana asked to leave early")
+    assert dealer_of(room, table_id) == "carla"
+
+
+def test_breaks_and_clocking_out_never_leave_a_table_bare(room, clock):
+    app, sector = room.app, room.sector_id
+    clock_in(room, "ana", "bea")
+    table_id = open_table(room)
+    app.push_dealer(JEFE, new_id(), table_id=table_id)  # ana
+    refused(
+        app,
+        "dealer_still_dealing",
+        app.send_dealer_on_break,
+        JEFE,
+        new_id(),
+        sector_id=sector,
+        dealer="ana",
+    )
+    refused(
+        app,
+        "dealer_still_dealing",
+        app.clock_out_dealer,
+        JEFE,
+        new_id(),
+        sector_id=sector,
+        dealer="ana",
+    )
+    refused(
+        app,
+        "dealer_not_on_break",
+        app.end_dealer_break,
+        JEFE,
+        new_id(),
+        sector_id=sector,
+        dealer="bea",
+    )
+    answer = app.send_dealer_on_break(JEFE, new_id(), sector_id=sector, dealer="bea").result
+    assert answer["back_at"] == (clock.now() + 15 * MIN).isoformat()
+    refused(
+        app,
+        "dealer_on_break",
+        app.send_dealer_on_break,
+        JEFE,
+        new_id(),
+        sector_id=sector,
+        dealer="bea",
+    )
+    assert current_plan(room).back_at == {"bea": clock.now() + 15 * MIN}
+    clock.advance(5 * MIN)
+    app.end_dealer_break(JEFE, new_id(), sector_id=sector, dealer="bea")
+    app.clock_out_dealer(JEFE, new_id(), sector_id=sector, dealer="bea")
+    names = [type(e).__name__ for e in events_of(app, ROSTER)]
+    assert names[-3:] == ["DealerBreakStarted", "DealerBreakEnded", "DealerClockedOut"]
+
+
+def test_a_table_closing_re_plans_and_its_dealer_is_back_in_the_box(room, clock):
+    app = room.app
+    clock_in(room, "ana", "bea")
+    first, second = open_table(room), open_table(room)
+    app.push_dealer(JEFE, new_id(), table_id=first)
+    app.push_dealer(JEFE, new_id(), table_id=second)
+    assert current_plan(room).pushes == ()  # nobody in the box to relieve
+    app.close_table(JEFE, new_id(), table_id=first)
+    clock.advance(30 * MIN)
+    # The dealer of the closed table is back in the box and relieves the other.
+    push = current_plan(room).push_for(UUID(second).hex)
+    assert (push.dealer_in, push.dealer_out, push.at) == ("ana", "bea", clock.now())
+    # While bea deals, she may not clock out; once relieved, she may.
+    refused(
+        app,
+        "dealer_still_dealing",
+        app.clock_out_dealer,
+        JEFE,
+        new_id(),
+        sector_id=room.sector_id,
+        dealer="bea",
+    )
+    app.push_dealer(JEFE, new_id(), table_id=second)
+    app.clock_out_dealer(JEFE, new_id(), sector_id=room.sector_id, dealer="bea")
+    assert dealer_of(room, second) == "ana"
+
+
+def test_the_rotation_over_the_api(floor_app, api_as, make_user):
+    jefe = api_as("jaime", "jefe_sector")
+    make_user("ana", "crupier")
+    room = Room(floor_app, tag="DA")
+    sector = f"/api/sectors/{room.sector_id}/dealers/"
+
+    def post(url: str, **body):
+        return jefe.post(url, {"command_id": new_id(), **body}, format="json")
+
+    # Only a crupier's account is a dealer.
+    assert post(sector + "clock-in/", dealer="jaime", games=["omaha"]).status_code == 400
+    answer = post(sector + "clock-in/", dealer="ana", games=["texas_holdem"])
+    assert answer.status_code == 201, answer.json()
+    assert answer.json()["result"]["games"] == ["texas_holdem"]
+    table_id = open_table(room)
+    pushed = post(f"/api/tables/{table_id}/dealer/push/", dealer="ana")
+    assert pushed.status_code == 201, pushed.json()
+    assert pushed.json()["table"]["dealer"] == "ana"
+    refusal = post(f"/api/tables/{table_id}/dealer/override/", dealer="ana", reason="")
+    assert (refusal.status_code, refusal.json()["code"]) == (400, "override_reason_required")
+    refusal = post(sector + "break/", dealer="ana")
+    assert (refusal.status_code, refusal.json()["code"]) == (409, "dealer_still_dealing")
+    games = post("/api/dealers/games/", dealer="ana", games=["bridge"])
+    assert (games.status_code, games.json()["code"]) == (400, "unknown_game")
+
+
+def test_a_jefe_runs_the_dealers_of_his_sectors_only(room):
+    app = room.app
+    app.assign_jefes(DIRECTOR, new_id(), sector_id=room.sector_id, jefes=["jaime"])
+    julia = Actor("julia", frozenset({Role.JEFE_SECTOR}))
+    clock_in(room, "ana")
+    table_id = open_table(room)
+    refused(app, "not_your_sector", app.push_dealer, julia, new_id(), table_id=table_id)
+    refused(
+        app,
+        "not_your_sector",
+        app.send_dealer_on_break,
+        julia,
+        new_id(),
+        sector_id=room.sector_id,
+        dealer="ana",
+    )
+    app.push_dealer(DIRECTOR, new_id(), table_id=table_id)  # the director may
+
+
+def test_the_roster_is_snapshotted_and_loads_the_same(room):
+    app, sector = room.app, room.sector_id
+    clock_in(room, "ana", "bea")
+    for _ in range(30):  # 60 events: past the snapshot interval (50)
+        app.send_dealer_on_break(JEFE, new_id(), sector_id=sector, dealer="bea")
+        app.end_dealer_break(JEFE, new_id(), sector_id=sector, dealer="bea")
+    snapshots = list(app.snapshots.get(DealerRoster.create_id()))
+    assert snapshots, "the roster was not snapshotted"
+    loaded = app.repository.get(DealerRoster.create_id())
+    assert loaded.dealers["bea"]["state"] == "idle" and loaded.dealers["ana"]["games"]
