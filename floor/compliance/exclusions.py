@@ -50,7 +50,7 @@ from floor.application.exclusion_gate import (
     CheckResult,
 )
 from floor.compliance.documents import normalise_number
-from floor.compliance.identity import identity_of
+from floor.compliance.records import identity_of
 from floor.kernel.errors import invalid
 from floor.kernel.service import Outcome
 from floor.kernel.web.gateway import ReadModelsBehind, actor_for, perform, record_as

@@ -17,6 +17,9 @@ from django.utils import timezone
 from floor import runtime
 from floor.compliance import refusals
 from floor.compliance.documents import Identity, clean_identity
+from floor.compliance.exclusions import off_house_list, put_on_house_list
+from floor.compliance.records import identity_of
+from floor.compliance.retention import check_erasable
 from floor.domain.player import ERASED_IN_ERROR, ERASED_RETENTION_ENDED, Player
 from floor.kernel.errors import DomainError, conflict, invalid
 from floor.kernel.roles import Actor, Role
@@ -152,9 +155,6 @@ def record_identity(
 def _house_list_if_self_excluded(player_id: str, by: str) -> None:
     """Puts the patron's newly recorded document on the house list if they
     are self-excluded (see ``record_identity``)."""
-    # Imported here: floor.compliance.exclusions reads the identity from this module.
-    from floor.compliance.exclusions import put_on_house_list
-
     found = runtime.floor_app().repository.get(UUID(player_id))
     if getattr(found, "self_excluded", False):
         put_on_house_list(player_id, by)
@@ -187,9 +187,6 @@ def erase_identity(user: Any, command_id: str, *, player: str, reason: object = 
     player_id = _player_id(player)
     row = identity_of(player_id) if player_id is not None else None
     if row is not None and wanted == ERASED_RETENTION_ENDED:
-        # Imported here: floor.compliance.retention reads identities from this module.
-        from floor.compliance.retention import check_erasable
-
         check_erasable(row)
     try:
         outcome = perform("erase_identity", user, command_id, player=player, reason=wanted)
@@ -207,15 +204,8 @@ def _erase(player_id: str, reason: str) -> None:
     if row is None:
         return
     if reason == ERASED_IN_ERROR:
-        # Imported here: floor.compliance.exclusions reads identities from this module.
-        from floor.compliance.exclusions import off_house_list
-
         off_house_list(player_id, row.document_number)
     row.delete()
-
-
-def identity_of(player_id: UUID | str) -> PatronIdentity | None:
-    return PatronIdentity.objects.filter(player_id=UUID(str(player_id))).first()
 
 
 def shown_to(actor: Actor, player_id: UUID | str) -> dict:

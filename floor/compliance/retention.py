@@ -59,7 +59,7 @@ from floor import runtime
 from floor.application.clocks import CLOCK_ACTOR
 from floor.application.exclusion_gate import EXCLUDED, POSSIBLE
 from floor.compliance.exclusions import check_identity
-from floor.compliance.identity import identity_of
+from floor.compliance.records import identity_of
 from floor.kernel.errors import DomainError, conflict
 from floor.kernel.web.gateway import record_as
 from floor.kernel.web.projector import ProjectionLagging
