@@ -110,3 +110,29 @@ def test_a_demo_buy_in_stays_within_what_the_table_takes(make_app):
     assert [demo_buy_in(cm, holdem, i) for i in range(3)] == [10_000, 15_000, 12_000]
     assert demo_buy_in(cm, omaha, 0) == 600  # no house amounts for Omaha: the table's maximum
     assert demo_buy_in(cm, deep, 3) == 100_000  # 100 big blinds of 50 EUR: the house's most
+
+
+def test_the_demo_dealer_box_agrees_with_the_table_card(floor_app):
+    """The demo's crupier deals Sector A's first table in the roster too, the
+    other demo crupiers wait in its box, and a second load (after the jefe
+    sent one on break) changes nothing [GA art. 19]."""
+    from floor.selectors.dealer_box import sector_dealer_box
+
+    load()
+    table = first_table(floor_app)
+    assert table.dealer == "crupier"
+    tables = list(TableView.objects.filter(sector_id=table.sector_id).order_by("number"))
+    box = sector_dealer_box(table.sector_id, tables)
+    assert [(d["name"], d["table"]) for d in box["dealing"]] == [("crupier", 1)]
+    assert [d["name"] for d in box["idle"]] == ["crupier2", "crupier3"]
+    # The box offers them for the tables in registration, due now.
+    assert [(p["table"], p["dealer_in"]) for p in box["pushes"]][:1] == [(2, "crupier2")]
+    assert 1 not in box["uncovered"]
+
+    jefe = Actor("jefe", frozenset({Role.JEFE_SECTOR}))
+    sector_id = str(table.sector_id)
+    floor_app.send_dealer_on_break(jefe, new_id(), sector_id=sector_id, dealer="crupier3")
+    load()
+    box = sector_dealer_box(table.sector_id, tables)
+    assert [d["name"] for d in box["on_break"]] == ["crupier3"]
+    assert [d["name"] for d in box["dealing"]] == ["crupier"]

@@ -36,6 +36,8 @@ DEMO_USERS = [
     ("jefe", "jefe-demo", Role.JEFE_SECTOR),
     ("cajero", "cajero-demo", Role.CAJERO),
     ("crupier", "crupier-demo", Role.CRUPIER),
+    ("crupier2", "crupier2-demo", Role.CRUPIER),
+    ("crupier3", "crupier3-demo", Role.CRUPIER),
     ("inspector", "inspector-demo", Role.INSPECTOR),
 ]
 
@@ -85,9 +87,14 @@ class Command(BaseCommand):
             self.load()
 
     def load(self) -> None:
-        users = {}
+        users: dict = {}
+        dealers: list[User] = []
         for username, password, role in DEMO_USERS:
-            users[role] = self.demo_user(username, password, role)
+            user = self.demo_user(username, password, role)
+            users.setdefault(role, user)  # the first of a role acts for it
+            if role is Role.CRUPIER:
+                dealers.append(user)
+        sector_a: dict = {}
         opened_tables: list[str] = []
         for sector_name, tables in DEMO_SECTORS.items():
             opened = perform(
@@ -120,6 +127,10 @@ class Command(BaseCommand):
                     self.stdout.write(f"{sector_name} {variant}: {describe(refused)}")
                     continue
                 opened_tables.append(table.result["table_id"])
+                if sector_name == "Sector A":
+                    sector_a.setdefault("sector_id", opened.result["sector_id"])
+                    sector_a.setdefault("games", set()).add(variant)
+        self.clock_in_demo_dealers(users, dealers, sector_a)
         perform(  # the demo crupier deals at Sector A's first table
             COMMANDS.assign_dealer,
             users[Role.JEFE_SECTOR],
@@ -135,6 +146,26 @@ class Command(BaseCommand):
                 f"tables, {len(DEMO_PLAYERS)} players, {len(DEMO_USERS)} users."
             )
         )
+
+    def clock_in_demo_dealers(self, users: dict, dealers: list[User], sector: dict) -> None:
+        """The demo crupiers clock in at Sector A with its games, so its
+        dealer box shows who deals its first table (the first crupier, named
+        there next) and who waits in the box [GA art. 19]. A dealer the floor
+        has clocked out since stays out: the command ids are fixed."""
+        if not sector:
+            return
+        for dealer in dealers:
+            try:
+                perform(
+                    COMMANDS.clock_in_dealer,
+                    users[Role.JEFE_SECTOR],
+                    f"demo:clock-in:{dealer.username}",
+                    sector_id=sector["sector_id"],
+                    dealer=dealer.username,
+                    games=sorted(sector["games"]),
+                )
+            except DomainError as refused:  # clocked in already (an older demo store)
+                self.stdout.write(f"{dealer.username}: {describe(refused)}")
 
     def demo_user(self, username: str, password: str, role: Role) -> User:
         """The demo user, created once with its demo password and role. One that
