@@ -136,3 +136,30 @@ def test_the_demo_dealer_box_agrees_with_the_table_card(floor_app):
     box = sector_dealer_box(table.sector_id, tables)
     assert [d["name"] for d in box["on_break"]] == ["crupier3"]
     assert [d["name"] for d in box["dealing"]] == ["crupier"]
+
+
+def test_an_older_demo_store_gets_its_dealer_into_the_box_once(floor_app, monkeypatch):
+    """A demo store loaded before the roster followed ``assign_dealer`` (the
+    naming simulated without it) is healed by the next load; a dealer the
+    jefe named since is never overwritten."""
+    from floor.domain.dealer_roster import DealerRoster
+    from floor.selectors.dealer_box import sector_dealer_box
+
+    with monkeypatch.context() as old:
+        old.setattr(DealerRoster, "name_at_table", lambda self, **kw: False)
+        old.setattr(load_demo_floor.Command, "roster_the_demo_dealer", lambda *a: None)
+        load()
+    table = first_table(floor_app)
+    tables = list(TableView.objects.filter(sector_id=table.sector_id).order_by("number"))
+    assert sector_dealer_box(table.sector_id, tables)["dealing"] == []
+
+    load()
+    box = sector_dealer_box(table.sector_id, tables)
+    assert [(d["name"], d["table"]) for d in box["dealing"]] == [("crupier", 1)]
+
+    jefe = Actor("jefe", frozenset({Role.JEFE_SECTOR}))
+    floor_app.assign_dealer(jefe, new_id(), table_id=str(table.id), dealer="crupier2")
+    load()
+    assert first_table(floor_app).dealer == "crupier2"
+    box = sector_dealer_box(table.sector_id, tables)
+    assert [(d["name"], d["table"]) for d in box["dealing"]] == [("crupier2", 1)]

@@ -21,7 +21,9 @@ from uuid import UUID
 from django.contrib.auth.models import Group, User
 from django.core.management.base import BaseCommand
 from django.test.utils import override_settings
+from eventsourcing.application import AggregateNotFoundError
 
+from floor.domain.dealer_roster import DealerRoster
 from floor.kernel.errors import DomainError
 from floor.kernel.registry import COMMANDS
 from floor.kernel.roles import Role
@@ -138,6 +140,7 @@ class Command(BaseCommand):
             table_id=opened_tables[0],
             dealer=users[Role.CRUPIER].username,
         )
+        self.roster_the_demo_dealer(users, opened_tables[0])
         self.fill_demo_trays(users, opened_tables)
         self.seat_demo_players(users, opened_tables[0])
         self.stdout.write(
@@ -166,6 +169,29 @@ class Command(BaseCommand):
                 )
             except DomainError as refused:  # clocked in already (an older demo store)
                 self.stdout.write(f"{dealer.username}: {describe(refused)}")
+
+    def roster_the_demo_dealer(self, users: dict, table_id: str) -> None:
+        """A demo store loaded before the roster followed ``assign_dealer``
+        names the crupier at table 1 while its box has them waiting: named
+        again once (a fixed id), the box shows them dealing it. A table whose
+        dealer the jefe has changed since is left as it is."""
+        app = floor_app()
+        dealer = users[Role.CRUPIER].username
+        table = app.repository.get(UUID(table_id))
+        try:
+            box = app.repository.get(DealerRoster.create_id())
+        except AggregateNotFoundError:
+            return
+        entry = box.entry(dealer) or {}
+        if table.dealer != dealer or entry.get("table_id") == table.id.hex:
+            return
+        perform(
+            COMMANDS.assign_dealer,
+            users[Role.JEFE_SECTOR],
+            "demo:dealer:roster",
+            table_id=table_id,
+            dealer=dealer,
+        )
 
     def demo_user(self, username: str, password: str, role: Role) -> User:
         """The demo user, created once with its demo password and role. One that
