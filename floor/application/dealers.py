@@ -8,8 +8,10 @@ director) names them [GA art. 19.1]; the rotation's lengths are the house's
 the roster and the sector's open tables (floor.domain.dealer_rotation), so a
 table opening or closing re-plans it; a push names the new dealer on the table
 too (``Table.assign_dealer``), which is what the dealer's scope reads
-(floor.application.staffing). Every step is an event of the roster naming its
-actor, role and command (floor.kernel.aggregate).
+(floor.application.staffing); the other way round, a dealer the jefe names on
+the card (``assign_dealer``) is recorded in the roster by the same command.
+Every step is an event of the roster naming its actor, role and command
+(floor.kernel.aggregate).
 """
 
 from __future__ import annotations

@@ -20,6 +20,8 @@ from uuid import UUID
 
 from eventsourcing.domain import Aggregate
 
+from floor.application.dealers import table_games
+from floor.domain.dealer_roster import DealerRoster
 from floor.domain.sector import Sector
 from floor.domain.table import Table
 from floor.kernel.composition import ROOM, CommandPolicy
@@ -50,10 +52,38 @@ def assign_jefes(work: UnitOfWork, *, sector_id: UUID | str, jefes: list[str]) -
 
 @command(roles=JEFE_OR_DIRECTOR, scope="table")
 def assign_dealer(work: UnitOfWork, *, table_id: UUID | str, dealer: str | None) -> Decision:
-    """The jefe names the crupier dealing at a table (None: nobody)."""
+    """The jefe names the crupier dealing at a table (None: nobody) [GA art.
+    19.1], and the dealer box follows: the dealer named deals the table from
+    now in the roster too, the one relieved goes back to the box.
+
+    A dealer not clocked in is clocked in at the table's sector on the way
+    rather than refused: the jefe names the dealer standing at the table, and
+    a table must have its dealer at all times [GA art. 19] ("cada mesa de
+    xogo terá permanentemente ao seu servizo un crupier"), so a supervisor
+    expects the naming to hold and the box to show it, not a refusal sending
+    them to clock the dealer in first. The table's games are added to the
+    dealer's (the jefe vouches they deal it); one dealing another table is
+    moved here, that table keeping the dealer it names until the jefe names
+    another (the plan then offers a push there). Both aggregates are saved by
+    the one command, so the box never contradicts the table card."""
     table = work.load(Table, table_id, "table")
+    relieved = table.dealer
     named = table.assign_dealer(dealer)
-    return [table], {"table_id": str(table.id), "dealer": named}
+    changed: list = [table]
+    box = work.find(DealerRoster, DealerRoster.create_id())
+    if named is not None or box is not None:
+        box = box or DealerRoster()
+        moved = box.name_at_table(
+            table_id=table.id,
+            sector_id=table.sector_id,
+            games=table_games(table),
+            dealer=named,
+            relieved=relieved,
+            now=work.now(),
+        )
+        if moved:
+            changed.append(box)
+    return changed, {"table_id": str(table.id), "dealer": named}
 
 
 # --- the scope of every command -----------------------------------------------------

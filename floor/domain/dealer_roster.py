@@ -11,7 +11,8 @@ breaks staff trust"). One roster
 per room, keyed by the dealer's username (the crupier's login): the plan
 (floor.domain.dealer_rotation) reads it whole, so a sector's dealers are
 known without a read model. The table keeps its own dealer too
-(``Table.assign_dealer``), which is what the dealer's scope reads.
+(``Table.assign_dealer``), which is what the dealer's scope reads; naming a
+dealer by hand records them here too (``name_at_table``), so the two agree.
 """
 
 from __future__ import annotations
@@ -144,6 +145,78 @@ class DealerRoster(AuditedAggregate):
     @event("DealerClockedOut")
     def _clocked_out(self, dealer: str, sector_id: str, at: str) -> None:
         self.dealers[dealer].update(state="off", since=at, table_id=None, sector_id=None)
+
+    # --- a dealer named by hand (floor.application.staffing.assign_dealer) ------------
+
+    def name_at_table(
+        self,
+        *,
+        table_id: UUID,
+        sector_id: UUID,
+        games: Iterable[str],
+        dealer: str | None,
+        relieved: str | None,
+        now: datetime,
+    ) -> bool:
+        """The jefe names ``dealer`` (None: nobody) at a table by hand [GA
+        art. 19.1]: the roster follows the jefe's word, so the dealer box and
+        the table card agree. The dealer named deals the table from now,
+        clocked in at its sector on the way if they were not (the jefe has
+        seen them at the table), the table's games added to theirs (the jefe
+        vouches they deal it); the dealer it had, if the roster tracks them
+        there, goes back to the box, their down counted. Whether anything
+        changed (a dealer named again changes nothing)."""
+        leaving = self.dealers.get(relieved or "")
+        tracked = (
+            leaving is not None
+            and leaving["state"] == DEALING
+            and leaving["table_id"] == table_id.hex
+        )
+        coming = self.dealers.get(dealer or "")
+        if dealer is not None and dealer == relieved and tracked:
+            return False
+        if dealer is None and not tracked:
+            return False
+        known = coming["games"] if coming is not None else []
+        self._named_at_table(
+            dealer=dealer,
+            relieved=relieved if tracked else None,
+            table_id=table_id.hex,
+            table_sector_id=sector_id.hex,
+            games=sorted(set(known) | set(games)) if dealer is not None else None,
+            clocked_in=dealer is not None and (coming is None or coming["state"] == "off"),
+            at=now.isoformat(),
+        )
+        return True
+
+    @event("DealerNamedAtTable")
+    def _named_at_table(
+        self,
+        dealer: str | None,
+        relieved: str | None,
+        table_id: str,
+        table_sector_id: str,
+        games: list[str] | None,
+        clocked_in: bool,
+        at: str,
+    ) -> None:
+        moment = datetime.fromisoformat(at)
+        leaving = self.dealers.get(relieved or "")
+        if leaving is not None:
+            dealt = leaving["dealt"] + _seconds(moment, leaving["since"])
+            leaving.update(state=IDLE, since=at, dealt=dealt, table_id=None)
+        if dealer is None:
+            return
+        coming = self.dealers.setdefault(dealer, _off())
+        coming["games"] = list(games or coming["games"])
+        dealt = coming["dealt"]
+        if clocked_in or coming["state"] == ON_BREAK:
+            dealt = 0
+        elif coming["state"] == DEALING:  # from another table (it keeps its named dealer)
+            dealt += _seconds(moment, coming["since"])
+        coming.update(
+            state=DEALING, since=at, dealt=dealt, table_id=table_id, sector_id=table_sector_id
+        )
 
     # --- pushes and breaks ------------------------------------------------------------
 

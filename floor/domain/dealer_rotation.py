@@ -164,8 +164,10 @@ def plan(
         else:
             needing.append(table)
     dealing_at = {t.dealer for t in covered}
-    # An idle dealer of the box named at a table outside it (the jefe's
-    # assign_dealer) stands at that table: not free to go elsewhere.
+    # An idle dealer of the box named at a table outside it stands at that
+    # table: not free to go elsewhere. Since assign_dealer records the naming
+    # in the roster too, only a store from before that (or a table whose
+    # dealer the jefe moved to another table) has such a dealer.
     standing = {
         t.dealer
         for t in needing
@@ -196,9 +198,10 @@ def plan(
         if chosen is None:
             chosen = _first_ready(table, ready, None)
             if chosen is None:
-                # A dealer named outside the box (Table.assign_dealer) still
-                # deals it; a table with none, or one who may not deal its
-                # game, is without a dealer [GA art. 19].
+                # A dealer named outside the box (an older store's
+                # Table.assign_dealer, or one the jefe moved to another
+                # table) still deals it; a table with none, or one who may
+                # not deal its game, is without a dealer [GA art. 19].
                 named = by_name.get(table.dealer or "")
                 if not table.dealer or (named is not None and not named.may_deal(table)):
                     uncovered.append(table.table_id)

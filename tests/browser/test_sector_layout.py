@@ -226,3 +226,35 @@ def test_a_full_table_ending_its_hand_fits_the_screen(
     for card_geometry in geometry["cards"]:
         assert card_geometry["bottom"] <= 1080, card_geometry
         assert card_geometry["overflowX"] <= 0, card_geometry
+
+
+def test_the_demo_dealer_box_agrees_with_table_1_s_card(live_server, browser, demo_floor, tmp_path):
+    """The demo's Sector A (issue 26): the card of table 1 names crupier and
+    the dealer box shows them dealing it, crupier2 and crupier3 in the box,
+    offered for the tables in registration; the table nobody in the box may
+    deal is flagged in plain words [GA art. 19]."""
+    context, page = open_sector_a(browser, live_server.url, 1920, 1080)
+    card = page.locator("[data-testid=table-card][data-table-number='1']")
+    assert card.locator("[data-testid=dealer-name]").inner_text() == "crupier"
+    box = page.locator("[data-testid=dealer-box]")
+    summary = box.locator("[data-testid=dealer-box-summary]").inner_text()
+    folded = box.locator("[data-testid=dealer-box-details] > summary").inner_text()
+    box.locator("summary h2").click()
+    dealing = box.locator("[data-testid=dealers-dealing]").inner_text()
+    idle = box.locator("[data-testid=dealers-idle] li").all_inner_texts()
+    pushes = box.locator("[data-testid=dealer-push]")
+    offered = [
+        (
+            pushes.nth(i).get_attribute("data-table-number"),
+            pushes.nth(i).get_attribute("data-dealer"),
+        )
+        for i in range(pushes.count())
+    ]
+    page.screenshot(path=str(shots_folder(tmp_path) / "sector-dealer-box.png"), full_page=True)
+    context.close()
+
+    assert summary == "1 tirando · 2 en la caja · 0 en descanso"
+    assert "crupier en la mesa 1" in dealing
+    assert [line.split()[0] for line in idle] == ["crupier2", "crupier3"]
+    assert offered[:2] == [("2", "crupier2"), ("3", "crupier3")]
+    assert "mesa 1" not in folded.split("sin crupier")[-1]

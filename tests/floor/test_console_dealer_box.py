@@ -145,3 +145,41 @@ def test_the_live_part_follows_the_box(room, staff):
         answer = jefe.get(live, {"since": position})
         assert answer.status_code == 200
         position = answer["X-Floor-Position"]
+
+
+def test_a_dealer_named_on_the_card_shows_dealing_in_the_box(room, staff):
+    """The demo's floor: table 1's dealer named on its card (not clocked in
+    before), one dealer in the box, tables 2 and 3 open in registration. The
+    box agrees with the card, offers its dealer for table 2 and asks a dealer
+    for table 3 in plain words [GA art. 19]; naming nobody on the card sends
+    the dealer back to the box, live."""
+    jefe = staff["jaime"]
+    tables = [
+        room.app.open_table(JEFE, new_id(), sector_id=room.sector_id, **HOLDEM).result["table_id"]
+        for _ in range(3)
+    ]
+    status, answer = command(jefe, "assign_dealer", table_id=tables[0], dealer="ana")
+    assert status == 201, answer
+    room.app.clock_in_dealer(
+        JEFE, new_id(), sector_id=room.sector_id, dealer="bea", games=["texas_holdem"]
+    )
+    with translation.override("es"):
+        shown = box(jefe, room)
+    assert 'data-testid="dealer-box-summary">1 tirando · 1 en la caja · 0 en descanso' in shown
+    assert re.search(
+        r'data-testid="dealers-dealing"><li data-dealer="ana"><b>ana</b> en la mesa 1', shown
+    )
+    assert 'data-testid="dealer-push" data-table-number="2" data-dealer="bea"' in shown
+    assert "mesas abiertas sin crupier: 3<" in shown
+    assert "también antes de su primera mano [GA art. 19]" in shown
+
+    live = f"/sectors/{room.sector_id}/live/"
+    position = jefe.get(live)["X-Floor-Position"]
+    status, answer = command(jefe, "assign_dealer", table_id=tables[0], dealer="")
+    assert status == 201, answer
+    runtime.floor_projector().catch_up()
+    answer = jefe.get(live, {"since": position})
+    assert answer.status_code == 200
+    page = answer.content.decode()
+    assert re.search(r'data-testid="dealers-idle"><li data-dealer="ana">', page)
+    assert 'data-testid="dealers-dealing"><li class="muted">' in page

@@ -405,3 +405,73 @@ def test_the_roster_is_snapshotted_and_loads_the_same(room):
     assert snapshots, "the roster was not snapshotted"
     loaded = app.repository.get(DealerRoster.create_id())
     assert loaded.dealers["bea"]["state"] == "idle" and loaded.dealers["ana"]["games"]
+
+
+# --- a dealer named by hand (staffing.assign_dealer) and the roster agree ----------
+
+
+def roster_entry(room: Room, name: str) -> dict | None:
+    found = room.work().find(DealerRoster, DealerRoster.create_id())
+    return found.entry(name) if found is not None else None
+
+
+def test_naming_a_dealer_by_hand_clocks_them_in_dealing_that_table(room, clock):
+    table_id = open_table(room)
+    room.app.assign_dealer(JEFE, new_id(), table_id=table_id, dealer="ana")
+
+    entry = roster_entry(room, "ana")
+    assert entry["state"] == "dealing" and entry["table_id"] == UUID(table_id).hex
+    assert entry["sector_id"] == UUID(room.sector_id).hex
+    assert entry["games"] == ["texas_holdem"]  # the table's, vouched by the jefe
+    (named,) = events_of(room.app, ROSTER, "DealerNamedAtTable")
+    assert named.clocked_in is True and named.relieved is None
+    assert named.actor == JEFE.username
+    # The box agrees with the card: nobody to push, nothing uncovered.
+    current = current_plan(room)
+    assert current.pushes == () and current.uncovered == ()
+    # Named again: nothing new in the roster.
+    room.app.assign_dealer(JEFE, new_id(), table_id=table_id, dealer="ana")
+    assert len(events_of(room.app, ROSTER, "DealerNamedAtTable")) == 1
+
+
+def test_naming_another_dealer_or_nobody_frees_the_previous_one_into_the_box(room, clock):
+    table_id = open_table(room)
+    clock_in(room, "bea", games=("omaha",))
+    room.app.assign_dealer(JEFE, new_id(), table_id=table_id, dealer="ana")
+    clock.advance(20 * MIN)
+
+    room.app.assign_dealer(JEFE, new_id(), table_id=table_id, dealer="bea")
+
+    ana, bea = roster_entry(room, "ana"), roster_entry(room, "bea")
+    assert ana["state"] == "idle" and ana["table_id"] is None and ana["dealt"] == 20 * 60
+    assert bea["state"] == "dealing" and bea["table_id"] == UUID(table_id).hex
+    assert bea["games"] == ["omaha", "texas_holdem"]  # the table's game added to hers
+    assert events_of(room.app, ROSTER, "DealerNamedAtTable")[-1].relieved == "ana"
+    # The plan pushes ana back in after bea's down, not at once.
+    (push,) = current_plan(room).pushes
+    assert push.dealer_in == "ana" and push.dealer_out == "bea"
+
+    room.app.assign_dealer(JEFE, new_id(), table_id=table_id, dealer=None)
+    assert roster_entry(room, "bea")["state"] == "idle"
+    assert dealer_of(room, table_id) is None
+    # The table is without a dealer: the plan sends one from the box at once.
+    (push,) = current_plan(room).pushes
+    assert push.dealer_out is None and push.at == room.app.clock.now()
+
+
+def test_naming_nobody_before_any_dealer_clocked_in_opens_no_roster(room):
+    table_id = open_table(room)
+    room.app.assign_dealer(JEFE, new_id(), table_id=table_id, dealer=None)
+    assert events_of(room.app, ROSTER) == []
+
+
+def test_a_dealer_on_break_named_by_hand_comes_back_to_deal(room, clock):
+    table_id, other = open_table(room), open_table(room)
+    clock_in(room, "ana", "bea")
+    room.app.send_dealer_on_break(JEFE, new_id(), sector_id=room.sector_id, dealer="ana")
+    room.app.assign_dealer(JEFE, new_id(), table_id=table_id, dealer="ana")
+    entry = roster_entry(room, "ana")
+    assert entry["state"] == "dealing" and entry["dealt"] == 0
+    # bea is still the box's, offered for the other table.
+    assert [p.dealer_in for p in current_plan(room).pushes] == ["bea"]
+    assert current_plan(room).pushes[0].table_id == UUID(other).hex

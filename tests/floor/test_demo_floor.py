@@ -110,3 +110,56 @@ def test_a_demo_buy_in_stays_within_what_the_table_takes(make_app):
     assert [demo_buy_in(cm, holdem, i) for i in range(3)] == [10_000, 15_000, 12_000]
     assert demo_buy_in(cm, omaha, 0) == 600  # no house amounts for Omaha: the table's maximum
     assert demo_buy_in(cm, deep, 3) == 100_000  # 100 big blinds of 50 EUR: the house's most
+
+
+def test_the_demo_dealer_box_agrees_with_the_table_card(floor_app):
+    """The demo's crupier deals Sector A's first table in the roster too, the
+    other demo crupiers wait in its box, and a second load (after the jefe
+    sent one on break) changes nothing [GA art. 19]."""
+    from floor.selectors.dealer_box import sector_dealer_box
+
+    load()
+    table = first_table(floor_app)
+    assert table.dealer == "crupier"
+    tables = list(TableView.objects.filter(sector_id=table.sector_id).order_by("number"))
+    box = sector_dealer_box(table.sector_id, tables)
+    assert [(d["name"], d["table"]) for d in box["dealing"]] == [("crupier", 1)]
+    assert [d["name"] for d in box["idle"]] == ["crupier2", "crupier3"]
+    # The box offers them for the tables in registration, due now.
+    assert [(p["table"], p["dealer_in"]) for p in box["pushes"]][:1] == [(2, "crupier2")]
+    assert 1 not in box["uncovered"]
+
+    jefe = Actor("jefe", frozenset({Role.JEFE_SECTOR}))
+    sector_id = str(table.sector_id)
+    floor_app.send_dealer_on_break(jefe, new_id(), sector_id=sector_id, dealer="crupier3")
+    load()
+    box = sector_dealer_box(table.sector_id, tables)
+    assert [d["name"] for d in box["on_break"]] == ["crupier3"]
+    assert [d["name"] for d in box["dealing"]] == ["crupier"]
+
+
+def test_an_older_demo_store_gets_its_dealer_into_the_box_once(floor_app, monkeypatch):
+    """A demo store loaded before the roster followed ``assign_dealer`` (the
+    naming simulated without it) is healed by the next load; a dealer the
+    jefe named since is never overwritten."""
+    from floor.domain.dealer_roster import DealerRoster
+    from floor.selectors.dealer_box import sector_dealer_box
+
+    with monkeypatch.context() as old:
+        old.setattr(DealerRoster, "name_at_table", lambda self, **kw: False)
+        old.setattr(load_demo_floor.Command, "roster_the_demo_dealer", lambda *a: None)
+        load()
+    table = first_table(floor_app)
+    tables = list(TableView.objects.filter(sector_id=table.sector_id).order_by("number"))
+    assert sector_dealer_box(table.sector_id, tables)["dealing"] == []
+
+    load()
+    box = sector_dealer_box(table.sector_id, tables)
+    assert [(d["name"], d["table"]) for d in box["dealing"]] == [("crupier", 1)]
+
+    jefe = Actor("jefe", frozenset({Role.JEFE_SECTOR}))
+    floor_app.assign_dealer(jefe, new_id(), table_id=str(table.id), dealer="crupier2")
+    load()
+    assert first_table(floor_app).dealer == "crupier2"
+    box = sector_dealer_box(table.sector_id, tables)
+    assert [(d["name"], d["table"]) for d in box["dealing"]] == [("crupier2", 1)]

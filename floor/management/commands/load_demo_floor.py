@@ -21,7 +21,9 @@ from uuid import UUID
 from django.contrib.auth.models import Group, User
 from django.core.management.base import BaseCommand
 from django.test.utils import override_settings
+from eventsourcing.application import AggregateNotFoundError
 
+from floor.domain.dealer_roster import DealerRoster
 from floor.kernel.errors import DomainError
 from floor.kernel.registry import COMMANDS
 from floor.kernel.roles import Role
@@ -36,6 +38,8 @@ DEMO_USERS = [
     ("jefe", "jefe-demo", Role.JEFE_SECTOR),
     ("cajero", "cajero-demo", Role.CAJERO),
     ("crupier", "crupier-demo", Role.CRUPIER),
+    ("crupier2", "crupier2-demo", Role.CRUPIER),
+    ("crupier3", "crupier3-demo", Role.CRUPIER),
     ("inspector", "inspector-demo", Role.INSPECTOR),
 ]
 
@@ -85,9 +89,14 @@ class Command(BaseCommand):
             self.load()
 
     def load(self) -> None:
-        users = {}
+        users: dict = {}
+        dealers: list[User] = []
         for username, password, role in DEMO_USERS:
-            users[role] = self.demo_user(username, password, role)
+            user = self.demo_user(username, password, role)
+            users.setdefault(role, user)  # the first of a role acts for it
+            if role is Role.CRUPIER:
+                dealers.append(user)
+        sector_a: dict = {}
         opened_tables: list[str] = []
         for sector_name, tables in DEMO_SECTORS.items():
             opened = perform(
@@ -120,6 +129,10 @@ class Command(BaseCommand):
                     self.stdout.write(f"{sector_name} {variant}: {describe(refused)}")
                     continue
                 opened_tables.append(table.result["table_id"])
+                if sector_name == "Sector A":
+                    sector_a.setdefault("sector_id", opened.result["sector_id"])
+                    sector_a.setdefault("games", set()).add(variant)
+        self.clock_in_demo_dealers(users, dealers, sector_a)
         perform(  # the demo crupier deals at Sector A's first table
             COMMANDS.assign_dealer,
             users[Role.JEFE_SECTOR],
@@ -127,6 +140,7 @@ class Command(BaseCommand):
             table_id=opened_tables[0],
             dealer=users[Role.CRUPIER].username,
         )
+        self.roster_the_demo_dealer(users, opened_tables[0])
         self.fill_demo_trays(users, opened_tables)
         self.seat_demo_players(users, opened_tables[0])
         self.stdout.write(
@@ -134,6 +148,49 @@ class Command(BaseCommand):
                 f"Demo floor ready: {len(DEMO_SECTORS)} sectors, {len(opened_tables)} "
                 f"tables, {len(DEMO_PLAYERS)} players, {len(DEMO_USERS)} users."
             )
+        )
+
+    def clock_in_demo_dealers(self, users: dict, dealers: list[User], sector: dict) -> None:
+        """The demo crupiers clock in at Sector A with its games, so its
+        dealer box shows who deals its first table (the first crupier, named
+        there next) and who waits in the box [GA art. 19]. A dealer the floor
+        has clocked out since stays out: the command ids are fixed."""
+        if not sector:
+            return
+        for dealer in dealers:
+            try:
+                perform(
+                    COMMANDS.clock_in_dealer,
+                    users[Role.JEFE_SECTOR],
+                    f"demo:clock-in:{dealer.username}",
+                    sector_id=sector["sector_id"],
+                    dealer=dealer.username,
+                    games=sorted(sector["games"]),
+                )
+            except DomainError as refused:  # clocked in already (an older demo store)
+                self.stdout.write(f"{dealer.username}: {describe(refused)}")
+
+    def roster_the_demo_dealer(self, users: dict, table_id: str) -> None:
+        """A demo store loaded before the roster followed ``assign_dealer``
+        names the crupier at table 1 while its box has them waiting: named
+        again once (a fixed id), the box shows them dealing it. A table whose
+        dealer the jefe has changed since is left as it is."""
+        app = floor_app()
+        dealer = users[Role.CRUPIER].username
+        table = app.repository.get(UUID(table_id))
+        try:
+            box = app.repository.get(DealerRoster.create_id())
+        except AggregateNotFoundError:
+            return
+        entry = box.entry(dealer) or {}
+        if table.dealer != dealer or entry.get("table_id") == table.id.hex:
+            return
+        perform(
+            COMMANDS.assign_dealer,
+            users[Role.JEFE_SECTOR],
+            "demo:dealer:roster",
+            table_id=table_id,
+            dealer=dealer,
         )
 
     def demo_user(self, username: str, password: str, role: Role) -> User:
