@@ -80,6 +80,25 @@ def read_plan(
     return plan(slots, dealers, work.profile.dealer_rotation, now), box
 
 
+def dealing_elsewhere(
+    box: DealerRoster | None, tables: list[Any], dealer: str, table_id: str
+) -> int | None:
+    """The number of another open table (of ``tables``: aggregates or read
+    models) that ``dealer`` deals now, the roster's or named on its card, or
+    None. Pushing them in elsewhere first would take them off it, leaving it
+    without a dealer and their scope over two tables [GA art. 19, 19.1]: the
+    push of a chained dealer waits for their own relief, carried out first."""
+    entry = box.entry(dealer) if box is not None else None
+    for table in tables:
+        if table.id.hex == table_id:
+            continue
+        named = (table.dealer or None) == dealer
+        tracked = entry is not None and entry["state"] == DEALING
+        if named or (tracked and entry["table_id"] == table.id.hex):
+            return table.number
+    return None
+
+
 def sector_plan(
     work: UnitOfWork, sector: Sector, now: datetime | None = None
 ) -> tuple[Plan, DealerRoster | None, list[Table]]:
@@ -138,16 +157,25 @@ def push_dealer(work: UnitOfWork, *, table_id: UUID | str, dealer: str | None = 
     """The planned push at a table happens (the dealer tapped in): the plan's
     dealer takes the table, the one they relieve goes to the box or on break
     as planned. ``dealer``: the name the jefe saw, refused if the plan has
-    changed since (someone else pushed first)."""
+    changed since (someone else pushed first). A push whose dealer still
+    deals another open table (a chain: they relieve this table once their
+    own relief has tapped them out there) is refused until then
+    (``dealer_at_another_table``): a push never leaves a table without its
+    dealer [GA art. 19]."""
     table = work.load(Table, table_id, "table")
     table.check_not_closed()
     sector = work.load(Sector, table.sector_id, "sector")
-    current, box, _tables = sector_plan(work, sector)
+    current, box, tables = sector_plan(work, sector)
     push = current.push_for(table.id.hex)
     if push is None or box is None:
         raise conflict("no_push_planned", table=table.number)
     if dealer is not None and clean_dealer(dealer) != push.dealer_in:
         raise conflict("push_changed", table=table.number, dealer=push.dealer_in)
+    # A chained push (the dealer still deals the table whose push comes
+    # first) waits: never a table left without its dealer [GA art. 19].
+    other = dealing_elsewhere(box, tables, push.dealer_in, table.id.hex)
+    if other is not None:
+        raise conflict("dealer_at_another_table", dealer=push.dealer_in, table=other)
     table.assign_dealer(push.dealer_in)
     box.push(
         table_id=table.id,
@@ -185,9 +213,8 @@ def override_dealer_push(
         raise conflict("dealer_already_at_table", dealer=name, table=table.number)
     if not table_games(table) <= set(entry["games"]):
         raise conflict("dealer_may_not_deal_game", dealer=name, table=table.number)
-    open_ids = {t.id.hex: t for t in open_tables(work, sector)}
-    if entry["state"] == DEALING and entry["table_id"] in open_ids:
-        other = open_ids[entry["table_id"]].number
+    other = dealing_elsewhere(box, open_tables(work, sector), name, table.id.hex)
+    if other is not None:
         raise conflict("dealer_at_another_table", dealer=name, table=other)
     relieved = table.dealer
     leaving = box.entry(relieved or "")

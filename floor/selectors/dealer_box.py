@@ -7,6 +7,8 @@ roster (the one aggregate read from the store) and the sector's open tables
 as the read models hold them, computed at the time of reading: what the
 console offers to push is what ``push_dealer`` would carry out once the read
 models have caught up (a stale offer is refused: ``push_changed``) [GA art. 19].
+A push whose dealer still deals another open table (a chain waiting for its
+first push) is listed without its button: it cannot be carried out yet.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from datetime import datetime, timedelta
 from typing import Any
 from uuid import UUID
 
-from floor.application.dealers import read_plan
+from floor.application.dealers import dealing_elsewhere, read_plan
 from floor.domain.dealer_rotation import DEALING, IDLE, ON_BREAK
 from floor.kernel.unit_of_work import UnitOfWork
 from floor.models import TableView
@@ -62,6 +64,9 @@ def sector_dealer_box(
             "out_to": p.out_to,
             "at": p.at,
             "due": p.at <= now,
+            # Whether it can be carried out now: not while its dealer still
+            # deals another open table (push_dealer refuses it then).
+            "ready": dealing_elsewhere(box, tables, p.dealer_in, p.table_id) is None,
         }
         for p in plan.pushes
     ]

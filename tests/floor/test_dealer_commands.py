@@ -475,3 +475,136 @@ def test_a_dealer_on_break_named_by_hand_comes_back_to_deal(room, clock):
     # bea is still the box's, offered for the other table.
     assert [p.dealer_in for p in current_plan(room).pushes] == ["bea"]
     assert current_plan(room).pushes[0].table_id == UUID(other).hex
+
+
+# --- a push never takes a dealer off another running table (GA art. 19) ---------------
+
+
+def _named_at_open_tables(room: Room, *table_ids: str) -> dict[str, list[int]]:
+    """Dealer -> the numbers of the open tables naming them."""
+    named: dict[str, list[int]] = {}
+    for table_id in table_ids:
+        table = room.get(table_id)
+        if table.dealer and table.status != "closed":
+            named.setdefault(table.dealer, []).append(table.number)
+    return named
+
+
+def test_a_chained_push_waits_for_the_push_that_frees_its_dealer(room, clock):
+    """GA art. 19: a dealer at every table at all times; a dealer deals one
+    table [GA art. 19.1]. The plan chains the dealer who leaves table 1 at
+    minute 30 into table 2 at minute 40: pushing table 2 now would take them
+    off table 1 (which keeps naming them) and give their scope both tables,
+    so it is refused (``dealer_at_another_table``), recording nothing, until
+    table 1's push has freed them."""
+    app = room.app
+    clock_in(room, "ana", "bea", "carla")
+    first = open_table(room)
+    app.push_dealer(JEFE, new_id(), table_id=first)
+    clock.advance(10 * MIN)
+    second = open_table(room)
+    app.push_dealer(JEFE, new_id(), table_id=second)
+    at_first = dealer_of(room, first)
+    push = current_plan(room).push_for(room.get(second).id.hex)
+    assert push is not None and push.dealer_in == at_first and push.at > clock.now()
+    code = "dealer_at_another_table"
+    error = refused(app, code, app.push_dealer, JEFE, new_id(), table_id=second)
+    assert error.params["table"] == 1 and error.params["dealer"] == at_first
+    assert all(len(t) == 1 for t in _named_at_open_tables(room, first, second).values())
+    # Once table 1's push has taken place, table 2's goes ahead.
+    clock.advance(20 * MIN)
+    app.push_dealer(JEFE, new_id(), table_id=first)
+    assert dealer_of(room, first) != at_first
+    app.push_dealer(JEFE, new_id(), table_id=second)
+    assert dealer_of(room, second) == at_first
+    assert all(len(t) == 1 for t in _named_at_open_tables(room, first, second).values())
+
+
+def test_two_due_pushes_tapped_out_of_order_never_put_a_dealer_at_two_tables(room, clock):
+    """GA art. 19: two downs ending at once are chained (bea relieves ana at
+    table 1, ana relieves carla at table 2), both due now. Tapping table 2's
+    first would move ana there while table 1 still names her: refused
+    (``dealer_at_another_table``) until table 1's push is carried out."""
+    app = room.app
+    clock_in(room, "ana", "carla")
+    first = open_table(room)
+    app.push_dealer(JEFE, new_id(), table_id=first)
+    second = open_table(room)
+    app.push_dealer(JEFE, new_id(), table_id=second)
+    clock_in(room, "bea")
+    clock.advance(30 * MIN)
+    at_first = dealer_of(room, first)
+    plan = current_plan(room)
+    push = plan.push_for(room.get(second).id.hex)
+    assert push is not None and push.dealer_in == at_first and push.at == clock.now()
+    assert plan.push_for(room.get(first).id.hex).at == clock.now()  # both due now
+    refused(
+        app,
+        "dealer_at_another_table",
+        app.push_dealer,
+        JEFE,
+        new_id(),
+        table_id=second,
+        dealer=at_first,
+    )
+    app.push_dealer(JEFE, new_id(), table_id=first)
+    app.push_dealer(JEFE, new_id(), table_id=second, dealer=at_first)
+    assert all(len(t) == 1 for t in _named_at_open_tables(room, first, second).values())
+
+
+def test_the_dealer_the_jefe_named_at_a_running_table_cannot_clock_out(room):
+    """GA art. 19: a dealer the jefe named on the table's card by hand
+    (assign_dealer, recorded in the roster) is dealing: their shift does not
+    end while the table runs on without anyone else (``dealer_still_dealing``)."""
+    app = room.app
+    clock_in(room, "ana")
+    table_id = open_table(room)
+    app.assign_dealer(JEFE, new_id(), table_id=table_id, dealer="ana")
+    refused(
+        app,
+        "dealer_still_dealing",
+        app.clock_out_dealer,
+        JEFE,
+        new_id(),
+        sector_id=room.sector_id,
+        dealer="ana",
+    )
+
+
+def test_the_dealer_the_jefe_named_at_a_running_table_cannot_go_on_break(room):
+    """GA art. 19: the only dealer of a running table, named there by hand,
+    is relieved by a push before a break (``dealer_still_dealing``)."""
+    app = room.app
+    clock_in(room, "ana")
+    table_id = open_table(room)
+    app.assign_dealer(JEFE, new_id(), table_id=table_id, dealer="ana")
+    refused(
+        app,
+        "dealer_still_dealing",
+        app.send_dealer_on_break,
+        JEFE,
+        new_id(),
+        sector_id=room.sector_id,
+        dealer="ana",
+    )
+
+
+def test_an_override_never_takes_the_dealer_named_at_another_running_table(room):
+    """GA art. 19: an override sending the dealer named by hand at table 1 to
+    table 2 would leave table 1 without its dealer (``dealer_at_another_table``)."""
+    app = room.app
+    clock_in(room, "ana", "bea")
+    first = open_table(room)
+    second = open_table(room)
+    app.assign_dealer(JEFE, new_id(), table_id=first, dealer="ana")
+    app.assign_dealer(JEFE, new_id(), table_id=second, dealer="bea")
+    refused(
+        app,
+        "dealer_at_another_table",
+        app.override_dealer_push,
+        JEFE,
+        new_id(),
+        table_id=second,
+        dealer="ana",
+        reason="bea is tired",
+    )
