@@ -20,7 +20,7 @@ from datetime import datetime
 from typing import Any
 from uuid import UUID
 
-from floor.domain.dealer_roster import DealerRoster, clean_dealer
+from floor.domain.dealer_roster import DealerRoster, clean_dealer, clean_games
 from floor.domain.dealer_rotation import DEALING, TO_BOX, TO_BREAK, Plan, TableSlot, plan
 from floor.domain.sector import Sector
 from floor.domain.table import Table, TableStatus
@@ -116,9 +116,23 @@ def sector_plan(
 @command(roles=JEFE_OR_DIRECTOR)
 def set_dealer_games(work: UnitOfWork, *, dealer: str, games: list[str]) -> Decision:
     """The games (variants) a dealer may deal: the plan sends them only to
-    tables of those games [GA art. 19]."""
+    tables of those games [GA art. 19]. Not without the game of the open
+    table they deal now (``dealer_deals_game``): it would run on with a
+    dealer who may not deal it [GA art. 19]; push a relief in first. A jefe
+    sets the games of the dealers clocked in at his sectors only
+    (``not_your_sector``: floor.application.staffing.dealer_sector)."""
     box = roster(work)
-    chosen = box.set_games(dealer, games)
+    name, chosen = clean_dealer(dealer), clean_games(games)
+    entry = box.entry(name)
+    dealing = entry is not None and entry["state"] == DEALING and entry["table_id"]
+    table = work.find(Table, UUID(entry["table_id"])) if dealing else None
+    if (
+        table is not None
+        and table.status != TableStatus.CLOSED
+        and not table_games(table) <= set(chosen)
+    ):
+        raise conflict("dealer_deals_game", dealer=name, table=table.number)
+    chosen = box.set_games(name, chosen)
     return [box], {"dealer": clean_dealer(dealer), "games": chosen}
 
 

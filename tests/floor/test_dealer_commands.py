@@ -608,3 +608,57 @@ def test_an_override_never_takes_the_dealer_named_at_another_running_table(room)
         dealer="ana",
         reason="bea is tired",
     )
+
+
+# --- the games of a dealer at work ------------------------------------------------------
+
+
+def test_a_dealers_games_never_drop_the_game_they_deal_now(room):
+    """GA art. 19: a dealer at every table who may deal its game. Taking from
+    ana the game of the table she deals now would leave it with a dealer who
+    may not deal it: refused (``dealer_deals_game``), recording nothing; a
+    game added keeps hers, and once relieved her games are hers to set."""
+    app = room.app
+    clock_in(room, "ana")
+    table_id = open_table(room)
+    app.push_dealer(JEFE, new_id(), table_id=table_id)
+    assert dealer_of(room, table_id) == "ana"
+    error = refused(
+        app,
+        "dealer_deals_game",
+        app.set_dealer_games,
+        JEFE,
+        new_id(),
+        dealer="ana",
+        games=["omaha"],
+    )
+    assert error.params == {"dealer": "ana", "table": 1}
+    answer = app.set_dealer_games(
+        JEFE, new_id(), dealer="ana", games=["omaha", "texas_holdem"]
+    ).result
+    assert answer["games"] == ["omaha", "texas_holdem"]
+    app.close_table(JEFE, new_id(), table_id=table_id)
+    assert app.set_dealer_games(JEFE, new_id(), dealer="ana", games=["omaha"]).result["games"] == [
+        "omaha"
+    ]
+
+
+def test_a_jefe_sets_the_games_only_of_dealers_in_his_sectors(room):
+    """GA art. 19.1: a jefe acts on the sectors he runs. The games of a
+    dealer clocked in at another jefe's sector are refused to him
+    (``not_your_sector``, as every other dealer command), recording nothing;
+    that sector's jefe and the director set them; a dealer off shift belongs
+    to no sector."""
+    app = room.app
+    app.assign_jefes(DIRECTOR, new_id(), sector_id=room.sector_id, jefes=["jaime"])
+    julia = Actor("julia", frozenset({Role.JEFE_SECTOR}))
+    clock_in(room, "ana")
+    table_id = open_table(room)
+    app.push_dealer(JEFE, new_id(), table_id=table_id)
+    both = ["omaha", "texas_holdem"]
+    refused(app, "not_your_sector", app.set_dealer_games, julia, new_id(), dealer="ana", games=both)
+    assert app.set_dealer_games(JEFE, new_id(), dealer="ana", games=both).result["games"] == both
+    assert (
+        app.set_dealer_games(DIRECTOR, new_id(), dealer="ana", games=both).result["games"] == both
+    )
+    app.set_dealer_games(julia, new_id(), dealer="bea", games=["omaha"])  # off shift
