@@ -197,6 +197,7 @@ def push_dealer(work: UnitOfWork, *, table_id: UUID | str, dealer: str | None = 
         dealer_out=push.dealer_out,
         out_to=push.out_to,
         now=work.now(),
+        break_length=work.profile.dealer_rotation.break_length,
     )
     return [table, box], _pushed(table, push.dealer_in, push.dealer_out, push.out_to)
 
@@ -243,6 +244,7 @@ def override_dealer_push(
         out_to=out_to,
         now=work.now(),
         reason=why,
+        break_length=work.profile.dealer_rotation.break_length,
     )
     return [table, box], {**_pushed(table, name, relieved, out_to), "reason": why}
 
@@ -275,9 +277,12 @@ def send_dealer_on_break(work: UnitOfWork, *, sector_id: UUID | str, dealer: str
 
 @command(roles=JEFE_OR_DIRECTOR, scope="sector")
 def end_dealer_break(work: UnitOfWork, *, sector_id: UUID | str, dealer: str) -> Decision:
-    """The dealer is back from break, in the box, ready for the next push."""
+    """The dealer is back from break, in the box, ready for the next push. A
+    break cut short of the house's length is not their break: the time they
+    dealt since their last full one stands (DealerRoster, ``rested``), so
+    the plan sends them on a full break before another long down [GA art. 19]."""
     sector = work.load(Sector, sector_id, "sector")
     box = roster(work)
     name = clean_dealer(dealer)
-    box.end_break(name, sector.id, work.now())
+    box.end_break(name, sector.id, work.now(), work.profile.dealer_rotation.break_length)
     return [box], {"sector_id": str(sector.id), "dealer": name}

@@ -80,6 +80,7 @@ def assign_dealer(work: UnitOfWork, *, table_id: UUID | str, dealer: str | None)
             dealer=named,
             relieved=relieved,
             now=work.now(),
+            break_length=work.profile.dealer_rotation.break_length,
         )
         if moved:
             changed.append(box)

@@ -662,3 +662,57 @@ def test_a_jefe_sets_the_games_only_of_dealers_in_his_sectors(room):
         app.set_dealer_games(DIRECTOR, new_id(), dealer="ana", games=both).result["games"] == both
     )
     app.set_dealer_games(julia, new_id(), dealer="bea", games=["omaha"])  # off shift
+
+
+# --- a break cut short is not a break -------------------------------------------------
+
+
+def _dealt(room: Room, name: str) -> int:
+    return room.app.repository.get(DealerRoster.create_id()).dealers[name]["dealt"]
+
+
+def test_a_break_cut_short_does_not_count_as_the_dealers_break(room, clock):
+    """GA art. 19 and the house's rotation (DealerRotationRules: a 15-minute
+    break after at most 60 minutes of dealing): ana, relieved to a break after
+    45 minutes, is called back after one minute. That minute is not her
+    break: her 45 minutes dealt stand (the pause counts neither as dealing
+    nor as rest), so the plan does not send her in for another 30-minute
+    down (it would take her to 75): bea stays on until a rested dealer can
+    relieve her. A full break clears them."""
+    app = room.app
+    clock_in(room, "ana", "bea")
+    table_id = open_table(room)
+    app.push_dealer(JEFE, new_id(), table_id=table_id)
+    assert dealer_of(room, table_id) == "ana"
+    clock.advance(45 * MIN)
+    answer = app.push_dealer(JEFE, new_id(), table_id=table_id).result  # bea relieves her
+    assert (answer["relieved"], answer["relieved_to"]) == ("ana", "break")
+    clock.advance(1 * MIN)
+    app.end_dealer_break(JEFE, new_id(), sector_id=room.sector_id, dealer="ana")
+    assert _dealt(room, "ana") == 45 * 60
+    clock.advance(29 * MIN)  # bea's down is over
+    plan = current_plan(room)
+    push = plan.push_for(room.get(table_id).id.hex)
+    assert push is None  # ana, the only one in the box, is due a break first
+    # A full break (the house's 15 minutes) is her rest.
+    app.send_dealer_on_break(JEFE, new_id(), sector_id=room.sector_id, dealer="ana")
+    clock.advance(15 * MIN)
+    app.end_dealer_break(JEFE, new_id(), sector_id=room.sector_id, dealer="ana")
+    assert _dealt(room, "ana") == 0
+
+
+def test_a_dealer_pushed_in_from_a_short_break_keeps_their_time_dealt(room, clock):
+    """GA art. 19: the jefe may send a dealer back from break to a table
+    early (an override, with its reason), but the minutes they dealt before
+    it stand: the break was not had."""
+    app = room.app
+    clock_in(room, "ana", "bea")
+    table_id = open_table(room)
+    app.push_dealer(JEFE, new_id(), table_id=table_id)
+    clock.advance(45 * MIN)
+    app.push_dealer(JEFE, new_id(), table_id=table_id)  # ana on break
+    clock.advance(5 * MIN)
+    app.override_dealer_push(
+        JEFE, new_id(), table_id=table_id, dealer="ana", reason="bea is called away"
+    )
+    assert dealer_of(room, table_id) == "ana" and _dealt(room, "ana") == 45 * 60
