@@ -63,6 +63,10 @@ class ReportFilter:
     variant: str | None = None
     limit: str | None = None
     table_ids: frozenset[UUID] = field(default_factory=frozenset)
+    # Narrowed to a scoped reader's tables (a jefe's sectors: floor.access
+    # Reader.narrow_report): figures that cannot be told apart by table (the
+    # cage's payouts to a player) are not theirs to read.
+    scoped: bool = False
 
     def covers(self, moment: datetime) -> bool:
         """Whether ``moment`` lies in [start, end)."""
