@@ -518,3 +518,37 @@ def test_the_rating_by_day_of_a_range_shows_only_the_days_in_it(floor_app, clock
     assert days(**{"from": turn}) == [("2026-11-23", 1800, 0)]
     assert days(to=turn) == [("2026-11-22", 13 * 3600, 1000)]
     assert days() == [("2026-11-22", 13 * 3600, 1000), ("2026-11-23", 1800, 0)]
+
+
+def test_a_formula_in_a_text_cell_is_exported_as_text(floor_app, clock, inspector):
+    """OWASP "CSV Injection": a player registered as ``=HYPERLINK(...)`` would
+    run as a formula in the spreadsheet the report is opened in; the shared
+    CSV writer (floor.reports.common) writes any text cell starting with =,
+    +, -, @, a tab or a carriage return behind an apostrophe, and leaves the
+    numbers (a negative amount too) as they are."""
+    from floor.reports.common import _cell
+
+    room = Room(floor_app, tag="CI")
+    table_id, _cards = room.drawn_table(4)
+    name = '=HYPERLINK("http://example.com/x","click")'
+    card = room.new_player(name)
+    room.sit(table_id, card)
+    clock.advance(10 * MINUTE)
+    runtime.floor_projector().catch_up()
+    response = inspector.get("/api/reports/players/", {"by": "session", "format": "csv"})
+    assert response.status_code == 200
+    (line,) = [
+        r
+        for r in csv.DictReader(io.StringIO(response.content.decode()))
+        if r["card_number"] == card
+    ]
+    assert line["player"] == "'" + name and line["seconds"] == "600"
+    for text in ("+1", "-1", "@SUM(A1)", "\tx", "\rx"):
+        assert _cell(text) == "'" + text
+    assert (_cell(-500), _cell(0), _cell(1.5), _cell(None), _cell("Ana")) == (
+        -500,
+        0,
+        1.5,
+        "",
+        "Ana",
+    )
