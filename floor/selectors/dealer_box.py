@@ -64,12 +64,14 @@ def sector_dealer_box(
             "out_to": p.out_to,
             "at": p.at,
             "due": p.at <= now,
-            # Whether it can be carried out now: not while its dealer still
-            # deals another open table (push_dealer refuses it then).
-            "ready": dealing_elsewhere(box, tables, p.dealer_in, p.table_id) is None,
+            # The other open table its dealer still deals (a chained push
+            # waits for that table's push: push_dealer refuses it till then).
+            "waits_for": dealing_elsewhere(box, tables, p.dealer_in, p.table_id),
         }
         for p in plan.pushes
     ]
+    for push in pushes:
+        push["ready"] = push["waits_for"] is None
     clocked = {d.username for d in dealers}
     rules = app.profile.dealer_rotation
     return {
@@ -78,6 +80,8 @@ def sector_dealer_box(
         "idle": idle,
         "on_break": on_break,
         "pushes": pushes,
+        # The summary's next push: the first that can be carried out now.
+        "next_push": next((p for p in pushes if p["ready"]), pushes[0] if pushes else None),
         "uncovered": [number[t] for t in plan.uncovered],
         "tables": [{"id": str(t.id), "number": t.number, "dealer": t.dealer} for t in tables],
         "clocked": clocked,

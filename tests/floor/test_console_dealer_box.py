@@ -189,8 +189,8 @@ def test_the_box_offers_a_push_only_when_it_can_be_carried_out_now(room, staff, 
     """GA art. 19: a push never takes a dealer off another open table. Two
     downs end at once and the plan chains them (bea relieves ana at table 1,
     ana relieves carla at table 2): the console shows both, but offers the
-    "Push in" button only for table 1's; table 2's waits for it
-    (push_dealer would refuse it: ``dealer_at_another_table``)."""
+    "Push in" button only for table 1's (in the summary too); table 2's says
+    it waits for it (push_dealer would refuse it: ``dealer_at_another_table``)."""
     jefe = staff["jaime"]
     app = room.app
     for name in ("ana", "carla"):
@@ -220,3 +220,8 @@ def test_the_box_offers_a_push_only_when_it_can_be_carried_out_now(room, staff, 
     assert f'data-dealer="{at_first}"' in rows["2"]
     assert 'data-testid="push-dealer"' in rows["1"]
     assert 'data-testid="push-dealer"' not in rows["2"]
+    assert 'data-testid="push-waits">tras el relevo de la mesa 1<' in rows["2"]
+    assert 'data-testid="push-next-dealer"' in shown  # the summary's, table 1's
+    jefe.cookies["django_language"] = "en"
+    shown = box(jefe, room)
+    assert 'data-testid="push-waits">after table 1\'s push<' in shown
