@@ -142,7 +142,7 @@ class Reader:
                 raise _not_your_sector(self.actor, sector)
         if report.table_id is not None:
             self.check_table(None, report.table_id)
-        return replace(report, table_ids=frozenset(report.table_ids & self.table_ids))
+        return replace(report, table_ids=frozenset(report.table_ids & self.table_ids), scoped=True)
 
     def check_card(self, card: str | None) -> None:
         """The cage reads players one card at a time: a list without ``?card=`` is refused."""

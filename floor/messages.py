@@ -387,6 +387,9 @@ MESSAGES = {
     "override_reason_too_long": _("A reason has at most %(max_length)s characters."),
     "dealer_already_at_table": _("%(dealer)s already deals table %(table)s."),
     "dealer_may_not_deal_game": _("%(dealer)s may not deal the game of table %(table)s."),
+    "dealer_deals_game": _(
+        "%(dealer)s deals table %(table)s now: keep its game, or push a relief in there first."
+    ),
     "dealer_at_another_table": _("%(dealer)s deals table %(table)s: push a relief in there first."),
     "command_id_required": _("The request has no command id."),
     "command_id_invalid": _("A command id may not contain control characters."),

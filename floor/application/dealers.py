@@ -20,7 +20,7 @@ from datetime import datetime
 from typing import Any
 from uuid import UUID
 
-from floor.domain.dealer_roster import DealerRoster, clean_dealer
+from floor.domain.dealer_roster import DealerRoster, clean_dealer, clean_games
 from floor.domain.dealer_rotation import DEALING, TO_BOX, TO_BREAK, Plan, TableSlot, plan
 from floor.domain.sector import Sector
 from floor.domain.table import Table, TableStatus
@@ -80,6 +80,25 @@ def read_plan(
     return plan(slots, dealers, work.profile.dealer_rotation, now), box
 
 
+def dealing_elsewhere(
+    box: DealerRoster | None, tables: list[Any], dealer: str, table_id: str
+) -> int | None:
+    """The number of another open table (of ``tables``: aggregates or read
+    models) that ``dealer`` deals now, the roster's or named on its card, or
+    None. Pushing them in elsewhere first would take them off it, leaving it
+    without a dealer and their scope over two tables [GA art. 19, 19.1]: the
+    push of a chained dealer waits for their own relief, carried out first."""
+    entry = box.entry(dealer) if box is not None else None
+    for table in tables:
+        if table.id.hex == table_id:
+            continue
+        named = (table.dealer or None) == dealer
+        tracked = entry is not None and entry["state"] == DEALING
+        if named or (tracked and entry["table_id"] == table.id.hex):
+            return table.number
+    return None
+
+
 def sector_plan(
     work: UnitOfWork, sector: Sector, now: datetime | None = None
 ) -> tuple[Plan, DealerRoster | None, list[Table]]:
@@ -97,9 +116,23 @@ def sector_plan(
 @command(roles=JEFE_OR_DIRECTOR)
 def set_dealer_games(work: UnitOfWork, *, dealer: str, games: list[str]) -> Decision:
     """The games (variants) a dealer may deal: the plan sends them only to
-    tables of those games [GA art. 19]."""
+    tables of those games [GA art. 19]. Not without the game of the open
+    table they deal now (``dealer_deals_game``): it would run on with a
+    dealer who may not deal it [GA art. 19]; push a relief in first. A jefe
+    sets the games of the dealers clocked in at his sectors only
+    (``not_your_sector``: floor.application.staffing.dealer_sector)."""
     box = roster(work)
-    chosen = box.set_games(dealer, games)
+    name, chosen = clean_dealer(dealer), clean_games(games)
+    entry = box.entry(name)
+    dealing = entry is not None and entry["state"] == DEALING and entry["table_id"]
+    table = work.find(Table, UUID(entry["table_id"])) if dealing else None
+    if (
+        table is not None
+        and table.status != TableStatus.CLOSED
+        and not table_games(table) <= set(chosen)
+    ):
+        raise conflict("dealer_deals_game", dealer=name, table=table.number)
+    chosen = box.set_games(name, chosen)
     return [box], {"dealer": clean_dealer(dealer), "games": chosen}
 
 
@@ -138,16 +171,25 @@ def push_dealer(work: UnitOfWork, *, table_id: UUID | str, dealer: str | None = 
     """The planned push at a table happens (the dealer tapped in): the plan's
     dealer takes the table, the one they relieve goes to the box or on break
     as planned. ``dealer``: the name the jefe saw, refused if the plan has
-    changed since (someone else pushed first)."""
+    changed since (someone else pushed first). A push whose dealer still
+    deals another open table (a chain: they relieve this table once their
+    own relief has tapped them out there) is refused until then
+    (``dealer_at_another_table``): a push never leaves a table without its
+    dealer [GA art. 19]."""
     table = work.load(Table, table_id, "table")
     table.check_not_closed()
     sector = work.load(Sector, table.sector_id, "sector")
-    current, box, _tables = sector_plan(work, sector)
+    current, box, tables = sector_plan(work, sector)
     push = current.push_for(table.id.hex)
     if push is None or box is None:
         raise conflict("no_push_planned", table=table.number)
     if dealer is not None and clean_dealer(dealer) != push.dealer_in:
         raise conflict("push_changed", table=table.number, dealer=push.dealer_in)
+    # A chained push (the dealer still deals the table whose push comes
+    # first) waits: never a table left without its dealer [GA art. 19].
+    other = dealing_elsewhere(box, tables, push.dealer_in, table.id.hex)
+    if other is not None:
+        raise conflict("dealer_at_another_table", dealer=push.dealer_in, table=other)
     table.assign_dealer(push.dealer_in)
     box.push(
         table_id=table.id,
@@ -155,6 +197,7 @@ def push_dealer(work: UnitOfWork, *, table_id: UUID | str, dealer: str | None = 
         dealer_out=push.dealer_out,
         out_to=push.out_to,
         now=work.now(),
+        break_length=work.profile.dealer_rotation.break_length,
     )
     return [table, box], _pushed(table, push.dealer_in, push.dealer_out, push.out_to)
 
@@ -185,9 +228,8 @@ def override_dealer_push(
         raise conflict("dealer_already_at_table", dealer=name, table=table.number)
     if not table_games(table) <= set(entry["games"]):
         raise conflict("dealer_may_not_deal_game", dealer=name, table=table.number)
-    open_ids = {t.id.hex: t for t in open_tables(work, sector)}
-    if entry["state"] == DEALING and entry["table_id"] in open_ids:
-        other = open_ids[entry["table_id"]].number
+    other = dealing_elsewhere(box, open_tables(work, sector), name, table.id.hex)
+    if other is not None:
         raise conflict("dealer_at_another_table", dealer=name, table=other)
     relieved = table.dealer
     leaving = box.entry(relieved or "")
@@ -202,6 +244,7 @@ def override_dealer_push(
         out_to=out_to,
         now=work.now(),
         reason=why,
+        break_length=work.profile.dealer_rotation.break_length,
     )
     return [table, box], {**_pushed(table, name, relieved, out_to), "reason": why}
 
@@ -234,9 +277,12 @@ def send_dealer_on_break(work: UnitOfWork, *, sector_id: UUID | str, dealer: str
 
 @command(roles=JEFE_OR_DIRECTOR, scope="sector")
 def end_dealer_break(work: UnitOfWork, *, sector_id: UUID | str, dealer: str) -> Decision:
-    """The dealer is back from break, in the box, ready for the next push."""
+    """The dealer is back from break, in the box, ready for the next push. A
+    break cut short of the house's length is not their break: the time they
+    dealt since their last full one stands (DealerRoster, ``rested``), so
+    the plan sends them on a full break before another long down [GA art. 19]."""
     sector = work.load(Sector, sector_id, "sector")
     box = roster(work)
     name = clean_dealer(dealer)
-    box.end_break(name, sector.id, work.now())
+    box.end_break(name, sector.id, work.now(), work.profile.dealer_rotation.break_length)
     return [box], {"sector_id": str(sector.id), "dealer": name}

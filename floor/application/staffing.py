@@ -80,6 +80,7 @@ def assign_dealer(work: UnitOfWork, *, table_id: UUID | str, dealer: str | None)
             dealer=named,
             relieved=relieved,
             now=work.now(),
+            break_length=work.profile.dealer_rotation.break_length,
         )
         if moved:
             changed.append(box)
@@ -120,6 +121,19 @@ def _check_reach(work: UnitOfWork, username: str, role: Role, table: Table) -> N
         named(work, Sector, table.sector_id).check_run_by(username)
 
 
+def dealer_sector(work: UnitOfWork, dealer: object) -> str | None:
+    """The sector (hex) a command naming only a dealer acts in: the one they
+    are clocked in at (their games, ``set_dealer_games``), so a jefe changes
+    only his sectors' dealers, like every other dealer command [GA art.
+    19.1]. A dealer off shift belongs to no sector: any jefe sets their games."""
+    name = str(dealer or "").strip()
+    box = work.find(DealerRoster, DealerRoster.create_id()) if name else None
+    entry = box.entry(name) if box is not None else None
+    if entry is None or entry["state"] == "off":
+        return None
+    return entry["sector_id"]
+
+
 def check_scope(work: UnitOfWork, username: str, role: Role, payload: dict[str, Any]) -> None:
     """Refuses ``role`` for a command naming a table or sector outside its reach."""
     if role not in SCOPED_ROLES:
@@ -130,6 +144,8 @@ def check_scope(work: UnitOfWork, username: str, role: Role, payload: dict[str, 
             table.check_dealt_by(username)
         return
     sector_id = table.sector_id if table is not None else payload.get("sector_id")
+    if sector_id is None and table is None:
+        sector_id = dealer_sector(work, payload.get("dealer"))
     sector = named(work, Sector, sector_id)
     if sector is not None:
         sector.check_run_by(username)

@@ -10,7 +10,11 @@ the dealers' breaks have the audit trail the staff trusts (ANCHORS.md, "Dealer
 breaks staff trust"). One roster
 per room, keyed by the dealer's username (the crupier's login): the plan
 (floor.domain.dealer_rotation) reads it whole, so a sector's dealers are
-known without a read model. The table keeps its own dealer too
+known without a read model. A break counts as the dealer's rest only when it
+lasted the house's break length (games.profile_rules.DealerRotationRules): a
+break cut short (ended, or the dealer pushed or named back in, before it) leaves
+the minutes dealt since the last full break as they stood when it began (see
+``rested``). The table keeps its own dealer too
 (``Table.assign_dealer``), which is what the dealer's scope reads; naming a
 dealer by hand records them here too (``name_at_table``), so the two agree.
 """
@@ -157,6 +161,7 @@ class DealerRoster(AuditedAggregate):
         dealer: str | None,
         relieved: str | None,
         now: datetime,
+        break_length: timedelta | None = None,
     ) -> bool:
         """The jefe names ``dealer`` (None: nobody) at a table by hand [GA
         art. 19.1]: the roster follows the jefe's word, so the dealer box and
@@ -186,6 +191,7 @@ class DealerRoster(AuditedAggregate):
             games=sorted(set(known) | set(games)) if dealer is not None else None,
             clocked_in=dealer is not None and (coming is None or coming["state"] == "off"),
             at=now.isoformat(),
+            rested=rested(coming, now, break_length),
         )
         return True
 
@@ -199,6 +205,7 @@ class DealerRoster(AuditedAggregate):
         games: list[str] | None,
         clocked_in: bool,
         at: str,
+        rested: bool = True,
     ) -> None:
         moment = datetime.fromisoformat(at)
         leaving = self.dealers.get(relieved or "")
@@ -210,8 +217,10 @@ class DealerRoster(AuditedAggregate):
         coming = self.dealers.setdefault(dealer, _off())
         coming["games"] = list(games or coming["games"])
         dealt = coming["dealt"]
-        if clocked_in or coming["state"] == ON_BREAK:
+        if clocked_in:
             dealt = 0
+        elif coming["state"] == ON_BREAK:
+            dealt = _after_break(coming, rested)
         elif coming["state"] == DEALING:  # from another table (it keeps its named dealer)
             dealt += _seconds(moment, coming["since"])
         coming.update(
@@ -229,6 +238,7 @@ class DealerRoster(AuditedAggregate):
         out_to: str | None,
         now: datetime,
         reason: str | None = None,
+        break_length: timedelta | None = None,
     ) -> None:
         """``dealer_in`` taps ``dealer_out`` out of the table: the one goes
         in, the other to the box or on break (``out_to``). ``reason``: why
@@ -241,6 +251,7 @@ class DealerRoster(AuditedAggregate):
             at=now.isoformat(),
             planned=reason is None,
             reason=reason,
+            rested=rested(self.dealers.get(dealer_in), now, break_length),
         )
 
     @event("DealerPushed")
@@ -253,19 +264,20 @@ class DealerRoster(AuditedAggregate):
         at: str,
         planned: bool,
         reason: str | None,
+        rested: bool = True,
     ) -> None:
         moment = datetime.fromisoformat(at)
         leaving = self.dealers.get(dealer_out or "")
         if leaving is not None and leaving["state"] == DEALING and leaving["table_id"] == table_id:
             dealt = leaving["dealt"] + _seconds(moment, leaving["since"])
             if out_to == TO_BREAK:
-                leaving.update(state=ON_BREAK, since=at, dealt=0, table_id=None)
+                leaving.update(state=ON_BREAK, since=at, dealt=0, table_id=None, before=dealt)
             else:
                 leaving.update(state=IDLE, since=at, dealt=dealt, table_id=None)
         coming = self.dealers[dealer_in]
         dealt = coming["dealt"]
         if coming["state"] == ON_BREAK:
-            dealt = 0
+            dealt = _after_break(coming, rested)
         elif coming["state"] == DEALING:  # from a table that has closed
             dealt += _seconds(moment, coming["since"])
         coming.update(state=DEALING, since=at, dealt=dealt, table_id=table_id)
@@ -284,18 +296,55 @@ class DealerRoster(AuditedAggregate):
 
     @event("DealerBreakStarted")
     def _break_started(self, dealer: str, sector_id: str, at: str) -> None:
-        self.dealers[dealer].update(state=ON_BREAK, since=at, dealt=0, table_id=None)
+        entry = self.dealers[dealer]
+        entry.update(state=ON_BREAK, since=at, dealt=0, table_id=None, before=entry["dealt"])
 
-    def end_break(self, username: str, sector_id: UUID, now: datetime) -> None:
-        """The dealer is back from break, in the box."""
+    def end_break(
+        self,
+        username: str,
+        sector_id: UUID,
+        now: datetime,
+        break_length: timedelta | None = None,
+    ) -> None:
+        """The dealer is back from break, in the box; a break cut short of
+        ``break_length`` leaves their time dealt as it stood (``rested``)."""
         entry = self.clocked_in(username, sector_id)
         if entry["state"] != ON_BREAK:
             raise conflict("dealer_not_on_break", dealer=username)
-        self._break_ended(dealer=username, sector_id=sector_id.hex, at=now.isoformat())
+        self._break_ended(
+            dealer=username,
+            sector_id=sector_id.hex,
+            at=now.isoformat(),
+            rested=rested(entry, now, break_length),
+        )
 
     @event("DealerBreakEnded")
-    def _break_ended(self, dealer: str, sector_id: str, at: str) -> None:
-        self.dealers[dealer].update(state=IDLE, since=at, dealt=0)
+    def _break_ended(self, dealer: str, sector_id: str, at: str, rested: bool = True) -> None:
+        entry = self.dealers[dealer]
+        entry.update(state=IDLE, since=at, dealt=_after_break(entry, rested))
+
+
+def rested(entry: dict | None, now: datetime, break_length: timedelta | None) -> bool:
+    """Whether a dealer on break (``entry``) coming back at ``now`` had the
+    house's full break (``break_length``; None: any break counts, as before
+    the rule). A break cut short does not count as one: the minutes dealt
+    since the last full break are kept, and the minutes of the short pause
+    count neither as dealing nor as rest. Why not a pro-rata credit: the house
+    sets one break length to rest its dealers (ANCHORS.md, "Dealer breaks
+    staff trust"); crediting pauses would let a chain of one-minute pauses add
+    up to a break nobody had, and the plan would send a dealer in for another
+    down past the most dealing without a break (DealerRotationRules.break_after).
+    Kept as the events say (the choice is recorded in the event), so the
+    history replays the same when the house changes its break length."""
+    if entry is None or entry["state"] != ON_BREAK or break_length is None:
+        return True
+    return now - datetime.fromisoformat(entry["since"]) >= break_length
+
+
+def _after_break(entry: dict, rested: bool) -> int:
+    """The seconds dealt without a break once back: none after a full
+    break, else those dealt before it began."""
+    return 0 if rested else int(entry.get("before") or 0)
 
 
 def _off() -> dict:

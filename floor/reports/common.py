@@ -63,6 +63,10 @@ class ReportFilter:
     variant: str | None = None
     limit: str | None = None
     table_ids: frozenset[UUID] = field(default_factory=frozenset)
+    # Narrowed to a scoped reader's tables (a jefe's sectors: floor.access
+    # Reader.narrow_report): figures that cannot be told apart by table (the
+    # cage's payouts to a player) are not theirs to read.
+    scoped: bool = False
 
     def covers(self, moment: datetime) -> bool:
         """Whether ``moment`` lies in [start, end)."""
@@ -260,10 +264,23 @@ def answer(request: Request, rows: list[dict], columns: Sequence[str], name: str
     )
 
 
+# A text cell a spreadsheet would read as a formula (OWASP, "CSV Injection").
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
 def _cell(value: object) -> object:
+    """A row's value as a CSV cell: lists and objects as JSON, None empty,
+    and a text a spreadsheet would take for a formula (a player named
+    ``=HYPERLINK(...)``, a reason typed by staff) behind an apostrophe, so it
+    opens as the text it is (OWASP, "CSV Injection"). Numbers are untouched:
+    a negative amount is a number, not a formula."""
     if isinstance(value, (list, dict)):
-        return json.dumps(value, separators=(",", ":"))
-    return "" if value is None else value
+        value = json.dumps(value, separators=(",", ":"))
+    if value is None:
+        return ""
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+        return "'" + value
+    return value
 
 
 def _link(request: Request, page: int) -> str:

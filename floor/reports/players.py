@@ -19,7 +19,8 @@ left with, the time charged [GA art. 18.3b; PT 7b], the hours, the stakes
 (the table's minimum bet) and the comp points (hours x the house's points an
 hour for those stakes). By day, the money of the sessions begun that day and
 what the cage paid the player for their chips that day (from the books:
-floor.reports.parts; none without them).
+floor.reports.parts; none without them, nor to a reader scoped to some
+sectors: the cage's payouts are not by table), only for the range's days.
 """
 
 from __future__ import annotations
@@ -180,7 +181,7 @@ def _rows(report: ReportFilter, by: str) -> list[dict]:
             )
         return rows
     if by == "day":
-        return _by_day(sessions, players, stakes, rating)
+        return _by_day(report, sessions, players, stakes, rating)
     groups: dict[tuple, dict] = {}
     for s in sessions:
         player = s.session.player_id
@@ -234,10 +235,20 @@ def _rows(report: ReportFilter, by: str) -> list[dict]:
     return rows
 
 
-def _by_day(sessions: list[Played], players: dict, stakes, rating: PlayerRating) -> list[dict]:
+def _by_day(
+    report: ReportFilter, sessions: list[Played], players: dict, stakes, rating: PlayerRating
+) -> list[dict]:
     """Per player and gaming day: the seconds played that day (split at the
     turn of the day), the money of the sessions begun that day, and what the
-    cage paid the player that day (the books')."""
+    cage paid the player that day (the books').
+
+    Only the days of the range: a session begun before the range counts
+    its seconds in it, its money in the range it began in (so adjacent
+    ranges add up to the whole, each session's money counted once). The
+    cage's payouts are the player's, whatever table their chips came from:
+    a reader scoped to some sectors (a jefe) does not read them (None), as
+    he does not read the other sectors' tables [GA art. 19.1]; management
+    does."""
     groups: dict[tuple[str, str], dict] = {}
 
     def row_of(player: str, day: str) -> dict:
@@ -265,13 +276,19 @@ def _by_day(sessions: list[Played], players: dict, stakes, rating: PlayerRating)
             row["seconds"] += seconds
             row["stake_seconds"] += stakes(s) * seconds
             row["comp_points"] += rating.comp_points(int(seconds), stakes(s))
+        if not report.covers(session.started_at):
+            continue  # its money is the range's it began in
         row = row_of(session.player_id, s.gaming_day)
         row["sessions"].add(id(s))
         row["buy_in_cents"] += session.buy_in_cents
         row["rebuys"] += session.rebuys
         row["rebuy_cents"] += session.rebuy_cents
         row["time_charged_cents"] += session.time_charged_cents
-    paid = REPORT_PARTS.cash_outs(sorted({p for p, _ in groups}), sorted({d for _, d in groups}))
+    paid = None
+    if not report.scoped:
+        paid = REPORT_PARTS.cash_outs(
+            sorted({p for p, _ in groups}), sorted({d for _, d in groups})
+        )
     rows = []
     for (player, day), row in sorted(groups.items(), key=lambda item: (item[0][1], item[0][0])):
         rows.append(

@@ -7,6 +7,8 @@ roster (the one aggregate read from the store) and the sector's open tables
 as the read models hold them, computed at the time of reading: what the
 console offers to push is what ``push_dealer`` would carry out once the read
 models have caught up (a stale offer is refused: ``push_changed``) [GA art. 19].
+A push whose dealer still deals another open table (a chain waiting for its
+first push) is listed without its button: it cannot be carried out yet.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from datetime import datetime, timedelta
 from typing import Any
 from uuid import UUID
 
-from floor.application.dealers import read_plan
+from floor.application.dealers import dealing_elsewhere, read_plan
 from floor.domain.dealer_rotation import DEALING, IDLE, ON_BREAK
 from floor.kernel.unit_of_work import UnitOfWork
 from floor.models import TableView
@@ -62,9 +64,14 @@ def sector_dealer_box(
             "out_to": p.out_to,
             "at": p.at,
             "due": p.at <= now,
+            # The other open table its dealer still deals (a chained push
+            # waits for that table's push: push_dealer refuses it till then).
+            "waits_for": dealing_elsewhere(box, tables, p.dealer_in, p.table_id),
         }
         for p in plan.pushes
     ]
+    for push in pushes:
+        push["ready"] = push["waits_for"] is None
     clocked = {d.username for d in dealers}
     rules = app.profile.dealer_rotation
     return {
@@ -73,6 +80,8 @@ def sector_dealer_box(
         "idle": idle,
         "on_break": on_break,
         "pushes": pushes,
+        # The summary's next push: the first that can be carried out now.
+        "next_push": next((p for p in pushes if p["ready"]), pushes[0] if pushes else None),
         "uncovered": [number[t] for t in plan.uncovered],
         "tables": [{"id": str(t.id), "number": t.number, "dealer": t.dealer} for t in tables],
         "clocked": clocked,

@@ -183,3 +183,45 @@ def test_a_dealer_named_on_the_card_shows_dealing_in_the_box(room, staff):
     page = answer.content.decode()
     assert re.search(r'data-testid="dealers-idle"><li data-dealer="ana">', page)
     assert 'data-testid="dealers-dealing"><li class="muted">' in page
+
+
+def test_the_box_offers_a_push_only_when_it_can_be_carried_out_now(room, staff, clock):
+    """GA art. 19: a push never takes a dealer off another open table. Two
+    downs end at once and the plan chains them (bea relieves ana at table 1,
+    ana relieves carla at table 2): the console shows both, but offers the
+    "Push in" button only for table 1's (in the summary too); table 2's says
+    it waits for it (push_dealer would refuse it: ``dealer_at_another_table``)."""
+    jefe = staff["jaime"]
+    app = room.app
+    for name in ("ana", "carla"):
+        app.clock_in_dealer(
+            JEFE, new_id(), sector_id=room.sector_id, dealer=name, games=["texas_holdem"]
+        )
+    tables = []
+    for _ in range(2):
+        table_id = app.open_table(JEFE, new_id(), sector_id=room.sector_id, **HOLDEM).result[
+            "table_id"
+        ]
+        app.push_dealer(JEFE, new_id(), table_id=table_id)
+        tables.append(table_id)
+    app.clock_in_dealer(
+        JEFE, new_id(), sector_id=room.sector_id, dealer="bea", games=["texas_holdem"]
+    )
+    clock.advance(timedelta(minutes=30))
+    at_first = room.get(tables[0]).dealer
+    shown = box(jefe, room)
+    rows = {
+        found.group(1): found.group(0)
+        for found in re.finditer(
+            r'<tr data-testid="dealer-push" data-table-number="(\d)".*?</tr>', shown, re.S
+        )
+    }
+    assert set(rows) == {"1", "2"}
+    assert f'data-dealer="{at_first}"' in rows["2"]
+    assert 'data-testid="push-dealer"' in rows["1"]
+    assert 'data-testid="push-dealer"' not in rows["2"]
+    assert 'data-testid="push-waits">tras el relevo de la mesa 1<' in rows["2"]
+    assert 'data-testid="push-next-dealer"' in shown  # the summary's, table 1's
+    jefe.cookies["django_language"] = "en"
+    shown = box(jefe, room)
+    assert 'data-testid="push-waits">after table 1\'s push<' in shown

@@ -475,3 +475,244 @@ def test_a_dealer_on_break_named_by_hand_comes_back_to_deal(room, clock):
     # bea is still the box's, offered for the other table.
     assert [p.dealer_in for p in current_plan(room).pushes] == ["bea"]
     assert current_plan(room).pushes[0].table_id == UUID(other).hex
+
+
+# --- a push never takes a dealer off another running table (GA art. 19) ---------------
+
+
+def _named_at_open_tables(room: Room, *table_ids: str) -> dict[str, list[int]]:
+    """Dealer -> the numbers of the open tables naming them."""
+    named: dict[str, list[int]] = {}
+    for table_id in table_ids:
+        table = room.get(table_id)
+        if table.dealer and table.status != "closed":
+            named.setdefault(table.dealer, []).append(table.number)
+    return named
+
+
+def test_a_chained_push_waits_for_the_push_that_frees_its_dealer(room, clock):
+    """GA art. 19: a dealer at every table at all times; a dealer deals one
+    table [GA art. 19.1]. The plan chains the dealer who leaves table 1 at
+    minute 30 into table 2 at minute 40: pushing table 2 now would take them
+    off table 1 (which keeps naming them) and give their scope both tables,
+    so it is refused (``dealer_at_another_table``), recording nothing, until
+    table 1's push has freed them."""
+    app = room.app
+    clock_in(room, "ana", "bea", "carla")
+    first = open_table(room)
+    app.push_dealer(JEFE, new_id(), table_id=first)
+    clock.advance(10 * MIN)
+    second = open_table(room)
+    app.push_dealer(JEFE, new_id(), table_id=second)
+    at_first = dealer_of(room, first)
+    push = current_plan(room).push_for(room.get(second).id.hex)
+    assert push is not None and push.dealer_in == at_first and push.at > clock.now()
+    code = "dealer_at_another_table"
+    error = refused(app, code, app.push_dealer, JEFE, new_id(), table_id=second)
+    assert error.params["table"] == 1 and error.params["dealer"] == at_first
+    assert all(len(t) == 1 for t in _named_at_open_tables(room, first, second).values())
+    # Once table 1's push has taken place, table 2's goes ahead.
+    clock.advance(20 * MIN)
+    app.push_dealer(JEFE, new_id(), table_id=first)
+    assert dealer_of(room, first) != at_first
+    app.push_dealer(JEFE, new_id(), table_id=second)
+    assert dealer_of(room, second) == at_first
+    assert all(len(t) == 1 for t in _named_at_open_tables(room, first, second).values())
+
+
+def test_two_due_pushes_tapped_out_of_order_never_put_a_dealer_at_two_tables(room, clock):
+    """GA art. 19: two downs ending at once are chained (bea relieves ana at
+    table 1, ana relieves carla at table 2), both due now. Tapping table 2's
+    first would move ana there while table 1 still names her: refused
+    (``dealer_at_another_table``) until table 1's push is carried out."""
+    app = room.app
+    clock_in(room, "ana", "carla")
+    first = open_table(room)
+    app.push_dealer(JEFE, new_id(), table_id=first)
+    second = open_table(room)
+    app.push_dealer(JEFE, new_id(), table_id=second)
+    clock_in(room, "bea")
+    clock.advance(30 * MIN)
+    at_first = dealer_of(room, first)
+    plan = current_plan(room)
+    push = plan.push_for(room.get(second).id.hex)
+    assert push is not None and push.dealer_in == at_first and push.at == clock.now()
+    assert plan.push_for(room.get(first).id.hex).at == clock.now()  # both due now
+    refused(
+        app,
+        "dealer_at_another_table",
+        app.push_dealer,
+        JEFE,
+        new_id(),
+        table_id=second,
+        dealer=at_first,
+    )
+    app.push_dealer(JEFE, new_id(), table_id=first)
+    app.push_dealer(JEFE, new_id(), table_id=second, dealer=at_first)
+    assert all(len(t) == 1 for t in _named_at_open_tables(room, first, second).values())
+
+
+def test_the_dealer_the_jefe_named_at_a_running_table_cannot_clock_out(room):
+    """GA art. 19: a dealer the jefe named on the table's card by hand
+    (assign_dealer, recorded in the roster) is dealing: their shift does not
+    end while the table runs on without anyone else (``dealer_still_dealing``)."""
+    app = room.app
+    clock_in(room, "ana")
+    table_id = open_table(room)
+    app.assign_dealer(JEFE, new_id(), table_id=table_id, dealer="ana")
+    refused(
+        app,
+        "dealer_still_dealing",
+        app.clock_out_dealer,
+        JEFE,
+        new_id(),
+        sector_id=room.sector_id,
+        dealer="ana",
+    )
+
+
+def test_the_dealer_the_jefe_named_at_a_running_table_cannot_go_on_break(room):
+    """GA art. 19: the only dealer of a running table, named there by hand,
+    is relieved by a push before a break (``dealer_still_dealing``)."""
+    app = room.app
+    clock_in(room, "ana")
+    table_id = open_table(room)
+    app.assign_dealer(JEFE, new_id(), table_id=table_id, dealer="ana")
+    refused(
+        app,
+        "dealer_still_dealing",
+        app.send_dealer_on_break,
+        JEFE,
+        new_id(),
+        sector_id=room.sector_id,
+        dealer="ana",
+    )
+
+
+def test_an_override_never_takes_the_dealer_named_at_another_running_table(room):
+    """GA art. 19: an override sending the dealer named by hand at table 1 to
+    table 2 would leave table 1 without its dealer (``dealer_at_another_table``)."""
+    app = room.app
+    clock_in(room, "ana", "bea")
+    first = open_table(room)
+    second = open_table(room)
+    app.assign_dealer(JEFE, new_id(), table_id=first, dealer="ana")
+    app.assign_dealer(JEFE, new_id(), table_id=second, dealer="bea")
+    refused(
+        app,
+        "dealer_at_another_table",
+        app.override_dealer_push,
+        JEFE,
+        new_id(),
+        table_id=second,
+        dealer="ana",
+        reason="bea is tired",
+    )
+
+
+# --- the games of a dealer at work ------------------------------------------------------
+
+
+def test_a_dealers_games_never_drop_the_game_they_deal_now(room):
+    """GA art. 19: a dealer at every table who may deal its game. Taking from
+    ana the game of the table she deals now would leave it with a dealer who
+    may not deal it: refused (``dealer_deals_game``), recording nothing; a
+    game added keeps hers, and once relieved her games are hers to set."""
+    app = room.app
+    clock_in(room, "ana")
+    table_id = open_table(room)
+    app.push_dealer(JEFE, new_id(), table_id=table_id)
+    assert dealer_of(room, table_id) == "ana"
+    error = refused(
+        app,
+        "dealer_deals_game",
+        app.set_dealer_games,
+        JEFE,
+        new_id(),
+        dealer="ana",
+        games=["omaha"],
+    )
+    assert error.params == {"dealer": "ana", "table": 1}
+    answer = app.set_dealer_games(
+        JEFE, new_id(), dealer="ana", games=["omaha", "texas_holdem"]
+    ).result
+    assert answer["games"] == ["omaha", "texas_holdem"]
+    app.close_table(JEFE, new_id(), table_id=table_id)
+    assert app.set_dealer_games(JEFE, new_id(), dealer="ana", games=["omaha"]).result["games"] == [
+        "omaha"
+    ]
+
+
+def test_a_jefe_sets_the_games_only_of_dealers_in_his_sectors(room):
+    """GA art. 19.1: a jefe acts on the sectors he runs. The games of a
+    dealer clocked in at another jefe's sector are refused to him
+    (``not_your_sector``, as every other dealer command), recording nothing;
+    that sector's jefe and the director set them; a dealer off shift belongs
+    to no sector."""
+    app = room.app
+    app.assign_jefes(DIRECTOR, new_id(), sector_id=room.sector_id, jefes=["jaime"])
+    julia = Actor("julia", frozenset({Role.JEFE_SECTOR}))
+    clock_in(room, "ana")
+    table_id = open_table(room)
+    app.push_dealer(JEFE, new_id(), table_id=table_id)
+    both = ["omaha", "texas_holdem"]
+    refused(app, "not_your_sector", app.set_dealer_games, julia, new_id(), dealer="ana", games=both)
+    assert app.set_dealer_games(JEFE, new_id(), dealer="ana", games=both).result["games"] == both
+    assert (
+        app.set_dealer_games(DIRECTOR, new_id(), dealer="ana", games=both).result["games"] == both
+    )
+    app.set_dealer_games(julia, new_id(), dealer="bea", games=["omaha"])  # off shift
+
+
+# --- a break cut short is not a break -------------------------------------------------
+
+
+def _dealt(room: Room, name: str) -> int:
+    return room.app.repository.get(DealerRoster.create_id()).dealers[name]["dealt"]
+
+
+def test_a_break_cut_short_does_not_count_as_the_dealers_break(room, clock):
+    """GA art. 19 and the house's rotation (DealerRotationRules: a 15-minute
+    break after at most 60 minutes of dealing): ana, relieved to a break after
+    45 minutes, is called back after one minute. That minute is not her
+    break: her 45 minutes dealt stand (the pause counts neither as dealing
+    nor as rest), so the plan does not send her in for another 30-minute
+    down (it would take her to 75): bea stays on until a rested dealer can
+    relieve her. A full break clears them."""
+    app = room.app
+    clock_in(room, "ana", "bea")
+    table_id = open_table(room)
+    app.push_dealer(JEFE, new_id(), table_id=table_id)
+    assert dealer_of(room, table_id) == "ana"
+    clock.advance(45 * MIN)
+    answer = app.push_dealer(JEFE, new_id(), table_id=table_id).result  # bea relieves her
+    assert (answer["relieved"], answer["relieved_to"]) == ("ana", "break")
+    clock.advance(1 * MIN)
+    app.end_dealer_break(JEFE, new_id(), sector_id=room.sector_id, dealer="ana")
+    assert _dealt(room, "ana") == 45 * 60
+    clock.advance(29 * MIN)  # bea's down is over
+    plan = current_plan(room)
+    push = plan.push_for(room.get(table_id).id.hex)
+    assert push is None  # ana, the only one in the box, is due a break first
+    # A full break (the house's 15 minutes) is her rest.
+    app.send_dealer_on_break(JEFE, new_id(), sector_id=room.sector_id, dealer="ana")
+    clock.advance(15 * MIN)
+    app.end_dealer_break(JEFE, new_id(), sector_id=room.sector_id, dealer="ana")
+    assert _dealt(room, "ana") == 0
+
+
+def test_a_dealer_pushed_in_from_a_short_break_keeps_their_time_dealt(room, clock):
+    """GA art. 19: the jefe may send a dealer back from break to a table
+    early (an override, with its reason), but the minutes they dealt before
+    it stand: the break was not had."""
+    app = room.app
+    clock_in(room, "ana", "bea")
+    table_id = open_table(room)
+    app.push_dealer(JEFE, new_id(), table_id=table_id)
+    clock.advance(45 * MIN)
+    app.push_dealer(JEFE, new_id(), table_id=table_id)  # ana on break
+    clock.advance(5 * MIN)
+    app.override_dealer_push(
+        JEFE, new_id(), table_id=table_id, dealer="ana", reason="bea is called away"
+    )
+    assert dealer_of(room, table_id) == "ana" and _dealt(room, "ana") == 45 * 60

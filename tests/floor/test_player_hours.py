@@ -460,3 +460,95 @@ def test_a_jefe_reads_the_hours_at_his_sectors_tables_only(floor_app, clock, api
     assert jefe.get(f"/api/players/{pid(at_mine[0])}/hours/").json()["seconds"] == 1200
     refused = jefe.get("/api/reports/players/", {"sector": str(other.sector_id)})
     assert refused.status_code == 403 and refused.json()["code"] == "not_your_sector"
+
+
+def test_a_jefes_rating_by_day_leaves_out_the_cages_payouts(floor_app, clock, api_as):
+    """GA art. 19.1: a jefe reads his sectors' tables only. The cage pays a
+    player for all their chips, whatever table they played them at: the 10
+    EUR bought and played in sector B and cashed would read, in the rating by
+    day of the jefe of sector A (where the player then sat 10 minutes), as
+    money that left his tables. So his ``cash_out_cents`` is blank (None; an
+    empty CSV cell); the director, who reads every table, sees it."""
+    from tests.support.floor import DIRECTOR
+    from tests.support.money import CAJERO
+
+    mine, other = Room(floor_app, tag="RA"), Room(floor_app, tag="RB")
+    at_mine, _cards = mine.drawn_table(4)
+    at_other, cards = other.drawn_table(4, variant="omaha")
+    player = cards[0]
+    clock.advance(60 * MINUTE)
+    other.leave(at_other, player)
+    floor_app.cash_out(CAJERO, new_id(), player=player)  # the chips of sector B
+    mine.sit(at_mine, player)
+    clock.advance(10 * MINUTE)
+    floor_app.assign_jefes(DIRECTOR, new_id(), sector_id=mine.sector_id, jefes=["jaime-rv"])
+    floor_app.assign_jefes(DIRECTOR, new_id(), sector_id=other.sector_id, jefes=["juan-rv"])
+    runtime.floor_projector().catch_up()
+    jefe = api_as("jaime-rv", "jefe_sector")
+    (row,) = [r for r in rows(jefe, "players", by="day") if r["player_id"] == pid(player)]
+    assert (row["buy_in_cents"], row["seconds"], row["cash_out_cents"]) == (0, 600, None)
+    exported = jefe.get("/api/reports/players/", {"by": "day", "format": "csv"})
+    table = csv.DictReader(io.StringIO(exported.content.decode()))
+    (line,) = [r for r in table if r["card_number"] == player]
+    assert line["cash_out_cents"] == ""
+    director = api_as("dora-rv", "director")
+    (seen,) = [r for r in rows(director, "players", by="day") if r["player_id"] == pid(player)]
+    assert (seen["seconds"], seen["cash_out_cents"]) == (4200, 1000)
+
+
+def test_the_rating_by_day_of_a_range_shows_only_the_days_in_it(floor_app, clock, inspector):
+    """A night played from 20:00 to 09:30 UTC (the gaming day turns at 09:00
+    UTC), read from the second day's turn: only that day, its 30 minutes,
+    without the night's 10 EUR buy-in, which the first day's range counts
+    (once: adjacent ranges add up to the whole)."""
+    room = Room(floor_app, tag="RD")
+    table_id, cards = room.drawn_table(4)
+    clock.advance((13 * 60 + 30) * MINUTE)  # 09:30 UTC, the next gaming day
+    floor_app.close_table(JEFE, new_id(), table_id=table_id)
+    runtime.floor_projector().catch_up()
+
+    def days(**bounds) -> list[tuple]:
+        return [
+            (r["gaming_day"], r["seconds"], r["buy_in_cents"])
+            for r in rows(inspector, "players", by="day", **bounds)
+            if r["player_id"] == pid(cards[0])
+        ]
+
+    turn = "2026-11-23T09:00:00Z"
+    assert days(**{"from": turn}) == [("2026-11-23", 1800, 0)]
+    assert days(to=turn) == [("2026-11-22", 13 * 3600, 1000)]
+    assert days() == [("2026-11-22", 13 * 3600, 1000), ("2026-11-23", 1800, 0)]
+
+
+def test_a_formula_in_a_text_cell_is_exported_as_text(floor_app, clock, inspector):
+    """OWASP "CSV Injection": a player registered as ``=HYPERLINK(...)`` would
+    run as a formula in the spreadsheet the report is opened in; the shared
+    CSV writer (floor.reports.common) writes any text cell starting with =,
+    +, -, @, a tab or a carriage return behind an apostrophe, and leaves the
+    numbers (a negative amount too) as they are."""
+    from floor.reports.common import _cell
+
+    room = Room(floor_app, tag="CI")
+    table_id, _cards = room.drawn_table(4)
+    name = '=HYPERLINK("http://example.com/x","click")'
+    card = room.new_player(name)
+    room.sit(table_id, card)
+    clock.advance(10 * MINUTE)
+    runtime.floor_projector().catch_up()
+    response = inspector.get("/api/reports/players/", {"by": "session", "format": "csv"})
+    assert response.status_code == 200
+    (line,) = [
+        r
+        for r in csv.DictReader(io.StringIO(response.content.decode()))
+        if r["card_number"] == card
+    ]
+    assert line["player"] == "'" + name and line["seconds"] == "600"
+    for text in ("+1", "-1", "@SUM(A1)", "\tx", "\rx"):
+        assert _cell(text) == "'" + text
+    assert (_cell(-500), _cell(0), _cell(1.5), _cell(None), _cell("Ana")) == (
+        -500,
+        0,
+        1.5,
+        "",
+        "Ana",
+    )
