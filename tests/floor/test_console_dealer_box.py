@@ -170,7 +170,8 @@ def test_a_dealer_named_on_the_card_shows_dealing_in_the_box(room, staff):
         r'data-testid="dealers-dealing"><li data-dealer="ana"><b>ana</b> en la mesa 1', shown
     )
     assert 'data-testid="dealer-push" data-table-number="2" data-dealer="bea"' in shown
-    assert "mesas abiertas sin crupier: 3<" in shown
+    assert "la mesa 3 sin crupier<" in shown
+    assert "La mesa 3 está abierta sin un crupier que pueda tirarla." in shown
     assert "también antes de su primera mano [GA art. 19]" in shown
 
     live = f"/sectors/{room.sector_id}/live/"
